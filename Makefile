@@ -1,0 +1,87 @@
+# oomlens: see README.md. `make` builds ./oomlens; `make check` runs every test.
+
+CC ?= cc
+PKGS := libpcre2-8 check
+CFLAGS ?= -O2 -g
+CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
+LIBS := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
+
+# Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
+CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c
+MODEL := model/task.c model/incident.c model/kversion.c
+PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.c
+REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c
+CLI := cli/main.c cli/cmd-analyze.c
+LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS)
+
+BUILD ?= build
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+CLI_OBJ := $(CLI:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/run.o
+GEN := fixtures/gen/oomgen
+
+.PHONY: all check check-asan demo deps style check-layers clean fixtures
+
+all: oomlens
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+oomlens: $(LIB_OBJ) $(CLI_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+$(BUILD)/tests/run: $(LIB_OBJ) $(TEST_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
+
+$(GEN): fixtures/gen/oomgen.c
+	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
+
+# Every test: unit suites (Check), then the end-to-end script.
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers
+	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
+	tests/e2e.sh ./oomlens
+
+# The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
+check-asan:
+	$(MAKE) BUILD=build-asan CC=gcc \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		OOMLENS_BIN=build-asan/oomlens asan-run
+
+asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN)
+	cd tests && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ../$(BUILD)/tests/run
+	ASAN_OPTIONS=detect_leaks=1 tests/e2e.sh ./$(BUILD)/oomlens
+
+$(BUILD)/oomlens: $(LIB_OBJ) $(CLI_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# Installs missing Debian packages (as root) or names them, builds, and
+# analyzes the bundled fixtures.
+demo: deps
+	$(MAKE) oomlens
+	./oomlens analyze fixtures/demo/*.log
+
+deps:
+	@scripts/deps.sh
+
+style:
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h)
+
+# No middle module includes another: parsers, analyzer, db and reports
+# see only core/ and model/; core sees nothing above it.
+check-layers:
+	@! grep -nE '#include "(parsers|analyzer|db|reports|cli)/' core/*.[ch] model/*.[ch] || \
+		(echo "layering: core/model include a higher module" && false)
+	@for m in parsers analyzer db reports; do \
+		others=$$(echo parsers analyzer db reports cli | tr ' ' '\n' | grep -v "^$$m$$" | paste -sd'|'); \
+		! grep -nE "#include \"($$others)/" $$m/*.[ch] 2>/dev/null || \
+			{ echo "layering: $$m includes a sibling module"; exit 1; }; \
+	done
+	@echo "layers ok"
+
+clean:
+	rm -rf build build-asan oomlens $(GEN)
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)

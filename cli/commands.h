@@ -1,0 +1,13 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_CLI_COMMANDS_H
+#define OOMLENS_CLI_COMMANDS_H
+
+/* Each subcommand: argv[0] is the command's name; returns the exit status. */
+
+#define EXIT_FOUND 0    /* incidents found / success */
+#define EXIT_NONE 1     /* ran fine, found no incident */
+#define EXIT_TROUBLE 2  /* usage or I/O error */
+
+int cmd_analyze(int argc, char **argv);
+
+#endif

@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "core/banned.h"
+
+#ifndef OOMLENS_VERSION
+#define OOMLENS_VERSION "0.1.0"
+#endif
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *usage;
+};
+
+static const struct command commands[] = {
+	{ "analyze", cmd_analyze,
+	  "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: oomlens <command> [options]\n\n"
+		   "oomlens reads Linux OOM-killer reports from kernel logs.\n\n"
+		   "commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %s\n", commands[i].usage);
+	fprintf(f, "\n'oomlens <command> --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("oomlens %s\n", OOMLENS_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "oomlens: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return EXIT_TROUBLE;
+}

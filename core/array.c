@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: MIT
+#include "core/array.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "core/banned.h"
+
+struct oomlens_error *array_grow(void **arr, size_t *alloc, size_t need,
+				 size_t elem_size, size_t max)
+{
+	size_t want;
+	void *p;
+
+	if (need <= *alloc)
+		return NULL;
+	if (need > max)
+		return oomlens_error_new(OOMLENS_ERR_LIMIT,
+					 "more than %zu entries", max);
+	want = *alloc ? *alloc : 8;
+	while (want < need)
+		want *= 2;
+	if (want > max)
+		want = max;
+	if (want > SIZE_MAX / elem_size)
+		return &oomlens_error_nomem;
+	p = realloc(*arr, want * elem_size);
+	if (!p)
+		return &oomlens_error_nomem;
+	*arr = p;
+	*alloc = want;
+	return NULL;
+}

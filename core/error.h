@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_CORE_ERROR_H
+#define OOMLENS_CORE_ERROR_H
+
+/*
+ * Errors: one struct, returned.
+ *
+ * A function that can fail returns `struct oomlens_error *`: NULL on success,
+ * otherwise an error the caller owns and must release with
+ * oomlens_error_free() (which accepts NULL and the static out-of-memory
+ * error). Out-parameters are written only on success.
+ *
+ * Messages are lowercase, say what failed first and quote the subject:
+ * "cannot open 'x.log': No such file or directory". Context is added on the
+ * way up with oomlens_error_wrap(): "x.log:12: task row has 3 columns".
+ */
+
+#include <stdarg.h>
+
+enum oomlens_error_code {
+	OOMLENS_ERR_NOMEM = 1, /* out of memory */
+	OOMLENS_ERR_IO,        /* read/write/open failed */
+	OOMLENS_ERR_CORRUPT,   /* input is not what it claims to be */
+	OOMLENS_ERR_USAGE,     /* bad command line or API use */
+	OOMLENS_ERR_LIMIT,     /* a safety cap was reached */
+};
+
+struct oomlens_error {
+	enum oomlens_error_code code;
+	char *message; /* owned; for the static nomem error, a literal */
+};
+
+/* The static out-of-memory error: never freed, safe to return anywhere. */
+extern struct oomlens_error oomlens_error_nomem;
+
+/* A new error with a printf-style message. Never returns NULL. */
+struct oomlens_error *oomlens_error_new(enum oomlens_error_code code,
+					const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Like oomlens_error_new(), appending ": strerror(errnum)". */
+struct oomlens_error *oomlens_error_errno(enum oomlens_error_code code,
+					  int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Prefix context to err's message ("ctx: message") and return err. If err is
+ * the static nomem error it is returned unchanged. err may not be NULL.
+ */
+struct oomlens_error *oomlens_error_wrap(struct oomlens_error *err,
+					 const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Release err; NULL and the static nomem error are no-ops. */
+void oomlens_error_free(struct oomlens_error *err);
+
+#endif

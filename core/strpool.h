@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_CORE_STRPOOL_H
+#define OOMLENS_CORE_STRPOOL_H
+
+/*
+ * A string arena: many small strings, freed all at once.
+ *
+ * Strings returned by strpool_dup() stay valid until strpool_release(). The
+ * pool refuses to hold more than `cap` bytes in total (returns NULL), so a
+ * hostile input cannot make one object grow without bound.
+ */
+
+#include <stddef.h>
+
+struct strpool_chunk;
+
+struct strpool {
+	struct strpool_chunk *head;
+	size_t used; /* bytes handed out, over all chunks */
+	size_t cap;
+};
+
+#define STRPOOL_INIT(cap_) { .head = NULL, .used = 0, .cap = (cap_) }
+
+/* A NUL-terminated copy of s[0..n), or NULL when out of memory or over cap. */
+char *strpool_dup(struct strpool *pool, const char *s, size_t n);
+/* strpool_dup() of a C string; NULL s gives NULL. */
+char *strpool_dups(struct strpool *pool, const char *s);
+void strpool_release(struct strpool *pool);
+
+#endif

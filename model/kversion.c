@@ -1,0 +1,19 @@
+// SPDX-License-Identifier: MIT
+#include "model/kversion.h"
+
+#include "core/scan.h"
+#include "core/banned.h"
+
+unsigned kversion_parse(const char *release, size_t len)
+{
+	struct scan s = scan_of(release, len);
+	uint64_t a, b, c = 0;
+
+	if (!scan_u64(&s, &a) || !scan_char(&s, '.') || !scan_u64(&s, &b))
+		return 0;
+	if (scan_char(&s, '.') && !scan_u64(&s, &c))
+		c = 0;
+	if (a > 255 || b > 255)
+		return 0;
+	return KV((unsigned)a, (unsigned)b, c > 255 ? 255u : (unsigned)c);
+}

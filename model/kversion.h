@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_MODEL_KVERSION_H
+#define OOMLENS_MODEL_KVERSION_H
+
+/*
+ * Kernel versions as comparable integers: KV(2, 6, 32) < KV(3, 10, 0).
+ * A release string such as "3.10.0-514.6.1.el7.x86_64" parses to its
+ * upstream base version; distribution kernels are recognised separately.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define KV(a, b, c) (((a) << 16) | ((b) << 8) | (c))
+#define KV_ANY_MIN 0
+#define KV_ANY_MAX KV(255, 255, 255)
+
+/* The base version of a release string, or 0 if it does not start "N.N". */
+unsigned kversion_parse(const char *release, size_t len);
+
+#endif

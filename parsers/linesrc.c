@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/linesrc.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/banned.h"
+
+#define READ_CHUNK ((size_t)256 << 10)
+
+static ssize_t fd_read(void *ctx, void *buf, size_t n)
+{
+	struct linesrc *src = ctx;
+	ssize_t r;
+
+	do
+		r = read(src->fd, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+struct oomlens_error *linesrc_init_reader(struct linesrc *src, const char *name,
+					  linesrc_read_fn *read_fn, void *ctx)
+{
+	memset(src, 0, sizeof(*src));
+	src->fd = -1;
+	src->name = name;
+	src->read = read_fn;
+	src->ctx = ctx;
+	src->size = LINESRC_MAX_LINE + READ_CHUNK;
+	src->buf = malloc(src->size);
+	if (!src->buf)
+		return &oomlens_error_nomem;
+	return NULL;
+}
+
+struct oomlens_error *linesrc_open(struct linesrc *src, const char *path)
+{
+	struct oomlens_error *err;
+	struct stat st;
+	int fd;
+
+	if (strcmp(path, "-") == 0) {
+		fd = STDIN_FILENO;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return oomlens_error_errno(OOMLENS_ERR_IO, errno,
+						   "cannot open '%s'", path);
+	}
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return oomlens_error_new(OOMLENS_ERR_IO,
+					 "cannot read '%s': is a directory",
+					 path);
+	}
+	err = linesrc_init_reader(src, path, fd_read, NULL);
+	if (err) {
+		if (fd != STDIN_FILENO)
+			close(fd);
+		return err;
+	}
+	src->ctx = src;
+	src->fd = fd;
+	src->own_fd = fd != STDIN_FILENO;
+	return NULL;
+}
+
+void linesrc_close(struct linesrc *src)
+{
+	if (src->own_fd && src->fd >= 0)
+		close(src->fd);
+	free(src->buf);
+	src->buf = NULL;
+	src->fd = -1;
+}
+
+/* Refill after moving the unread bytes to the front. */
+static struct oomlens_error *fill(struct linesrc *src)
+{
+	ssize_t r;
+
+	if (src->start) {
+		memmove(src->buf, src->buf + src->start, src->end - src->start);
+		src->end -= src->start;
+		src->start = 0;
+	}
+	r = src->read(src->ctx, src->buf + src->end, src->size - src->end);
+	if (r < 0)
+		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					   "cannot read '%s' at byte %llu",
+					   src->name,
+					   (unsigned long long)(src->offset +
+								src->end));
+	if (r == 0)
+		src->eof = true;
+	src->end += (size_t)r;
+	return NULL;
+}
+
+static void emit(struct linesrc *src, struct line *line, size_t len,
+		 size_t consumed, bool cut)
+{
+	line->text = src->buf + src->start;
+	line->len = len;
+	line->lineno = ++src->lineno;
+	line->offset = src->offset;
+	line->cut = cut;
+	src->start += consumed;
+	src->offset += consumed;
+}
+
+struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
+				   bool *got)
+{
+	struct oomlens_error *err;
+	size_t scanned = 0;
+
+	for (;;) {
+		char *base = src->buf + src->start;
+		size_t avail = src->end - src->start;
+		char *nl = memchr(base + scanned, '\n', avail - scanned);
+
+		if (src->skipping) {
+			/* the tail of an over-long line: drop it */
+			size_t drop = nl ? (size_t)(nl - base) + 1 : avail;
+
+			src->start += drop;
+			src->offset += drop;
+			if (nl)
+				src->skipping = false;
+			else if (src->eof)
+				break;
+			else if ((err = fill(src)))
+				return err;
+			scanned = 0;
+			continue;
+		}
+		if (nl && (size_t)(nl - base) <= LINESRC_MAX_LINE) {
+			emit(src, line, (size_t)(nl - base),
+			     (size_t)(nl - base) + 1, false);
+			*got = true;
+			return NULL;
+		}
+		if (avail >= LINESRC_MAX_LINE) {
+			emit(src, line, LINESRC_MAX_LINE, LINESRC_MAX_LINE, true);
+			src->skipping = true;
+			*got = true;
+			return NULL;
+		}
+		if (src->eof) {
+			if (!avail)
+				break;
+			emit(src, line, avail, avail, false);
+			*got = true;
+			return NULL;
+		}
+		scanned = avail;
+		if ((err = fill(src)))
+			return err;
+	}
+	*got = false;
+	return NULL;
+}

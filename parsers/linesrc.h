@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_LINESRC_H
+#define OOMLENS_PARSERS_LINESRC_H
+
+/*
+ * A line source: streams lines out of a byte reader with bounded memory.
+ *
+ * Lines are split at '\n' and delivered without it. A line longer than
+ * LINESRC_MAX_LINE bytes is delivered cut to that length with `cut` set; the
+ * rest of it is skipped. NUL bytes and invalid UTF-8 are passed through.
+ * Line numbers are 1-based; offsets are byte offsets of the line's start.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/error.h"
+
+#define LINESRC_MAX_LINE ((size_t)1 << 20)
+
+/* Reads up to n bytes; returns bytes read, 0 at the end, -1 with errno. */
+typedef ssize_t linesrc_read_fn(void *ctx, void *buf, size_t n);
+
+struct linesrc {
+	const char *name; /* borrowed: for messages */
+	linesrc_read_fn *read;
+	void *ctx;
+	int fd; /* for the fd reader; -1 otherwise */
+	bool own_fd;
+	char *buf;
+	size_t size, start, end;
+	uint64_t lineno;
+	uint64_t offset; /* of buf[start] in the stream */
+	bool eof, skipping;
+};
+
+struct line {
+	const char *text; /* valid until the next linesrc_next() */
+	size_t len;
+	uint64_t lineno;
+	uint64_t offset;
+	bool cut; /* longer than LINESRC_MAX_LINE */
+};
+
+/*
+ * Open path for reading ("-" is standard input). name is borrowed for
+ * messages. Errors: IO (cannot open, is a directory), NOMEM.
+ */
+struct oomlens_error *linesrc_open(struct linesrc *src, const char *path);
+/* Read from a caller-supplied reader; ctx is borrowed. */
+struct oomlens_error *linesrc_init_reader(struct linesrc *src, const char *name,
+					  linesrc_read_fn *read, void *ctx);
+/*
+ * The next line into *line; *got is false at the end of input.
+ * Errors: IO, naming the file and the byte offset.
+ */
+struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
+				   bool *got);
+void linesrc_close(struct linesrc *src);
+
+#endif

@@ -1,0 +1,1399 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/oomlog.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "core/scan.h"
+#include "core/strbuf.h"
+#include "model/kversion.h"
+#include "parsers/linesrc.h"
+#include "parsers/patterns.h"
+#include "parsers/prefix.h"
+#include "core/banned.h"
+
+/* Messages longer than this are no kernel printk (LOG_LINE_MAX is ~1 KiB). */
+#define MAX_MATCH_LEN 8192
+/* A report open this many unrecognised kernel lines in a row has ended. */
+#define MAX_UNKNOWN_RUN 25
+/* ... or after this many seconds of uptime without its kill. */
+#define MAX_REPORT_GAP 120.0
+#define MAX_COLUMNS 32
+
+enum state {
+	ST_IDLE,   /* between reports */
+	ST_REPORT, /* inside a report, before its Killed line */
+	ST_AFTER,  /* after the victim's Killed line */
+};
+
+enum block {
+	BLK_NONE,
+	BLK_MEMINFO,
+	BLK_MEMCG_STATS, /* 5.3+ multi-line memory.stat */
+	BLK_TABLE,
+};
+
+struct column {
+	int col; /* enum task_col, or -1 for a column kept by name */
+	const char *name;
+};
+
+struct oomlog {
+	char *source;
+	struct oomlog_sink sink;
+	struct oomlog_stats stats;
+
+	struct oom_incident *cur;
+	enum state st;
+	enum block blk;
+	unsigned kv;        /* the release the file last stated */
+	const char *scope;  /* current Mem-Info/memcg scope, in cur's pool */
+	struct column cols[MAX_COLUMNS];
+	size_t ncols; /* numeric columns after pid; 0 = no header yet */
+	bool mode_group, mode_forkbomb;
+	size_t unknown_run, warn_mark;
+	bool has_last_uptime;
+	double last_uptime;
+
+	/* a fork-bomb warning waiting for the report it precedes */
+	bool fb_pending;
+	int64_t fb_pid;
+	char fb_comm[64];
+	struct oom_pos fb_pos;
+
+	/* the one-line lookahead that joins wrapped lines */
+	struct strbuf pend;
+	bool pend_valid, pend_prefixed;
+	uint64_t pend_lineno, pend_offset;
+	struct oom_pos pos; /* of the message being handled */
+	const struct log_line *ll;
+};
+
+static struct oomlens_error *handle(struct oomlog *log, const char *msg,
+				    size_t n);
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static const char *dup_group(struct oomlog *log, const struct pat_match *m,
+			     const char *name)
+{
+	const char *s;
+	size_t n;
+
+	if (!pat_group(m, name, &s, &n))
+		return NULL;
+	return oom_incident_str(log->cur, s, n);
+}
+
+static bool has_group(const struct pat_match *m, const char *name)
+{
+	const char *s;
+	size_t n;
+
+	return pat_group(m, name, &s, &n);
+}
+
+static bool group_is(const struct pat_match *m, const char *name,
+		     const char *text)
+{
+	const char *s;
+	size_t n;
+
+	return pat_group(m, name, &s, &n) && n == strlen(text) &&
+	       memcmp(s, text, n) == 0;
+}
+
+static bool match(struct oomlog *log, enum pat_family f, const char *s,
+		  size_t n, struct pat_match *m)
+{
+	return n <= MAX_MATCH_LEN && patterns_match(f, s, n, log->kv, m);
+}
+
+static bool match_id(const char *s, size_t n, const char *id,
+		     struct pat_match *m)
+{
+	size_t i;
+
+	for (i = 0; i < pat_nrows; i++)
+		if (strcmp(pat_rows[i].id, id) == 0)
+			return n <= MAX_MATCH_LEN && patterns_match_row(i, s, n, m);
+	return false;
+}
+
+/* Cheap test for lines that may open a report or stand alone. */
+static bool may_matter(const char *s, size_t n)
+{
+	static const char *const keys[] = {
+		"oom-kill", "ill process", "fork-bomb", "emory", "pids controller",
+		"oom_reaper", "SIGTERM", "SIGKILL", "page allocation failure",
+		"blocked for more than", "OOM killer", "Killed ",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (scan_find(s, n, keys[i]))
+			return true;
+	return false;
+}
+
+/* ---- incidents -------------------------------------------------------- */
+
+static enum oom_constraint constraint_from_raw(const char *s, size_t n)
+{
+	static const struct {
+		const char *raw;
+		enum oom_constraint c;
+	} map[] = {
+		{ "CONSTRAINT_NONE", OOM_CONSTRAINT_NONE },
+		{ "CONSTRAINT_CPUSET", OOM_CONSTRAINT_CPUSET },
+		{ "CONSTRAINT_MEMORY_POLICY", OOM_CONSTRAINT_MEMPOLICY },
+		{ "CONSTRAINT_MEMCG", OOM_CONSTRAINT_MEMCG },
+		{ "CONSTRAINT_LOWMEM", OOM_CONSTRAINT_LOWMEM },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (strlen(map[i].raw) == n && memcmp(map[i].raw, s, n) == 0)
+			return map[i].c;
+	return OOM_CONSTRAINT_UNKNOWN;
+}
+
+static bool message_is(const char *msg, const char *text)
+{
+	return msg && strcmp(msg, text) == 0;
+}
+
+/*
+ * The constraint, from the best evidence the report holds: the 5.0+
+ * summary; the memcg block or the kill message; else a global report.
+ */
+static enum oom_constraint decide_constraint(const struct oom_incident *inc)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const char *msg = inc->selected.message;
+
+	if (inc->constraint != OOM_CONSTRAINT_UNKNOWN)
+		return inc->constraint;
+	if (!msg && v)
+		msg = v->message;
+	if (inc->memcg.present || message_is(msg, "Memory cgroup out of memory"))
+		return OOM_CONSTRAINT_MEMCG;
+	if (message_is(msg, "No available memory (MPOL_BIND)"))
+		return OOM_CONSTRAINT_MEMPOLICY;
+	if (message_is(msg, "No available memory in cpuset"))
+		return OOM_CONSTRAINT_CPUSET;
+	if (message_is(msg, "Out of memory (in lowmem)"))
+		return OOM_CONSTRAINT_LOWMEM;
+	if (inc->mem.present || message_is(msg, "Out of memory") ||
+	    message_is(msg, "Out of Memory") ||
+	    message_is(msg, "Out of memory (oom_kill_allocating_task)"))
+		return OOM_CONSTRAINT_NONE;
+	return OOM_CONSTRAINT_UNKNOWN;
+}
+
+static struct oomlens_error *close_incident(struct oomlog *log)
+{
+	struct oom_incident *inc = log->cur;
+
+	if (!inc)
+		return NULL;
+	log->cur = NULL;
+	log->st = ST_IDLE;
+	log->blk = BLK_NONE;
+	log->mode_group = log->mode_forkbomb = false;
+	log->unknown_run = 0;
+	if (!inc->has_victim && !inc->no_killable && !inc->panic)
+		inc->truncated = true;
+	inc->constraint = decide_constraint(inc);
+	log->stats.incidents++;
+	return log->sink.incident(log->sink.ctx, inc);
+}
+
+/* Start a new incident at the current message. */
+static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
+{
+	struct oomlens_error *err = close_incident(log);
+	const struct log_line *ll = log->ll;
+	struct oom_incident *inc;
+
+	if (err)
+		return err;
+	inc = oom_incident_new();
+	if (!inc)
+		return &oomlens_error_nomem;
+	log->cur = inc;
+	log->st = ST_REPORT;
+	log->ncols = 0;
+	log->scope = NULL;
+	inc->source = oom_incident_str(inc, log->source, strlen(log->source));
+	inc->first = inc->last = log->pos;
+	inc->partial = partial;
+	inc->has_uptime = ll->has_uptime;
+	inc->uptime = ll->uptime;
+	inc->prefix_style = prefix_style_name(ll->style);
+	if (ll->when)
+		inc->wallclock = oom_incident_str(inc, ll->when, ll->when_len);
+	if (ll->host)
+		inc->host = oom_incident_str(inc, ll->host, ll->host_len);
+	if (log->fb_pending) {
+		struct oom_pos pos = log->fb_pos;
+
+		inc->first = pos;
+		log->fb_pending = false;
+		err = oom_incident_add_forkbomb(
+			inc, log->fb_pid,
+			oom_incident_str(inc, log->fb_comm, strlen(log->fb_comm)),
+			pos);
+	}
+	return err;
+}
+
+static void touch(struct oomlog *log)
+{
+	log->cur->last = log->pos;
+	log->unknown_run = 0;
+	log->warn_mark = log->cur->n_warnings;
+}
+
+/* ---- the parts of a report ------------------------------------------- */
+
+static void on_trigger(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_trigger *t = &log->cur->trigger;
+
+	t->comm = dup_group(log, m, "comm");
+	t->gfp_mask = dup_group(log, m, "gfp_mask");
+	t->gfp_flags = dup_group(log, m, "gfp_flags");
+	t->nodemask = dup_group(log, m, "nodemask");
+	t->order = pat_int(m, "order");
+	t->oom_adj = pat_int(m, "oom_adj");
+	t->oom_score_adj = pat_int(m, "oom_score_adj");
+	t->format_id = m->row->id;
+	t->pos = log->pos;
+}
+
+static void on_banner(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	const char *rel;
+	size_t n;
+
+	if (inc->kernel_release)
+		return; /* a later stack dump inside the report */
+	if (pat_group(m, "release", &rel, &n)) {
+		inc->kernel_release = oom_incident_str(inc, rel, n);
+		log->kv = kversion_parse(rel, n);
+	}
+	if (inc->trigger.pid == OOM_VAL_NONE)
+		inc->trigger.pid = pat_int(m, "pid");
+	if (inc->trigger.cpu == OOM_VAL_NONE)
+		inc->trigger.cpu = pat_int(m, "cpu");
+	if (!inc->trigger.comm)
+		inc->trigger.comm = dup_group(log, m, "comm");
+}
+
+/*
+ * Store "key:value" tokens of a Mem-Info or memcg line under scope. Values
+ * may carry kB/KB (a token "key:" may be followed by its value, as in
+ * "shmem_thp: 0kB"); "all_unreclaimable? yes" becomes 1/0.
+ */
+static struct oomlens_error *add_kv_tokens(struct oomlog *log,
+					   const char *scope, const char *s,
+					   size_t n, enum oom_unit bare_unit)
+{
+	struct scan sc = scan_of(s, n);
+	struct oomlens_error *err;
+
+	for (;;) {
+		const char *w, *colon;
+		size_t wl, kl;
+		struct scan v;
+		int64_t val;
+		enum oom_unit unit = bare_unit;
+
+		scan_spaces(&sc);
+		if (!scan_word(&sc, &w, &wl))
+			return NULL;
+		if (wl > 1 && w[wl - 1] == '?') { /* all_unreclaimable? yes */
+			const char *a;
+			size_t al;
+
+			scan_spaces(&sc);
+			if (!scan_word(&sc, &a, &al))
+				return NULL;
+			err = oom_incident_add_stat(log->cur, scope, w, wl - 1,
+						    al == 3 && !memcmp(a, "yes", 3),
+						    UNIT_COUNT);
+			if (err)
+				return err;
+			continue;
+		}
+		colon = memchr(w, ':', wl);
+		if (!colon)
+			continue; /* not a key:value token */
+		kl = (size_t)(colon - w);
+		v = scan_of(colon + 1, wl - kl - 1);
+		if (scan_eof(&v)) { /* "shmem_thp: 0kB" */
+			scan_spaces(&sc);
+			if (!scan_word(&sc, &w, &wl))
+				return NULL;
+			v = scan_of(w, wl);
+		}
+		if (!scan_i64(&v, &val))
+			continue;
+		if (scan_lit(&v, "kB") || scan_lit(&v, "KB"))
+			unit = UNIT_KB;
+		err = oom_incident_add_stat(log->cur, scope, colon - kl, kl, val,
+					    unit);
+		if (err)
+			return err;
+	}
+}
+
+static const char *node_scope(struct oomlog *log, const struct pat_match *m,
+			      const char *what)
+{
+	char buf[96];
+	const char *zone, *node;
+	size_t zl, nl;
+
+	if (!pat_group(m, "node", &node, &nl)) {
+		node = "0";
+		nl = 1;
+	}
+	if (what) {
+		snprintf(buf, sizeof(buf), "node %.*s %s", (int)(nl > 8 ? 8 : nl),
+			 node, what);
+	} else if (pat_group(m, "zone", &zone, &zl)) {
+		snprintf(buf, sizeof(buf), "node %.*s %.*s",
+			 (int)(nl > 8 ? 8 : nl), node, (int)(zl > 16 ? 16 : zl),
+			 zone);
+	} else {
+		snprintf(buf, sizeof(buf), "node %.*s", (int)(nl > 8 ? 8 : nl),
+			 node);
+	}
+	return oom_incident_str(log->cur, buf, strlen(buf));
+}
+
+/* Page size from the first buddy bucket, "N*4kB". */
+static unsigned buddy_page_kb(const char *s, size_t n)
+{
+	struct scan sc = scan_of(s, n);
+	uint64_t count, kb;
+	const char *w;
+	size_t wl;
+
+	while (scan_spaces(&sc) && scan_word(&sc, &w, &wl)) {
+		struct scan t = scan_of(w, wl);
+
+		if (scan_u64(&t, &count) && scan_char(&t, '*') &&
+		    scan_u64(&t, &kb) && scan_lit(&t, "kB") && kb && kb <= 1024)
+			return (unsigned)kb;
+	}
+	return 0;
+}
+
+static struct oomlens_error *on_meminfo(struct oomlog *log,
+					const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	struct oom_meminfo *mem = &inc->mem;
+	const char *id = m->row->id, *s, *scope;
+	size_t n;
+
+	mem->present = true;
+	log->blk = BLK_MEMINFO;
+	if (!strcmp(id, "meminfo-node") || !strcmp(id, "meminfo-zone")) {
+		scope = node_scope(log, m, NULL);
+		log->scope = scope;
+		if (!scope || !pat_group(m, "rest", &s, &n))
+			return scope ? NULL : &oomlens_error_nomem;
+		return add_kv_tokens(log, scope, s, n, UNIT_KB);
+	}
+	if (!strcmp(id, "meminfo-lowmem-reserve")) {
+		struct scan sc;
+		int64_t v;
+		unsigned i = 0;
+
+		if (!log->scope || !pat_group(m, "vals", &s, &n))
+			return NULL;
+		for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v); i++) {
+			char key[32];
+			struct oomlens_error *err;
+
+			snprintf(key, sizeof(key), "lowmem_reserve[%u]", i);
+			err = oom_incident_add_stat(inc, log->scope, key,
+						    strlen(key), v, UNIT_PAGES);
+			if (err)
+				return err;
+		}
+		return NULL;
+	}
+	if (!strcmp(id, "meminfo-buddy")) {
+		scope = node_scope(log, m, NULL);
+		if (!scope || !pat_group(m, "rest", &s, &n))
+			return scope ? NULL : &oomlens_error_nomem;
+		if (!mem->page_kb)
+			mem->page_kb = buddy_page_kb(s, n);
+		return oom_incident_add_stat(inc, scope, "buddy_free", 10,
+					     pat_int(m, "total"), UNIT_KB);
+	}
+	if (!strcmp(id, "meminfo-hugepages")) {
+		char what[48];
+		struct oomlens_error *err;
+
+		snprintf(what, sizeof(what), "hugepages-%lldkB",
+			 (long long)pat_int(m, "size"));
+		scope = node_scope(log, m, what);
+		if (!scope)
+			return &oomlens_error_nomem;
+		if ((err = oom_incident_add_stat(inc, scope, "total", 5,
+						 pat_int(m, "total"), UNIT_COUNT)) ||
+		    (err = oom_incident_add_stat(inc, scope, "free", 4,
+						 pat_int(m, "free"), UNIT_COUNT)))
+			return err;
+		return oom_incident_add_stat(inc, scope, "surplus", 7,
+					     pat_int(m, "surp"), UNIT_COUNT);
+	}
+	if (!strcmp(id, "meminfo-pagecache"))
+		mem->pagecache_pages = pat_int(m, "pages");
+	else if (!strcmp(id, "meminfo-swapcache"))
+		mem->swapcache_pages = pat_int(m, "pages");
+	else if (!strcmp(id, "meminfo-free-swap"))
+		mem->free_swap_kb = pat_int(m, "kb");
+	else if (!strcmp(id, "meminfo-total-swap"))
+		mem->total_swap_kb = pat_int(m, "kb");
+	else if (!strcmp(id, "meminfo-pages") ||
+		 !strcmp(id, "meminfo-pages-2.6.18")) {
+		int64_t v = pat_int(m, "pages");
+
+		if (group_is(m, "what", "RAM") || group_is(m, "what", "pages of RAM"))
+			mem->pages_ram = v;
+		else if (group_is(m, "what", "reserved") ||
+			 group_is(m, "what", "reserved pages"))
+			mem->pages_reserved = v;
+		else if (group_is(m, "what", "cma reserved"))
+			mem->pages_cma_reserved = v;
+		else if (group_is(m, "what", "hwpoisoned"))
+			mem->pages_hwpoisoned = v;
+		else if (group_is(m, "what", "HighMem/MovableOnly") ||
+			 group_is(m, "what", "HighMem") ||
+			 group_is(m, "what", "pages of HIGHMEM"))
+			mem->pages_highmem = v;
+		else if (group_is(m, "what", "shared") ||
+			 group_is(m, "what", "pages shared"))
+			mem->pages_shared = v;
+	} else if (!strcmp(id, "meminfo-slab")) {
+		const char *name;
+		size_t nl;
+
+		if (pat_group(m, "name", &name, &nl))
+			return oom_incident_add_stat(inc, "unreclaimable slab",
+						     name, nl, pat_int(m, "total"),
+						     UNIT_KB);
+	} else if (!strcmp(id, "meminfo-free-2.6.18")) {
+		return oom_incident_add_stat(inc, "global", "free_kb", 7,
+					     pat_int(m, "free_kb"), UNIT_KB);
+	}
+	return NULL;
+}
+
+/* A Mem-Info global counters line: nothing but "key:value" tokens. */
+static bool is_counter_line(const char *s, size_t n)
+{
+	struct scan sc = scan_of(s, n);
+	const char *w;
+	size_t wl, tokens = 0;
+
+	while (scan_spaces(&sc) && scan_word(&sc, &w, &wl)) {
+		const char *colon = memchr(w, ':', wl);
+		struct scan v;
+		int64_t val;
+
+		if (!colon || colon == w)
+			return false;
+		v = scan_of(colon + 1, wl - (size_t)(colon - w) - 1);
+		if (!scan_i64(&v, &val) || !scan_eof(&v))
+			return false;
+		tokens++;
+	}
+	return tokens > 0;
+}
+
+static void set_counter(struct oom_memcg_counter *c, const struct pat_match *m)
+{
+	c->usage_kb = pat_int(m, "usage");
+	c->limit_kb = pat_int(m, "limit");
+	c->failcnt = pat_int(m, "failcnt");
+}
+
+static struct oomlens_error *on_memcg(struct oomlog *log,
+				      const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	struct oom_memcg *mc = &inc->memcg;
+	const char *id = m->row->id, *s;
+	size_t n;
+	char buf[600];
+
+	mc->present = true;
+	log->blk = BLK_NONE;
+	if (!strcmp(id, "memcg-task-in")) {
+		mc->task_path = dup_group(log, m, "task_path");
+		mc->limit_path = dup_group(log, m, "limit_path");
+	} else if (!strcmp(id, "memcg-limit-reached")) {
+		mc->limit_path = dup_group(log, m, "limit_path");
+	} else if (!strcmp(id, "memcg-counter")) {
+		if (group_is(m, "counter", "memory"))
+			set_counter(&mc->memory, m);
+		else if (group_is(m, "counter", "memory+swap"))
+			set_counter(&mc->memsw, m);
+		else if (group_is(m, "counter", "kmem"))
+			set_counter(&mc->kmem, m);
+		else
+			set_counter(&mc->swap, m);
+	} else if (pat_group(m, "path", &s, &n)) {
+		snprintf(buf, sizeof(buf), "memcg %.*s", (int)(n > 500 ? 500 : n), s);
+		log->scope = oom_incident_str(inc, buf, strlen(buf));
+		if (!log->scope)
+			return &oomlens_error_nomem;
+		if (!strcmp(id, "memcg-stats-header")) {
+			log->blk = BLK_MEMCG_STATS;
+			return NULL;
+		}
+		if (pat_group(m, "stats", &s, &n))
+			return add_kv_tokens(log, log->scope, s, n, UNIT_KB);
+	}
+	return NULL;
+}
+
+/* 5.3+ memory.stat lines: "anon 31154200576"; sizes in bytes. */
+static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
+{
+	static const char *const events[] = { "pg", "workingset_", "thp_",
+					      "zswp", "swpin", "swpout" };
+	struct scan sc = scan_of(s, n);
+	const char *k;
+	size_t kl, i;
+	int64_t v;
+	enum oom_unit unit = UNIT_BYTES;
+
+	if (!scan_word(&sc, &k, &kl) || !scan_space1(&sc) ||
+	    !scan_i64(&sc, &v) || !scan_eof(&sc))
+		return false;
+	for (i = 0; i < kl; i++)
+		if (!((k[i] >= 'a' && k[i] <= 'z') || k[i] == '_' ||
+		      (k[i] >= '0' && k[i] <= '9')))
+			return false;
+	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
+		if (scan_starts(k, kl, events[i]))
+			unit = UNIT_COUNT;
+	oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
+	return true;
+}
+
+static void set_columns_from_layout(struct oomlog *log,
+				    const struct table_layout *l)
+{
+	struct scan sc = scan_of(l->columns, strlen(l->columns));
+	const char *w;
+	size_t wl;
+
+	log->ncols = 0;
+	while (scan_spaces(&sc) && scan_word(&sc, &w, &wl) &&
+	       log->ncols < MAX_COLUMNS) {
+		log->cols[log->ncols].col = task_col_by_name(w, wl);
+		log->cols[log->ncols].name = NULL;
+		log->ncols++;
+	}
+	log->cur->table_format_id = l->id;
+}
+
+/* "[ pid ]   uid  tgid total_vm ... name": columns by name. */
+static struct oomlens_error *on_table_header(struct oomlog *log,
+					     const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	const char *s, *w;
+	size_t n, wl, i;
+	struct scan sc;
+	const char *names[MAX_COLUMNS + 2];
+	size_t nnames = 0;
+
+	if (!pat_group(m, "cols", &s, &n))
+		return NULL;
+	log->blk = BLK_TABLE;
+	log->ncols = 0;
+	names[nnames++] = "pid";
+	for (sc = scan_of(s, n); scan_spaces(&sc) && scan_word(&sc, &w, &wl);) {
+		if (wl == 4 && !memcmp(w, "name", 4) && scan_eof(&sc))
+			break;
+		if (log->ncols >= MAX_COLUMNS)
+			return NULL;
+		log->cols[log->ncols].col = task_col_by_name(w, wl);
+		log->cols[log->ncols].name = oom_incident_str(inc, w, wl);
+		names[nnames++] = log->cols[log->ncols].name;
+		log->ncols++;
+	}
+	names[nnames++] = "name";
+	free(inc->columns);
+	inc->columns = malloc(nnames * sizeof(*inc->columns));
+	if (!inc->columns)
+		return &oomlens_error_nomem;
+	memcpy(inc->columns, names, nnames * sizeof(*names));
+	inc->n_columns = nnames;
+	inc->table_format_id = "table-unknown";
+	for (i = 0; i < table_nlayouts; i++) {
+		const char *c = table_layouts[i].columns;
+		struct scan t = scan_of(s, n);
+		bool same = true;
+
+		while (same && *c) {
+			const char *cw = c;
+			size_t cl = strcspn(c, " ");
+
+			scan_spaces(&t);
+			same = scan_word(&t, &w, &wl) &&
+			       ((wl == cl && !memcmp(w, cw, cl)) ||
+				(cl == 7 && !memcmp(cw, "oom_adj", 7) && wl == 10 &&
+				 !memcmp(w, "oomkilladj", 10)));
+			c += cl;
+			c += *c == ' ';
+		}
+		scan_spaces(&t);
+		if (same && scan_lit(&t, "name")) {
+			inc->table_format_id = table_layouts[i].id;
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* A headerless table (the header was lost): pick a layout by arity. */
+static void guess_columns(struct oomlog *log, size_t numbers)
+{
+	const struct table_layout *best = NULL;
+	unsigned best_dist = ~0u;
+	size_t i;
+
+	for (i = 0; i < table_nlayouts; i++) {
+		const struct table_layout *l = &table_layouts[i];
+		size_t cols = 1;
+		const char *c;
+		unsigned dist;
+
+		for (c = l->columns; *c; c++)
+			cols += *c == ' ';
+		if (cols != numbers)
+			continue;
+		dist = !log->kv ? i :
+		       log->kv < l->kv_min ? l->kv_min - log->kv :
+		       log->kv > l->kv_max ? log->kv - l->kv_max : 0;
+		if (dist < best_dist) {
+			best = l;
+			best_dist = dist;
+		}
+	}
+	if (best)
+		set_columns_from_layout(log, best);
+}
+
+/* "[%5d] %5d %5d %8lu ... %s": numbers by the header, the name last. */
+static bool on_task_row(struct oomlog *log, const char *s, size_t n)
+{
+	struct oom_incident *inc = log->cur;
+	struct scan sc = scan_of(s, n);
+	struct oom_task t;
+	int64_t pid, vals[MAX_COLUMNS];
+	size_t i, got = 0;
+	struct oomlens_error *err;
+
+	if (!scan_char(&sc, '[') || !scan_spaces(&sc) || !scan_i64(&sc, &pid) ||
+	    !scan_spaces(&sc) || !scan_char(&sc, ']'))
+		return false;
+	if (!log->ncols) {
+		struct scan probe = sc;
+		int64_t v;
+		size_t count = 0;
+
+		while (count < MAX_COLUMNS && scan_space1(&probe) &&
+		       scan_i64(&probe, &v))
+			count++;
+		/* the last number may be the start of a numeric name */
+		guess_columns(log, count);
+		if (!log->ncols && count > 1)
+			guess_columns(log, count - 1);
+		if (!log->ncols)
+			return false;
+		inc->partial = true; /* the table's header is missing */
+	}
+	for (i = 0; i < log->ncols; i++) {
+		if (!scan_space1(&sc) || !scan_i64(&sc, &vals[i]))
+			return false;
+		got++;
+	}
+	if (!scan_char(&sc, ' '))
+		return false;
+	oom_task_init(&t);
+	t.col[TASK_PID] = pid;
+	t.line = log->pos.line;
+	{
+		const char *name = sc.p;
+		size_t nl = scan_left(&sc);
+
+		while (nl && (name[nl - 1] == '\r' || name[nl - 1] == '\n'))
+			nl--;
+		t.comm = oom_incident_str(inc, name, nl);
+	}
+	for (i = 0; i < got; i++) {
+		if (log->cols[i].col >= 0) {
+			t.col[log->cols[i].col] = vals[i];
+		} else {
+			struct task_extra *x = realloc(t.extra, (t.n_extra + 1) *
+								sizeof(*x));
+
+			if (!x)
+				break;
+			t.extra = x;
+			x[t.n_extra].name = log->cols[i].name;
+			x[t.n_extra].value = vals[i];
+			t.n_extra++;
+		}
+	}
+	err = oom_incident_add_task(inc, &t);
+	if (err) {
+		oom_task_release(&t);
+		oom_incident_warn(inc, log->pos, "task row dropped: %s",
+				  err->message);
+		oomlens_error_free(err);
+	}
+	log->blk = BLK_TABLE;
+	return true;
+}
+
+static void fill_kill(struct oomlog *log, struct oom_kill *k,
+		      const struct pat_match *m)
+{
+	k->pid = pat_int(m, "pid");
+	k->comm = dup_group(log, m, "comm");
+	k->uid = pat_int(m, "uid");
+	k->total_vm_kb = pat_int(m, "total_vm");
+	k->anon_rss_kb = pat_int(m, "anon_rss");
+	k->file_rss_kb = pat_int(m, "file_rss");
+	k->shmem_rss_kb = pat_int(m, "shmem_rss");
+	k->pgtables_kb = pat_int(m, "pgtables");
+	k->oom_score_adj = pat_int(m, "oom_score_adj");
+	k->message = dup_group(log, m, "message");
+	k->format_id = m->row->id;
+	k->pos = log->pos;
+}
+
+static struct oomlens_error *on_killed(struct oomlog *log,
+				       const struct pat_match *m,
+				       enum oom_kill_kind kind)
+{
+	struct oom_kill *k = oom_incident_add_kill(log->cur, kind);
+
+	if (!k)
+		return oomlens_error_new(OOMLENS_ERR_LIMIT,
+					 "too many kills in one report");
+	fill_kill(log, k, m);
+	log->st = ST_AFTER;
+	log->blk = BLK_NONE;
+	return NULL;
+}
+
+static void on_select(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_selected *s = &log->cur->selected;
+
+	s->present = true;
+	s->pid = pat_int(m, "pid");
+	s->comm = dup_group(log, m, "comm");
+	s->score = pat_int(m, "score");
+	s->message = dup_group(log, m, "message");
+	s->format_id = m->row->id;
+	s->pos = log->pos;
+	log->blk = BLK_NONE;
+}
+
+static void on_summary(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	const char *s;
+	size_t n;
+
+	if (pat_group(m, "constraint", &s, &n)) {
+		inc->constraint_raw = oom_incident_str(inc, s, n);
+		inc->constraint = constraint_from_raw(s, n);
+	}
+	if (!inc->trigger.nodemask)
+		inc->trigger.nodemask = dup_group(log, m, "nodemask");
+	inc->cpuset = dup_group(log, m, "cpuset");
+	inc->mems_allowed = dup_group(log, m, "mems");
+	if (has_group(m, "oom_memcg")) {
+		inc->memcg.present = true;
+		inc->memcg.limit_path = dup_group(log, m, "oom_memcg");
+	}
+	if (has_group(m, "task_memcg"))
+		inc->memcg.task_path = dup_group(log, m, "task_memcg");
+	log->blk = BLK_NONE;
+}
+
+static struct oomlens_error *emit_event(struct oomlog *log,
+					const struct pat_match *m,
+					const char *msg, size_t n)
+{
+	const struct log_line *ll = log->ll;
+	struct oom_event ev = { 0 };
+	char comm[256] = "", text[1024], program[128] = "kernel";
+	char when[80] = "", host[256] = "";
+	const char *s, *id = m->row->id;
+	size_t sl;
+
+	if (!log->sink.event)
+		return NULL;
+	if (!strcmp(id, "pids-rejected"))
+		ev.kind = OOM_EVENT_PIDS_REJECTED;
+	else if (!strcmp(id, "alloc-failure"))
+		ev.kind = OOM_EVENT_ALLOC_FAILURE;
+	else if (!strcmp(id, "hung-task"))
+		ev.kind = OOM_EVENT_HUNG_TASK;
+	else if (!strcmp(id, "systemd-unit-oom"))
+		ev.kind = OOM_EVENT_UNIT_NOTICE;
+	else
+		ev.kind = OOM_EVENT_USERSPACE_KILL;
+	if (pat_group(m, "comm", &s, &sl) || pat_group(m, "path", &s, &sl))
+		snprintf(comm, sizeof(comm), "%.*s", (int)(sl > 255 ? 255 : sl), s);
+	snprintf(text, sizeof(text), "%.*s", (int)(n > 1023 ? 1023 : n), msg);
+	if (ll->tag)
+		snprintf(program, sizeof(program), "%.*s",
+			 (int)(ll->tag_len > 127 ? 127 : ll->tag_len), ll->tag);
+	if (ll->when)
+		snprintf(when, sizeof(when), "%.*s",
+			 (int)(ll->when_len > 79 ? 79 : ll->when_len), ll->when);
+	if (ll->host)
+		snprintf(host, sizeof(host), "%.*s",
+			 (int)(ll->host_len > 255 ? 255 : ll->host_len), ll->host);
+	ev.source = log->source;
+	ev.program = program;
+	ev.format_id = id;
+	ev.pid = pat_int(m, "pid");
+	ev.comm = comm;
+	ev.text = text;
+	ev.wallclock = ll->when ? when : NULL;
+	ev.host = ll->host ? host : NULL;
+	ev.has_uptime = ll->has_uptime;
+	ev.uptime = ll->uptime;
+	ev.pos = log->pos;
+	log->stats.events++;
+	return log->sink.event(log->sink.ctx, &ev);
+}
+
+/*
+ * "Possible fork-bomb detected : %d(%s)" has no newline (seed 005), so the
+ * next message, usually the trigger line, continues on the same line. The
+ * comm is at most 15 bytes: take the ')' after which the rest is itself a
+ * message we know, else the first one.
+ */
+static struct oomlens_error *on_forkbomb_detected(struct oomlog *log,
+						  const struct pat_match *m)
+{
+	const char *rest, *close = NULL, *p;
+	size_t n;
+	struct pat_match m2;
+	int64_t pid = pat_int(m, "pid");
+
+	if (!pat_group(m, "rest", &rest, &n))
+		return NULL;
+	for (p = rest; p < rest + n && p <= rest + 16; p++) {
+		size_t left;
+
+		if (*p != ')')
+			continue;
+		if (!close)
+			close = p;
+		left = n - (size_t)(p + 1 - rest);
+		if (!left || match(log, FAM_TRIGGER, p + 1, left, &m2)) {
+			close = p;
+			break;
+		}
+	}
+	if (!close)
+		close = rest + n;
+	if (log->st == ST_AFTER) {
+		struct oomlens_error *err = close_incident(log);
+
+		if (err)
+			return err;
+	}
+	log->fb_pending = true;
+	log->fb_pid = pid;
+	snprintf(log->fb_comm, sizeof(log->fb_comm), "%.*s",
+		 (int)(close - rest > 63 ? 63 : close - rest), rest);
+	log->fb_pos = log->pos;
+	if (log->cur && log->st == ST_REPORT) {
+		/* printed inside a report: belongs to it */
+		struct oomlens_error *err = oom_incident_add_forkbomb(
+			log->cur, pid,
+			oom_incident_str(log->cur, log->fb_comm,
+					 strlen(log->fb_comm)),
+			log->pos);
+
+		log->fb_pending = false;
+		if (err)
+			return err;
+	}
+	if (close < rest + n && close + 1 < rest + n)
+		return handle(log, close + 1, (size_t)(rest + n - close - 1));
+	return NULL;
+}
+
+/* ---- the state machine ------------------------------------------------ */
+
+static struct oomlens_error *handle_idle(struct oomlog *log, const char *s,
+					 size_t n)
+{
+	struct oomlens_error *err;
+	struct pat_match m;
+
+	if (!may_matter(s, n))
+		return NULL;
+	if (match(log, FAM_SELECT, s, n, &m)) {
+		if ((err = open_incident(log, true)))
+			return err;
+		on_select(log, &m);
+		return NULL;
+	}
+	if (match(log, FAM_KILLED, s, n, &m)) {
+		if ((err = open_incident(log, true)))
+			return err;
+		return on_killed(log, &m, OOM_KILL_VICTIM);
+	}
+	if (match(log, FAM_SUMMARY, s, n, &m)) {
+		if ((err = open_incident(log, true)))
+			return err;
+		on_summary(log, &m);
+		return NULL;
+	}
+	if (match_id(s, n, "forkbomb-kill", &m)) {
+		if ((err = open_incident(log, true)))
+			return err;
+		log->cur->forkbomb_kill = log->mode_forkbomb = true;
+		return NULL;
+	}
+	if (match(log, FAM_EVENT, s, n, &m) ||
+	    match_id(s, n, "pids-rejected", &m))
+		return emit_event(log, &m, s, n);
+	return NULL;
+}
+
+static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
+					  size_t n)
+{
+	struct oom_incident *inc = log->cur;
+	struct pat_match m;
+
+	if (match(log, FAM_AFTER, s, n, &m)) {
+		const char *id = m.row->id;
+
+		touch(log);
+		if (!strcmp(id, "reaper-reaped") || !strcmp(id, "reaper-unable")) {
+			inc->reaper.present = true;
+			inc->reaper.reaped = !strcmp(id, "reaper-reaped");
+			inc->reaper.pid = pat_int(&m, "pid");
+			inc->reaper.comm = dup_group(log, &m, "comm");
+			inc->reaper.anon_rss_kb = pat_int(&m, "anon_rss");
+			inc->reaper.file_rss_kb = pat_int(&m, "file_rss");
+			inc->reaper.shmem_rss_kb = pat_int(&m, "shmem_rss");
+			inc->reaper.pos = log->pos;
+		} else if (!strcmp(id, "shared-mm")) {
+			struct oom_kill *k = oom_incident_add_kill(inc, OOM_KILL_SHARED);
+
+			if (k)
+				fill_kill(log, k, &m);
+		} else if (!strcmp(id, "oom-group")) {
+			inc->memcg.present = true;
+			inc->memcg.group_path = dup_group(log, &m, "path");
+			log->mode_group = true;
+		}
+		return NULL;
+	}
+	if ((log->mode_group || log->mode_forkbomb) &&
+	    match(log, FAM_KILLED, s, n, &m)) {
+		touch(log);
+		return on_killed(log, &m,
+				 log->mode_group ? OOM_KILL_GROUP : OOM_KILL_FORKBOMB);
+	}
+	if (match_id(s, n, "systemd-unit-oom", &m))
+		return emit_event(log, &m, s, n);
+	if (match(log, FAM_PANIC, s, n, &m)) {
+		touch(log);
+		inc->panic = dup_group(log, &m, "mode");
+		if (!inc->panic)
+			inc->panic = oom_incident_str(inc, s, n);
+		return NULL;
+	}
+	/* anything else ends the incident; look at the line afresh */
+	{
+		struct oomlens_error *err = close_incident(log);
+
+		if (err)
+			return err;
+	}
+	return handle(log, s, n);
+}
+
+static struct oomlens_error *unknown_line(struct oomlog *log, const char *s,
+					  size_t n)
+{
+	struct oom_incident *inc = log->cur;
+
+	if (!log->ll->from_kernel)
+		return NULL; /* a daemon's line interleaved in the report */
+	if (!log->unknown_run)
+		log->warn_mark = inc->n_warnings;
+	log->unknown_run++;
+	if (log->unknown_run > MAX_UNKNOWN_RUN) {
+		/* the report ended without its kill: forget the run's noise */
+		inc->n_warnings = log->warn_mark;
+		return close_incident(log);
+	}
+	oom_incident_warn(inc, log->pos, "unrecognised line in report: %.*s",
+			  (int)(n > 200 ? 200 : n), s);
+	return NULL;
+}
+
+static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
+					   size_t n)
+{
+	struct oom_incident *inc = log->cur;
+	struct oomlens_error *err = NULL;
+	struct pat_match m;
+
+	if (log->blk == BLK_MEMCG_STATS) {
+		if (on_memcg_stat(log, s, n)) {
+			touch(log);
+			return NULL;
+		}
+		log->blk = BLK_NONE;
+	}
+	if (n && s[0] == '[' && on_task_row(log, s, n)) {
+		touch(log);
+		return NULL;
+	}
+	if (match(log, FAM_KILLED, s, n, &m)) {
+		touch(log);
+		return on_killed(log, &m, OOM_KILL_VICTIM);
+	}
+	if (match(log, FAM_SELECT, s, n, &m)) {
+		if (inc->selected.present)
+			return close_incident(log) ?: handle(log, s, n);
+		touch(log);
+		on_select(log, &m);
+		return NULL;
+	}
+	if (log->blk == BLK_MEMINFO && is_counter_line(s, n)) {
+		touch(log);
+		return add_kv_tokens(log, "global", s, n, UNIT_PAGES);
+	}
+	if (match(log, FAM_MEMINFO, s, n, &m)) {
+		touch(log);
+		return on_meminfo(log, &m);
+	}
+	if (match(log, FAM_BANNER, s, n, &m)) {
+		touch(log);
+		on_banner(log, &m);
+		return NULL;
+	}
+	if (match(log, FAM_CPUSET, s, n, &m)) {
+		touch(log);
+		inc->cpuset = dup_group(log, &m, "cpuset");
+		inc->mems_allowed = dup_group(log, &m, "mems");
+		return NULL;
+	}
+	if (match(log, FAM_MEMCG, s, n, &m)) {
+		touch(log);
+		return on_memcg(log, &m);
+	}
+	if (match(log, FAM_TABLE, s, n, &m)) {
+		touch(log);
+		if (!strcmp(m.row->id, "table-header"))
+			return on_table_header(log, &m);
+		return NULL;
+	}
+	if (match(log, FAM_SUMMARY, s, n, &m)) {
+		touch(log);
+		on_summary(log, &m);
+		return NULL;
+	}
+	if (match(log, FAM_PANIC, s, n, &m)) {
+		touch(log);
+		if (!strcmp(m.row->id, "no-killable"))
+			inc->no_killable = true;
+		else
+			inc->panic = oom_incident_str(inc, s, n);
+		return NULL;
+	}
+	if (match_id(s, n, "forkbomb-kill", &m)) {
+		touch(log);
+		inc->forkbomb_kill = log->mode_forkbomb = true;
+		return NULL;
+	}
+	if (match(log, FAM_AFTER, s, n, &m)) {
+		/* e.g. oom.group or reaper without a Killed line before */
+		log->st = ST_AFTER;
+		return handle_after(log, s, n);
+	}
+	if (match(log, FAM_CONTEXT, s, n, &m)) {
+		touch(log);
+		if (scan_starts(s, n, "Hardware name: ") && !inc->trigger.hardware)
+			inc->trigger.hardware = oom_incident_str(inc, s + 15, n - 15);
+		if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
+			inc->trigger.workqueue = oom_incident_str(inc, s + 11, n - 11);
+		return NULL;
+	}
+	if (match(log, FAM_EVENT, s, n, &m))
+		return emit_event(log, &m, s, n);
+	err = unknown_line(log, s, n);
+	if (!err && !log->cur)
+		return handle(log, s, n);
+	return err;
+}
+
+static struct oomlens_error *handle(struct oomlog *log, const char *msg,
+				    size_t n)
+{
+	struct oomlens_error *err;
+	struct pat_match m;
+	const char *s = msg;
+
+	scan_trim(&s, &n);
+	if (!n)
+		return NULL;
+
+	/* The report gap rule: a stalled report has ended. */
+	if (log->cur && log->ll->has_uptime && log->has_last_uptime &&
+	    (log->ll->uptime - log->last_uptime > MAX_REPORT_GAP ||
+	     log->ll->uptime + 1.0 < log->last_uptime) &&
+	    (err = close_incident(log)))
+		return err;
+
+	if (n <= MAX_MATCH_LEN && match_id(s, n, "forkbomb-detected", &m))
+		return on_forkbomb_detected(log, &m);
+	if (scan_find(s, n, "oom-killer") && match(log, FAM_TRIGGER, s, n, &m)) {
+		if ((err = open_incident(log, false)))
+			return err;
+		on_trigger(log, &m);
+		return NULL;
+	}
+	switch (log->st) {
+	case ST_IDLE:
+		return handle_idle(log, s, n);
+	case ST_AFTER:
+		return handle_after(log, s, n);
+	case ST_REPORT:
+		break;
+	}
+	return handle_report(log, s, n);
+}
+
+/* Split rsyslog's "#012" (escaped newline) joins; "#011" is a tab. */
+static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
+					   size_t n)
+{
+	struct oomlens_error *err;
+	const char *p;
+
+	while ((p = scan_find(s, n, "#012"))) {
+		if ((err = handle(log, s, (size_t)(p - s))))
+			return err;
+		n -= (size_t)(p + 4 - s);
+		s = p + 4;
+	}
+	return handle(log, s, n);
+}
+
+static struct oomlens_error *flush_pending(struct oomlog *log)
+{
+	struct log_line ll;
+	struct oomlens_error *err;
+
+	if (!log->pend_valid)
+		return NULL;
+	log->pend_valid = false;
+	prefix_parse(log->pend.buf, log->pend.len, &ll);
+	if (ll.style == PREFIX_JOURNAL_META)
+		return NULL;
+	log->ll = &ll;
+	log->pos.line = log->pend_lineno;
+	log->pos.offset = log->pend_offset;
+	if (scan_find(ll.msg, ll.msg_len, "#01"))
+		err = handle_pieces(log, ll.msg, ll.msg_len);
+	else
+		err = handle(log, ll.msg, ll.msg_len);
+	if (ll.has_uptime && ll.from_kernel) {
+		log->has_last_uptime = true;
+		log->last_uptime = ll.uptime;
+	}
+	log->ll = NULL;
+	return err;
+}
+
+/*
+ * Does this physical line continue the pending one? A line without any
+ * prefix that is not indented, after a prefixed line, was hard-wrapped (by a
+ * mailer or a paste); a pending line ending in '\' continues in any case.
+ */
+static bool continues(const struct oomlog *log, const struct log_line *ll)
+{
+	const char *p = log->pend.buf;
+	size_t n = log->pend.len;
+
+	if (!log->pend_valid || ll->style != PREFIX_NONE || !ll->msg_len)
+		return false;
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+		n--;
+	if (n && p[n - 1] == '\\')
+		return true;
+	return log->pend_prefixed && !ll->indented && ll->msg[0] != '[';
+}
+
+struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
+				  size_t len, uint64_t lineno, uint64_t offset)
+{
+	struct oomlens_error *err;
+	struct log_line ll;
+
+	log->stats.lines++;
+	log->stats.bytes += len + 1;
+	prefix_parse(text, len, &ll);
+	if (continues(log, &ll)) {
+		const char *p = log->pend.buf;
+		size_t n = log->pend.len;
+
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+			n--;
+		if (n && p[n - 1] == '\\') {
+			log->pend.len = n - 1; /* drop the backslash */
+		} else if (n == log->pend.len && n && p[n - 1] != ':' &&
+			   p[n - 1] != '=' && p[n - 1] != '(') {
+			/* the wrap ate a space */
+			err = strbuf_add(&log->pend, " ", 1);
+			oomlens_error_free(err);
+		}
+		err = strbuf_add(&log->pend, ll.msg, ll.msg_len);
+		if (err) /* over the cap: handle what we have */
+			oomlens_error_free(err);
+		else
+			return NULL;
+	}
+	if ((err = flush_pending(log)))
+		return err;
+	strbuf_reset(&log->pend);
+	if ((err = strbuf_add(&log->pend, text, len))) {
+		/* a line over the cap: keep its head */
+		oomlens_error_free(err);
+		strbuf_reset(&log->pend);
+		if ((err = strbuf_add(&log->pend, text, log->pend.cap)))
+			return err;
+	}
+	log->pend_valid = true;
+	log->pend_prefixed = ll.style != PREFIX_NONE && ll.from_kernel;
+	log->pend_lineno = lineno;
+	log->pend_offset = offset;
+	return NULL;
+}
+
+struct oomlens_error *oomlog_finish(struct oomlog *log)
+{
+	struct oomlens_error *err = flush_pending(log);
+
+	if (err)
+		return err;
+	if (log->fb_pending && !log->cur) {
+		/* a fork-bomb warning whose report never came */
+		log->fb_pending = false;
+	}
+	return close_incident(log);
+}
+
+struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
+				 const struct oomlog_sink *sink)
+{
+	struct oomlens_error *err = patterns_init();
+	struct oomlog *log;
+
+	if (err)
+		return err;
+	log = calloc(1, sizeof(*log));
+	if (!log)
+		return &oomlens_error_nomem;
+	log->source = strdup(source);
+	if (!log->source) {
+		free(log);
+		return &oomlens_error_nomem;
+	}
+	log->sink = *sink;
+	strbuf_init(&log->pend, LINESRC_MAX_LINE);
+	*out = log;
+	return NULL;
+}
+
+const struct oomlog_stats *oomlog_stats(const struct oomlog *log)
+{
+	return &log->stats;
+}
+
+void oomlog_free(struct oomlog *log)
+{
+	if (!log)
+		return;
+	oom_incident_free(log->cur);
+	strbuf_release(&log->pend);
+	free(log->source);
+	free(log);
+}
+
+struct oomlens_error *oomlog_parse_file(const char *path,
+					const char *display_name,
+					const struct oomlog_sink *sink,
+					struct oomlog_stats *stats)
+{
+	struct oomlens_error *err;
+	struct linesrc src;
+	struct oomlog *log;
+	struct line line;
+	bool got;
+	uint64_t cut = 0;
+	const char *name = display_name ? display_name :
+			   strcmp(path, "-") ? path : "<stdin>";
+
+	if ((err = linesrc_open(&src, path)))
+		return err;
+	if ((err = oomlog_new(&log, name, sink))) {
+		linesrc_close(&src);
+		return err;
+	}
+	while (!(err = linesrc_next(&src, &line, &got)) && got) {
+		cut += line.cut;
+		err = oomlog_feed(log, line.text, line.len, line.lineno,
+				  line.offset);
+		if (err) {
+			err = oomlens_error_wrap(err, "%s:%llu", name,
+						 (unsigned long long)line.lineno);
+			break;
+		}
+	}
+	if (!err)
+		err = oomlog_finish(log);
+	log->stats.cut_lines = cut;
+	if (stats)
+		*stats = log->stats;
+	oomlog_free(log);
+	linesrc_close(&src);
+	return err;
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_OOMLOG_H
+#define OOMLENS_PARSERS_OOMLOG_H
+
+/*
+ * The OOM report parser: physical log lines in, incidents and events out.
+ *
+ * Feed it lines in order with oomlog_feed(); it recognises each line's log
+ * prefix (parsers/prefix.h), joins hard-wrapped and backslash-continued
+ * lines, splits rsyslog "#012" joins, and follows each OOM report through its
+ * parts with the pattern tables (parsers/patterns.h). A finished incident is
+ * handed to the sink, which owns it from then on; so memory stays bounded by
+ * one report, whatever the file's size.
+ *
+ *	struct oomlog *log;
+ *	err = oomlog_new(&log, "dmesg.txt", &sink);
+ *	while (more lines) err = oomlog_feed(log, text, len, lineno, offset);
+ *	err = oomlog_finish(log);   // flushes the last incident
+ *	oomlog_free(log);
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "model/incident.h"
+
+struct oomlog_sink {
+	/* Receives each finished incident and owns it. An error stops parsing. */
+	struct oomlens_error *(*incident)(void *ctx, struct oom_incident *inc);
+	/* Receives each event; the event's strings are borrowed. May be NULL. */
+	struct oomlens_error *(*event)(void *ctx, const struct oom_event *ev);
+	void *ctx;
+};
+
+struct oomlog_stats {
+	uint64_t lines, bytes, incidents, events, cut_lines;
+};
+
+struct oomlog;
+
+/* source is copied. Errors: NOMEM, or the pattern table failing to compile. */
+struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
+				 const struct oomlog_sink *sink);
+/* One physical line (without its newline); text is borrowed for the call. */
+struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
+				  size_t len, uint64_t lineno, uint64_t offset);
+/* End of input: flush what is pending. */
+struct oomlens_error *oomlog_finish(struct oomlog *log);
+const struct oomlog_stats *oomlog_stats(const struct oomlog *log);
+void oomlog_free(struct oomlog *log);
+
+/*
+ * Parse a whole file ("-" for standard input) into sink. display_name, if
+ * not NULL, names the source in incidents. Errors: IO naming the file, or
+ * what the sink returned.
+ */
+struct oomlens_error *oomlog_parse_file(const char *path,
+					const char *display_name,
+					const struct oomlog_sink *sink,
+					struct oomlog_stats *stats);
+
+#endif

@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include "parsers/patterns.h"
+
+#include <pcre2.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/scan.h"
+#include "model/kversion.h"
+#include "model/task.h"
+#include "core/banned.h"
+
+/* Fragments shared by many rows. */
+#define PID "(?<pid>\\d+)"
+#define COMM_P "\\((?<comm>.*)\\)" /* greedy: a comm may hold ')' */
+#define GFP "gfp_mask=(?<gfp_mask>0x[0-9a-fA-F]+)"
+#define GFPG GFP "\\((?<gfp_flags>[^)]*)\\)"
+#define ORDER "order=(?<order>-?\\d+)"
+#define OSA "oom_score_adj=(?<oom_score_adj>-?\\d+)"
+#define KB(name) "(?<" name ">\\d+)kB"
+#define RSS3 "anon-rss:" KB("anon_rss") ", file-rss:" KB("file_rss")
+#define TAINT "(?:Kdump: loaded +)?(?:Not tainted|Tainted:[A-Z ]*?) +(?<release>\\d+\\.\\d+\\S*)"
+
+/*
+ * Versions follow ../shared/spec/kernel-oom-formats-and-heuristics.md,
+ * sections 1.2-1.8 (tags [V]/[I] there). Rows of a family are tried in
+ * order, so a more specific row stands before a more general one.
+ */
+const struct pat_row pat_rows[] = {
+	/* 1.2 trigger line */
+	{ "trigger-4.14", FAM_TRIGGER, KV(4, 14, 0), KV(4, 14, 255), "4.14", "",
+	  "^(?<comm>.*) invoked oom-killer: " GFPG ", nodemask=(?<nodemask>\\S*),  " ORDER ", " OSA,
+	  "Xorg invoked oom-killer: gfp_mask=0x14201ca(GFP_HIGHUSER_MOVABLE|__GFP_COLD), nodemask=(null),  order=0, oom_score_adj=0" },
+	{ "trigger-4.9", FAM_TRIGGER, KV(4, 9, 0), KV(4, 20, 255), "4.9-4.13, 4.19-4.20", "",
+	  "^(?<comm>.*) invoked oom-killer: " GFPG ", nodemask=(?<nodemask>\\S*), " ORDER ", " OSA,
+	  "java invoked oom-killer: gfp_mask=0x24201ca(GFP_HIGHUSER_MOVABLE|__GFP_COLD), nodemask=0, order=0, oom_score_adj=0" },
+	{ "trigger-4.6", FAM_TRIGGER, KV(4, 5, 0), KV_ANY_MAX, "4.5/4.6-4.8, 5.0-6.12+", "",
+	  "^(?<comm>.*) invoked oom-killer: " GFPG ", " ORDER ", " OSA,
+	  "postmaster invoked oom-killer: gfp_mask=0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), order=0, oom_score_adj=0" },
+	{ "trigger-2.6.36", FAM_TRIGGER, KV(2, 6, 36), KV(3, 6, 255), "2.6.36-3.6, RHEL6 2.6.32", "",
+	  "^(?<comm>.*) invoked oom-killer: " GFP ", " ORDER ", oom_adj=(?<oom_adj>-?\\d+), " OSA,
+	  "controller invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0, oom_score_adj=0" },
+	{ "trigger-3.7", FAM_TRIGGER, KV(3, 7, 0), KV(4, 4, 255), "3.7-4.4 (also RHEL7 3.10.0)", "",
+	  "^(?<comm>.*) invoked oom-killer: " GFP ", " ORDER ", " OSA,
+	  "sed invoked oom-killer: gfp_mask=0x201da, order=0, oom_score_adj=0" },
+	{ "trigger-2.6.32", FAM_TRIGGER, KV(2, 6, 32), KV(2, 6, 35), "2.6.32-2.6.35", "28b83c5193e",
+	  "^(?<comm>.*) invoked oom-killer: " GFP ", " ORDER ", oom_adj=(?<oom_adj>-?\\d+)(?<extension>, extension=\\S+)?$",
+	  "httpd invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0" },
+	{ "trigger-2.6.19", FAM_TRIGGER, KV(2, 6, 19), KV(2, 6, 31), "2.6.19-2.6.31", "",
+	  "^(?<comm>.*) invoked oom-killer: " GFP ", " ORDER ", oomkilladj=(?<oom_adj>-?\\d+)",
+	  "bash invoked oom-killer: gfp_mask=0x201d2, order=0, oomkilladj=0" },
+	{ "trigger-2.6.18", FAM_TRIGGER, KV_ANY_MIN, KV(2, 6, 18), "<=2.6.18", "",
+	  "^oom-killer: " GFP ", " ORDER "$",
+	  "oom-killer: gfp_mask=0x201d2, order=0" },
+
+	/* 1.3 cpuset line */
+	{ "cpuset-2.6.29", FAM_CPUSET, KV(2, 6, 29), KV(4, 20, 255), "2.6.29-4.20", "75aa1994103",
+	  "^(?<comm>.*) cpuset=(?<cpuset>\\S*) mems_allowed=(?<mems>\\S*)$",
+	  "sed cpuset=/ mems_allowed=0-1" },
+
+	/* dump_stack banner: the kernel release */
+	{ "banner-cpu", FAM_BANNER, KV(2, 6, 36), KV_ANY_MAX, "2.6.36+ (UID: 6.11+)", "",
+	  "^CPU: (?<cpu>\\d+) (?:UID: (?<uid>\\d+) )?PID: " PID " Comm: (?<comm>.*?) +" TAINT,
+	  "CPU: 4 PID: 29481 Comm: sed Not tainted 3.10.0-514.6.1.el7.x86_64 #1" },
+	{ "banner-pid", FAM_BANNER, KV_ANY_MIN, KV(2, 6, 39), "2.6.x", "",
+	  "^Pid: " PID ", comm: (?<comm>.*?) +" TAINT,
+	  "Pid: 4903, comm: controller Not tainted 2.6.32-642.11.1.el6.x86_64 #1" },
+
+	/* 1.4 memory-cgroup block */
+	{ "memcg-task-in", FAM_MEMCG, KV(2, 6, 30), KV(4, 20, 255), "2.6.30-4.20", "",
+	  "^Task in (?<task_path>.*) killed as a result of limit of (?<limit_path>.*)$",
+	  "Task in /site133 killed as a result of limit of /site133" },
+	{ "memcg-limit-reached", FAM_MEMCG, KV(4, 4, 0), KV(4, 20, 255), "4.4-4.20", "",
+	  "^Memory limit reached of cgroup (?<limit_path>.*)$",
+	  "Memory limit reached of cgroup /mygroup" },
+	{ "memcg-counter", FAM_MEMCG, KV(2, 6, 30), KV_ANY_MAX, "2.6.30+ (kmem 3.8+, swap v2 5.3+)", "",
+	  "^(?<counter>memory|memory\\+swap|kmem|swap): usage " KB("usage") ", limit " KB("limit") ", failcnt (?<failcnt>\\d+)$",
+	  "memory+swap: usage 525060kB, limit 9007199254740988kB, failcnt 0" },
+	{ "memcg-stats-oneline", FAM_MEMCG, KV(3, 10, 0), KV(5, 2, 255), "3.10-5.2", "",
+	  "^Memory cgroup stats for (?<path>.*?):(?<stats>(?: [a-z_]+:\\d+KB)+)$",
+	  "Memory cgroup stats for /site133: cache:0KB rss:524288KB rss_huge:0KB mapped_file:0KB swap:772KB inactive_anon:31404KB active_anon:492884KB inactive_file:0KB active_file:0KB unevictable:0KB" },
+	{ "memcg-stats-header", FAM_MEMCG, KV(5, 3, 0), KV_ANY_MAX, "5.3+", "",
+	  "^Memory cgroup stats for (?<path>.*):$",
+	  "Memory cgroup stats for /lxc/39004:" },
+
+	/* 1.5 Mem-Info block */
+	{ "meminfo-header", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all (Mem-info: <=2.6.26)", "",
+	  "^Mem-[Ii]nfo:$", "Mem-Info:" },
+	{ "meminfo-percpu-head", FAM_MEMINFO, KV_ANY_MIN, KV(3, 19, 255), "2.6.27-3.19", "",
+	  "^(?:Node (?<node>\\d+) )?(?<zone>\\w+) per-cpu:$", "Node 0 DMA32 per-cpu:" },
+	{ "meminfo-percpu", FAM_MEMINFO, KV_ANY_MIN, KV(3, 19, 255), "2.6.27-3.19", "",
+	  "^CPU +\\d+: hi: *\\d+, btch: *\\d+ usd: *\\d+$", "CPU    8: hi:  186, btch:  31 usd:   8" },
+	{ "meminfo-percpu-2.6.18", FAM_MEMINFO, KV_ANY_MIN, KV(2, 6, 26), "<=2.6.26", "",
+	  "^cpu \\d+ (?:hot|cold): high \\d+, batch \\d+ used:\\d+$", "cpu 0 hot: high 186, batch 31 used:30" },
+	{ "meminfo-free-2.6.18", FAM_MEMINFO, KV_ANY_MIN, KV(2, 6, 26), "2.6.18", "",
+	  "^Free pages: +(?<free_kb>\\d+)kB \\((?<high_kb>\\d+)kB HighMem\\)$", "Free pages:       12345kB (0kB HighMem)" },
+	{ "meminfo-node", FAM_MEMINFO, KV(4, 8, 0), KV_ANY_MAX, "4.8+", "",
+	  "^Node (?<node>\\d+) (?<rest>active_anon:\\d+kB .*)$",
+	  "Node 0 active_anon:1092608kB inactive_anon:6482412kB active_file:172kB inactive_file:492kB unevictable:82196kB isolated(anon):0kB isolated(file):160kB mapped:139956kB dirty:92kB writeback:0kB shmem:296928kB shmem_thp: 0kB shmem_pmdmapped: 0kB anon_thp: 0kB writeback_tmp:0kB kernel_stack:7136kB pagetables:29460kB all_unreclaimable? no" },
+	{ "meminfo-zone", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^(?:Node (?<node>\\d+) )?(?<zone>DMA|DMA32|Normal|HighMem|Movable|Device)(?<rest> free:\\d+kB .*)$",
+	  "Node 0 DMA32 free:44672kB min:44696kB low:55868kB high:67040kB reserved_highatomic:0KB active_anon:278804kB inactive_anon:1620588kB present:2080624kB managed:2014556kB mlocked:0kB bounce:0kB free_pcp:1480kB local_pcp:1480kB free_cma:0kB" },
+	{ "meminfo-lowmem-reserve", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^lowmem_reserve\\[\\]:(?<vals>(?: -?\\d+)*)$", "lowmem_reserve[]: 0 1928 1928 1928 1928" },
+	{ "meminfo-buddy", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all ((UMEH) letters 3.8+)", "",
+	  "^(?:Node (?<node>\\d+) )?(?<zone>\\w+): (?<rest>.*\\d+\\*\\d+kB.*= ?(?<total>\\d+)kB)$",
+	  "Node 0 DMA32: 206*4kB (UME) 305*8kB (UE) 322*16kB (UME) 0*1024kB 0*2048kB 4*4096kB (M) = 44704kB" },
+	{ "meminfo-hugepages", FAM_MEMINFO, KV(3, 0, 0), KV_ANY_MAX, "3.x+", "",
+	  "^Node (?<node>\\d+) hugepages_total=(?<total>\\d+) hugepages_free=(?<free>\\d+) hugepages_surp=(?<surp>\\d+) hugepages_size=(?<size>\\d+)kB$",
+	  "Node 0 hugepages_total=0 hugepages_free=0 hugepages_surp=0 hugepages_size=2048kB" },
+	{ "meminfo-pagecache", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^(?<pages>\\d+) total pagecache pages$", "52771 total pagecache pages" },
+	{ "meminfo-swapcache", FAM_MEMINFO, KV(2, 6, 27), KV_ANY_MAX, "2.6.27+", "",
+	  "^(?<pages>\\d+) pages in swap cache$", "0 pages in swap cache" },
+	{ "meminfo-swapstats", FAM_MEMINFO, KV_ANY_MIN, KV(5, 19, 255), "2.6.18-5.19", "442701e",
+	  "^Swap cache(?: stats)?: add \\d+, delete \\d+, find \\d+/\\d+(?:, race \\d+\\+\\d+)?$",
+	  "Swap cache stats: add 0, delete 0, find 0/0" },
+	{ "meminfo-free-swap", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^Free swap(?:  = |: +)(?<kb>-?\\d+)kB$", "Free swap  = 0kB" },
+	{ "meminfo-total-swap", FAM_MEMINFO, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^Total swap = (?<kb>\\d+)kB$", "Total swap = 0kB" },
+	{ "meminfo-pages", FAM_MEMINFO, KV(2, 6, 27), KV_ANY_MAX, "2.6.27+ (cma reserved 3.19+)", "",
+	  "^(?<pages>\\d+) pages (?<what>RAM|HighMem/MovableOnly|HighMem|reserved|cma reserved|hwpoisoned|shared|non-shared|in pagetable cache)$",
+	  "4194174 pages RAM" },
+	{ "meminfo-pages-2.6.18", FAM_MEMINFO, KV_ANY_MIN, KV(2, 6, 26), "<=2.6.26 x86", "",
+	  "^(?<pages>\\d+) (?<what>pages of RAM|pages of HIGHMEM|reserved pages|pages shared|pages swap cached|pages dirty|pages writeback|pages mapped|pages slab|pages pagetables)$",
+	  "262128 pages of RAM" },
+	{ "meminfo-slab-head", FAM_MEMINFO, KV(4, 15, 0), KV_ANY_MAX, "4.15+", "",
+	  "^(?:Unreclaimable slab info:|Name +Used +Total)$", "Unreclaimable slab info:" },
+	{ "meminfo-slab", FAM_MEMINFO, KV(4, 15, 0), KV_ANY_MAX, "4.15+", "",
+	  "^(?<name>\\S(?:.*\\S)?) +(?<used>\\d+)KB +(?<total>\\d+)KB$", "kmalloc-4096          4624KB       4672KB" },
+	{ "meminfo-allocs", FAM_MEMINFO, KV(6, 10, 0), KV_ANY_MAX, "6.10+ (MEM_ALLOC_PROFILING)", "",
+	  "^(?:Memory allocations:|\\s*\\d+(?:\\.\\d+)?[KMGT]?i?B? +\\d+ \\S+:\\d+ .*func:\\S+)$",
+	  "Memory allocations:" },
+
+	/* 1.6 task table */
+	{ "table-preamble", FAM_TABLE, KV(4, 19, 0), KV_ANY_MAX, "4.19+", "",
+	  "^Tasks state \\(memory values in pages\\):$", "Tasks state (memory values in pages):" },
+	{ "table-header", FAM_TABLE, KV(2, 6, 25), KV_ANY_MAX, "2.6.25+ (every layout of spec 1.6)", "",
+	  "^\\[ *pid *\\] +(?<cols>uid .* name)$",
+	  "[  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name" },
+
+	/* 1.7 selection line */
+	{ "select-2.6.36", FAM_SELECT, KV(2, 6, 36), KV(5, 0, 255), "2.6.36-5.0, RHEL6", "",
+	  "^(?<message>.*?): Kill process " PID " " COMM_P " score (?<score>-?\\d+) or sacrifice child$",
+	  "Out of memory: Kill process 6576 (mysqld) score 651 or sacrifice child" },
+	{ "select-2.6.20", FAM_SELECT, KV(2, 6, 20), KV(2, 6, 35), "2.6.20-2.6.35, 2009 RFC", "",
+	  "^(?<message>.*?): kill process " PID " " COMM_P " score (?<score>-?\\d+) or a child$",
+	  "Out of memory: kill process 3195 (httpd) score 152768 or a child" },
+	{ "select-2.6.18", FAM_SELECT, KV_ANY_MIN, KV(2, 6, 19), "<=2.6.19", "",
+	  "^(?<message>Out of Memory): Kill process " PID " " COMM_P " score (?<score>-?\\d+) and children\\.$",
+	  "Out of Memory: Kill process 3195 (httpd) score 152768 and children." },
+
+	/* 1.7 killed line */
+	{ "killed-5.4", FAM_KILLED, KV(5, 4, 0), KV_ANY_MAX, "5.4+", "",
+	  "^(?:(?<message>.*?): )?Killed process " PID " " COMM_P " total-vm:" KB("total_vm") ", " RSS3 ", shmem-rss:" KB("shmem_rss") ", UID:(?<uid>\\d+) pgtables:" KB("pgtables") " oom_score_adj:(?<oom_score_adj>-?\\d+)$",
+	  "Memory cgroup out of memory: Killed process 51947 (tail) total-vm:459896kB, anon-rss:458176kB, file-rss:772kB, shmem-rss:0kB, UID:0 pgtables:948kB oom_score_adj:0" },
+	{ "killed-rhel7", FAM_KILLED, KV(3, 10, 0), KV(3, 10, 0), "RHEL7 3.10.0-*.el7", "",
+	  "^Killed process " PID " " COMM_P ", UID (?<uid>\\d+), total-vm:" KB("total_vm") ", " RSS3 "(?:, shmem-rss:" KB("shmem_rss") ")?$",
+	  "Killed process 25892 (grep), UID 9730, total-vm:899256kB, anon-rss:521228kB, file-rss:864kB, shmem-rss:0kB" },
+	{ "killed-4.6", FAM_KILLED, KV(4, 5, 0), KV(5, 3, 255), "4.5/4.6-5.0; 5.1-5.3 with the message prefix", "eca56ff",
+	  "^(?:(?<message>.*?): )?Killed process " PID " " COMM_P " total-vm:" KB("total_vm") ", " RSS3 ", shmem-rss:" KB("shmem_rss") "$",
+	  "Killed process 6576 (mysqld) total-vm:33914892kB, anon-rss:20629004kB, file-rss:0kB, shmem-rss:0kB" },
+	{ "killed-2.6.36", FAM_KILLED, KV(2, 6, 36), KV(4, 4, 255), "2.6.36-4.4", "",
+	  "^Killed process " PID " " COMM_P " total-vm:" KB("total_vm") ", " RSS3 "$",
+	  "Killed process 1532 (badsysprogram) total-vm:1101464kB, anon-rss:965524kB, file-rss:0kB" },
+	{ "killed-rhel6", FAM_KILLED, KV(2, 6, 32), KV(2, 6, 32), "RHEL6 2.6.32-*.el6", "",
+	  "^Killed process " PID ", UID (?<uid>\\d+), " COMM_P " total-vm:" KB("total_vm") ", " RSS3 "$",
+	  "Killed process 40738, UID 27, (mysqld) total-vm:6424316kB, anon-rss:13128kB, file-rss:4kB" },
+	{ "killed-2.6.33", FAM_KILLED, KV(2, 6, 33), KV(2, 6, 35), "2.6.33-2.6.35", "3b4798cbc13",
+	  "^Killed process " PID " " COMM_P " vsz:" KB("total_vm") ", " RSS3 "$",
+	  "Killed process 2511 (memhog) vsz:1052340kB, anon-rss:1048580kB, file-rss:120kB" },
+	{ "killed-2.6.20", FAM_KILLED, KV(2, 6, 20), KV(2, 6, 32), "2.6.20-2.6.32", "",
+	  "^Killed process " PID " " COMM_P "$", "Killed process 3195 (httpd)" },
+	{ "killed-2.6.18", FAM_KILLED, KV_ANY_MIN, KV(2, 6, 19), "<=2.6.19", "",
+	  "^(?<message>.*): Killed process " PID " " COMM_P "\\.$",
+	  "Out of Memory: Killed process 3195 (httpd)." },
+
+	/* 1.7 summary line */
+	{ "summary-5.0", FAM_SUMMARY, KV(5, 0, 0), KV_ANY_MAX, "5.0+", "ef8444ea01d7",
+	  "^oom-kill:constraint=(?<constraint>[A-Z_]+),nodemask=(?<nodemask>[^,]*)(?:,cpuset=(?<cpuset>[^,]*),mems_allowed=(?<mems>[^,]*))?(?:,oom_memcg=(?<oom_memcg>.*?)|,global_oom)(?:,task_memcg=(?<task_memcg>.*?))?,task=(?<comm>.*),pid=" PID ",uid=(?<uid>\\d+)$",
+	  "oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/user.slice,task=doxygen,pid=473206,uid=1000" },
+
+	/* after the kill */
+	{ "reaper-reaped", FAM_AFTER, KV(4, 6, 0), KV_ANY_MAX, "4.6+", "aac453635549",
+	  "^oom_reaper: reaped process " PID " " COMM_P ", now " RSS3 ", shmem-rss:" KB("shmem_rss") "$",
+	  "oom_reaper: reaped process 51947 (tail), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB" },
+	{ "reaper-unable", FAM_AFTER, KV(4, 6, 0), KV_ANY_MAX, "4.6+", "",
+	  "^oom_reaper: unable to reap pid:" PID " " COMM_P "$", "oom_reaper: unable to reap pid:1234 (java)" },
+	{ "shared-mm", FAM_AFTER, KV(2, 6, 37), KV(3, 19, 255), "2.6.37-3.19", "",
+	  "^Kill process " PID " " COMM_P " sharing same memory$", "Kill process 1235 (java) sharing same memory" },
+	{ "oom-group", FAM_AFTER, KV(4, 19, 0), KV_ANY_MAX, "4.19+", "3d8b38eb81ca",
+	  "^Tasks in (?<path>.*) are going to be killed due to memory\\.oom\\.group set$",
+	  "Tasks in /batch/job1 are going to be killed due to memory.oom.group set" },
+	{ "mm-pinned", FAM_AFTER, KV(4, 9, 0), KV_ANY_MAX, "4.9+", "",
+	  "^oom killer " PID " \\((?<comm>.*)\\) has mm pinned by (?<pid2>\\d+) \\((?<comm2>.*)\\)$",
+	  "oom killer 1234 (java) has mm pinned by 1 (init)" },
+	{ "already-exiting", FAM_AFTER, KV(5, 10, 0), KV_ANY_MAX, "5.10+", "",
+	  "^(?<message>.*): OOM victim " PID " " COMM_P " is already exiting\\. Skip killing the task$",
+	  "Out of memory: OOM victim 1234 (java) is already exiting. Skip killing the task" },
+	{ "would-have-killed", FAM_AFTER, KV(2, 6, 32), KV(2, 6, 32), "RHEL6 sysctl", "",
+	  "^Would have killed process " PID " " COMM_P "\\. But continuing instead\\.$",
+	  "Would have killed process 1234 (java). But continuing instead." },
+
+	/* 1.8 panics and the no-victim end */
+	{ "panic-2.6.36", FAM_PANIC, KV(2, 6, 36), KV_ANY_MAX, "2.6.36+", "",
+	  "^(?:Kernel panic - not syncing: )?Out of memory: (?<mode>compulsory|system-wide) panic_on_oom is enabled$",
+	  "Kernel panic - not syncing: Out of memory: system-wide panic_on_oom is enabled" },
+	{ "panic-compulsory", FAM_PANIC, KV(2, 6, 20), KV(2, 6, 35), "2.6.2x-2.6.35", "",
+	  "^(?:Kernel panic - not syncing: )?out of memory\\. Compulsory panic_on_oom is selected\\.?$",
+	  "Kernel panic - not syncing: out of memory. Compulsory panic_on_oom is selected." },
+	{ "panic-pagefault", FAM_PANIC, KV(2, 6, 29), KV(2, 6, 35), "2.6.29-2.6.35", "",
+	  "^(?:Kernel panic - not syncing: )?out of memory from page fault\\. panic_on_oom is selected\\.?$",
+	  "Kernel panic - not syncing: out of memory from page fault. panic_on_oom is selected." },
+	{ "panic-memcg", FAM_PANIC, KV(2, 6, 34), KV(2, 6, 35), "2.6.34-2.6.35", "",
+	  "^(?:Kernel panic - not syncing: )?out of memory\\(memcg\\)\\. panic_on_oom is selected\\.?$",
+	  "Kernel panic - not syncing: out of memory(memcg). panic_on_oom is selected." },
+	{ "panic-2.6.18", FAM_PANIC, KV_ANY_MIN, KV(2, 6, 35), "2.6.18-2.6.35", "",
+	  "^(?:Kernel panic - not syncing: )?out of memory\\. panic_on_oom is selected\\.?$",
+	  "Kernel panic - not syncing: out of memory. panic_on_oom is selected" },
+	{ "no-killable", FAM_PANIC, KV_ANY_MIN, KV_ANY_MAX, "all (panic <=4.18, warning 4.19+)", "",
+	  "^(?:Kernel panic - not syncing: )?Out of memory and no killable processes\\.\\.\\.$",
+	  "Out of memory and no killable processes..." },
+	{ "deadlocked", FAM_PANIC, KV(4, 19, 0), KV_ANY_MAX, "4.19+", "",
+	  "^Kernel panic - not syncing: System is deadlocked on memory$",
+	  "Kernel panic - not syncing: System is deadlocked on memory" },
+
+	/* the 2009 RFC (seed 005, patch 4/6) and the pids controller */
+	{ "forkbomb-detected", FAM_FORKBOMB, KV(2, 6, 32), KV(2, 6, 32), "2009 RFC patch 4/6 (no newline)", "",
+	  "^Possible fork-bomb detected : " PID "\\((?<rest>.*)$",
+	  "Possible fork-bomb detected : 4242(bomb)" },
+	{ "forkbomb-kill", FAM_FORKBOMB, KV(2, 6, 32), KV(2, 6, 32), "2009 RFC patch 4/6", "",
+	  "^possible fork-bomb is detected\\. kill them$", "possible fork-bomb is detected. kill them" },
+	{ "pids-rejected", FAM_FORKBOMB, KV(4, 3, 0), KV_ANY_MAX, "4.3+ [I]", "",
+	  "^cgroup: fork rejected by pids controller in (?<path>.*)$",
+	  "cgroup: fork rejected by pids controller in /user.slice/user-1000.slice/session-2.scope" },
+
+	/* events that are not kernel OOM kills */
+	{ "systemd-oomd-kill", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "systemd-oomd (user space)", "",
+	  "^Killed (?<comm>\\S+) due to (?<reason>memory pressure|memory used|swap used)",
+	  "Killed /user.slice/user-1000.slice/user@1000.service/app.slice/app-firefox.scope due to memory pressure for /user.slice/user-1000.slice/user@1000.service being 67.81% > 50.00% for > 20s with reclaim activity" },
+	{ "earlyoom-kill", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "earlyoom (user space)", "",
+	  "^sending (?<signal>SIGTERM|SIGKILL) to process " PID "(?: uid (?<uid>\\d+))? \"(?<comm>.*)\"",
+	  "sending SIGTERM to process 2716 uid 1000 \"firefox\": badness 906, VmRSS 3921 MiB" },
+	{ "alloc-failure", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "all (warn_alloc)", "",
+	  "^(?<comm>.*): page allocation failure: ?order:(?<order>\\d+)",
+	  "kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)" },
+	{ "hung-task", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^INFO: task (?<comm>.*):" PID " blocked for more than (?<secs>\\d+) seconds\\.$",
+	  "INFO: task jbd2/sda1-8:312 blocked for more than 120 seconds." },
+	{ "systemd-unit-oom", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "systemd (user space)", "",
+	  "^(?<comm>\\S+): A process of this unit has been killed by the OOM killer\\.$",
+	  "docker-60ef.scope: A process of this unit has been killed by the OOM killer." },
+
+	/* context lines inside a report */
+	{ "ctx-call-trace", FAM_CONTEXT, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	  "^\\s*(?:Call Trace:|<(?:/?TASK|/?IRQ|/?NMI|EOI)>|\\[<[0-9a-f]+>\\]|(?:\\? )?[\\w.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+|(?:[0-9a-f]{8,16} ?)+$|Code: |R[A-Z0-9]{2}: |RIP: |FS: |CS: |CR2: |DR[0-9]: |Stack:|Modules linked in:|---\\[ end |Kernel Offset:|Hardware name: |Workqueue: |task: |\\w+ invoked oom-killer\\.?$|COMPACTION is disabled!!!$)",
+	  " [<ffffffff816861ac>] dump_stack+0x19/0x1b" },
+};
+
+const size_t pat_nrows = sizeof(pat_rows) / sizeof(pat_rows[0]);
+
+const struct table_layout table_layouts[] = {
+	{ "table-2.6.25", KV(2, 6, 25), KV(2, 6, 35), "2.6.25-2.6.35 (oomkilladj before 2.6.32)",
+	  "uid tgid total_vm rss cpu oom_adj",
+	  "[ 3195]    48  3195    53756      834   6       0 httpd" },
+	{ "table-2.6.36", KV(2, 6, 36), KV(3, 5, 255), "2.6.36-3.5, RHEL6 2.6.32",
+	  "uid tgid total_vm rss cpu oom_adj oom_score_adj",
+	  "[23447]     0 23447    16565       31   0     -17         -1000 sshd" },
+	{ "table-3.6", KV(3, 6, 0), KV(3, 19, 255), "3.6-3.19, RHEL7 3.10.0",
+	  "uid tgid total_vm rss nr_ptes swapents oom_score_adj",
+	  "[25892]  9730 25892   224814   130523     268        0           600 grep" },
+	{ "table-4.0", KV(4, 0, 0), KV(4, 14, 255), "4.0-4.14",
+	  "uid tgid total_vm rss nr_ptes nr_pmds swapents oom_score_adj",
+	  "[ 1381]     0  1381   528469   509227    1003       5        0             0 gunpowder-memho" },
+	{ "table-4.15-puds", KV(4, 15, 0), KV(4, 15, 255), "transient 4.15 variant [I]",
+	  "uid tgid total_vm rss nr_ptes nr_pmds nr_puds swapents oom_score_adj",
+	  "[ 1381]     0  1381   528469   509227    1003       5       3        0             0 hog" },
+	{ "table-4.15", KV(4, 15, 0), KV(6, 7, 255), "4.15-6.7 (\"[  pid  ]\" from 4.19)",
+	  "uid tgid total_vm rss pgtables_bytes swapents oom_score_adj",
+	  "[ 473206]  1000 473206   235530   161230  1540096        0             0 doxygen" },
+	{ "table-6.8", KV(6, 8, 0), KV_ANY_MAX, "6.8+",
+	  "uid tgid total_vm rss rss_anon rss_file rss_shmem pgtables_bytes swapents oom_score_adj",
+	  "[   1234]  1000  1234   235530   161230   160000     1230         0  1540096        0             0 hog" },
+};
+
+const size_t table_nlayouts = sizeof(table_layouts) / sizeof(table_layouts[0]);
+
+const char *pat_family_name(enum pat_family f)
+{
+	static const char *const names[FAM_COUNT] = {
+		"trigger", "cpuset", "banner", "memcg", "meminfo", "table",
+		"select", "killed", "summary", "after", "panic", "forkbomb",
+		"event", "context",
+	};
+
+	return names[f];
+}
+
+static pcre2_code **codes;
+static pcre2_match_data *match_data;
+
+struct oomlens_error *patterns_init(void)
+{
+	size_t i;
+
+	if (codes)
+		return NULL;
+	codes = calloc(pat_nrows, sizeof(*codes));
+	if (!codes)
+		return &oomlens_error_nomem;
+	for (i = 0; i < pat_nrows; i++) {
+		int errcode;
+		PCRE2_SIZE erroff;
+
+		codes[i] = pcre2_compile((PCRE2_SPTR)pat_rows[i].pattern,
+					 PCRE2_ZERO_TERMINATED, 0, &errcode,
+					 &erroff, NULL);
+		if (!codes[i]) {
+			PCRE2_UCHAR msg[256];
+
+			pcre2_get_error_message(errcode, msg, sizeof(msg));
+			patterns_release();
+			return oomlens_error_new(OOMLENS_ERR_CORRUPT,
+						 "pattern '%s' at %zu: %s",
+						 pat_rows[i].id, (size_t)erroff,
+						 (char *)msg);
+		}
+		/* JIT is an optimisation: without it matching still works. */
+		pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
+	}
+	match_data = pcre2_match_data_create(32, NULL);
+	if (!match_data) {
+		patterns_release();
+		return &oomlens_error_nomem;
+	}
+	return NULL;
+}
+
+void patterns_release(void)
+{
+	size_t i;
+
+	if (codes)
+		for (i = 0; i < pat_nrows; i++)
+			pcre2_code_free(codes[i]);
+	free(codes);
+	codes = NULL;
+	pcre2_match_data_free(match_data);
+	match_data = NULL;
+}
+
+bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
+{
+	int rc;
+
+	if (!codes || i >= pat_nrows)
+		return false;
+	rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
+			 match_data, NULL);
+	if (rc < 0)
+		return false;
+	m->row = &pat_rows[i];
+	m->index = i;
+	m->subject = s;
+	m->len = n;
+	m->md = match_data;
+	return true;
+}
+
+static bool in_range(const struct pat_row *r, unsigned kv)
+{
+	return kv >= r->kv_min && kv <= r->kv_max;
+}
+
+bool patterns_match(enum pat_family f, const char *s, size_t n, unsigned kv,
+		    struct pat_match *m)
+{
+	size_t i;
+	int pass;
+
+	/* With a known release, the rows expected for it go first. */
+	for (pass = kv ? 0 : 1; pass < 2; pass++)
+		for (i = 0; i < pat_nrows; i++) {
+			if (pat_rows[i].family != f)
+				continue;
+			if (kv && (pass == 0) != in_range(&pat_rows[i], kv))
+				continue;
+			if (patterns_match_row(i, s, n, m))
+				return true;
+		}
+	return false;
+}
+
+bool pat_group(const struct pat_match *m, const char *name, const char **s,
+	       size_t *n)
+{
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
+	int num = pcre2_substring_number_from_name(codes[m->index],
+						   (PCRE2_SPTR)name);
+
+	if (num < 0 || ov[2 * num] == PCRE2_UNSET)
+		return false;
+	*s = m->subject + ov[2 * num];
+	*n = ov[2 * num + 1] - ov[2 * num];
+	return true;
+}
+
+int64_t pat_int(const struct pat_match *m, const char *name)
+{
+	const char *s;
+	size_t n;
+	struct scan sc;
+	int64_t v;
+
+	if (!pat_group(m, name, &s, &n))
+		return OOM_VAL_NONE;
+	sc = scan_of(s, n);
+	if (!scan_i64(&sc, &v) || !scan_eof(&sc))
+		return OOM_VAL_NONE;
+	return v;
+}

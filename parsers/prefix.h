@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_PREFIX_H
+#define OOMLENS_PARSERS_PREFIX_H
+
+/*
+ * Recognise what a log writer put in front of a kernel message, line by line,
+ * so one file may mix styles:
+ *
+ *   raw dmesg        "[ 1234.567890] msg", with "[  T123]"/"[C1]" caller ids
+ *   priorities       "<4>[ 1234.567890] msg", "<4>msg"
+ *   dmesg -T         "[Tue Nov  3 12:00:01 2026] msg", any locale
+ *   syslog           "Nov  3 12:00:01 host kernel: [ 1234.567890] msg",
+ *                    with or without host and uptime stamp
+ *   RFC 3339         "2026-11-03T12:00:01.123456+00:00 host kernel: msg"
+ *   journalctl       short, short-precise ("12:00:01.123456"), short-unix
+ *                    ("1793707201.123456 host kernel:"), short-monotonic
+ *                    ("[ 1234.567890] host kernel:"), "-- Logs begin at" lines
+ *   mail             "> " quoting and indentation in front of any of these
+ *
+ * All pointers in struct log_line point into the line given to
+ * prefix_parse() and are valid as long as it is.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum prefix_style {
+	PREFIX_NONE,       /* bare message text */
+	PREFIX_DMESG,      /* [uptime] */
+	PREFIX_DMESG_T,    /* [human date] */
+	PREFIX_SYSLOG,     /* Mon dd hh:mm:ss [host] tag: */
+	PREFIX_RFC3339,    /* ISO date, host, tag */
+	PREFIX_JOURNAL_UNIX,
+	PREFIX_JOURNAL_MONO,
+	PREFIX_JOURNAL_META, /* "-- Logs begin at ..." and the like */
+};
+
+const char *prefix_style_name(enum prefix_style s);
+
+struct log_line {
+	const char *msg; /* the message text after every prefix */
+	size_t msg_len;
+	enum prefix_style style;
+	bool has_uptime;
+	double uptime; /* seconds, from a [uptime] stamp */
+	const char *when; /* wall-clock text as written, or NULL */
+	size_t when_len;
+	const char *host;
+	size_t host_len;
+	const char *tag; /* syslog tag without ':' ("kernel", "sshd[12]") */
+	size_t tag_len;
+	bool from_kernel; /* the tag is "kernel", or there is no tag */
+	bool indented;    /* the line (after quoting) began with white space */
+	int level;        /* <N> priority, or -1 */
+};
+
+/* Split line [p, p+len) into prefix and message. Never fails. */
+void prefix_parse(const char *p, size_t len, struct log_line *out);
+
+#endif

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: MIT
+#include "reports/render.h"
+
+#include <string.h>
+
+#include "reports/jsonw.h"
+#include "core/banned.h"
+
+static void pos_fields(struct jw *w, const char *prefix_line,
+		       const struct oom_pos *p)
+{
+	jw_int(w, prefix_line, p->line ? (int64_t)p->line : OOM_VAL_NONE);
+}
+
+static void counter(struct jw *w, const char *k, const struct oom_memcg_counter *c)
+{
+	if (c->usage_kb == OOM_VAL_NONE && c->limit_kb == OOM_VAL_NONE) {
+		jw_null(w, k);
+		return;
+	}
+	jw_object(w, k);
+	jw_int(w, "usage_kb", c->usage_kb);
+	jw_int(w, "limit_kb", c->limit_kb);
+	jw_int(w, "failcnt", c->failcnt);
+	jw_end_object(w);
+}
+
+static void kill_obj(struct jw *w, const char *k, const struct oom_kill *v)
+{
+	jw_object(w, k);
+	jw_int(w, "pid", v->pid);
+	jw_str(w, "comm", v->comm);
+	jw_str(w, "kind", oom_kill_kind_name(v->kind));
+	jw_int(w, "uid", v->uid);
+	jw_int(w, "total_vm_kb", v->total_vm_kb);
+	jw_int(w, "anon_rss_kb", v->anon_rss_kb);
+	jw_int(w, "file_rss_kb", v->file_rss_kb);
+	jw_int(w, "shmem_rss_kb", v->shmem_rss_kb);
+	jw_int(w, "pgtables_kb", v->pgtables_kb);
+	jw_int(w, "oom_score_adj", v->oom_score_adj);
+	jw_str(w, "message", v->message);
+	jw_str(w, "format", v->format_id);
+	pos_fields(w, "line", &v->pos);
+	jw_end_object(w);
+}
+
+static void task_obj(struct jw *w, const struct oom_task *t, unsigned page_kb)
+{
+	static const struct {
+		enum task_col col;
+		const char *kb_name;
+	} kb[] = {
+		{ TASK_TOTAL_VM, "total_vm_kb" }, { TASK_RSS, "rss_kb" },
+		{ TASK_RSS_ANON, "rss_anon_kb" }, { TASK_RSS_FILE, "rss_file_kb" },
+		{ TASK_RSS_SHMEM, "rss_shmem_kb" }, { TASK_SWAPENTS, "swap_kb" },
+		{ TASK_PGTABLES_BYTES, "pgtables_kb" },
+		{ TASK_NR_PTES, "nr_ptes_kb" },
+	};
+	size_t i;
+
+	jw_object(w, NULL);
+	for (i = 0; i < TASK_COL_COUNT; i++)
+		if (t->col[i] != OOM_VAL_NONE)
+			jw_int(w, task_col_info[i].name, t->col[i]);
+	for (i = 0; i < t->n_extra; i++)
+		jw_int(w, t->extra[i].name, t->extra[i].value);
+	jw_str(w, "name", t->comm);
+	for (i = 0; i < sizeof(kb) / sizeof(kb[0]); i++)
+		if (t->col[kb[i].col] != OOM_VAL_NONE)
+			jw_int(w, kb[i].kb_name, oom_task_kb(t, kb[i].col, page_kb));
+	jw_int(w, "line", (int64_t)t->line);
+	jw_end_object(w);
+}
+
+void render_incident_json(struct jw *w, const struct oom_incident *inc)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct oom_trigger *t = &inc->trigger;
+	unsigned page_kb = oom_incident_page_kb(inc);
+	size_t i;
+
+	jw_object(w, NULL);
+	jw_str(w, "source", inc->source);
+	pos_fields(w, "first_line", &inc->first);
+	pos_fields(w, "last_line", &inc->last);
+	jw_int(w, "first_offset", (int64_t)inc->first.offset);
+	jw_str(w, "kernel_release", inc->kernel_release);
+	jw_double(w, "uptime", inc->uptime, inc->has_uptime);
+	jw_str(w, "wallclock", inc->wallclock);
+	jw_str(w, "host", inc->host);
+	jw_str(w, "prefix_style", inc->prefix_style);
+
+	if (t->format_id || t->pid != OOM_VAL_NONE) {
+		jw_object(w, "trigger");
+		jw_str(w, "comm", t->comm);
+		jw_int(w, "pid", t->pid);
+		jw_str(w, "gfp_mask", t->gfp_mask);
+		jw_str(w, "gfp_flags", t->gfp_flags);
+		jw_str(w, "nodemask", t->nodemask);
+		jw_int(w, "order", t->order);
+		jw_int(w, "oom_adj", t->oom_adj);
+		jw_int(w, "oom_score_adj", t->oom_score_adj);
+		jw_int(w, "cpu", t->cpu);
+		jw_str(w, "hardware", t->hardware);
+		jw_str(w, "workqueue", t->workqueue);
+		jw_str(w, "format", t->format_id);
+		pos_fields(w, "line", &t->pos);
+		jw_end_object(w);
+	} else {
+		jw_null(w, "trigger");
+	}
+	jw_str(w, "constraint", oom_constraint_name(inc->constraint));
+	jw_str(w, "constraint_raw", inc->constraint_raw);
+	jw_str(w, "cpuset", inc->cpuset);
+	jw_str(w, "mems_allowed", inc->mems_allowed);
+
+	if (inc->memcg.present) {
+		jw_object(w, "memcg");
+		jw_str(w, "task_path", inc->memcg.task_path);
+		jw_str(w, "limit_path", inc->memcg.limit_path);
+		jw_str(w, "oom_group_path", inc->memcg.group_path);
+		counter(w, "memory", &inc->memcg.memory);
+		counter(w, "memory_swap", &inc->memcg.memsw);
+		counter(w, "kmem", &inc->memcg.kmem);
+		counter(w, "swap", &inc->memcg.swap);
+		jw_end_object(w);
+	} else {
+		jw_null(w, "memcg");
+	}
+
+	if (inc->mem.present) {
+		jw_object(w, "meminfo");
+		jw_int(w, "page_kb", inc->mem.page_kb ? inc->mem.page_kb : OOM_VAL_NONE);
+		jw_int(w, "pages_ram", inc->mem.pages_ram);
+		jw_int(w, "pages_highmem", inc->mem.pages_highmem);
+		jw_int(w, "pages_reserved", inc->mem.pages_reserved);
+		jw_int(w, "pages_cma_reserved", inc->mem.pages_cma_reserved);
+		jw_int(w, "pages_hwpoisoned", inc->mem.pages_hwpoisoned);
+		jw_int(w, "pagecache_pages", inc->mem.pagecache_pages);
+		jw_int(w, "swapcache_pages", inc->mem.swapcache_pages);
+		jw_int(w, "free_swap_kb", inc->mem.free_swap_kb);
+		jw_int(w, "total_swap_kb", inc->mem.total_swap_kb);
+		jw_end_object(w);
+	} else {
+		jw_null(w, "meminfo");
+	}
+	jw_array(w, "stats");
+	for (i = 0; i < inc->n_stats; i++) {
+		jw_object(w, NULL);
+		jw_str(w, "scope", inc->stats[i].scope);
+		jw_str(w, "key", inc->stats[i].key);
+		jw_int(w, "value", inc->stats[i].value);
+		jw_str(w, "unit", oom_unit_name(inc->stats[i].unit));
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+
+	if (inc->selected.present) {
+		jw_object(w, "selected");
+		jw_int(w, "pid", inc->selected.pid);
+		jw_str(w, "comm", inc->selected.comm);
+		jw_int(w, "score", inc->selected.score);
+		jw_str(w, "message", inc->selected.message);
+		jw_str(w, "format", inc->selected.format_id);
+		pos_fields(w, "line", &inc->selected.pos);
+		jw_end_object(w);
+	} else {
+		jw_null(w, "selected");
+	}
+	if (v)
+		kill_obj(w, "victim", v);
+	else
+		jw_null(w, "victim");
+	jw_array(w, "kills");
+	for (i = 0; i < inc->n_kills; i++)
+		kill_obj(w, NULL, &inc->kills[i]);
+	jw_end_array(w);
+	if (inc->reaper.present) {
+		jw_object(w, "oom_reaper");
+		jw_bool(w, "reaped", inc->reaper.reaped);
+		jw_int(w, "pid", inc->reaper.pid);
+		jw_str(w, "comm", inc->reaper.comm);
+		jw_int(w, "anon_rss_kb", inc->reaper.anon_rss_kb);
+		jw_int(w, "file_rss_kb", inc->reaper.file_rss_kb);
+		jw_int(w, "shmem_rss_kb", inc->reaper.shmem_rss_kb);
+		jw_end_object(w);
+	} else {
+		jw_null(w, "oom_reaper");
+	}
+
+	jw_str(w, "table_format", inc->table_format_id);
+	jw_array(w, "columns");
+	for (i = 0; i < inc->n_columns; i++)
+		jw_str(w, NULL, inc->columns[i]);
+	jw_end_array(w);
+	jw_array(w, "tasks");
+	for (i = 0; i < inc->n_tasks; i++)
+		task_obj(w, &inc->tasks[i], page_kb);
+	jw_end_array(w);
+
+	jw_array(w, "forkbomb_warnings");
+	for (i = 0; i < inc->n_forkbombs; i++) {
+		jw_object(w, NULL);
+		jw_int(w, "pid", inc->forkbombs[i].pid);
+		jw_str(w, "comm", inc->forkbombs[i].comm);
+		pos_fields(w, "line", &inc->forkbombs[i].pos);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_bool(w, "forkbomb_kill", inc->forkbomb_kill);
+	jw_bool(w, "truncated", inc->truncated);
+	jw_bool(w, "partial", inc->partial);
+	jw_bool(w, "no_killable", inc->no_killable);
+	jw_str(w, "panic", inc->panic);
+	jw_array(w, "warnings");
+	for (i = 0; i < inc->n_warnings; i++) {
+		jw_object(w, NULL);
+		pos_fields(w, "line", &inc->warnings[i].pos);
+		jw_str(w, "text", inc->warnings[i].text);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_int(w, "warnings_dropped", (int64_t)inc->warnings_dropped);
+	jw_end_object(w);
+}
+
+void render_event_json(struct jw *w, const struct oom_event *ev)
+{
+	jw_object(w, NULL);
+	jw_str(w, "kind", oom_event_kind_name(ev->kind));
+	jw_str(w, "source", ev->source);
+	pos_fields(w, "line", &ev->pos);
+	jw_str(w, "program", ev->program);
+	jw_str(w, "format", ev->format_id);
+	jw_int(w, "pid", ev->pid);
+	jw_str(w, "comm", ev->comm);
+	jw_str(w, "wallclock", ev->wallclock);
+	jw_str(w, "host", ev->host);
+	jw_double(w, "uptime", ev->uptime, ev->has_uptime);
+	jw_str(w, "text", ev->text);
+	jw_end_object(w);
+}

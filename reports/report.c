@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "reports/report.h"
+
+#include <errno.h>
+#include <stdlib.h>
+
+#include "core/strbuf.h"
+#include "reports/render.h"
+#include "core/banned.h"
+
+/* Events are few; they are kept (as rendered text) until the end. */
+#define EVENTS_CAP ((size_t)64 << 20)
+#define OUT_CAP ((size_t)1 << 30)
+
+struct report {
+	enum report_format fmt;
+	FILE *f;
+	size_t incidents, events;
+	struct strbuf out, ev;
+	struct jw ejw;
+};
+
+static struct oomlens_error *flush(struct report *r)
+{
+	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, r->f) != r->out.len)
+		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					   "cannot write the report");
+	strbuf_reset(&r->out);
+	return NULL;
+}
+
+struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
+				   FILE *f)
+{
+	struct report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return &oomlens_error_nomem;
+	r->fmt = fmt;
+	r->f = f;
+	strbuf_init(&r->out, OUT_CAP);
+	strbuf_init(&r->ev, EVENTS_CAP);
+	jw_init(&r->ejw, &r->ev, 2);
+	r->ejw.depth = 1; /* inside the "events" array */
+	if (fmt == REPORT_JSON)
+		strbuf_addf(&r->out, "{\n  \"schema_version\": %d,\n  \"incidents\": [",
+			    REPORT_JSON_SCHEMA_VERSION);
+	*out = r;
+	return NULL;
+}
+
+struct oomlens_error *report_incident(struct report *r,
+				      const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+
+	r->incidents++;
+	if (r->fmt == REPORT_JSON) {
+		struct jw w;
+
+		jw_init(&w, &r->out, 2);
+		w.depth = 1;
+		w.need_comma[0] = r->incidents > 1;
+		render_incident_json(&w, inc);
+		err = w.err;
+	} else {
+		err = render_incident_text(&r->out, inc, r->incidents);
+	}
+	if (err)
+		return err;
+	return flush(r);
+}
+
+struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)
+{
+	r->events++;
+	if (r->fmt == REPORT_JSON) {
+		render_event_json(&r->ejw, ev);
+		return r->ejw.err;
+	}
+	return render_event_text(&r->ev, ev);
+}
+
+struct oomlens_error *report_end(struct report *r)
+{
+	struct oomlens_error *err = NULL;
+
+	if (r->fmt == REPORT_JSON) {
+		strbuf_addf(&r->out, "%s],\n  \"events\": [%s%s%s]\n}\n",
+			    r->incidents ? "\n  " : "", r->ev.buf,
+			    r->events ? "\n  " : "", "");
+	} else {
+		if (!r->incidents)
+			strbuf_adds(&r->out, "No kernel OOM-killer incident found.\n");
+		if (r->events)
+			strbuf_addf(&r->out,
+				    "Other memory events (not kernel OOM kills): %zu\n%s",
+				    r->events, r->ev.buf);
+	}
+	err = flush(r);
+	if (!err && fflush(r->f) != 0)
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write the report");
+	report_abort(r);
+	return err;
+}
+
+void report_abort(struct report *r)
+{
+	if (!r)
+		return;
+	strbuf_release(&r->out);
+	strbuf_release(&r->ev);
+	free(r);
+}

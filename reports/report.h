@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_REPORTS_REPORT_H
+#define OOMLENS_REPORTS_REPORT_H
+
+/*
+ * Renderers: incidents and events in, text or JSON out, streamed so that a
+ * huge log never has to be held in memory.
+ *
+ *	report_begin(&r, REPORT_JSON, stdout);
+ *	report_incident(r, inc);   ... for each incident, in order
+ *	report_event(r, ev);       ... events may come at any time
+ *	report_end(r);             writes what remains and frees r
+ *
+ * The JSON layout is an interface: docs/json-schema.md documents it and
+ * REPORT_JSON_SCHEMA_VERSION changes whenever it changes incompatibly.
+ */
+
+#include <stdio.h>
+
+#include "core/error.h"
+#include "model/incident.h"
+
+#define REPORT_JSON_SCHEMA_VERSION 1
+
+enum report_format {
+	REPORT_TEXT,
+	REPORT_JSON,
+};
+
+struct report;
+
+/* out is borrowed. Errors: NOMEM. */
+struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
+				   FILE *f);
+/* inc is borrowed. Errors: IO when writing fails. */
+struct oomlens_error *report_incident(struct report *r,
+				      const struct oom_incident *inc);
+/* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
+struct oomlens_error *report_event(struct report *r, const struct oom_event *ev);
+/* Write the end, flush and free r. Errors: IO. */
+struct oomlens_error *report_end(struct report *r);
+/* Free r without writing (after an error). NULL is a no-op. */
+void report_abort(struct report *r);
+
+#endif

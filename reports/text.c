@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: MIT
+#include "reports/render.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banned.h"
+
+#define TOP_TASKS 10
+
+/* "1.5 GiB" from kB; "?" when unknown. */
+static const char *human_kb(char *buf, size_t n, int64_t kb)
+{
+	static const char *const units[] = { "kB", "MiB", "GiB", "TiB", "PiB" };
+	double v = (double)kb;
+	int u = 0;
+
+	if (kb == OOM_VAL_NONE)
+		return "?";
+	while (v >= 1024 && u < 4) {
+		v /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, n, "%lld kB", (long long)kb);
+	else
+		snprintf(buf, n, "%.1f %s", v, units[u]);
+	return buf;
+}
+
+static int64_t task_rss_kb(const struct oom_task *t, unsigned page_kb)
+{
+	return oom_task_kb(t, TASK_RSS, page_kb);
+}
+
+struct ranked {
+	const struct oom_task *t;
+	int64_t key;
+};
+
+static int by_key_desc(const void *a, const void *b)
+{
+	const struct ranked *x = a, *y = b;
+
+	return x->key < y->key ? 1 : x->key > y->key ? -1 : 0;
+}
+
+static const char *opt(const char *s)
+{
+	return s ? s : "?";
+}
+
+static struct oomlens_error *top_tasks(struct strbuf *sb,
+				       const struct oom_incident *inc,
+				       int64_t victim_pid)
+{
+	unsigned page_kb = oom_incident_page_kb(inc);
+	struct ranked *r;
+	size_t i, n = inc->n_tasks;
+	char a[32], b[32];
+
+	if (!n)
+		return strbuf_adds(sb, "  Tasks:      no task table in this report\n");
+	r = malloc(n * sizeof(*r));
+	if (!r)
+		return &oomlens_error_nomem;
+	for (i = 0; i < n; i++) {
+		r[i].t = &inc->tasks[i];
+		r[i].key = task_rss_kb(&inc->tasks[i], page_kb);
+	}
+	qsort(r, n, sizeof(*r), by_key_desc);
+	strbuf_addf(sb, "  Top tasks by rss (%zu of %zu):\n",
+		    n < TOP_TASKS ? n : (size_t)TOP_TASKS, n);
+	strbuf_addf(sb, "    %8s %6s %10s %10s %6s  %s\n", "PID", "UID", "RSS",
+		    "SWAP", "ADJ", "NAME");
+	for (i = 0; i < n && i < TOP_TASKS; i++) {
+		const struct oom_task *t = r[i].t;
+		int64_t adj = t->col[TASK_OOM_SCORE_ADJ] != OOM_VAL_NONE ?
+				      t->col[TASK_OOM_SCORE_ADJ] :
+				      t->col[TASK_OOM_ADJ];
+
+		strbuf_addf(sb, "  %s %8lld %6lld %10s %10s %6lld  %s\n",
+			    t->col[TASK_PID] == victim_pid ? "*" : " ",
+			    (long long)t->col[TASK_PID],
+			    (long long)t->col[TASK_UID],
+			    human_kb(a, sizeof(a), r[i].key),
+			    human_kb(b, sizeof(b),
+				     oom_task_kb(t, TASK_SWAPENTS, page_kb)),
+			    (long long)adj, opt(t->comm));
+	}
+	free(r);
+	return NULL;
+}
+
+struct oomlens_error *render_incident_text(struct strbuf *sb,
+					   const struct oom_incident *inc,
+					   size_t index)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct oom_trigger *t = &inc->trigger;
+	const struct oom_meminfo *m = &inc->mem;
+	unsigned page_kb = oom_incident_page_kb(inc);
+	char a[32], b[32], c[32], d[32];
+	size_t i;
+
+	strbuf_addf(sb, "Incident %zu: %s lines %llu-%llu%s%s%s\n", index,
+		    inc->source, (unsigned long long)inc->first.line,
+		    (unsigned long long)inc->last.line,
+		    inc->partial ? " [partial: header missing]" : "",
+		    inc->truncated ? " [truncated: report cut short]" : "",
+		    inc->panic ? " [panic]" : "");
+	if (inc->wallclock || inc->has_uptime) {
+		strbuf_adds(sb, "  When:       ");
+		if (inc->wallclock)
+			strbuf_addf(sb, "%s%s", inc->wallclock,
+				    inc->has_uptime ? ", " : "");
+		if (inc->has_uptime)
+			strbuf_addf(sb, "uptime %.3f s", inc->uptime);
+		if (inc->host)
+			strbuf_addf(sb, " on %s", inc->host);
+		strbuf_adds(sb, "\n");
+	}
+	strbuf_addf(sb, "  Kernel:     %s\n",
+		    inc->kernel_release ? inc->kernel_release : "unknown");
+	if (t->format_id) {
+		strbuf_addf(sb, "  Trigger:    %s", t->comm ? t->comm : "(no comm)");
+		if (t->pid != OOM_VAL_NONE)
+			strbuf_addf(sb, " (pid %lld)", (long long)t->pid);
+		strbuf_addf(sb, " gfp_mask=%s", opt(t->gfp_mask));
+		if (t->gfp_flags)
+			strbuf_addf(sb, "(%s)", t->gfp_flags);
+		if (t->order != OOM_VAL_NONE)
+			strbuf_addf(sb, " order=%lld%s", (long long)t->order,
+				    t->order == -1 ? " (sysrq)" : "");
+		if (t->oom_score_adj != OOM_VAL_NONE)
+			strbuf_addf(sb, " oom_score_adj=%lld",
+				    (long long)t->oom_score_adj);
+		else if (t->oom_adj != OOM_VAL_NONE)
+			strbuf_addf(sb, " oom_adj=%lld", (long long)t->oom_adj);
+		strbuf_adds(sb, "\n");
+	}
+	strbuf_addf(sb, "  Constraint: %s", oom_constraint_name(inc->constraint));
+	if (inc->memcg.limit_path)
+		strbuf_addf(sb, " (limit of %s)", inc->memcg.limit_path);
+	if (inc->cpuset)
+		strbuf_addf(sb, " cpuset=%s", inc->cpuset);
+	if (inc->mems_allowed)
+		strbuf_addf(sb, " mems_allowed=%s", inc->mems_allowed);
+	strbuf_adds(sb, "\n");
+	if (m->present) {
+		int64_t ram = m->pages_ram;
+
+		strbuf_addf(sb, "  Memory:     RAM %s",
+			    human_kb(a, sizeof(a),
+				     ram == OOM_VAL_NONE ? ram : ram * page_kb));
+		if (m->pages_reserved != OOM_VAL_NONE)
+			strbuf_addf(sb, ", reserved %s",
+				    human_kb(b, sizeof(b),
+					     m->pages_reserved * page_kb));
+		strbuf_addf(sb, ", swap free %s of %s\n",
+			    human_kb(c, sizeof(c), m->free_swap_kb),
+			    human_kb(d, sizeof(d), m->total_swap_kb));
+	}
+	if (inc->memcg.memory.limit_kb != OOM_VAL_NONE)
+		strbuf_addf(sb, "  Memcg:      usage %s of limit %s, failcnt %lld\n",
+			    human_kb(a, sizeof(a), inc->memcg.memory.usage_kb),
+			    human_kb(b, sizeof(b), inc->memcg.memory.limit_kb),
+			    (long long)inc->memcg.memory.failcnt);
+	for (i = 0; i < inc->n_forkbombs; i++)
+		strbuf_addf(sb, "  Fork bomb:  possible fork-bomb detected at %lld (%s)\n",
+			    (long long)inc->forkbombs[i].pid,
+			    opt(inc->forkbombs[i].comm));
+	if (inc->selected.present)
+		strbuf_addf(sb, "  Selected:   %lld (%s) score %lld\n",
+			    (long long)inc->selected.pid, opt(inc->selected.comm),
+			    (long long)inc->selected.score);
+	if (v) {
+		strbuf_addf(sb, "  Killed:     %lld (%s)", (long long)v->pid,
+			    opt(v->comm));
+		if (v->uid != OOM_VAL_NONE)
+			strbuf_addf(sb, " uid %lld", (long long)v->uid);
+		strbuf_addf(sb, ": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
+			    human_kb(a, sizeof(a), v->total_vm_kb),
+			    human_kb(b, sizeof(b), v->anon_rss_kb),
+			    human_kb(c, sizeof(c), v->file_rss_kb),
+			    human_kb(d, sizeof(d), v->shmem_rss_kb));
+		for (i = 1; i < inc->n_kills; i++)
+			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
+				    (long long)inc->kills[i].pid,
+				    opt(inc->kills[i].comm),
+				    oom_kill_kind_name(inc->kills[i].kind));
+	} else if (inc->no_killable) {
+		strbuf_adds(sb, "  Killed:     nothing: no killable processes\n");
+	} else {
+		strbuf_adds(sb, "  Killed:     unknown (the report stops before its kill)\n");
+	}
+	if (inc->panic)
+		strbuf_addf(sb, "  Panic:      %s\n", inc->panic);
+	top_tasks(sb, inc, v ? v->pid : OOM_VAL_NONE);
+	if (inc->n_warnings || inc->warnings_dropped) {
+		strbuf_addf(sb, "  Warnings:   %zu\n",
+			    inc->n_warnings + inc->warnings_dropped);
+		for (i = 0; i < inc->n_warnings && i < 5; i++)
+			strbuf_addf(sb, "    line %llu: %s\n",
+				    (unsigned long long)inc->warnings[i].pos.line,
+				    inc->warnings[i].text);
+	}
+	return strbuf_adds(sb, "\n");
+}
+
+struct oomlens_error *render_event_text(struct strbuf *sb,
+					const struct oom_event *ev)
+{
+	return strbuf_addf(sb, "  %s:%llu %s (%s): %s\n", ev->source,
+			   (unsigned long long)ev->pos.line,
+			   oom_event_kind_name(ev->kind), ev->program, ev->text);
+}

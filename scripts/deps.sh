@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install the Debian packages oomlens builds with, or say which are missing.
+set -eu
+need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev"
+missing=""
+for p in $need; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+if [ "$(id -u)" = 0 ]; then
+	echo "installing:$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing
+else
+	echo "oomlens needs these Debian packages; run as root:" >&2
+	echo "  apt-get install$missing" >&2
+	exit 1
+fi

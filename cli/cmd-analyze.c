@@ -45,15 +45,15 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "format", required_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+		{"format", required_argument, NULL, 'f'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
 	};
 	enum report_format fmt = REPORT_TEXT;
-	struct analyze_ctx a = { 0 };
-	struct oomlog_sink sink = { on_incident, on_event, &a };
+	struct analyze_ctx a = {0};
+	struct oomlog_sink sink = {on_incident, on_event, &a};
 	struct oomlens_error *err;
-	char *stdin_only[] = { (char *)"-" };
+	char *stdin_only[] = {(char *)"-"};
 	char **files;
 	int nfiles, i, c, status = EXIT_FOUND;
 
@@ -66,7 +66,8 @@ int cmd_analyze(int argc, char **argv)
 			} else if (!strcmp(optarg, "json")) {
 				fmt = REPORT_JSON;
 			} else {
-				fprintf(stderr, "oomlens analyze: unknown format '%s' (text or json)\n",
+				fprintf(stderr,
+					"oomlens analyze: unknown format '%s' (text or json)\n",
 					optarg);
 				return EXIT_TROUBLE;
 			}

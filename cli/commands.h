@@ -4,9 +4,9 @@
 
 /* Each subcommand: argv[0] is the command's name; returns the exit status. */
 
-#define EXIT_FOUND 0    /* incidents found / success */
-#define EXIT_NONE 1     /* ran fine, found no incident */
-#define EXIT_TROUBLE 2  /* usage or I/O error */
+#define EXIT_FOUND 0 /* incidents found / success */
+#define EXIT_NONE 1 /* ran fine, found no incident */
+#define EXIT_TROUBLE 2 /* usage or I/O error */
 
 int cmd_analyze(int argc, char **argv);
 

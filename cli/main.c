@@ -16,17 +16,18 @@ struct command {
 };
 
 static const struct command commands[] = {
-	{ "analyze", cmd_analyze,
-	  "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident" },
+	{"analyze", cmd_analyze,
+	 "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident"},
 };
 
 static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "usage: oomlens <command> [options]\n\n"
-		   "oomlens reads Linux OOM-killer reports from kernel logs.\n\n"
-		   "commands:\n");
+	fprintf(f,
+		"usage: oomlens <command> [options]\n\n"
+		"oomlens reads Linux OOM-killer reports from kernel logs.\n\n"
+		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(f, "  %s\n", commands[i].usage);
 	fprintf(f, "\n'oomlens <command> --help' for a command's options.\n");

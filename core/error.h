@@ -19,10 +19,10 @@
 
 enum oomlens_error_code {
 	OOMLENS_ERR_NOMEM = 1, /* out of memory */
-	OOMLENS_ERR_IO,        /* read/write/open failed */
-	OOMLENS_ERR_CORRUPT,   /* input is not what it claims to be */
-	OOMLENS_ERR_USAGE,     /* bad command line or API use */
-	OOMLENS_ERR_LIMIT,     /* a safety cap was reached */
+	OOMLENS_ERR_IO, /* read/write/open failed */
+	OOMLENS_ERR_CORRUPT, /* input is not what it claims to be */
+	OOMLENS_ERR_USAGE, /* bad command line or API use */
+	OOMLENS_ERR_LIMIT, /* a safety cap was reached */
 };
 
 struct oomlens_error {

@@ -23,13 +23,13 @@
 #include <stdint.h>
 
 struct scan {
-	const char *p;   /* the cursor */
+	const char *p; /* the cursor */
 	const char *end; /* one past the last byte */
 };
 
 static inline struct scan scan_of(const char *p, size_t len)
 {
-	struct scan s = { p, p + len };
+	struct scan s = {p, p + len};
 	return s;
 }
 

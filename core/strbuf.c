@@ -39,9 +39,9 @@ struct oomlens_error *strbuf_grow(struct strbuf *sb, size_t extra)
 	char *p;
 
 	if (extra > sb->cap || sb->len > sb->cap - extra)
-		return oomlens_error_new(OOMLENS_ERR_LIMIT,
-					 "buffer would exceed its cap of %zu bytes",
-					 sb->cap);
+		return oomlens_error_new(
+			OOMLENS_ERR_LIMIT,
+			"buffer would exceed its cap of %zu bytes", sb->cap);
 	need = sb->len + extra + 1;
 	if (need <= sb->alloc)
 		return NULL;
@@ -88,7 +88,8 @@ struct oomlens_error *strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
 	if (n < 0)
-		return oomlens_error_new(OOMLENS_ERR_USAGE, "bad format '%s'", fmt);
+		return oomlens_error_new(OOMLENS_ERR_USAGE, "bad format '%s'",
+					 fmt);
 	err = strbuf_grow(sb, (size_t)n);
 	if (err)
 		return err;

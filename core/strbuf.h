@@ -22,15 +22,18 @@
 #include "core/error.h"
 
 struct strbuf {
-	char *buf;    /* owned unless it points at the shared empty string */
-	size_t len;   /* bytes used, excluding the terminating NUL */
+	char *buf; /* owned unless it points at the shared empty string */
+	size_t len; /* bytes used, excluding the terminating NUL */
 	size_t alloc; /* bytes allocated, 0 while buf is the empty literal */
-	size_t cap;   /* the most `len` may ever become */
+	size_t cap; /* the most `len` may ever become */
 };
 
 extern char strbuf_empty[];
 
-#define STRBUF_INIT(cap_) { .buf = strbuf_empty, .len = 0, .alloc = 0, .cap = (cap_) }
+#define STRBUF_INIT(cap_)                                                      \
+	{                                                                      \
+		.buf = strbuf_empty, .len = 0, .alloc = 0, .cap = (cap_)       \
+	}
 
 void strbuf_init(struct strbuf *sb, size_t cap);
 /* Free the memory and reset to the empty state; the cap is kept. */

@@ -20,7 +20,10 @@ struct strpool {
 	size_t cap;
 };
 
-#define STRPOOL_INIT(cap_) { .head = NULL, .used = 0, .cap = (cap_) }
+#define STRPOOL_INIT(cap_)                                                     \
+	{                                                                      \
+		.head = NULL, .used = 0, .cap = (cap_)                         \
+	}
 
 /* A NUL-terminated copy of s[0..n), or NULL when out of memory or over cap. */
 char *strpool_dup(struct strpool *pool, const char *s, size_t n);

@@ -162,7 +162,8 @@ struct oom_kill *oom_incident_add_kill(struct oom_incident *inc,
 	memset(kill, 0, sizeof(*kill));
 	kill->kind = k;
 	kill->pid = kill->uid = OOM_VAL_NONE;
-	kill->total_vm_kb = kill->anon_rss_kb = kill->file_rss_kb = OOM_VAL_NONE;
+	kill->total_vm_kb = kill->anon_rss_kb = kill->file_rss_kb =
+		OOM_VAL_NONE;
 	kill->shmem_rss_kb = kill->pgtables_kb = OOM_VAL_NONE;
 	kill->oom_score_adj = OOM_VAL_NONE;
 	if (k == OOM_KILL_VICTIM)

@@ -34,22 +34,22 @@ const char *oom_constraint_name(enum oom_constraint c);
 
 /* Where in the source a thing was read. */
 struct oom_pos {
-	uint64_t line;   /* 1-based physical line, 0 if unknown */
+	uint64_t line; /* 1-based physical line, 0 if unknown */
 	uint64_t offset; /* byte offset of the line's start */
 };
 
 /* The "<comm> invoked oom-killer: gfp_mask=..." line and the stack banner. */
 struct oom_trigger {
 	const char *comm;
-	int64_t pid;           /* from "CPU: N PID: N Comm:" or "Pid: N, comm:" */
-	const char *gfp_mask;  /* "0x201da", verbatim */
+	int64_t pid; /* from "CPU: N PID: N Comm:" or "Pid: N, comm:" */
+	const char *gfp_mask; /* "0x201da", verbatim */
 	const char *gfp_flags; /* "GFP_HIGHUSER_MOVABLE|__GFP_COMP" (4.5+) */
-	const char *nodemask;  /* 4.9-4.20 trigger line, or the oom-kill: line */
-	int64_t order;         /* -1 for sysrq */
-	int64_t oom_adj;       /* oomkilladj= / oom_adj= */
+	const char *nodemask; /* 4.9-4.20 trigger line, or the oom-kill: line */
+	int64_t order; /* -1 for sysrq */
+	int64_t oom_adj; /* oomkilladj= / oom_adj= */
 	int64_t oom_score_adj;
 	int64_t cpu;
-	const char *hardware;  /* "Hardware name:" */
+	const char *hardware; /* "Hardware name:" */
 	const char *workqueue; /* "Workqueue:" (sysrq: moom_callback) */
 	const char *format_id; /* the pattern row that matched */
 	struct oom_pos pos;
@@ -68,7 +68,7 @@ struct oom_stat {
 
 struct oom_memcg {
 	bool present;
-	const char *task_path;  /* "Task in A ..." or task_memcg= */
+	const char *task_path; /* "Task in A ..." or task_memcg= */
 	const char *limit_path; /* "... limit of B" or oom_memcg= */
 	const char *group_path; /* memory.oom.group kill of this path */
 	struct oom_memcg_counter memory, memsw, kmem, swap;
@@ -77,7 +77,7 @@ struct oom_memcg {
 /* Mem-Info totals the heuristics need; the full detail is in stats. */
 struct oom_meminfo {
 	bool present;
-	unsigned page_kb;   /* from the buddy lines "N*4kB"; 0 unknown */
+	unsigned page_kb; /* from the buddy lines "N*4kB"; 0 unknown */
 	int64_t pages_ram, pages_highmem, pages_reserved, pages_cma_reserved,
 		pages_hwpoisoned, pages_shared, pagecache_pages,
 		swapcache_pages;
@@ -90,15 +90,16 @@ struct oom_selected {
 	int64_t pid;
 	const char *comm;
 	int64_t score;
-	const char *message; /* "Out of memory", "Memory cgroup out of memory" */
+	const char
+		*message; /* "Out of memory", "Memory cgroup out of memory" */
 	const char *format_id;
 	struct oom_pos pos;
 };
 
 enum oom_kill_kind {
-	OOM_KILL_VICTIM,   /* the first Killed line of the incident */
-	OOM_KILL_GROUP,    /* memory.oom.group member */
-	OOM_KILL_SHARED,   /* "Kill process N (x) sharing same memory" */
+	OOM_KILL_VICTIM, /* the first Killed line of the incident */
+	OOM_KILL_GROUP, /* memory.oom.group member */
+	OOM_KILL_SHARED, /* "Kill process N (x) sharing same memory" */
 	OOM_KILL_FORKBOMB, /* RFC fork-bomb: further kills of the family */
 };
 
@@ -143,10 +144,10 @@ struct oom_incident {
 	const char *source; /* file name as given */
 	struct oom_pos first, last;
 	const char *kernel_release; /* from the stack banner, or NULL */
-	double uptime;              /* seconds; valid if has_uptime */
+	double uptime; /* seconds; valid if has_uptime */
 	bool has_uptime;
 	const char *wallclock; /* the prefix's date text, verbatim */
-	const char *host;      /* syslog/journal host */
+	const char *host; /* syslog/journal host */
 	const char *prefix_style;
 
 	struct oom_trigger trigger;
@@ -173,9 +174,9 @@ struct oom_incident {
 	size_t n_forkbombs, alloc_forkbombs;
 	bool forkbomb_kill; /* "possible fork-bomb is detected. kill them" */
 
-	bool truncated;    /* the report stops before its kill */
-	bool partial;      /* the report's header is missing (rate-limited) */
-	bool no_killable;  /* "Out of memory and no killable processes" */
+	bool truncated; /* the report stops before its kill */
+	bool partial; /* the report's header is missing (rate-limited) */
+	bool no_killable; /* "Out of memory and no killable processes" */
 	const char *panic; /* the panic text, if the OOM panicked */
 
 	struct oom_warning *warnings;

@@ -23,22 +23,22 @@ const char *oom_unit_name(enum oom_unit unit)
 
 /* Names as printed by the header of each era (spec 1.6). */
 const struct task_col_info task_col_info[TASK_COL_COUNT] = {
-	[TASK_PID] = { "pid", UNIT_COUNT },
-	[TASK_UID] = { "uid", UNIT_COUNT },
-	[TASK_TGID] = { "tgid", UNIT_COUNT },
-	[TASK_TOTAL_VM] = { "total_vm", UNIT_PAGES },
-	[TASK_RSS] = { "rss", UNIT_PAGES },
-	[TASK_RSS_ANON] = { "rss_anon", UNIT_PAGES },
-	[TASK_RSS_FILE] = { "rss_file", UNIT_PAGES },
-	[TASK_RSS_SHMEM] = { "rss_shmem", UNIT_PAGES },
-	[TASK_CPU] = { "cpu", UNIT_COUNT },
-	[TASK_OOM_ADJ] = { "oom_adj", UNIT_COUNT },
-	[TASK_OOM_SCORE_ADJ] = { "oom_score_adj", UNIT_COUNT },
-	[TASK_NR_PTES] = { "nr_ptes", UNIT_PAGES },
-	[TASK_NR_PMDS] = { "nr_pmds", UNIT_PAGES },
-	[TASK_NR_PUDS] = { "nr_puds", UNIT_PAGES },
-	[TASK_PGTABLES_BYTES] = { "pgtables_bytes", UNIT_BYTES },
-	[TASK_SWAPENTS] = { "swapents", UNIT_PAGES },
+	[TASK_PID] = {"pid", UNIT_COUNT},
+	[TASK_UID] = {"uid", UNIT_COUNT},
+	[TASK_TGID] = {"tgid", UNIT_COUNT},
+	[TASK_TOTAL_VM] = {"total_vm", UNIT_PAGES},
+	[TASK_RSS] = {"rss", UNIT_PAGES},
+	[TASK_RSS_ANON] = {"rss_anon", UNIT_PAGES},
+	[TASK_RSS_FILE] = {"rss_file", UNIT_PAGES},
+	[TASK_RSS_SHMEM] = {"rss_shmem", UNIT_PAGES},
+	[TASK_CPU] = {"cpu", UNIT_COUNT},
+	[TASK_OOM_ADJ] = {"oom_adj", UNIT_COUNT},
+	[TASK_OOM_SCORE_ADJ] = {"oom_score_adj", UNIT_COUNT},
+	[TASK_NR_PTES] = {"nr_ptes", UNIT_PAGES},
+	[TASK_NR_PMDS] = {"nr_pmds", UNIT_PAGES},
+	[TASK_NR_PUDS] = {"nr_puds", UNIT_PAGES},
+	[TASK_PGTABLES_BYTES] = {"pgtables_bytes", UNIT_BYTES},
+	[TASK_SWAPENTS] = {"swapents", UNIT_PAGES},
 };
 
 int task_col_by_name(const char *name, size_t len)
@@ -80,8 +80,9 @@ int64_t oom_task_kb(const struct oom_task *t, enum task_col col,
 		return OOM_VAL_NONE;
 	switch (task_col_info[col].unit) {
 	case UNIT_PAGES:
-		return v > INT64_MAX / (page_kb ? page_kb : 4) ?
-			       OOM_VAL_NONE : v * (page_kb ? page_kb : 4);
+		return v > INT64_MAX / (page_kb ? page_kb : 4)
+			       ? OOM_VAL_NONE
+			       : v * (page_kb ? page_kb : 4);
 	case UNIT_BYTES:
 		return v / 1024;
 	case UNIT_KB:

@@ -66,10 +66,10 @@ struct task_extra {
 
 struct oom_task {
 	int64_t col[TASK_COL_COUNT];
-	const char *comm;        /* the name column, verbatim */
+	const char *comm; /* the name column, verbatim */
 	struct task_extra *extra; /* owned array of n_extra */
 	size_t n_extra;
-	uint64_t line;           /* physical line in the source */
+	uint64_t line; /* physical line in the source */
 };
 
 /* Set every column to OOM_VAL_NONE and the rest to zero. */

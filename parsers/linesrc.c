@@ -92,11 +92,10 @@ static struct oomlens_error *fill(struct linesrc *src)
 	}
 	r = src->read(src->ctx, src->buf + src->end, src->size - src->end);
 	if (r < 0)
-		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
-					   "cannot read '%s' at byte %llu",
-					   src->name,
-					   (unsigned long long)(src->offset +
-								src->end));
+		return oomlens_error_errno(
+			OOMLENS_ERR_IO, errno, "cannot read '%s' at byte %llu",
+			src->name,
+			(unsigned long long)(src->offset + src->end));
 	if (r == 0)
 		src->eof = true;
 	src->end += (size_t)r;
@@ -148,7 +147,8 @@ struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 			return NULL;
 		}
 		if (avail >= LINESRC_MAX_LINE) {
-			emit(src, line, LINESRC_MAX_LINE, LINESRC_MAX_LINE, true);
+			emit(src, line, LINESRC_MAX_LINE, LINESRC_MAX_LINE,
+			     true);
 			src->skipping = true;
 			*got = true;
 			return NULL;

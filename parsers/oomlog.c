@@ -24,9 +24,9 @@
 #define MAX_COLUMNS 32
 
 enum state {
-	ST_IDLE,   /* between reports */
+	ST_IDLE, /* between reports */
 	ST_REPORT, /* inside a report, before its Killed line */
-	ST_AFTER,  /* after the victim's Killed line */
+	ST_AFTER, /* after the victim's Killed line */
 };
 
 enum block {
@@ -49,8 +49,8 @@ struct oomlog {
 	struct oom_incident *cur;
 	enum state st;
 	enum block blk;
-	unsigned kv;        /* the release the file last stated */
-	const char *scope;  /* current Mem-Info/memcg scope, in cur's pool */
+	unsigned kv; /* the release the file last stated */
+	const char *scope; /* current Mem-Info/memcg scope, in cur's pool */
 	struct column cols[MAX_COLUMNS];
 	size_t ncols; /* numeric columns after pid; 0 = no header yet */
 	bool mode_group, mode_forkbomb;
@@ -119,7 +119,8 @@ static bool match_id(const char *s, size_t n, const char *id,
 
 	for (i = 0; i < pat_nrows; i++)
 		if (strcmp(pat_rows[i].id, id) == 0)
-			return n <= MAX_MATCH_LEN && patterns_match_row(i, s, n, m);
+			return n <= MAX_MATCH_LEN &&
+			       patterns_match_row(i, s, n, m);
 	return false;
 }
 
@@ -127,9 +128,18 @@ static bool match_id(const char *s, size_t n, const char *id,
 static bool may_matter(const char *s, size_t n)
 {
 	static const char *const keys[] = {
-		"oom-kill", "ill process", "fork-bomb", "emory", "pids controller",
-		"oom_reaper", "SIGTERM", "SIGKILL", "page allocation failure",
-		"blocked for more than", "OOM killer", "Killed ",
+		"oom-kill",
+		"ill process",
+		"fork-bomb",
+		"emory",
+		"pids controller",
+		"oom_reaper",
+		"SIGTERM",
+		"SIGKILL",
+		"page allocation failure",
+		"blocked for more than",
+		"OOM killer",
+		"Killed ",
 	};
 	size_t i;
 
@@ -147,11 +157,11 @@ static enum oom_constraint constraint_from_raw(const char *s, size_t n)
 		const char *raw;
 		enum oom_constraint c;
 	} map[] = {
-		{ "CONSTRAINT_NONE", OOM_CONSTRAINT_NONE },
-		{ "CONSTRAINT_CPUSET", OOM_CONSTRAINT_CPUSET },
-		{ "CONSTRAINT_MEMORY_POLICY", OOM_CONSTRAINT_MEMPOLICY },
-		{ "CONSTRAINT_MEMCG", OOM_CONSTRAINT_MEMCG },
-		{ "CONSTRAINT_LOWMEM", OOM_CONSTRAINT_LOWMEM },
+		{"CONSTRAINT_NONE", OOM_CONSTRAINT_NONE},
+		{"CONSTRAINT_CPUSET", OOM_CONSTRAINT_CPUSET},
+		{"CONSTRAINT_MEMORY_POLICY", OOM_CONSTRAINT_MEMPOLICY},
+		{"CONSTRAINT_MEMCG", OOM_CONSTRAINT_MEMCG},
+		{"CONSTRAINT_LOWMEM", OOM_CONSTRAINT_LOWMEM},
 	};
 	size_t i;
 
@@ -179,7 +189,8 @@ static enum oom_constraint decide_constraint(const struct oom_incident *inc)
 		return inc->constraint;
 	if (!msg && v)
 		msg = v->message;
-	if (inc->memcg.present || message_is(msg, "Memory cgroup out of memory"))
+	if (inc->memcg.present ||
+	    message_is(msg, "Memory cgroup out of memory"))
 		return OOM_CONSTRAINT_MEMCG;
 	if (message_is(msg, "No available memory (MPOL_BIND)"))
 		return OOM_CONSTRAINT_MEMPOLICY;
@@ -233,6 +244,8 @@ static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
 	inc->partial = partial;
 	inc->has_uptime = ll->has_uptime;
 	inc->uptime = ll->uptime;
+	log->has_last_uptime = ll->has_uptime;
+	log->last_uptime = ll->uptime;
 	inc->prefix_style = prefix_style_name(ll->style);
 	if (ll->when)
 		inc->wallclock = oom_incident_str(inc, ll->when, ll->when_len);
@@ -245,7 +258,8 @@ static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
 		log->fb_pending = false;
 		err = oom_incident_add_forkbomb(
 			inc, log->fb_pid,
-			oom_incident_str(inc, log->fb_comm, strlen(log->fb_comm)),
+			oom_incident_str(inc, log->fb_comm,
+					 strlen(log->fb_comm)),
 			pos);
 	}
 	return err;
@@ -253,6 +267,10 @@ static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
 
 static void touch(struct oomlog *log)
 {
+	if (log->ll->has_uptime) {
+		log->has_last_uptime = true;
+		log->last_uptime = log->ll->uptime;
+	}
 	log->cur->last = log->pos;
 	log->unknown_run = 0;
 	log->warn_mark = log->cur->n_warnings;
@@ -324,9 +342,9 @@ static struct oomlens_error *add_kv_tokens(struct oomlog *log,
 			scan_spaces(&sc);
 			if (!scan_word(&sc, &a, &al))
 				return NULL;
-			err = oom_incident_add_stat(log->cur, scope, w, wl - 1,
-						    al == 3 && !memcmp(a, "yes", 3),
-						    UNIT_COUNT);
+			err = oom_incident_add_stat(
+				log->cur, scope, w, wl - 1,
+				al == 3 && !memcmp(a, "yes", 3), UNIT_COUNT);
 			if (err)
 				return err;
 			continue;
@@ -346,8 +364,8 @@ static struct oomlens_error *add_kv_tokens(struct oomlog *log,
 			continue;
 		if (scan_lit(&v, "kB") || scan_lit(&v, "KB"))
 			unit = UNIT_KB;
-		err = oom_incident_add_stat(log->cur, scope, colon - kl, kl, val,
-					    unit);
+		err = oom_incident_add_stat(log->cur, scope, colon - kl, kl,
+					    val, unit);
 		if (err)
 			return err;
 	}
@@ -365,8 +383,8 @@ static const char *node_scope(struct oomlog *log, const struct pat_match *m,
 		nl = 1;
 	}
 	if (what) {
-		snprintf(buf, sizeof(buf), "node %.*s %s", (int)(nl > 8 ? 8 : nl),
-			 node, what);
+		snprintf(buf, sizeof(buf), "node %.*s %s",
+			 (int)(nl > 8 ? 8 : nl), node, what);
 	} else if (pat_group(m, "zone", &zone, &zl)) {
 		snprintf(buf, sizeof(buf), "node %.*s %.*s",
 			 (int)(nl > 8 ? 8 : nl), node, (int)(zl > 16 ? 16 : zl),
@@ -420,7 +438,8 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 
 		if (!log->scope || !pat_group(m, "vals", &s, &n))
 			return NULL;
-		for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v); i++) {
+		for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v);
+		     i++) {
 			char key[32];
 			struct oomlens_error *err;
 
@@ -451,9 +470,11 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		if (!scope)
 			return &oomlens_error_nomem;
 		if ((err = oom_incident_add_stat(inc, scope, "total", 5,
-						 pat_int(m, "total"), UNIT_COUNT)) ||
+						 pat_int(m, "total"),
+						 UNIT_COUNT)) ||
 		    (err = oom_incident_add_stat(inc, scope, "free", 4,
-						 pat_int(m, "free"), UNIT_COUNT)))
+						 pat_int(m, "free"),
+						 UNIT_COUNT)))
 			return err;
 		return oom_incident_add_stat(inc, scope, "surplus", 7,
 					     pat_int(m, "surp"), UNIT_COUNT);
@@ -470,7 +491,8 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		 !strcmp(id, "meminfo-pages-2.6.18")) {
 		int64_t v = pat_int(m, "pages");
 
-		if (group_is(m, "what", "RAM") || group_is(m, "what", "pages of RAM"))
+		if (group_is(m, "what", "RAM") ||
+		    group_is(m, "what", "pages of RAM"))
 			mem->pages_ram = v;
 		else if (group_is(m, "what", "reserved") ||
 			 group_is(m, "what", "reserved pages"))
@@ -491,9 +513,9 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		size_t nl;
 
 		if (pat_group(m, "name", &name, &nl))
-			return oom_incident_add_stat(inc, "unreclaimable slab",
-						     name, nl, pat_int(m, "total"),
-						     UNIT_KB);
+			return oom_incident_add_stat(
+				inc, "unreclaimable slab", name, nl,
+				pat_int(m, "total"), UNIT_KB);
 	} else if (!strcmp(id, "meminfo-free-2.6.18")) {
 		return oom_incident_add_stat(inc, "global", "free_kb", 7,
 					     pat_int(m, "free_kb"), UNIT_KB);
@@ -556,7 +578,8 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 		else
 			set_counter(&mc->swap, m);
 	} else if (pat_group(m, "path", &s, &n)) {
-		snprintf(buf, sizeof(buf), "memcg %.*s", (int)(n > 500 ? 500 : n), s);
+		snprintf(buf, sizeof(buf), "memcg %.*s",
+			 (int)(n > 500 ? 500 : n), s);
 		log->scope = oom_incident_str(inc, buf, strlen(buf));
 		if (!log->scope)
 			return &oomlens_error_nomem;
@@ -573,8 +596,8 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 /* 5.3+ memory.stat lines: "anon 31154200576"; sizes in bytes. */
 static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 {
-	static const char *const events[] = { "pg", "workingset_", "thp_",
-					      "zswp", "swpin", "swpout" };
+	static const char *const events[] = {"pg",   "workingset_", "thp_",
+					     "zswp", "swpin",	    "swpout"};
 	struct scan sc = scan_of(s, n);
 	const char *k;
 	size_t kl, i;
@@ -658,8 +681,8 @@ static struct oomlens_error *on_table_header(struct oomlog *log,
 			scan_spaces(&t);
 			same = scan_word(&t, &w, &wl) &&
 			       ((wl == cl && !memcmp(w, cw, cl)) ||
-				(cl == 7 && !memcmp(cw, "oom_adj", 7) && wl == 10 &&
-				 !memcmp(w, "oomkilladj", 10)));
+				(cl == 7 && !memcmp(cw, "oom_adj", 7) &&
+				 wl == 10 && !memcmp(w, "oomkilladj", 10)));
 			c += cl;
 			c += *c == ' ';
 		}
@@ -689,9 +712,10 @@ static void guess_columns(struct oomlog *log, size_t numbers)
 			cols += *c == ' ';
 		if (cols != numbers)
 			continue;
-		dist = !log->kv ? i :
-		       log->kv < l->kv_min ? l->kv_min - log->kv :
-		       log->kv > l->kv_max ? log->kv - l->kv_max : 0;
+		dist = !log->kv		     ? i
+		       : log->kv < l->kv_min ? l->kv_min - log->kv
+		       : log->kv > l->kv_max ? log->kv - l->kv_max
+					     : 0;
 		if (dist < best_dist) {
 			best = l;
 			best_dist = dist;
@@ -752,8 +776,8 @@ static bool on_task_row(struct oomlog *log, const char *s, size_t n)
 		if (log->cols[i].col >= 0) {
 			t.col[log->cols[i].col] = vals[i];
 		} else {
-			struct task_extra *x = realloc(t.extra, (t.n_extra + 1) *
-								sizeof(*x));
+			struct task_extra *x =
+				realloc(t.extra, (t.n_extra + 1) * sizeof(*x));
 
 			if (!x)
 				break;
@@ -848,7 +872,7 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 					const char *msg, size_t n)
 {
 	const struct log_line *ll = log->ll;
-	struct oom_event ev = { 0 };
+	struct oom_event ev = {0};
 	char comm[256] = "", text[1024], program[128] = "kernel";
 	char when[80] = "", host[256] = "";
 	const char *s, *id = m->row->id;
@@ -867,17 +891,20 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 	else
 		ev.kind = OOM_EVENT_USERSPACE_KILL;
 	if (pat_group(m, "comm", &s, &sl) || pat_group(m, "path", &s, &sl))
-		snprintf(comm, sizeof(comm), "%.*s", (int)(sl > 255 ? 255 : sl), s);
+		snprintf(comm, sizeof(comm), "%.*s", (int)(sl > 255 ? 255 : sl),
+			 s);
 	snprintf(text, sizeof(text), "%.*s", (int)(n > 1023 ? 1023 : n), msg);
 	if (ll->tag)
 		snprintf(program, sizeof(program), "%.*s",
 			 (int)(ll->tag_len > 127 ? 127 : ll->tag_len), ll->tag);
 	if (ll->when)
 		snprintf(when, sizeof(when), "%.*s",
-			 (int)(ll->when_len > 79 ? 79 : ll->when_len), ll->when);
+			 (int)(ll->when_len > 79 ? 79 : ll->when_len),
+			 ll->when);
 	if (ll->host)
 		snprintf(host, sizeof(host), "%.*s",
-			 (int)(ll->host_len > 255 ? 255 : ll->host_len), ll->host);
+			 (int)(ll->host_len > 255 ? 255 : ll->host_len),
+			 ll->host);
 	ev.source = log->source;
 	ev.program = program;
 	ev.format_id = id;
@@ -1001,7 +1028,8 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 		const char *id = m.row->id;
 
 		touch(log);
-		if (!strcmp(id, "reaper-reaped") || !strcmp(id, "reaper-unable")) {
+		if (!strcmp(id, "reaper-reaped") ||
+		    !strcmp(id, "reaper-unable")) {
 			inc->reaper.present = true;
 			inc->reaper.reaped = !strcmp(id, "reaper-reaped");
 			inc->reaper.pid = pat_int(&m, "pid");
@@ -1011,7 +1039,8 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 			inc->reaper.shmem_rss_kb = pat_int(&m, "shmem_rss");
 			inc->reaper.pos = log->pos;
 		} else if (!strcmp(id, "shared-mm")) {
-			struct oom_kill *k = oom_incident_add_kill(inc, OOM_KILL_SHARED);
+			struct oom_kill *k =
+				oom_incident_add_kill(inc, OOM_KILL_SHARED);
 
 			if (k)
 				fill_kill(log, k, &m);
@@ -1026,7 +1055,8 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 	    match(log, FAM_KILLED, s, n, &m)) {
 		touch(log);
 		return on_killed(log, &m,
-				 log->mode_group ? OOM_KILL_GROUP : OOM_KILL_FORKBOMB);
+				 log->mode_group ? OOM_KILL_GROUP
+						 : OOM_KILL_FORKBOMB);
 	}
 	if (match_id(s, n, "systemd-unit-oom", &m))
 		return emit_event(log, &m, s, n);
@@ -1150,10 +1180,13 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	}
 	if (match(log, FAM_CONTEXT, s, n, &m)) {
 		touch(log);
-		if (scan_starts(s, n, "Hardware name: ") && !inc->trigger.hardware)
-			inc->trigger.hardware = oom_incident_str(inc, s + 15, n - 15);
+		if (scan_starts(s, n, "Hardware name: ") &&
+		    !inc->trigger.hardware)
+			inc->trigger.hardware =
+				oom_incident_str(inc, s + 15, n - 15);
 		if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
-			inc->trigger.workqueue = oom_incident_str(inc, s + 11, n - 11);
+			inc->trigger.workqueue =
+				oom_incident_str(inc, s + 11, n - 11);
 		return NULL;
 	}
 	if (match(log, FAM_EVENT, s, n, &m))
@@ -1175,16 +1208,20 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	if (!n)
 		return NULL;
 
-	/* The report gap rule: a stalled report has ended. */
+	/*
+	 * The report gap rule: a report whose last line is minutes older than
+	 * this one has ended. (Backward jumps are not used: pasted boot lines
+	 * inside a trace carry early stamps.)
+	 */
 	if (log->cur && log->ll->has_uptime && log->has_last_uptime &&
-	    (log->ll->uptime - log->last_uptime > MAX_REPORT_GAP ||
-	     log->ll->uptime + 1.0 < log->last_uptime) &&
+	    log->ll->uptime - log->last_uptime > MAX_REPORT_GAP &&
 	    (err = close_incident(log)))
 		return err;
 
 	if (n <= MAX_MATCH_LEN && match_id(s, n, "forkbomb-detected", &m))
 		return on_forkbomb_detected(log, &m);
-	if (scan_find(s, n, "oom-killer") && match(log, FAM_TRIGGER, s, n, &m)) {
+	if (scan_find(s, n, "oom-killer") &&
+	    match(log, FAM_TRIGGER, s, n, &m)) {
 		if ((err = open_incident(log, false)))
 			return err;
 		on_trigger(log, &m);
@@ -1235,10 +1272,6 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 		err = handle_pieces(log, ll.msg, ll.msg_len);
 	else
 		err = handle(log, ll.msg, ll.msg_len);
-	if (ll.has_uptime && ll.from_kernel) {
-		log->has_last_uptime = true;
-		log->last_uptime = ll.uptime;
-	}
 	log->ll = NULL;
 	return err;
 }
@@ -1369,8 +1402,9 @@ struct oomlens_error *oomlog_parse_file(const char *path,
 	struct line line;
 	bool got;
 	uint64_t cut = 0;
-	const char *name = display_name ? display_name :
-			   strcmp(path, "-") ? path : "<stdin>";
+	const char *name = display_name	       ? display_name
+			   : strcmp(path, "-") ? path
+					       : "<stdin>";
 
 	if ((err = linesrc_open(&src, path)))
 		return err;
@@ -1383,8 +1417,9 @@ struct oomlens_error *oomlog_parse_file(const char *path,
 		err = oomlog_feed(log, line.text, line.len, line.lineno,
 				  line.offset);
 		if (err) {
-			err = oomlens_error_wrap(err, "%s:%llu", name,
-						 (unsigned long long)line.lineno);
+			err = oomlens_error_wrap(
+				err, "%s:%llu", name,
+				(unsigned long long)line.lineno);
 			break;
 		}
 	}

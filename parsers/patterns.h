@@ -21,31 +21,31 @@
 #include "core/error.h"
 
 enum pat_family {
-	FAM_TRIGGER,  /* "<comm> invoked oom-killer: gfp_mask=..." */
-	FAM_CPUSET,   /* "<comm> cpuset=<name> mems_allowed=<list>" */
-	FAM_BANNER,   /* dump_stack "CPU: N PID: N Comm: ..." */
-	FAM_MEMCG,    /* memory-cgroup block */
-	FAM_MEMINFO,  /* Mem-Info block */
-	FAM_TABLE,    /* task-table preamble and header */
-	FAM_SELECT,   /* "Kill process N (x) score S ..." */
-	FAM_KILLED,   /* "Killed process N (x) ..." */
-	FAM_SUMMARY,  /* "oom-kill:constraint=..." */
-	FAM_AFTER,    /* oom_reaper, sharing same memory, oom.group */
-	FAM_PANIC,    /* panic_on_oom and no-killable-process ends */
+	FAM_TRIGGER, /* "<comm> invoked oom-killer: gfp_mask=..." */
+	FAM_CPUSET, /* "<comm> cpuset=<name> mems_allowed=<list>" */
+	FAM_BANNER, /* dump_stack "CPU: N PID: N Comm: ..." */
+	FAM_MEMCG, /* memory-cgroup block */
+	FAM_MEMINFO, /* Mem-Info block */
+	FAM_TABLE, /* task-table preamble and header */
+	FAM_SELECT, /* "Kill process N (x) score S ..." */
+	FAM_KILLED, /* "Killed process N (x) ..." */
+	FAM_SUMMARY, /* "oom-kill:constraint=..." */
+	FAM_AFTER, /* oom_reaper, sharing same memory, oom.group */
+	FAM_PANIC, /* panic_on_oom and no-killable-process ends */
 	FAM_FORKBOMB, /* the 2009 RFC's fork-bomb lines, pids controller */
-	FAM_EVENT,    /* not OOM kills: user-space killers, alloc failures */
-	FAM_CONTEXT,  /* call traces and the like: part of a report, no data */
+	FAM_EVENT, /* not OOM kills: user-space killers, alloc failures */
+	FAM_CONTEXT, /* call traces and the like: part of a report, no data */
 	FAM_COUNT
 };
 
 const char *pat_family_name(enum pat_family f);
 
 struct pat_row {
-	const char *id;      /* unique, e.g. "killed-5.4" */
+	const char *id; /* unique, e.g. "killed-5.4" */
 	enum pat_family family;
 	unsigned kv_min, kv_max; /* KV() range where the row is expected */
 	const char *kernels; /* the versions, as text for people */
-	const char *commit;  /* introducing commit, "" if unknown */
+	const char *commit; /* introducing commit, "" if unknown */
 	const char *pattern;
 	const char *example;
 };

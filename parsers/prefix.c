@@ -57,8 +57,8 @@ static bool scan_caller(struct scan *s)
 
 	scan_spaces(&t);
 	if (!scan_char(&t, '[') || !scan_spaces(&t) ||
-	    !(scan_char(&t, 'T') || scan_char(&t, 'C')) ||
-	    !scan_u64(&t, &id) || !scan_char(&t, ']'))
+	    !(scan_char(&t, 'T') || scan_char(&t, 'C')) || !scan_u64(&t, &id) ||
+	    !scan_char(&t, ']'))
 		return false;
 	*s = t;
 	return true;
@@ -88,7 +88,8 @@ static bool scan_clock(struct scan *s)
  */
 static bool scan_human_date(struct scan *s, const char **when, size_t *len)
 {
-	const char *end = memchr(s->p, ']', scan_left(s) < 66 ? scan_left(s) : 66);
+	const char *end =
+		memchr(s->p, ']', scan_left(s) < 66 ? scan_left(s) : 66);
 	const char *p;
 	bool clock = false;
 
@@ -141,8 +142,8 @@ static bool scan_iso_date(struct scan *s)
 
 	if (!scan_digits(&t, 4, &v) || !scan_char(&t, '-') ||
 	    !scan_digits(&t, 2, &v) || !scan_char(&t, '-') ||
-	    !scan_digits(&t, 2, &v) || !(scan_char(&t, 'T') || scan_char(&t, ' ')) ||
-	    !scan_clock(&t))
+	    !scan_digits(&t, 2, &v) ||
+	    !(scan_char(&t, 'T') || scan_char(&t, ' ')) || !scan_clock(&t))
 		return false;
 	if (!scan_char(&t, 'Z') && (scan_char(&t, '+') || scan_char(&t, '-'))) {
 		if (!scan_digits(&t, 2, &v))

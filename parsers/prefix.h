@@ -25,11 +25,11 @@
 #include <stddef.h>
 
 enum prefix_style {
-	PREFIX_NONE,       /* bare message text */
-	PREFIX_DMESG,      /* [uptime] */
-	PREFIX_DMESG_T,    /* [human date] */
-	PREFIX_SYSLOG,     /* Mon dd hh:mm:ss [host] tag: */
-	PREFIX_RFC3339,    /* ISO date, host, tag */
+	PREFIX_NONE, /* bare message text */
+	PREFIX_DMESG, /* [uptime] */
+	PREFIX_DMESG_T, /* [human date] */
+	PREFIX_SYSLOG, /* Mon dd hh:mm:ss [host] tag: */
+	PREFIX_RFC3339, /* ISO date, host, tag */
 	PREFIX_JOURNAL_UNIX,
 	PREFIX_JOURNAL_MONO,
 	PREFIX_JOURNAL_META, /* "-- Logs begin at ..." and the like */
@@ -50,8 +50,8 @@ struct log_line {
 	const char *tag; /* syslog tag without ':' ("kernel", "sshd[12]") */
 	size_t tag_len;
 	bool from_kernel; /* the tag is "kernel", or there is no tag */
-	bool indented;    /* the line (after quoting) began with white space */
-	int level;        /* <N> priority, or -1 */
+	bool indented; /* the line (after quoting) began with white space */
+	int level; /* <N> priority, or -1 */
 };
 
 /* Split line [p, p+len) into prefix and message. Never fails. */

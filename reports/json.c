@@ -12,7 +12,8 @@ static void pos_fields(struct jw *w, const char *prefix_line,
 	jw_int(w, prefix_line, p->line ? (int64_t)p->line : OOM_VAL_NONE);
 }
 
-static void counter(struct jw *w, const char *k, const struct oom_memcg_counter *c)
+static void counter(struct jw *w, const char *k,
+		    const struct oom_memcg_counter *c)
 {
 	if (c->usage_kb == OOM_VAL_NONE && c->limit_kb == OOM_VAL_NONE) {
 		jw_null(w, k);
@@ -50,11 +51,14 @@ static void task_obj(struct jw *w, const struct oom_task *t, unsigned page_kb)
 		enum task_col col;
 		const char *kb_name;
 	} kb[] = {
-		{ TASK_TOTAL_VM, "total_vm_kb" }, { TASK_RSS, "rss_kb" },
-		{ TASK_RSS_ANON, "rss_anon_kb" }, { TASK_RSS_FILE, "rss_file_kb" },
-		{ TASK_RSS_SHMEM, "rss_shmem_kb" }, { TASK_SWAPENTS, "swap_kb" },
-		{ TASK_PGTABLES_BYTES, "pgtables_kb" },
-		{ TASK_NR_PTES, "nr_ptes_kb" },
+		{TASK_TOTAL_VM, "total_vm_kb"},
+		{TASK_RSS, "rss_kb"},
+		{TASK_RSS_ANON, "rss_anon_kb"},
+		{TASK_RSS_FILE, "rss_file_kb"},
+		{TASK_RSS_SHMEM, "rss_shmem_kb"},
+		{TASK_SWAPENTS, "swap_kb"},
+		{TASK_PGTABLES_BYTES, "pgtables_kb"},
+		{TASK_NR_PTES, "nr_ptes_kb"},
 	};
 	size_t i;
 
@@ -67,7 +71,8 @@ static void task_obj(struct jw *w, const struct oom_task *t, unsigned page_kb)
 	jw_str(w, "name", t->comm);
 	for (i = 0; i < sizeof(kb) / sizeof(kb[0]); i++)
 		if (t->col[kb[i].col] != OOM_VAL_NONE)
-			jw_int(w, kb[i].kb_name, oom_task_kb(t, kb[i].col, page_kb));
+			jw_int(w, kb[i].kb_name,
+			       oom_task_kb(t, kb[i].col, page_kb));
 	jw_int(w, "line", (int64_t)t->line);
 	jw_end_object(w);
 }
@@ -130,7 +135,8 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc)
 
 	if (inc->mem.present) {
 		jw_object(w, "meminfo");
-		jw_int(w, "page_kb", inc->mem.page_kb ? inc->mem.page_kb : OOM_VAL_NONE);
+		jw_int(w, "page_kb",
+		       inc->mem.page_kb ? inc->mem.page_kb : OOM_VAL_NONE);
 		jw_int(w, "pages_ram", inc->mem.pages_ram);
 		jw_int(w, "pages_highmem", inc->mem.pages_highmem);
 		jw_int(w, "pages_reserved", inc->mem.pages_reserved);

@@ -90,7 +90,7 @@ static void quoted(struct jw *w, const char *s, size_t n)
 		}
 		c = p[i];
 		if (c == '"' || c == '\\') {
-			char esc[2] = { '\\', (char)c };
+			char esc[2] = {'\\', (char)c};
 
 			put(w, esc, 2);
 			i++;

@@ -43,7 +43,8 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	jw_init(&r->ejw, &r->ev, 2);
 	r->ejw.depth = 1; /* inside the "events" array */
 	if (fmt == REPORT_JSON)
-		strbuf_addf(&r->out, "{\n  \"schema_version\": %d,\n  \"incidents\": [",
+		strbuf_addf(&r->out,
+			    "{\n  \"schema_version\": %d,\n  \"incidents\": [",
 			    REPORT_JSON_SCHEMA_VERSION);
 	*out = r;
 	return NULL;
@@ -91,11 +92,13 @@ struct oomlens_error *report_end(struct report *r)
 			    r->events ? "\n  " : "", "");
 	} else {
 		if (!r->incidents)
-			strbuf_adds(&r->out, "No kernel OOM-killer incident found.\n");
+			strbuf_adds(&r->out,
+				    "No kernel OOM-killer incident found.\n");
 		if (r->events)
-			strbuf_addf(&r->out,
-				    "Other memory events (not kernel OOM kills): %zu\n%s",
-				    r->events, r->ev.buf);
+			strbuf_addf(
+				&r->out,
+				"Other memory events (not kernel OOM kills): %zu\n%s",
+				r->events, r->ev.buf);
 	}
 	err = flush(r);
 	if (!err && fflush(r->f) != 0)

@@ -36,7 +36,8 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 struct oomlens_error *report_incident(struct report *r,
 				      const struct oom_incident *inc);
 /* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
-struct oomlens_error *report_event(struct report *r, const struct oom_event *ev);
+struct oomlens_error *report_event(struct report *r,
+				   const struct oom_event *ev);
 /* Write the end, flush and free r. Errors: IO. */
 struct oomlens_error *report_end(struct report *r);
 /* Free r without writing (after an error). NULL is a no-op. */

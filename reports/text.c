@@ -12,7 +12,7 @@
 /* "1.5 GiB" from kB; "?" when unknown. */
 static const char *human_kb(char *buf, size_t n, int64_t kb)
 {
-	static const char *const units[] = { "kB", "MiB", "GiB", "TiB", "PiB" };
+	static const char *const units[] = {"kB", "MiB", "GiB", "TiB", "PiB"};
 	double v = (double)kb;
 	int u = 0;
 
@@ -51,9 +51,8 @@ static const char *opt(const char *s)
 	return s ? s : "?";
 }
 
-static struct oomlens_error *top_tasks(struct strbuf *sb,
-				       const struct oom_incident *inc,
-				       int64_t victim_pid)
+static struct oomlens_error *
+top_tasks(struct strbuf *sb, const struct oom_incident *inc, int64_t victim_pid)
 {
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct ranked *r;
@@ -61,7 +60,8 @@ static struct oomlens_error *top_tasks(struct strbuf *sb,
 	char a[32], b[32];
 
 	if (!n)
-		return strbuf_adds(sb, "  Tasks:      no task table in this report\n");
+		return strbuf_adds(
+			sb, "  Tasks:      no task table in this report\n");
 	r = malloc(n * sizeof(*r));
 	if (!r)
 		return &oomlens_error_nomem;
@@ -76,9 +76,9 @@ static struct oomlens_error *top_tasks(struct strbuf *sb,
 		    "SWAP", "ADJ", "NAME");
 	for (i = 0; i < n && i < TOP_TASKS; i++) {
 		const struct oom_task *t = r[i].t;
-		int64_t adj = t->col[TASK_OOM_SCORE_ADJ] != OOM_VAL_NONE ?
-				      t->col[TASK_OOM_SCORE_ADJ] :
-				      t->col[TASK_OOM_ADJ];
+		int64_t adj = t->col[TASK_OOM_SCORE_ADJ] != OOM_VAL_NONE
+				      ? t->col[TASK_OOM_SCORE_ADJ]
+				      : t->col[TASK_OOM_ADJ];
 
 		strbuf_addf(sb, "  %s %8lld %6lld %10s %10s %6lld  %s\n",
 			    t->col[TASK_PID] == victim_pid ? "*" : " ",
@@ -124,7 +124,8 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	strbuf_addf(sb, "  Kernel:     %s\n",
 		    inc->kernel_release ? inc->kernel_release : "unknown");
 	if (t->format_id) {
-		strbuf_addf(sb, "  Trigger:    %s", t->comm ? t->comm : "(no comm)");
+		strbuf_addf(sb, "  Trigger:    %s",
+			    t->comm ? t->comm : "(no comm)");
 		if (t->pid != OOM_VAL_NONE)
 			strbuf_addf(sb, " (pid %lld)", (long long)t->pid);
 		strbuf_addf(sb, " gfp_mask=%s", opt(t->gfp_mask));
@@ -140,7 +141,8 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			strbuf_addf(sb, " oom_adj=%lld", (long long)t->oom_adj);
 		strbuf_adds(sb, "\n");
 	}
-	strbuf_addf(sb, "  Constraint: %s", oom_constraint_name(inc->constraint));
+	strbuf_addf(sb, "  Constraint: %s",
+		    oom_constraint_name(inc->constraint));
 	if (inc->memcg.limit_path)
 		strbuf_addf(sb, " (limit of %s)", inc->memcg.limit_path);
 	if (inc->cpuset)
@@ -151,9 +153,10 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	if (m->present) {
 		int64_t ram = m->pages_ram;
 
-		strbuf_addf(sb, "  Memory:     RAM %s",
-			    human_kb(a, sizeof(a),
-				     ram == OOM_VAL_NONE ? ram : ram * page_kb));
+		strbuf_addf(
+			sb, "  Memory:     RAM %s",
+			human_kb(a, sizeof(a),
+				 ram == OOM_VAL_NONE ? ram : ram * page_kb));
 		if (m->pages_reserved != OOM_VAL_NONE)
 			strbuf_addf(sb, ", reserved %s",
 				    human_kb(b, sizeof(b),
@@ -163,37 +166,47 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			    human_kb(d, sizeof(d), m->total_swap_kb));
 	}
 	if (inc->memcg.memory.limit_kb != OOM_VAL_NONE)
-		strbuf_addf(sb, "  Memcg:      usage %s of limit %s, failcnt %lld\n",
-			    human_kb(a, sizeof(a), inc->memcg.memory.usage_kb),
-			    human_kb(b, sizeof(b), inc->memcg.memory.limit_kb),
-			    (long long)inc->memcg.memory.failcnt);
+		strbuf_addf(
+			sb,
+			"  Memcg:      usage %s of limit %s, failcnt %lld\n",
+			human_kb(a, sizeof(a), inc->memcg.memory.usage_kb),
+			human_kb(b, sizeof(b), inc->memcg.memory.limit_kb),
+			(long long)inc->memcg.memory.failcnt);
 	for (i = 0; i < inc->n_forkbombs; i++)
-		strbuf_addf(sb, "  Fork bomb:  possible fork-bomb detected at %lld (%s)\n",
-			    (long long)inc->forkbombs[i].pid,
-			    opt(inc->forkbombs[i].comm));
+		strbuf_addf(
+			sb,
+			"  Fork bomb:  possible fork-bomb detected at %lld (%s)\n",
+			(long long)inc->forkbombs[i].pid,
+			opt(inc->forkbombs[i].comm));
 	if (inc->selected.present)
 		strbuf_addf(sb, "  Selected:   %lld (%s) score %lld\n",
-			    (long long)inc->selected.pid, opt(inc->selected.comm),
+			    (long long)inc->selected.pid,
+			    opt(inc->selected.comm),
 			    (long long)inc->selected.score);
 	if (v) {
 		strbuf_addf(sb, "  Killed:     %lld (%s)", (long long)v->pid,
 			    opt(v->comm));
 		if (v->uid != OOM_VAL_NONE)
 			strbuf_addf(sb, " uid %lld", (long long)v->uid);
-		strbuf_addf(sb, ": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
-			    human_kb(a, sizeof(a), v->total_vm_kb),
-			    human_kb(b, sizeof(b), v->anon_rss_kb),
-			    human_kb(c, sizeof(c), v->file_rss_kb),
-			    human_kb(d, sizeof(d), v->shmem_rss_kb));
+		strbuf_addf(
+			sb,
+			": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
+			human_kb(a, sizeof(a), v->total_vm_kb),
+			human_kb(b, sizeof(b), v->anon_rss_kb),
+			human_kb(c, sizeof(c), v->file_rss_kb),
+			human_kb(d, sizeof(d), v->shmem_rss_kb));
 		for (i = 1; i < inc->n_kills; i++)
 			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
 				    (long long)inc->kills[i].pid,
 				    opt(inc->kills[i].comm),
 				    oom_kill_kind_name(inc->kills[i].kind));
 	} else if (inc->no_killable) {
-		strbuf_adds(sb, "  Killed:     nothing: no killable processes\n");
+		strbuf_adds(sb,
+			    "  Killed:     nothing: no killable processes\n");
 	} else {
-		strbuf_adds(sb, "  Killed:     unknown (the report stops before its kill)\n");
+		strbuf_adds(
+			sb,
+			"  Killed:     unknown (the report stops before its kill)\n");
 	}
 	if (inc->panic)
 		strbuf_addf(sb, "  Panic:      %s\n", inc->panic);
@@ -202,9 +215,10 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		strbuf_addf(sb, "  Warnings:   %zu\n",
 			    inc->n_warnings + inc->warnings_dropped);
 		for (i = 0; i < inc->n_warnings && i < 5; i++)
-			strbuf_addf(sb, "    line %llu: %s\n",
-				    (unsigned long long)inc->warnings[i].pos.line,
-				    inc->warnings[i].text);
+			strbuf_addf(
+				sb, "    line %llu: %s\n",
+				(unsigned long long)inc->warnings[i].pos.line,
+				inc->warnings[i].text);
 	}
 	return strbuf_adds(sb, "\n");
 }
@@ -214,5 +228,6 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
 {
 	return strbuf_addf(sb, "  %s:%llu %s (%s): %s\n", ev->source,
 			   (unsigned long long)ev->pos.line,
-			   oom_event_kind_name(ev->kind), ev->program, ev->text);
+			   oom_event_kind_name(ev->kind), ev->program,
+			   ev->text);
 }

@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers/oomlog.h"
+#include "parsers/patterns.h"
+#include "tests/suites.h"
+
+static struct oomlens_error *keep_incident(void *ctx, struct oom_incident *inc)
+{
+	struct collected *c = ctx;
+	struct oom_incident **p = realloc(c->inc, (c->n + 1) * sizeof(*p));
+
+	if (!p)
+		return &oomlens_error_nomem;
+	c->inc = p;
+	c->inc[c->n++] = inc;
+	return NULL;
+}
+
+static struct oomlens_error *keep_event(void *ctx, const struct oom_event *ev)
+{
+	struct collected *c = ctx;
+
+	c->events++;
+	if ((unsigned)ev->kind < 8)
+		c->event_kinds[ev->kind]++;
+	snprintf(c->last_event_comm, sizeof(c->last_event_comm), "%s",
+		 ev->comm ? ev->comm : "");
+	return NULL;
+}
+
+void collect_text(struct collected *c, const char *text)
+{
+	struct oomlog_sink sink = {keep_incident, keep_event, c};
+	struct oomlog *log;
+	struct oomlens_error *err;
+	const char *p = text;
+	uint64_t lineno = 0;
+
+	memset(c, 0, sizeof(*c));
+	err = oomlog_new(&log, "test.log", &sink);
+	ck_assert_ptr_null(err);
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		err = oomlog_feed(log, p, len, ++lineno, (uint64_t)(p - text));
+		ck_assert_ptr_null(err);
+		p += len + (nl != NULL);
+	}
+	ck_assert_ptr_null(oomlog_finish(log));
+	oomlog_free(log);
+}
+
+struct oomlens_error *collect_file(struct collected *c, const char *path)
+{
+	struct oomlog_sink sink = {keep_incident, keep_event, c};
+
+	memset(c, 0, sizeof(*c));
+	return oomlog_parse_file(path, NULL, &sink, NULL);
+}
+
+void collected_release(struct collected *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->n; i++)
+		oom_incident_free(c->inc[i]);
+	free(c->inc);
+	memset(c, 0, sizeof(*c));
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(core_suite());
+	int failed;
+
+	srunner_add_suite(sr, model_suite());
+	srunner_add_suite(sr, prefix_suite());
+	srunner_add_suite(sr, patterns_suite());
+	srunner_add_suite(sr, oomlog_suite());
+	srunner_add_suite(sr, reports_suite());
+	srunner_add_suite(sr, reallogs_suite());
+	srunner_add_suite(sr, generated_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	patterns_release();
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_TESTS_SUITES_H
+#define OOMLENS_TESTS_SUITES_H
+
+#include <check.h>
+#include <stddef.h>
+
+#include "model/incident.h"
+
+/* One Check suite per module. */
+Suite *core_suite(void);
+Suite *model_suite(void);
+Suite *prefix_suite(void);
+Suite *patterns_suite(void);
+Suite *oomlog_suite(void);
+Suite *reports_suite(void);
+Suite *reallogs_suite(void);
+Suite *generated_suite(void);
+
+/* Parse text (lines split at '\n') and keep what the parser emits. */
+struct collected {
+	struct oom_incident **inc;
+	size_t n;
+	size_t events;
+	int event_kinds[8]; /* count per enum oom_event_kind */
+	char last_event_comm[256];
+};
+
+void collect_text(struct collected *c, const char *text);
+struct oomlens_error *collect_file(struct collected *c, const char *path);
+void collected_release(struct collected *c);
+
+#endif

@@ -1,0 +1,105 @@
+// SPDX-License-Identifier: MIT
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "core/error.h"
+#include "core/scan.h"
+#include "core/strbuf.h"
+#include "core/strpool.h"
+#include "tests/suites.h"
+
+START_TEST(strbuf_grows_until_its_cap)
+{
+	struct strbuf sb = STRBUF_INIT(10);
+	struct oomlens_error *err;
+
+	ck_assert_str_eq(sb.buf, "");
+	ck_assert_ptr_null(strbuf_adds(&sb, "hello"));
+	ck_assert_ptr_null(strbuf_addf(&sb, "%d", 1234));
+	ck_assert_str_eq(sb.buf, "hello1234");
+	err = strbuf_adds(&sb, "xy");
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, OOMLENS_ERR_LIMIT);
+	ck_assert_str_eq(sb.buf, "hello1234"); /* unchanged on failure */
+	oomlens_error_free(err);
+	ck_assert_ptr_null(strbuf_adds(&sb, "z"));
+	ck_assert_uint_eq(sb.len, 10);
+	strbuf_release(&sb);
+	ck_assert_uint_eq(sb.len, 0);
+}
+END_TEST
+
+START_TEST(scan_chains_and_does_not_move_on_failure)
+{
+	const char *t = "[ 1234]  -17 x";
+	struct scan s = scan_of(t, strlen(t));
+	int64_t pid, adj;
+	uint64_t u;
+
+	ck_assert(scan_char(&s, '[') && scan_spaces(&s) && scan_i64(&s, &pid) &&
+		  scan_char(&s, ']') && scan_space1(&s) && scan_i64(&s, &adj));
+	ck_assert_int_eq(pid, 1234);
+	ck_assert_int_eq(adj, -17);
+	ck_assert(!scan_u64(&s, &u));
+	ck_assert(scan_space1(&s) && scan_lit(&s, "x") && scan_eof(&s));
+
+	/* overflow is a failure, not a wrap */
+	s = scan_of("99999999999999999999", 20);
+	ck_assert(!scan_u64(&s, &u));
+	ck_assert_uint_eq(scan_left(&s), 20);
+	s = scan_of("-9223372036854775808", 20);
+	ck_assert(scan_i64(&s, &pid));
+	ck_assert_int_eq(pid, INT64_MIN);
+}
+END_TEST
+
+START_TEST(error_wrap_adds_context)
+{
+	struct oomlens_error *err =
+		oomlens_error_new(OOMLENS_ERR_CORRUPT, "row has %d columns", 3);
+
+	err = oomlens_error_wrap(err, "%s:%d", "dmesg.txt", 12);
+	ck_assert_str_eq(err->message, "dmesg.txt:12: row has 3 columns");
+	oomlens_error_free(err);
+	/* the static nomem error survives wrapping and freeing */
+	ck_assert_ptr_eq(oomlens_error_wrap(&oomlens_error_nomem, "x"),
+			 &oomlens_error_nomem);
+	oomlens_error_free(&oomlens_error_nomem);
+	oomlens_error_free(NULL);
+}
+END_TEST
+
+START_TEST(strpool_and_array_respect_caps)
+{
+	struct strpool pool = STRPOOL_INIT(16);
+	int *arr = NULL;
+	size_t alloc = 0;
+	struct oomlens_error *err;
+
+	ck_assert_str_eq(strpool_dup(&pool, "abcdef", 3), "abc");
+	ck_assert_ptr_null(strpool_dup(&pool, "0123456789abcdef", 16));
+	strpool_release(&pool);
+	ck_assert_ptr_null(
+		array_grow((void **)&arr, &alloc, 5, sizeof(*arr), 10));
+	ck_assert_uint_ge(alloc, 5);
+	err = array_grow((void **)&arr, &alloc, 11, sizeof(*arr), 10);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, OOMLENS_ERR_LIMIT);
+	oomlens_error_free(err);
+	free(arr);
+}
+END_TEST
+
+Suite *core_suite(void)
+{
+	Suite *s = suite_create("core");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, strbuf_grows_until_its_cap);
+	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
+	tcase_add_test(tc, error_wrap_adds_context);
+	tcase_add_test(tc, strpool_and_array_respect_caps);
+	suite_add_tcase(s, tc);
+	return s;
+}

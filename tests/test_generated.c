@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generated fixtures: fixtures/gen/oomgen writes a report per kernel era
+ * and prefix style together with its ground truth (NAME.expect, one line per
+ * incident, "key=value" with %20 for spaces). The parser must recover every
+ * stated field.
+ */
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tests/suites.h"
+
+#define GENERATED "../fixtures/generated"
+
+static void decode(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '%' && s[1] && s[2]) {
+			char hex[3] = {s[1], s[2], 0};
+
+			*o++ = (char)strtol(hex, NULL, 16);
+			s += 2;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static const char *value(char *line, const char *key, char *buf, size_t n)
+{
+	char pat[64];
+	const char *p;
+	size_t len;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	if (!p)
+		return NULL;
+	p += strlen(pat);
+	len = strcspn(p, " \n");
+	snprintf(buf, n, "%.*s", (int)len, p);
+	decode(buf);
+	return buf;
+}
+
+static int check_field(const char *file, size_t k, const char *key,
+		       const char *want, const char *got)
+{
+	if (!want || !strcmp(want, "-") || (got && !strcmp(want, got)))
+		return 0;
+	fprintf(stderr, "%s: incident %zu: %s: want '%s', got '%s'\n", file,
+		k + 1, key, want, got ? got : "(null)");
+	return 1;
+}
+
+static int check_one(const char *dir, const char *name)
+{
+	char path[1200], line[4096], buf[512], got[512];
+	struct collected c;
+	struct oomlens_error *err;
+	size_t k = 0;
+	int bad = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s.expect", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return 1;
+	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
+	err = collect_file(&c, path);
+	ck_assert_msg(!err, "%s: %s", path, err ? err->message : "");
+	while (fgets(line, sizeof(line), f)) {
+		const struct oom_incident *inc;
+		const struct oom_kill *v;
+
+		if (strncmp(line, "incident", 8))
+			continue;
+		if (k >= c.n) {
+			fprintf(stderr, "%s: incident %zu missing\n", name,
+				k + 1);
+			bad++;
+			k++;
+			continue;
+		}
+		inc = c.inc[k];
+		v = oom_incident_victim(inc);
+		snprintf(got, sizeof(got), "%lld",
+			 v ? (long long)v->pid : -1LL);
+		bad += check_field(name, k, "victim_pid",
+				   value(line, "victim_pid", buf, sizeof(buf)),
+				   v ? got : "-");
+		bad += check_field(name, k, "victim_comm",
+				   value(line, "victim_comm", buf, sizeof(buf)),
+				   v ? v->comm : "-");
+		bad += check_field(name, k, "constraint",
+				   value(line, "constraint", buf, sizeof(buf)),
+				   oom_constraint_name(inc->constraint));
+		bad += check_field(
+			name, k, "trigger_comm",
+			value(line, "trigger_comm", buf, sizeof(buf)),
+			inc->trigger.comm);
+		bad += check_field(name, k, "release",
+				   value(line, "release", buf, sizeof(buf)),
+				   inc->kernel_release);
+		snprintf(got, sizeof(got), "%zu", inc->n_tasks);
+		bad += check_field(name, k, "ntasks",
+				   value(line, "ntasks", buf, sizeof(buf)),
+				   got);
+		snprintf(got, sizeof(got), "%d", inc->truncated);
+		bad += check_field(name, k, "truncated",
+				   value(line, "truncated", buf, sizeof(buf)),
+				   got);
+		snprintf(got, sizeof(got), "%d", inc->partial);
+		bad += check_field(name, k, "partial",
+				   value(line, "partial", buf, sizeof(buf)),
+				   got);
+		snprintf(got, sizeof(got), "%d", inc->n_forkbombs > 0);
+		bad += check_field(name, k, "forkbomb",
+				   value(line, "forkbomb", buf, sizeof(buf)),
+				   got);
+		snprintf(got, sizeof(got), "%llu",
+			 (unsigned long long)inc->first.line);
+		bad += check_field(name, k, "first_line",
+				   value(line, "first_line", buf, sizeof(buf)),
+				   got);
+		snprintf(got, sizeof(got), "%llu",
+			 (unsigned long long)inc->last.line);
+		bad += check_field(name, k, "last_line",
+				   value(line, "last_line", buf, sizeof(buf)),
+				   got);
+		if (inc->selected.present) {
+			snprintf(got, sizeof(got), "%lld",
+				 (long long)inc->selected.score);
+			bad += check_field(
+				name, k, "score",
+				value(line, "score", buf, sizeof(buf)), got);
+		}
+		k++;
+	}
+	fclose(f);
+	if (k != c.n) {
+		fprintf(stderr, "%s: %zu incidents expected, %zu found\n", name,
+			k, c.n);
+		bad++;
+	}
+	collected_release(&c);
+	return bad;
+}
+
+START_TEST(generated_reports_match_their_truth)
+{
+	DIR *d = opendir(GENERATED);
+	struct dirent *e;
+	int files = 0, bad_files = 0;
+
+	ck_assert_msg(d != NULL, "no %s: run fixtures/gen/mkall.sh", GENERATED);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char name[512];
+
+		if (n < 8 || strcmp(e->d_name + n - 7, ".expect"))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)(n - 7), e->d_name);
+		files++;
+		bad_files += check_one(GENERATED, name) != 0;
+	}
+	closedir(d);
+	ck_assert_int_gt(files, 0);
+	ck_assert_msg(!bad_files, "%d of %d generated fixtures wrong",
+		      bad_files, files);
+}
+END_TEST
+
+Suite *generated_suite(void)
+{
+	Suite *s = suite_create("generated");
+	TCase *tc = tcase_create("fixtures");
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, generated_reports_match_their_truth);
+	suite_add_tcase(s, tc);
+	return s;
+}

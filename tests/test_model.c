@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+#include "model/incident.h"
+#include "model/kversion.h"
+#include "model/task.h"
+#include "tests/suites.h"
+
+START_TEST(task_units_convert_once)
+{
+	struct oom_task t;
+
+	oom_task_init(&t);
+	ck_assert_int_eq(t.col[TASK_RSS], OOM_VAL_NONE);
+	t.col[TASK_RSS] = 100;
+	t.col[TASK_PGTABLES_BYTES] = 8192;
+	ck_assert_int_eq(oom_task_kb(&t, TASK_RSS, 4), 400);
+	ck_assert_int_eq(oom_task_kb(&t, TASK_RSS, 64), 6400);
+	ck_assert_int_eq(oom_task_kb(&t, TASK_PGTABLES_BYTES, 4), 8);
+	ck_assert_int_eq(oom_task_kb(&t, TASK_SWAPENTS, 4), OOM_VAL_NONE);
+	ck_assert_int_eq(oom_task_kb(&t, TASK_UID, 4), OOM_VAL_NONE);
+	ck_assert_int_eq(task_col_by_name("oomkilladj", 10), TASK_OOM_ADJ);
+	ck_assert_int_eq(task_col_by_name("swapents", 8), TASK_SWAPENTS);
+	ck_assert_int_eq(task_col_by_name("nr_foo", 6), -1);
+}
+END_TEST
+
+START_TEST(kernel_versions_compare)
+{
+	ck_assert_uint_eq(kversion_parse("3.10.0-514.6.1.el7.x86_64", 25),
+			  KV(3, 10, 0));
+	ck_assert_uint_eq(kversion_parse("2.6.32-642.el6", 14), KV(2, 6, 32));
+	ck_assert_uint_eq(kversion_parse("6.1", 3), KV(6, 1, 0));
+	ck_assert_uint_eq(kversion_parse("x6.1", 4), 0);
+	ck_assert(KV(2, 6, 36) < KV(3, 0, 0));
+}
+END_TEST
+
+START_TEST(incident_warnings_are_capped)
+{
+	struct oom_incident *inc = oom_incident_new();
+	struct oom_pos pos = {1, 0};
+	int i;
+
+	ck_assert_ptr_nonnull(inc);
+	for (i = 0; i < OOM_MAX_WARNINGS + 50; i++)
+		oom_incident_warn(inc, pos, "line %d", i);
+	ck_assert_uint_eq(inc->n_warnings, OOM_MAX_WARNINGS);
+	ck_assert_uint_eq(inc->warnings_dropped, 50);
+	ck_assert_ptr_null(oom_incident_victim(inc));
+	ck_assert_ptr_nonnull(oom_incident_add_kill(inc, OOM_KILL_VICTIM));
+	ck_assert_ptr_nonnull(oom_incident_victim(inc));
+	ck_assert_str_eq(oom_constraint_name(inc->constraint), "unknown");
+	oom_incident_free(inc);
+	oom_incident_free(NULL);
+}
+END_TEST
+
+Suite *model_suite(void)
+{
+	Suite *s = suite_create("model");
+	TCase *tc = tcase_create("model");
+
+	tcase_add_test(tc, task_units_convert_once);
+	tcase_add_test(tc, kernel_versions_compare);
+	tcase_add_test(tc, incident_warnings_are_capped);
+	suite_add_tcase(s, tc);
+	return s;
+}

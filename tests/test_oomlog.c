@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers/oomlog.h"
+#include "tests/suites.h"
+
+#define TRIG_510                                                                                                        \
+	"[  100.000001] stress invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n" \
+	"[  100.000002] CPU: 1 PID: 4242 Comm: stress Not tainted 5.10.0-26-amd64 #1 Debian 5.10.197-1\n"
+#define TABLE_510                                                              \
+	"[  100.000010] Tasks state (memory values in pages):\n"               \
+	"[  100.000011] [  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name\n"
+#define KILLED_510(pid, comm)                                                  \
+	"[  100.000020] Out of memory: Killed process " #pid " (" comm         \
+	") total-vm:400000kB, anon-rss:300000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:700kB oom_score_adj:0\n"
+
+START_TEST(names_pids_and_adj_from_fixed_columns)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+
+	collect_text(
+		&c, TRIG_510 TABLE_510
+		"[  100.000012] [    412]     0   412    23483      371    90112        0         -1000 systemd-udevd\n"
+		"[  100.000013] [1234567]  1000 1234567  2000000   100000  1000000      500          -998 Web Content\n"
+		"[  100.000014] [   4242]     0  4242   100000    75000   700000        0           500 (sd-pam)\n"
+		"[  100.000015] [   4243]     0  4243      100       10     4096        0             0 kworker/u8:2 [x]: y\n"
+		"[  100.000016] oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/user.slice,task=Web Content,pid=1234567,uid=1000\n" KILLED_510(
+			1234567, "Web Content"));
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_uint_eq(inc->n_tasks, 4);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_OOM_SCORE_ADJ], -1000);
+	ck_assert_int_eq(inc->tasks[1].col[TASK_PID], 1234567);
+	ck_assert_int_eq(inc->tasks[1].col[TASK_SWAPENTS], 500);
+	ck_assert_str_eq(inc->tasks[1].comm, "Web Content");
+	ck_assert_str_eq(inc->tasks[2].comm, "(sd-pam)");
+	ck_assert_str_eq(inc->tasks[3].comm, "kworker/u8:2 [x]: y");
+	ck_assert_str_eq(inc->table_format_id, "table-4.15");
+	ck_assert_str_eq(inc->kernel_release, "5.10.0-26-amd64");
+	ck_assert_int_eq(inc->trigger.pid, 4242);
+	ck_assert_int_eq(inc->constraint, OOM_CONSTRAINT_NONE);
+	ck_assert_int_eq(oom_incident_victim(inc)->pid, 1234567);
+	ck_assert_str_eq(oom_incident_victim(inc)->comm, "Web Content");
+	ck_assert(!inc->truncated && !inc->partial);
+	ck_assert_uint_eq(inc->first.line, 1);
+	ck_assert_uint_eq(inc->last.line, 10);
+	ck_assert_uint_eq(inc->n_warnings, 0);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(unknown_columns_are_kept_by_name)
+{
+	struct collected c;
+
+	collect_text(
+		&c, TRIG_510
+		"[  100.000011] [  pid  ]   uid  tgid total_vm      rss rss_zswap pgtables_bytes swapents oom_score_adj name\n"
+		"[  100.000012] [    412]     0   412    23483      371        7    90112        0         -1000 systemd-udevd\n" KILLED_510(
+			412, "systemd-udevd"));
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.inc[0]->n_tasks, 1);
+	ck_assert_uint_eq(c.inc[0]->tasks[0].n_extra, 1);
+	ck_assert_str_eq(c.inc[0]->tasks[0].extra[0].name, "rss_zswap");
+	ck_assert_int_eq(c.inc[0]->tasks[0].extra[0].value, 7);
+	ck_assert_str_eq(c.inc[0]->table_format_id, "table-unknown");
+	ck_assert_int_eq(c.inc[0]->tasks[0].col[TASK_OOM_SCORE_ADJ], -1000);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(storm_of_ratelimited_kills_is_partial_incidents)
+{
+	struct collected c;
+
+	collect_text(
+		&c,
+		TRIG_510 TABLE_510 KILLED_510(
+			10, "a") "[  100.5] unrelated\n" KILLED_510(11, "b")
+			KILLED_510(
+				12,
+				"c") "[  101.000000] Out of memory: Kill process 13 (d) score 5 or sacrifice child\n"
+				     "[  101.000001] Killed process 13 (d) total-vm:4kB, anon-rss:0kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 4);
+	ck_assert(!c.inc[0]->partial);
+	ck_assert(c.inc[1]->partial && c.inc[2]->partial && c.inc[3]->partial);
+	ck_assert_int_eq(oom_incident_victim(c.inc[1])->pid, 11);
+	ck_assert_int_eq(oom_incident_victim(c.inc[2])->pid, 12);
+	ck_assert_int_eq(c.inc[3]->selected.pid, 13);
+	ck_assert_int_eq(oom_incident_victim(c.inc[3])->pid, 13);
+	ck_assert(!c.inc[1]->truncated);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(cut_reports_are_kept_and_marked)
+{
+	struct collected c;
+
+	/* one report cut by the next, one by the end of the file */
+	collect_text(
+		&c, TRIG_510
+		"[  100.000003] Mem-Info:\n" TRIG_510
+		"[  100.000003] Mem-Info:\n"
+		"[  100.000004] active_anon:1 inactive_anon:2 isolated_anon:0\n"
+		"[  100.000005]  active_file:3 inactive_file:4 isolated_file:0\n");
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert(c.inc[0]->truncated && c.inc[1]->truncated);
+	ck_assert_ptr_null(oom_incident_victim(c.inc[1]));
+	ck_assert_int_eq(oom_incident_stat(c.inc[1], "global", "active_file"),
+			 3);
+	ck_assert_uint_eq(c.inc[1]->last.line, 8);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(report_ends_after_a_run_of_foreign_lines)
+{
+	struct collected c;
+	char *text = malloc(20000);
+	size_t i;
+
+	ck_assert_ptr_nonnull(text);
+	snprintf(text, 20000, "%s", TRIG_510);
+	for (i = 0; i < 60; i++)
+		snprintf(text + strlen(text), 20000 - strlen(text),
+			 "[  100.5] usb 1-%zu: new high-speed USB device\n", i);
+	collect_text(&c, text);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(c.inc[0]->truncated);
+	ck_assert_uint_eq(c.inc[0]->last.line, 2);
+	ck_assert_uint_eq(c.inc[0]->n_warnings, 0);
+	collected_release(&c);
+	free(text);
+}
+END_TEST
+
+START_TEST(oom_group_kills_are_one_incident)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+
+	collect_text(
+		&c, TRIG_510
+		"[  100.000016] oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/job,task_memcg=/job,task=a,pid=10,uid=0\n"
+		"[  100.000017] Memory cgroup out of memory: Killed process 10 (a) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:4kB oom_score_adj:0\n"
+		"[  100.000018] Tasks in /job are going to be killed due to memory.oom.group set\n"
+		"[  100.000019] Memory cgroup out of memory: Killed process 11 (b) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:4kB oom_score_adj:0\n"
+		"[  100.000020] Memory cgroup out of memory: Killed process 12 (c) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:4kB oom_score_adj:0\n"
+		"[  100.000021] oom_reaper: reaped process 10 (a), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_uint_eq(inc->n_kills, 3);
+	ck_assert_int_eq(inc->kills[1].kind, OOM_KILL_GROUP);
+	ck_assert_str_eq(inc->memcg.group_path, "/job");
+	ck_assert_int_eq(inc->constraint, OOM_CONSTRAINT_MEMCG);
+	ck_assert(inc->reaper.present && inc->reaper.pid == 10);
+	ck_assert_uint_eq(inc->last.line, 8);
+	collected_release(&c);
+}
+END_TEST
+
+/* Seed 005: the warning has no newline; the trigger follows on its line. */
+START_TEST(forkbomb_warning_and_family_kills)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+
+	collect_text(
+		&c,
+		"<4>Possible fork-bomb detected : 4242(bomb)bomb invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0\n"
+		"<4>Pid: 4300, comm: bomb Not tainted 2.6.32-rc5-mm1 #1\n"
+		"<3>Out of memory: kill process 4242 (bomb) score -1 or a child\n"
+		"<3>possible fork-bomb is detected. kill them\n"
+		"<3>Killed process 4300 (bomb)\n"
+		"<3>Killed process 4243 (bomb)\n"
+		"<3>Killed process 4242 (bomb)\n");
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_uint_eq(inc->n_forkbombs, 1);
+	ck_assert_int_eq(inc->forkbombs[0].pid, 4242);
+	ck_assert_str_eq(inc->forkbombs[0].comm, "bomb");
+	ck_assert_str_eq(inc->trigger.comm, "bomb");
+	ck_assert_str_eq(inc->trigger.format_id, "trigger-2.6.32");
+	ck_assert(inc->forkbomb_kill);
+	ck_assert_int_eq(inc->selected.score, -1);
+	ck_assert_uint_eq(inc->n_kills, 3);
+	ck_assert_int_eq(inc->kills[0].pid, 4300);
+	ck_assert_int_eq(inc->kills[2].kind, OOM_KILL_FORKBOMB);
+	ck_assert_str_eq(inc->kernel_release, "2.6.32-rc5-mm1");
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(rsyslog_escapes_and_wrapped_lines)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+
+	collect_text(
+		&c,
+		"Sep 29 08:12:34 h kernel: sed invoked oom-killer: gfp_mask=0x201da, order=0, oom_score_adj=0\n"
+		"Sep 29 08:12:34 h kernel: Mem-Info:\n"
+		"Sep 29 08:12:34 h kernel: active_anon:33632 inactive_anon:1327714 isolated_anon:0#012 active_file:43 inactive_file:127 isolated_file:40#012 free:23902 free_pcp:1055 free_cma:0\n"
+		"Sep 29 08:12:34 h kernel: Node 0 DMA32 free:44672kB min:44696kB low:55868kB high:67040kB active_anon:\n"
+		"278804kB inactive_anon:1620588kB present:2080624kB managed:2014556kB\n"
+		"Sep 29 08:12:34 h kernel: Node 0 DMA32: 206*4kB (UME) 305*8kB (UE) = 44704kB\n"
+		"Sep 29 08:12:34 h kernel: 4194174 pages RAM\n"
+		"Sep 29 08:12:34 h kernel: Out of memory: Kill process 6576 (mysqld) score 651 or sacrifice child\n"
+		"Sep 29 08:12:34 h kernel: Killed process 6576 (mysqld) total-vm:33914892kB, anon-rss:20629004kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_int_eq(oom_incident_stat(inc, "global", "inactive_file"),
+			 127);
+	ck_assert_int_eq(oom_incident_stat(inc, "global", "free_cma"), 0);
+	ck_assert_int_eq(oom_incident_stat(inc, "node 0 DMA32", "active_anon"),
+			 278804);
+	ck_assert_int_eq(oom_incident_stat(inc, "node 0 DMA32", "managed"),
+			 2014556);
+	ck_assert_uint_eq(inc->mem.page_kb, 4);
+	ck_assert_int_eq(inc->mem.pages_ram, 4194174);
+	ck_assert_str_eq(inc->host, "h");
+	ck_assert_uint_eq(inc->n_warnings, 0);
+	ck_assert_uint_eq(inc->last.line, 9);
+	collected_release(&c);
+}
+END_TEST
+
+/* A slide author's reformatting: the summary split with backslashes. */
+START_TEST(backslash_continuations_join)
+{
+	struct collected c;
+
+	collect_text(
+		&c,
+		"Apr 15 23:04:52 localhost kernel: oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),\\\n"
+		"    cpuset=x.scope,mems_allowed=0,\\\n"
+		"    oom_memcg=/ecs,task_memcg=/ecs/x,\\\n"
+		"    task=tail,pid=51947,uid=0\n"
+		"Apr 15 23:04:52 localhost kernel: Memory cgroup out of memory: Killed process 51947 (tail) total-vm:459896kB, anon-rss:458176kB, file-rss:772kB, shmem-rss:0kB, UID:0 pgtables:948kB oom_score_adj:0\n");
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(c.inc[0]->partial);
+	ck_assert_int_eq(c.inc[0]->constraint, OOM_CONSTRAINT_MEMCG);
+	ck_assert_str_eq(c.inc[0]->memcg.limit_path, "/ecs");
+	ck_assert_str_eq(c.inc[0]->memcg.task_path, "/ecs/x");
+	ck_assert_int_eq(oom_incident_victim(c.inc[0])->pid, 51947);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(userspace_killers_are_events_not_incidents)
+{
+	struct collected c;
+
+	collect_text(
+		&c,
+		"Nov  3 12:00:01 h systemd-oomd[612]: Killed /user.slice/app.scope due to memory pressure for /user.slice being 67.81% > 50.00% for > 20s with reclaim activity\n"
+		"Nov  3 12:00:02 h earlyoom[700]: sending SIGTERM to process 2716 uid 1000 \"firefox\": badness 906, VmRSS 3921 MiB\n"
+		"Nov  3 12:00:03 h kernel: [  5.000000] kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)\n"
+		"Nov  3 12:00:04 h kernel: [  6.000000] cgroup: fork rejected by pids controller in /user.slice/user-1000.slice\n");
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.events, 4);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_USERSPACE_KILL], 2);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 1);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_PIDS_REJECTED], 1);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(interleaved_lines_do_not_break_a_report)
+{
+	struct collected c;
+
+	collect_text(
+		&c,
+		"Jun 20 12:48:24 h kernel: [15180376.009] rg invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0, oom_score_adj=0\n"
+		"Jun 20 12:48:24 h rsyslogd-2177: imuxsock lost 754 messages from pid 3287 due to rate-limiting\n"
+		"Jun 20 12:48:24 h kernel: [15180376.010] Call Trace:\n"
+		"Jun 20 12:48:24 h kernel: [    0.170499] pnp 00:00: Plug and Play ACPI device\n"
+		"Jun 20 12:48:24 h kernel: [15180376.011] [ pid ]   uid  tgid total_vm      rss cpu oom_adj oom_score_adj name\n"
+		"Jun 20 12:48:24 h kernel: [15180376.012] [ 2507]     0  2507    62464     1267   2       0             0 rsyslogd\n"
+		"Jun 20 12:48:24 h kernel: [15180376.013] Out of memory: Kill process 2507 (rsyslogd) score 5 or sacrifice child\n"
+		"Jun 20 12:48:24 h kernel: [15180376.014] Killed process 2507, UID 0, (rsyslogd) total-vm:249856kB, anon-rss:5068kB, file-rss:0kB\n");
+	/* the boot-time line's uptime jumps back: it is tolerated inside the trace */
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(!c.inc[0]->partial);
+	ck_assert_uint_eq(c.inc[0]->n_warnings, 1);
+	ck_assert_int_eq(oom_incident_victim(c.inc[c.n - 1])->pid, 2507);
+	ck_assert_int_eq(oom_incident_victim(c.inc[c.n - 1])->uid, 0);
+	ck_assert_str_eq(c.inc[c.n - 1]->table_format_id, "table-2.6.36");
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(no_killable_process_is_not_truncated)
+{
+	struct collected c;
+
+	collect_text(
+		&c, TRIG_510 TABLE_510
+		"[  100.000030] Out of memory and no killable processes...\n"
+		"[  100.000031] Kernel panic - not syncing: System is deadlocked on memory\n");
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(c.inc[0]->no_killable);
+	ck_assert(!c.inc[0]->truncated);
+	ck_assert_ptr_nonnull(c.inc[0]->panic);
+	ck_assert_ptr_null(oom_incident_victim(c.inc[0]));
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(memcg_v2_stats_without_prefix)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+
+	collect_text(
+		&c,
+		"[Di Aug 12 03:54:03 2025] php-fpm invoked oom-killer: gfp_mask=0x1100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n"
+		"[Di Aug 12 03:54:03 2025] memory: usage 31249920kB, limit 31249920kB, failcnt 83420\n"
+		"[Di Aug 12 03:54:03 2025] swap: usage 0kB, limit 0kB, failcnt 0\n"
+		"[Di Aug 12 03:54:03 2025] Memory cgroup stats for /lxc/39004:\n"
+		"[Di Aug 12 03:54:03 2025] anon 31154200576\n"
+		"                          file 688283648\n"
+		"                          pgfault 123\n"
+		"[Di Aug 12 03:54:03 2025] Tasks state (memory values in pages):\n");
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert(inc->memcg.present);
+	ck_assert_int_eq(inc->memcg.memory.limit_kb, 31249920);
+	ck_assert_int_eq(inc->memcg.swap.failcnt, 0);
+	ck_assert_int_eq(oom_incident_stat(inc, "memcg /lxc/39004", "file"),
+			 688283648);
+	ck_assert_int_eq(inc->stats[2].unit, UNIT_COUNT);
+	ck_assert_int_eq(inc->stats[1].unit, UNIT_BYTES);
+	ck_assert_int_eq(inc->constraint, OOM_CONSTRAINT_MEMCG);
+	ck_assert_str_eq(inc->wallclock, "Di Aug 12 03:54:03 2025");
+	ck_assert(inc->truncated);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(hostile_bytes_do_not_crash)
+{
+	struct collected c;
+	static const char junk[] =
+		"\x01\x02\xff\xfe [ 1.000000] \xc3\x28 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+		"[ 1.000001] [\xff]\n[ 1.000002] [ 12] 1 2 3\n\n\n";
+	collect_text(&c, junk);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(c.inc[0]->truncated);
+	collected_release(&c);
+}
+END_TEST
+
+START_TEST(files_errors_name_the_file)
+{
+	struct collected c;
+	struct oomlens_error *err = collect_file(&c, "/nonexistent/x.log");
+
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, OOMLENS_ERR_IO);
+	ck_assert_ptr_nonnull(strstr(err->message, "'/nonexistent/x.log'"));
+	oomlens_error_free(err);
+	collected_release(&c);
+	err = collect_file(&c, ".");
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "is a directory"));
+	oomlens_error_free(err);
+	collected_release(&c);
+}
+END_TEST
+
+Suite *oomlog_suite(void)
+{
+	Suite *s = suite_create("oomlog");
+	TCase *tc = tcase_create("reports");
+
+	tcase_add_test(tc, names_pids_and_adj_from_fixed_columns);
+	tcase_add_test(tc, unknown_columns_are_kept_by_name);
+	tcase_add_test(tc, storm_of_ratelimited_kills_is_partial_incidents);
+	tcase_add_test(tc, cut_reports_are_kept_and_marked);
+	tcase_add_test(tc, report_ends_after_a_run_of_foreign_lines);
+	tcase_add_test(tc, oom_group_kills_are_one_incident);
+	tcase_add_test(tc, forkbomb_warning_and_family_kills);
+	tcase_add_test(tc, rsyslog_escapes_and_wrapped_lines);
+	tcase_add_test(tc, backslash_continuations_join);
+	tcase_add_test(tc, userspace_killers_are_events_not_incidents);
+	tcase_add_test(tc, interleaved_lines_do_not_break_a_report);
+	tcase_add_test(tc, no_killable_process_is_not_truncated);
+	tcase_add_test(tc, memcg_v2_stats_without_prefix);
+	tcase_add_test(tc, hostile_bytes_do_not_crash);
+	tcase_add_test(tc, files_errors_name_the_file);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include "model/task.h"
+#include "parsers/patterns.h"
+#include "tests/suites.h"
+
+static void setup(void)
+{
+	ck_assert_ptr_null(patterns_init());
+}
+
+/* Every row matches its own example, and no earlier row of its family does. */
+START_TEST(row_matches_its_example)
+{
+	const struct pat_row *r = &pat_rows[_i];
+	struct pat_match m;
+
+	ck_assert_msg(patterns_match_row((size_t)_i, r->example,
+					 strlen(r->example), &m),
+		      "row %s does not match its example", r->id);
+	ck_assert_msg(patterns_match(r->family, r->example, strlen(r->example),
+				     0, &m),
+		      "family of %s", r->id);
+	ck_assert_msg(m.index == (size_t)_i,
+		      "example of %s is taken first by row %s", r->id,
+		      m.row->id);
+}
+END_TEST
+
+START_TEST(row_ids_are_unique_and_ranges_sane)
+{
+	size_t i, j;
+
+	for (i = 0; i < pat_nrows; i++) {
+		ck_assert_uint_le(pat_rows[i].kv_min, pat_rows[i].kv_max);
+		ck_assert_ptr_nonnull(pat_rows[i].kernels);
+		for (j = i + 1; j < pat_nrows; j++)
+			ck_assert_msg(strcmp(pat_rows[i].id, pat_rows[j].id),
+				      "duplicate id %s", pat_rows[i].id);
+	}
+}
+END_TEST
+
+START_TEST(groups_map_to_fields)
+{
+	const char *line =
+		"Out of memory: Killed process 473206 (web (x) content) "
+		"total-vm:30290680kB, anon-rss:9234320kB, file-rss:4kB, "
+		"shmem-rss:0kB, UID:504 pgtables:59264kB oom_score_adj:-998";
+	struct pat_match m;
+	const char *s;
+	size_t n;
+
+	ck_assert(patterns_match(FAM_KILLED, line, strlen(line), 0, &m));
+	ck_assert_str_eq(m.row->id, "killed-5.4");
+	ck_assert_int_eq(pat_int(&m, "pid"), 473206);
+	ck_assert(pat_group(&m, "comm", &s, &n));
+	ck_assert_int_eq((int)n, 15);
+	ck_assert(!memcmp(s, "web (x) content", n));
+	ck_assert_int_eq(pat_int(&m, "oom_score_adj"), -998);
+	ck_assert_int_eq(pat_int(&m, "uid"), 504);
+	ck_assert(pat_group(&m, "message", &s, &n));
+	ck_assert_int_eq(pat_int(&m, "nonexistent"), OOM_VAL_NONE);
+}
+END_TEST
+
+/* The two-space nodemask of 4.14 is its own row, not the 4.9 one. */
+START_TEST(trigger_eras_are_told_apart)
+{
+	static const struct {
+		const char *line, *id;
+	} t[] = {
+		{"a b invoked oom-killer: gfp_mask=0x14200ca(GFP_HIGHUSER_MOVABLE), nodemask=(null),  order=0, oom_score_adj=0",
+		 "trigger-4.14"},
+		{"a b invoked oom-killer: gfp_mask=0x24201ca(GFP_HIGHUSER_MOVABLE|__GFP_COLD), nodemask=0-1, order=0, oom_score_adj=0",
+		 "trigger-4.9"},
+		{"x invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0, oom_score_adj=-1000",
+		 "trigger-2.6.36"},
+		{"x invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=-17",
+		 "trigger-2.6.32"},
+		{"x invoked oom-killer: gfp_mask=0x201da, order=0, oomkilladj=0",
+		 "trigger-2.6.19"},
+		{"oom-killer: gfp_mask=0x201d2, order=0", "trigger-2.6.18"},
+		{"kworker/0:2 invoked oom-killer: gfp_mask=0xcc0(GFP_KERNEL), order=-1, oom_score_adj=0",
+		 "trigger-4.6"},
+	};
+	struct pat_match m;
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		ck_assert_msg(patterns_match(FAM_TRIGGER, t[i].line,
+					     strlen(t[i].line), 0, &m),
+			      "%s", t[i].line);
+		ck_assert_str_eq(m.row->id, t[i].id);
+	}
+}
+END_TEST
+
+START_TEST(table_layouts_name_known_columns)
+{
+	size_t i;
+
+	for (i = 0; i < table_nlayouts; i++) {
+		const char *c = table_layouts[i].columns;
+
+		while (*c) {
+			size_t n = strcspn(c, " ");
+
+			ck_assert_msg(task_col_by_name(c, n) >= 0, "%s: %.*s",
+				      table_layouts[i].id, (int)n, c);
+			c += n;
+			c += *c == ' ';
+		}
+	}
+}
+END_TEST
+
+Suite *patterns_suite(void)
+{
+	Suite *s = suite_create("patterns");
+	TCase *tc = tcase_create("table");
+
+	tcase_add_unchecked_fixture(tc, setup, NULL);
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_loop_test(tc, row_matches_its_example, 0, (int)pat_nrows);
+	tcase_add_test(tc, row_ids_are_unique_and_ranges_sane);
+	tcase_add_test(tc, groups_map_to_fields);
+	tcase_add_test(tc, trigger_eras_are_told_apart);
+	tcase_add_test(tc, table_layouts_name_known_columns);
+	suite_add_tcase(s, tc);
+	return s;
+}

@@ -3,7 +3,7 @@
 CC ?= cc
 PKGS := libpcre2-8 check
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
+override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
 LIBS := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
@@ -52,7 +52,7 @@ check-asan:
 
 asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN)
 	cd tests && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ../$(BUILD)/tests/run
-	ASAN_OPTIONS=detect_leaks=1 tests/e2e.sh ./$(BUILD)/oomlens
+	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=detect_leaks=1 tests/e2e.sh ./$(BUILD)/oomlens
 
 $(BUILD)/oomlens: $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)

@@ -1062,9 +1062,7 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 		return emit_event(log, &m, s, n);
 	if (match(log, FAM_PANIC, s, n, &m)) {
 		touch(log);
-		inc->panic = dup_group(log, &m, "mode");
-		if (!inc->panic)
-			inc->panic = oom_incident_str(inc, s, n);
+		inc->panic = oom_incident_str(inc, s, n);
 		return NULL;
 	}
 	/* anything else ends the incident; look at the line afresh */
@@ -1162,7 +1160,8 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	}
 	if (match(log, FAM_PANIC, s, n, &m)) {
 		touch(log);
-		if (!strcmp(m.row->id, "no-killable"))
+		if (!strcmp(m.row->id, "no-killable") ||
+		    !strcmp(m.row->id, "sysrq-ignored"))
 			inc->no_killable = true;
 		else
 			inc->panic = oom_incident_str(inc, s, n);
@@ -1238,18 +1237,28 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	return handle_report(log, s, n);
 }
 
-/* Split rsyslog's "#012" (escaped newline) joins; "#011" is a tab. */
+/*
+ * Split one physical line into the messages it holds: rsyslog's "#012"
+ * (an escaped newline; "#011" is a tab, left alone) and a bare carriage
+ * return, where another program wrote to the same serial console.
+ */
 static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 					   size_t n)
 {
 	struct oomlens_error *err;
-	const char *p;
 
-	while ((p = scan_find(s, n, "#012"))) {
-		if ((err = handle(log, s, (size_t)(p - s))))
+	while (n) {
+		const char *hash = scan_find(s, n, "#012");
+		const char *cr = memchr(s, '\r', n);
+		const char *cut = hash && (!cr || hash < cr) ? hash : cr;
+		size_t skip = cut == hash ? 4 : 1;
+
+		if (!cut)
+			break;
+		if ((err = handle(log, s, (size_t)(cut - s))))
 			return err;
-		n -= (size_t)(p + 4 - s);
-		s = p + 4;
+		n -= (size_t)(cut + skip - s);
+		s = cut + skip;
 	}
 	return handle(log, s, n);
 }
@@ -1268,7 +1277,8 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	log->ll = &ll;
 	log->pos.line = log->pend_lineno;
 	log->pos.offset = log->pend_offset;
-	if (scan_find(ll.msg, ll.msg_len, "#01"))
+	if (scan_find(ll.msg, ll.msg_len, "#012") ||
+	    memchr(ll.msg, '\r', ll.msg_len))
 		err = handle_pieces(log, ll.msg, ll.msg_len);
 	else
 		err = handle(log, ll.msg, ll.msg_len);
@@ -1276,15 +1286,36 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	return err;
 }
 
+/* The first pattern row that a message matches, or -1. */
+static long row_of(const char *s, size_t n)
+{
+	struct pat_match m;
+	size_t i;
+
+	scan_trim(&s, &n);
+	if (!n || n > MAX_MATCH_LEN)
+		return -1;
+	for (i = 0; i < pat_nrows; i++)
+		if (patterns_match_row(i, s, n, &m))
+			return (long)i;
+	return -1;
+}
+
 /*
- * Does this physical line continue the pending one? A line without any
- * prefix that is not indented, after a prefixed line, was hard-wrapped (by a
- * mailer or a paste); a pending line ending in '\' continues in any case.
+ * Does this physical line continue the pending one? A pending line ending in
+ * '\' continues in any case. A line without any prefix that is not indented,
+ * after a prefixed kernel line, may have been hard-wrapped by a mailer or a
+ * paste, or may be another program writing to the same console: join it only
+ * if the pending message alone is no complete message we know, or the joined
+ * text is still one of the same kind.
  */
-static bool continues(const struct oomlog *log, const struct log_line *ll)
+static bool continues(struct oomlog *log, const struct log_line *ll)
 {
 	const char *p = log->pend.buf;
-	size_t n = log->pend.len;
+	size_t n = log->pend.len, old_len;
+	struct log_line pl;
+	long alone, joined;
+	struct oomlens_error *err;
 
 	if (!log->pend_valid || ll->style != PREFIX_NONE || !ll->msg_len)
 		return false;
@@ -1292,7 +1323,24 @@ static bool continues(const struct oomlog *log, const struct log_line *ll)
 		n--;
 	if (n && p[n - 1] == '\\')
 		return true;
-	return log->pend_prefixed && !ll->indented && ll->msg[0] != '[';
+	if (!log->pend_prefixed || ll->indented || ll->msg[0] == '[')
+		return false;
+	prefix_parse(log->pend.buf, log->pend.len, &pl);
+	alone = row_of(pl.msg, pl.msg_len);
+	if (alone < 0)
+		return true;
+	/* try the join, then take it back */
+	old_len = log->pend.len;
+	err = strbuf_add(&log->pend, ll->msg, ll->msg_len);
+	if (err) {
+		oomlens_error_free(err);
+		return false;
+	}
+	prefix_parse(log->pend.buf, log->pend.len, &pl);
+	joined = row_of(pl.msg, pl.msg_len);
+	log->pend.len = old_len;
+	log->pend.buf[old_len] = '\0';
+	return joined == alone;
 }
 
 struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,

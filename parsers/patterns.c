@@ -295,6 +295,12 @@ const struct pat_row pat_rows[] = {
 	 "^Kernel panic - not syncing: System is deadlocked on memory$",
 	 "Kernel panic - not syncing: System is deadlocked on memory"},
 
+	{"sysrq-ignored", FAM_PANIC, KV(2, 6, 36), KV_ANY_MAX,
+	 "sysrq-f with no eligible task [I: drivers/tty/sysrq.c moom_callback]",
+	 "",
+	 "^(?:sysrq: )?OOM request ignored(?:\\.| because killer is disabled)(?: No task eligible)?$",
+	 "sysrq: OOM request ignored. No task eligible"},
+
 	/* the 2009 RFC (seed 005, patch 4/6) and the pids controller */
 	{"forkbomb-detected", FAM_FORKBOMB, KV(2, 6, 32), KV(2, 6, 32),
 	 "2009 RFC patch 4/6 (no newline)", "",

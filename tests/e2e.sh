@@ -47,7 +47,12 @@ expect 1 "binary garbage" -- "$bin" analyze "$tmp/garbage"
 printf 'a\0b\0[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\0\n' >"$tmp/nul"
 expect 0 "NUL bytes" -- "$bin" analyze --format json "$tmp/nul"
 { head -c 104857600 /dev/zero | tr '\0' 'a'; echo; cat fixtures/demo/rhel7-storm.log; } >"$tmp/longline"
-( ulimit -v 400000 2>/dev/null; exec "$bin" analyze "$tmp/longline" ) >"$tmp/out" 2>"$tmp/err"
+# (a sanitizer's shadow memory needs a huge address space: no limit there)
+if [ -n "${E2E_NO_VMLIMIT:-}" ]; then
+	"$bin" analyze "$tmp/longline" >"$tmp/out" 2>"$tmp/err"
+else
+	( ulimit -v 400000 2>/dev/null; exec "$bin" analyze "$tmp/longline" ) >"$tmp/out" 2>"$tmp/err"
+fi
 [ $? = 0 ] && grep -q "Incident 1" "$tmp/out" && ok || bad "100 MB line under a 400 MB address-space limit"
 rm -f "$tmp/longline" "$tmp/garbage"
 

@@ -16,6 +16,7 @@ Suite *oomlog_suite(void);
 Suite *reports_suite(void);
 Suite *reallogs_suite(void);
 Suite *generated_suite(void);
+Suite *kernel_output_suite(void);
 
 /* Parse text (lines split at '\n') and keep what the parser emits. */
 struct collected {

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,30 @@ void collected_release(struct collected *c)
 		oom_incident_free(c->inc[i]);
 	free(c->inc);
 	memset(c, 0, sizeof(*c));
+}
+
+void check_each_file(const char *dir, const char *suffix, const char *what,
+		     int (*check)(const char *dir, const char *stem))
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	size_t sl = strlen(suffix);
+	int files = 0, bad = 0;
+
+	ck_assert_msg(d != NULL, "no folder %s", dir);
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char stem[512];
+
+		if (n <= sl || strcmp(e->d_name + n - sl, suffix))
+			continue;
+		snprintf(stem, sizeof(stem), "%.*s", (int)(n - sl), e->d_name);
+		files++;
+		bad += check(dir, stem) != 0;
+	}
+	closedir(d);
+	ck_assert_msg(files > 0, "no %s in %s", what, dir);
+	ck_assert_msg(!bad, "%d of %d %s wrong", bad, files, what);
 }
 
 int main(void)

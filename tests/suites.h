@@ -31,4 +31,12 @@ void collect_text(struct collected *c, const char *text);
 struct oomlens_error *collect_file(struct collected *c, const char *path);
 void collected_release(struct collected *c);
 
+/*
+ * Run check(dir, stem) on every file of dir whose name ends in suffix (stem:
+ * the name without it). Fails the test if the folder is missing, empty, or
+ * any check returns non-zero; what names the files in the message.
+ */
+void check_each_file(const char *dir, const char *suffix, const char *what,
+		     int (*check)(const char *dir, const char *stem));
+
 #endif

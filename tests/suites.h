@@ -12,6 +12,7 @@ Suite *core_suite(void);
 Suite *model_suite(void);
 Suite *prefix_suite(void);
 Suite *patterns_suite(void);
+Suite *patterns_eras_suite(void);
 Suite *oomlog_suite(void);
 Suite *reports_suite(void);
 Suite *reallogs_suite(void);

@@ -131,3 +131,64 @@ Suite *patterns_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+
+/* Killed lines of every era: the fields each one states. */
+static const struct {
+	const char *line, *id;
+	long long pid, uid, total_vm, anon, shmem;
+	const char *comm;
+} killed[] = {
+	{"Out of Memory: Killed process 3195 (httpd).", "killed-2.6.18", 3195,
+	 OOM_VAL_NONE, OOM_VAL_NONE, OOM_VAL_NONE, OOM_VAL_NONE, "httpd"},
+	{"Killed process 3195 (httpd)", "killed-2.6.20", 3195, OOM_VAL_NONE,
+	 OOM_VAL_NONE, OOM_VAL_NONE, OOM_VAL_NONE, "httpd"},
+	{"Killed process 2511 (mem hog) vsz:1052340kB, anon-rss:1048580kB, file-rss:120kB",
+	 "killed-2.6.33", 2511, OOM_VAL_NONE, 1052340, 1048580, OOM_VAL_NONE,
+	 "mem hog"},
+	{"Killed process 40738, UID 27, (mysqld) total-vm:6424316kB, anon-rss:13128kB, file-rss:4kB",
+	 "killed-rhel6", 40738, 27, 6424316, 13128, OOM_VAL_NONE, "mysqld"},
+	{"Killed process 1532 (bad (x)) total-vm:1101464kB, anon-rss:965524kB, file-rss:0kB",
+	 "killed-2.6.36", 1532, OOM_VAL_NONE, 1101464, 965524, OOM_VAL_NONE,
+	 "bad (x)"},
+	{"Killed process 25892 (grep), UID 9730, total-vm:899256kB, anon-rss:521228kB, file-rss:864kB, shmem-rss:0kB",
+	 "killed-rhel7", 25892, 9730, 899256, 521228, 0, "grep"},
+	{"Killed process 1381 (gunpowder-memho) total-vm:2113876kB, anon-rss:2036852kB, file-rss:56kB, shmem-rss:7kB",
+	 "killed-4.6", 1381, OOM_VAL_NONE, 2113876, 2036852, 7,
+	 "gunpowder-memho"},
+	{"Out of memory: Killed process 1381 (a) total-vm:21kB, anon-rss:20kB, file-rss:56kB, shmem-rss:0kB",
+	 "killed-4.6", 1381, OOM_VAL_NONE, 21, 20, 0, "a"},
+	{"Memory cgroup out of memory: Killed process 3902942 (php-fpm) total-vm:14740176kB, anon-rss:12625252kB, file-rss:0kB, shmem-rss:156088kB, UID:1000 pgtables:26388kB oom_score_adj:0",
+	 "killed-5.4", 3902942, 1000, 14740176, 12625252, 156088, "php-fpm"},
+};
+
+START_TEST(killed_lines_of_every_era)
+{
+	struct pat_match m;
+	const char *s;
+	size_t n;
+
+	ck_assert(patterns_match(FAM_KILLED, killed[_i].line,
+				 strlen(killed[_i].line), 0, &m));
+	ck_assert_str_eq(m.row->id, killed[_i].id);
+	ck_assert_int_eq(pat_int(&m, "pid"), killed[_i].pid);
+	ck_assert_int_eq(pat_int(&m, "uid"), killed[_i].uid);
+	ck_assert_int_eq(pat_int(&m, "total_vm"), killed[_i].total_vm);
+	ck_assert_int_eq(pat_int(&m, "anon_rss"), killed[_i].anon);
+	ck_assert_int_eq(pat_int(&m, "shmem_rss"), killed[_i].shmem);
+	ck_assert(pat_group(&m, "comm", &s, &n));
+	ck_assert_uint_eq(n, strlen(killed[_i].comm));
+	ck_assert(!memcmp(s, killed[_i].comm, n));
+}
+END_TEST
+
+Suite *patterns_eras_suite(void)
+{
+	Suite *s = suite_create("patterns-eras");
+	TCase *tc = tcase_create("killed");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_loop_test(tc, killed_lines_of_every_era, 0,
+			    sizeof(killed) / sizeof(killed[0]));
+	suite_add_tcase(s, tc);
+	return s;
+}

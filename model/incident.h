@@ -153,6 +153,7 @@ struct oom_incident {
 	struct oom_trigger trigger;
 	enum oom_constraint constraint;
 	const char *constraint_raw; /* "CONSTRAINT_MEMCG" as printed */
+	const char *constraint_evidence; /* what decided it; a literal */
 	const char *cpuset, *mems_allowed;
 	struct oom_memcg memcg;
 	struct oom_meminfo mem;

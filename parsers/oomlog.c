@@ -67,7 +67,9 @@ struct oomlog {
 	/* the one-line lookahead that joins wrapped lines */
 	struct strbuf pend;
 	bool pend_valid, pend_prefixed;
-	uint64_t pend_lineno, pend_offset;
+	uint64_t pend_lineno, pend_offset, pend_last_lineno;
+	size_t pend_piece_len; /* length of its last physical piece */
+	uint64_t end_line; /* last physical line of the message being handled */
 	struct oom_pos pos; /* of the message being handled */
 	const struct log_line *ll;
 };
@@ -171,26 +173,76 @@ static enum oom_constraint constraint_from_raw(const char *s, size_t n)
 	return OOM_CONSTRAINT_UNKNOWN;
 }
 
+/* A "%*pbl" node list such as "0-1,3" as a bit mask; false if malformed. */
+static bool parse_nodelist(const char *s, uint64_t *mask)
+{
+	struct scan sc = scan_of(s, strlen(s));
+	uint64_t lo, hi, m = 0;
+
+	do {
+		if (!scan_u64(&sc, &lo))
+			return false;
+		hi = lo;
+		if (scan_char(&sc, '-') && !scan_u64(&sc, &hi))
+			return false;
+		if (lo > hi || hi > 63)
+			return false;
+		for (; lo <= hi; lo++)
+			m |= (uint64_t)1 << lo;
+	} while (scan_char(&sc, ','));
+	if (!scan_eof(&sc))
+		return false;
+	*mask = m;
+	return true;
+}
+
+/* The nodes the Mem-Info block shows ("node N ..." scopes). */
+static uint64_t meminfo_nodes(const struct oom_incident *inc)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < inc->n_stats; i++) {
+		struct scan sc = scan_of(inc->stats[i].scope,
+					 strlen(inc->stats[i].scope));
+		uint64_t node;
+
+		if (scan_lit(&sc, "node ") && scan_u64(&sc, &node) && node < 64)
+			m |= (uint64_t)1 << node;
+	}
+	return m;
+}
+
 static bool message_is(const char *msg, const char *text)
 {
 	return msg && strcmp(msg, text) == 0;
 }
 
 /*
- * The constraint, from the best evidence the report holds: the 5.0+
- * summary; the memcg block or the kill message; else a global report.
+ * The constraint, from the best evidence the report holds, and that
+ * evidence: the 5.0+ summary; the memcg block or the kill message; before
+ * 5.0, a trigger whose mems_allowed leaves out nodes that Mem-Info shows
+ * (constrained_alloc() then returns CONSTRAINT_CPUSET for a user
+ * allocation); else a global report.
  */
-static enum oom_constraint decide_constraint(const struct oom_incident *inc)
+static enum oom_constraint decide_constraint(struct oom_incident *inc)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	const char *msg = inc->selected.message;
+	uint64_t mems, nodes;
 
-	if (inc->constraint != OOM_CONSTRAINT_UNKNOWN)
+	if (inc->constraint != OOM_CONSTRAINT_UNKNOWN) {
+		inc->constraint_evidence = "oom-kill summary";
 		return inc->constraint;
+	}
 	if (!msg && v)
 		msg = v->message;
-	if (inc->memcg.present ||
-	    message_is(msg, "Memory cgroup out of memory"))
+	inc->constraint_evidence = "kill message";
+	if (inc->memcg.present) {
+		inc->constraint_evidence = "memcg block";
+		return OOM_CONSTRAINT_MEMCG;
+	}
+	if (message_is(msg, "Memory cgroup out of memory"))
 		return OOM_CONSTRAINT_MEMCG;
 	if (message_is(msg, "No available memory (MPOL_BIND)"))
 		return OOM_CONSTRAINT_MEMPOLICY;
@@ -198,10 +250,21 @@ static enum oom_constraint decide_constraint(const struct oom_incident *inc)
 		return OOM_CONSTRAINT_CPUSET;
 	if (message_is(msg, "Out of memory (in lowmem)"))
 		return OOM_CONSTRAINT_LOWMEM;
+	nodes = meminfo_nodes(inc);
+	if (inc->mems_allowed && parse_nodelist(inc->mems_allowed, &mems) &&
+	    nodes && (mems & nodes) != nodes) {
+		inc->constraint_evidence =
+			"mems_allowed narrower than the nodes";
+		return OOM_CONSTRAINT_CPUSET;
+	}
 	if (inc->mem.present || message_is(msg, "Out of memory") ||
 	    message_is(msg, "Out of Memory") ||
-	    message_is(msg, "Out of memory (oom_kill_allocating_task)"))
+	    message_is(msg, "Out of memory (oom_kill_allocating_task)")) {
+		inc->constraint_evidence =
+			inc->mem.present ? "global Mem-Info" : "kill message";
 		return OOM_CONSTRAINT_NONE;
+	}
+	inc->constraint_evidence = NULL;
 	return OOM_CONSTRAINT_UNKNOWN;
 }
 
@@ -241,6 +304,7 @@ static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
 	log->scope = NULL;
 	inc->source = oom_incident_str(inc, log->source, strlen(log->source));
 	inc->first = inc->last = log->pos;
+	inc->last.line = log->end_line;
 	inc->partial = partial;
 	inc->has_uptime = ll->has_uptime;
 	inc->uptime = ll->uptime;
@@ -272,6 +336,7 @@ static void touch(struct oomlog *log)
 		log->last_uptime = log->ll->uptime;
 	}
 	log->cur->last = log->pos;
+	log->cur->last.line = log->end_line;
 	log->unknown_run = 0;
 	log->warn_mark = log->cur->n_warnings;
 }
@@ -1060,6 +1125,8 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 	}
 	if (match_id(s, n, "systemd-unit-oom", &m))
 		return emit_event(log, &m, s, n);
+	if (!log->ll->from_kernel)
+		return NULL; /* a daemon's line between the kill and its aftermath */
 	if (match(log, FAM_PANIC, s, n, &m)) {
 		touch(log);
 		inc->panic = oom_incident_str(inc, s, n);
@@ -1277,6 +1344,7 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	log->ll = &ll;
 	log->pos.line = log->pend_lineno;
 	log->pos.offset = log->pend_offset;
+	log->end_line = log->pend_last_lineno;
 	if (scan_find(ll.msg, ll.msg_len, "#012") ||
 	    memchr(ll.msg, '\r', ll.msg_len))
 		err = handle_pieces(log, ll.msg, ll.msg_len);
@@ -1309,7 +1377,8 @@ static long row_of(const char *s, size_t n)
  * if the pending message alone is no complete message we know, or the joined
  * text is still one of the same kind.
  */
-static bool continues(struct oomlog *log, const struct log_line *ll)
+static bool continues(struct oomlog *log, const char *text,
+		      const struct log_line *ll)
 {
 	const char *p = log->pend.buf;
 	size_t n = log->pend.len, old_len;
@@ -1323,9 +1392,21 @@ static bool continues(struct oomlog *log, const struct log_line *ll)
 		n--;
 	if (n && p[n - 1] == '\\')
 		return true;
-	if (!log->pend_prefixed || ll->indented || ll->msg[0] == '[')
+	if (!log->pend_prefixed || ll->msg[0] == '[')
 		return false;
 	prefix_parse(log->pend.buf, log->pend.len, &pl);
+	/*
+	 * dmesg -T prints the continuation lines of one printk without a
+	 * stamp, indented by the stamp's width: those are messages of their
+	 * own. A wrap keeps whatever blanks stood at the cut.
+	 */
+	if (ll->indented) {
+		size_t indent = (size_t)(ll->msg - text);
+		size_t width = (size_t)(pl.msg - log->pend.buf);
+
+		if (indent + 2 >= width && indent <= width + 2)
+			return false;
+	}
 	alone = row_of(pl.msg, pl.msg_len);
 	if (alone < 0)
 		return true;
@@ -1343,6 +1424,52 @@ static bool continues(struct oomlog *log, const struct log_line *ll)
 	return joined == alone;
 }
 
+/*
+ * Append a continuation to the pending line. A trailing '\\' goes. Where
+ * the wrap cut at a blank it ate, a space comes back. A long piece may have
+ * been cut inside a word (at the wrap width, with no blank to cut at): then
+ * the join without a space wins if it reads as a known message and the one
+ * with a space does not.
+ */
+static struct oomlens_error *join_pending(struct oomlog *log,
+					  const struct log_line *ll)
+{
+	const char *p = log->pend.buf;
+	size_t n = log->pend.len, base;
+	struct oomlens_error *err;
+	struct log_line pl;
+
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+		n--;
+	if (n && p[n - 1] == '\\') {
+		log->pend.len = n - 1;
+		return strbuf_add(&log->pend, ll->msg, ll->msg_len);
+	}
+	if (n < log->pend.len) /* the blank is still there */
+		return strbuf_add(&log->pend, ll->msg, ll->msg_len);
+	base = log->pend.len;
+	if ((err = strbuf_add(&log->pend, " ", 1)) ||
+	    (err = strbuf_add(&log->pend, ll->msg, ll->msg_len)))
+		return err;
+	if (log->pend_piece_len < 60)
+		return NULL;
+	prefix_parse(log->pend.buf, log->pend.len, &pl);
+	if (row_of(pl.msg, pl.msg_len) >= 0)
+		return NULL;
+	memmove(log->pend.buf + base, log->pend.buf + base + 1, ll->msg_len);
+	log->pend.len--;
+	log->pend.buf[log->pend.len] = '\0';
+	prefix_parse(log->pend.buf, log->pend.len, &pl);
+	if (row_of(pl.msg, pl.msg_len) >= 0)
+		return NULL;
+	/* neither reads as a message yet: keep the space */
+	memmove(log->pend.buf + base + 1, log->pend.buf + base, ll->msg_len);
+	log->pend.buf[base] = ' ';
+	log->pend.len++;
+	log->pend.buf[log->pend.len] = '\0';
+	return NULL;
+}
+
 struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 				  size_t len, uint64_t lineno, uint64_t offset)
 {
@@ -1352,25 +1479,14 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	log->stats.lines++;
 	log->stats.bytes += len + 1;
 	prefix_parse(text, len, &ll);
-	if (continues(log, &ll)) {
-		const char *p = log->pend.buf;
-		size_t n = log->pend.len;
-
-		while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
-			n--;
-		if (n && p[n - 1] == '\\') {
-			log->pend.len = n - 1; /* drop the backslash */
-		} else if (n == log->pend.len && n && p[n - 1] != ':' &&
-			   p[n - 1] != '=' && p[n - 1] != '(') {
-			/* the wrap ate a space */
-			err = strbuf_add(&log->pend, " ", 1);
-			oomlens_error_free(err);
-		}
-		err = strbuf_add(&log->pend, ll.msg, ll.msg_len);
-		if (err) /* over the cap: handle what we have */
-			oomlens_error_free(err);
-		else
+	if (continues(log, text, &ll)) {
+		err = join_pending(log, &ll);
+		if (!err) {
+			log->pend_last_lineno = lineno;
+			log->pend_piece_len = len;
 			return NULL;
+		}
+		oomlens_error_free(err); /* over the cap: handle what we have */
 	}
 	if ((err = flush_pending(log)))
 		return err;
@@ -1384,7 +1500,8 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	}
 	log->pend_valid = true;
 	log->pend_prefixed = ll.style != PREFIX_NONE && ll.from_kernel;
-	log->pend_lineno = lineno;
+	log->pend_lineno = log->pend_last_lineno = lineno;
+	log->pend_piece_len = len;
 	log->pend_offset = offset;
 	return NULL;
 }

@@ -338,7 +338,7 @@ const struct pat_row pat_rows[] = {
 
 	/* context lines inside a report */
 	{"ctx-call-trace", FAM_CONTEXT, KV_ANY_MIN, KV_ANY_MAX, "all", "",
-	 "^\\s*(?:Call Trace:|<(?:/?TASK|/?IRQ|/?NMI|EOI)>|\\[<[0-9a-f]+>\\]|(?:\\? )?[\\w.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+|(?:[0-9a-f]{8,16} ?)+$|Code: |R[A-Z0-9]{2}: |RIP: |FS: |CS: |CR2: |DR[0-9]: |Stack:|Modules linked in:|---\\[ end |Kernel Offset:|Hardware name: |Workqueue: |task: |\\w+ invoked oom-killer\\.?$|COMPACTION is disabled!!!$)",
+	 "^\\s*(?:Call Trace:|<(?:/?TASK|/?IRQ|/?NMI|EOI)>|\\[<[0-9a-f]+>\\]|(?:\\? )?[\\w.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+|(?:[0-9a-f]{8,16} ?)+$|Code: |R[A-Z0-9]{2}: |RIP: |FS: |CS: |CR2: |DR[0-9]: |Stack:|Modules linked in:|---\\[ end |Kernel Offset:|Hardware name: |Workqueue: |task: |COMPACTION is disabled!!!$)",
 	 " [<ffffffff816861ac>] dump_stack+0x19/0x1b"},
 };
 

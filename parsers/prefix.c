@@ -217,6 +217,21 @@ static bool tag_is_kernel(const struct log_line *l)
 	return l->tag_len == 6 && memcmp(l->tag, "kernel", 6) == 0;
 }
 
+/* "prog[123]": a user-space program's tag. */
+static bool tag_has_pid(const struct log_line *l)
+{
+	const char *open = memchr(l->tag, '[', l->tag_len);
+	size_t i;
+
+	if (!open || open == l->tag || l->tag[l->tag_len - 1] != ']' ||
+	    open + 2 > l->tag + l->tag_len - 1)
+		return false;
+	for (i = (size_t)(open - l->tag) + 1; i < l->tag_len - 1; i++)
+		if (!is_digit(l->tag[i]))
+			return false;
+	return true;
+}
+
 /* The kernel's own stamps after a syslog tag: "[uptime]" and caller id. */
 static void scan_kernel_stamps(struct scan *s, struct log_line *out)
 {
@@ -287,10 +302,16 @@ void prefix_parse(const char *p, size_t len, struct log_line *out)
 		out->uptime = up;
 		out->style = PREFIX_DMESG;
 		scan_caller(&s);
-		/* journalctl -o short-monotonic: "[ 12.345678] host kernel: " */
+		/*
+		 * journalctl -o short-monotonic: "[ 12.345678] host kernel: ",
+		 * or "host prog[pid]: " for other programs. Anything else is a
+		 * kernel message that happens to hold a colon ("usb 1-1: ...").
+		 */
 		t = s;
-		if (scan_host_tag(&t, out) && tag_is_kernel(out)) {
+		if (scan_host_tag(&t, out) && out->host &&
+		    (tag_is_kernel(out) || tag_has_pid(out))) {
 			out->style = PREFIX_JOURNAL_MONO;
+			out->from_kernel = tag_is_kernel(out);
 			s = t;
 		} else {
 			out->tag = out->host = NULL;

@@ -116,6 +116,7 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc)
 	}
 	jw_str(w, "constraint", oom_constraint_name(inc->constraint));
 	jw_str(w, "constraint_raw", inc->constraint_raw);
+	jw_str(w, "constraint_evidence", inc->constraint_evidence);
 	jw_str(w, "cpuset", inc->cpuset);
 	jw_str(w, "mems_allowed", inc->mems_allowed);
 

@@ -1123,7 +1123,7 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 				 log->mode_group ? OOM_KILL_GROUP
 						 : OOM_KILL_FORKBOMB);
 	}
-	if (match_id(s, n, "systemd-unit-oom", &m))
+	if (may_matter(s, n) && match(log, FAM_EVENT, s, n, &m))
 		return emit_event(log, &m, s, n);
 	if (!log->ll->from_kernel)
 		return NULL; /* a daemon's line between the kill and its aftermath */

@@ -22,7 +22,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/run.o
 GEN := fixtures/gen/oomgen
 
-.PHONY: all check check-asan demo deps style check-layers clean fixtures
+.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures
 
 all: oomlens
 
@@ -56,6 +56,15 @@ asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN)
 
 $(BUILD)/oomlens: $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+
+# valgrind over the unit suites and the command on every fixture (PCRE2's
+# JIT is off: valgrind cannot follow the code it generates).
+check-valgrind: oomlens $(BUILD)/tests/run
+	cd tests && CK_FORK=no OOMLENS_NO_JIT=1 valgrind -q --leak-check=full \
+		--errors-for-leak-kinds=all --error-exitcode=9 ../$(BUILD)/tests/run
+	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+		--error-exitcode=9 ./oomlens analyze --format json fixtures/demo/*.log \
+		fixtures/kernel-output/*.log fixtures/generated/*.log >/dev/null
 
 # Installs missing Debian packages (as root) or names them, builds, and
 # analyzes the bundled fixtures.

@@ -97,6 +97,7 @@ int cmd_analyze(int argc, char **argv)
 			status = EXIT_TROUBLE;
 		}
 	}
+	oomlog_library_release();
 	if ((err = report_end(a.report))) {
 		fprintf(stderr, "oomlens analyze: %s\n", err->message);
 		oomlens_error_free(err);

@@ -1541,6 +1541,11 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 	return NULL;
 }
 
+void oomlog_library_release(void)
+{
+	patterns_release();
+}
+
 const struct oomlog_stats *oomlog_stats(const struct oomlog *log)
 {
 	return &log->stats;

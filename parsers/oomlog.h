@@ -50,6 +50,9 @@ struct oomlens_error *oomlog_finish(struct oomlog *log);
 const struct oomlog_stats *oomlog_stats(const struct oomlog *log);
 void oomlog_free(struct oomlog *log);
 
+/* Free the compiled pattern tables (before exit; parsing compiles them again). */
+void oomlog_library_release(void);
+
 /*
  * Parse a whole file ("-" for standard input) into sink. display_name, if
  * not NULL, names the source in incidents. Errors: IO naming the file, or

@@ -413,8 +413,13 @@ struct oomlens_error *patterns_init(void)
 				OOMLENS_ERR_CORRUPT, "pattern '%s' at %zu: %s",
 				pat_rows[i].id, (size_t)erroff, (char *)msg);
 		}
-		/* JIT is an optimisation: without it matching still works. */
-		pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
+		/*
+		 * JIT is an optimisation: without it matching still works.
+		 * OOMLENS_NO_JIT turns it off, for valgrind, which cannot
+		 * follow the generated code.
+		 */
+		if (!getenv("OOMLENS_NO_JIT"))
+			pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
 	}
 	match_data = pcre2_match_data_create(32, NULL);
 	if (!match_data) {

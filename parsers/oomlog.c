@@ -114,16 +114,27 @@ static bool match(struct oomlog *log, enum pat_family f, const char *s,
 	return n <= MAX_MATCH_LEN && patterns_match(f, s, n, log->kv, m);
 }
 
-static bool match_id(const char *s, size_t n, const char *id,
+/* Rows the state machine asks for by name, resolved once. */
+enum named_row {
+	ROW_FORKBOMB_DETECTED,
+	ROW_FORKBOMB_KILL,
+	ROW_PIDS_REJECTED,
+	ROW_COUNT
+};
+
+static const char *const named_row_ids[ROW_COUNT] = {
+	[ROW_FORKBOMB_DETECTED] = "forkbomb-detected",
+	[ROW_FORKBOMB_KILL] = "forkbomb-kill",
+	[ROW_PIDS_REJECTED] = "pids-rejected",
+};
+
+static long named_rows[ROW_COUNT];
+
+static bool match_id(const char *s, size_t n, enum named_row r,
 		     struct pat_match *m)
 {
-	size_t i;
-
-	for (i = 0; i < pat_nrows; i++)
-		if (strcmp(pat_rows[i].id, id) == 0)
-			return n <= MAX_MATCH_LEN &&
-			       patterns_match_row(i, s, n, m);
-	return false;
+	return n <= MAX_MATCH_LEN && named_rows[r] >= 0 &&
+	       patterns_match_row((size_t)named_rows[r], s, n, m);
 }
 
 /* Cheap test for lines that may open a report or stand alone. */
@@ -1071,14 +1082,14 @@ static struct oomlens_error *handle_idle(struct oomlog *log, const char *s,
 		on_summary(log, &m);
 		return NULL;
 	}
-	if (match_id(s, n, "forkbomb-kill", &m)) {
+	if (match_id(s, n, ROW_FORKBOMB_KILL, &m)) {
 		if ((err = open_incident(log, true)))
 			return err;
 		log->cur->forkbomb_kill = log->mode_forkbomb = true;
 		return NULL;
 	}
 	if (match(log, FAM_EVENT, s, n, &m) ||
-	    match_id(s, n, "pids-rejected", &m))
+	    match_id(s, n, ROW_PIDS_REJECTED, &m))
 		return emit_event(log, &m, s, n);
 	return NULL;
 }
@@ -1234,7 +1245,7 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 			inc->panic = oom_incident_str(inc, s, n);
 		return NULL;
 	}
-	if (match_id(s, n, "forkbomb-kill", &m)) {
+	if (match_id(s, n, ROW_FORKBOMB_KILL, &m)) {
 		touch(log);
 		inc->forkbomb_kill = log->mode_forkbomb = true;
 		return NULL;
@@ -1284,7 +1295,8 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	    (err = close_incident(log)))
 		return err;
 
-	if (n <= MAX_MATCH_LEN && match_id(s, n, "forkbomb-detected", &m))
+	if (scan_starts(s, n, "Possible fork-bomb") &&
+	    match_id(s, n, ROW_FORKBOMB_DETECTED, &m))
 		return on_forkbomb_detected(log, &m);
 	if (scan_find(s, n, "oom-killer") &&
 	    match(log, FAM_TRIGGER, s, n, &m)) {
@@ -1524,9 +1536,12 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 {
 	struct oomlens_error *err = patterns_init();
 	struct oomlog *log;
+	int i;
 
 	if (err)
 		return err;
+	for (i = 0; i < ROW_COUNT; i++)
+		named_rows[i] = patterns_row_index(named_row_ids[i]);
 	log = calloc(1, sizeof(*log));
 	if (!log)
 		return &oomlens_error_nomem;

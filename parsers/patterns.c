@@ -387,6 +387,9 @@ const char *pat_family_name(enum pat_family f)
 
 static pcre2_code **codes;
 static pcre2_match_data *match_data;
+/* The rows of each family, in table order. */
+static size_t *fam_rows[FAM_COUNT];
+static size_t fam_nrows[FAM_COUNT];
 
 struct oomlens_error *patterns_init(void)
 {
@@ -421,6 +424,18 @@ struct oomlens_error *patterns_init(void)
 		if (!getenv("OOMLENS_NO_JIT"))
 			pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
 	}
+	for (i = 0; i < FAM_COUNT; i++) {
+		fam_rows[i] = malloc(pat_nrows * sizeof(*fam_rows[i]));
+		if (!fam_rows[i]) {
+			patterns_release();
+			return &oomlens_error_nomem;
+		}
+	}
+	for (i = 0; i < pat_nrows; i++) {
+		enum pat_family f = pat_rows[i].family;
+
+		fam_rows[f][fam_nrows[f]++] = i;
+	}
 	match_data = pcre2_match_data_create(32, NULL);
 	if (!match_data) {
 		patterns_release();
@@ -438,6 +453,11 @@ void patterns_release(void)
 			pcre2_code_free(codes[i]);
 	free(codes);
 	codes = NULL;
+	for (i = 0; i < FAM_COUNT; i++) {
+		free(fam_rows[i]);
+		fam_rows[i] = NULL;
+		fam_nrows[i] = 0;
+	}
 	pcre2_match_data_free(match_data);
 	match_data = NULL;
 }
@@ -465,23 +485,66 @@ static bool in_range(const struct pat_row *r, unsigned kv)
 	return kv >= r->kv_min && kv <= r->kv_max;
 }
 
+/*
+ * Literals every row of a family holds (any one of them): a memmem that
+ * fails spares the family's regular expressions. NULL: no such literal.
+ */
+static const char *const family_needles[FAM_COUNT][5] = {
+	[FAM_TRIGGER] = {"oom-killer"},
+	[FAM_CPUSET] = {" cpuset="},
+	[FAM_BANNER] = {"omm: "},
+	[FAM_MEMCG] = {"usage ", "Memory cgroup stats", "Task in ",
+		       "Memory limit reached"},
+	[FAM_SELECT] = {"ill process"},
+	[FAM_KILLED] = {"Killed process"},
+	[FAM_SUMMARY] = {"oom-kill:"},
+	[FAM_AFTER] = {"oom_reaper", "sharing same memory", "oom.group",
+		       "oom killer", "ill"},
+	[FAM_PANIC] = {"emory", "panic", "OOM request"},
+};
+
+bool patterns_may_match(enum pat_family f, const char *s, size_t n)
+{
+	const char *const *needle = family_needles[f];
+	size_t i;
+
+	if (!needle[0])
+		return true;
+	for (i = 0; i < 5 && needle[i]; i++)
+		if (scan_find(s, n, needle[i]))
+			return true;
+	return false;
+}
+
 bool patterns_match(enum pat_family f, const char *s, size_t n, unsigned kv,
 		    struct pat_match *m)
 {
 	size_t i;
 	int pass;
 
+	if (!patterns_may_match(f, s, n))
+		return false;
 	/* With a known release, the rows expected for it go first. */
 	for (pass = kv ? 0 : 1; pass < 2; pass++)
-		for (i = 0; i < pat_nrows; i++) {
-			if (pat_rows[i].family != f)
+		for (i = 0; i < fam_nrows[f]; i++) {
+			size_t r = fam_rows[f][i];
+
+			if (kv && (pass == 0) != in_range(&pat_rows[r], kv))
 				continue;
-			if (kv && (pass == 0) != in_range(&pat_rows[i], kv))
-				continue;
-			if (patterns_match_row(i, s, n, m))
+			if (patterns_match_row(r, s, n, m))
 				return true;
 		}
 	return false;
+}
+
+long patterns_row_index(const char *id)
+{
+	size_t i;
+
+	for (i = 0; i < pat_nrows; i++)
+		if (strcmp(pat_rows[i].id, id) == 0)
+			return (long)i;
+	return -1;
 }
 
 bool pat_group(const struct pat_match *m, const char *name, const char **s,

@@ -73,9 +73,17 @@ void patterns_release(void);
  */
 bool patterns_match(enum pat_family f, const char *s, size_t n, unsigned kv,
 		    struct pat_match *m);
+/*
+ * False when s cannot match any row of f: it lacks every literal that the
+ * family's rows hold (a memmem prefilter; patterns_match() applies it).
+ */
+bool patterns_may_match(enum pat_family f, const char *s, size_t n);
 /* Match one given row only. */
 bool patterns_match_row(size_t index, const char *s, size_t n,
 			struct pat_match *m);
+
+/* The index of the row with this id, or -1. */
+long patterns_row_index(const char *id);
 
 /* Named group text; false if the group did not take part in the match. */
 bool pat_group(const struct pat_match *m, const char *name, const char **s,

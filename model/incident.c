@@ -72,6 +72,7 @@ struct oom_incident *oom_incident_new(void)
 	if (!inc)
 		return NULL;
 	inc->pool.cap = OOM_POOL_CAP;
+	inc->fingerprint = OOM_FINGERPRINT_SEED;
 	inc->trigger.pid = inc->trigger.order = OOM_VAL_NONE;
 	inc->trigger.oom_adj = inc->trigger.oom_score_adj = OOM_VAL_NONE;
 	inc->trigger.cpu = OOM_VAL_NONE;
@@ -214,6 +215,23 @@ void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 	inc->warnings[inc->n_warnings].pos = pos;
 	inc->warnings[inc->n_warnings].text = text;
 	inc->n_warnings++;
+}
+
+void oom_incident_fingerprint_add(struct oom_incident *inc, const char *s,
+				  size_t n)
+{
+	uint64_t h = inc->fingerprint;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			continue;
+		h = (h ^ c) * 0x100000001b3ULL;
+	}
+	/* a separator, so that message boundaries count */
+	inc->fingerprint = (h ^ 0x1f) * 0x100000001b3ULL;
 }
 
 const struct oom_kill *oom_incident_victim(const struct oom_incident *inc)

@@ -175,6 +175,13 @@ struct oom_incident {
 	size_t n_forkbombs, alloc_forkbombs;
 	bool forkbomb_kill; /* "possible fork-bomb is detected. kill them" */
 
+	/*
+	 * The report's identity, independent of how it was logged: FNV-1a over
+	 * the non-blank bytes of every message that belongs to it, so the same
+	 * report read from dmesg and from /var/log/messages has the same one.
+	 */
+	uint64_t fingerprint;
+
 	bool truncated; /* the report stops before its kill */
 	bool partial; /* the report's header is missing (rate-limited) */
 	bool no_killable; /* "Out of memory and no killable processes" */
@@ -216,6 +223,12 @@ struct oomlens_error *oom_incident_add_forkbomb(struct oom_incident *inc,
 void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+#define OOM_FINGERPRINT_SEED 0xcbf29ce484222325ULL
+
+/* Fold one message of the report into inc->fingerprint (blanks ignored). */
+void oom_incident_fingerprint_add(struct oom_incident *inc, const char *s,
+				  size_t n);
 
 /* The victim (kills[0]) or NULL. */
 const struct oom_kill *oom_incident_victim(const struct oom_incident *inc);

@@ -71,6 +71,8 @@ struct oomlog {
 	size_t pend_piece_len; /* length of its last physical piece */
 	uint64_t end_line; /* last physical line of the message being handled */
 	struct oom_pos pos; /* of the message being handled */
+	const char *msg; /* the message being handled, trimmed */
+	size_t msg_len;
 	const struct log_line *ll;
 };
 
@@ -316,6 +318,7 @@ static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
 	inc->source = oom_incident_str(inc, log->source, strlen(log->source));
 	inc->first = inc->last = log->pos;
 	inc->last.line = log->end_line;
+	oom_incident_fingerprint_add(inc, log->msg, log->msg_len);
 	inc->partial = partial;
 	inc->has_uptime = ll->has_uptime;
 	inc->uptime = ll->uptime;
@@ -348,6 +351,7 @@ static void touch(struct oomlog *log)
 	}
 	log->cur->last = log->pos;
 	log->cur->last.line = log->end_line;
+	oom_incident_fingerprint_add(log->cur, log->msg, log->msg_len);
 	log->unknown_run = 0;
 	log->warn_mark = log->cur->n_warnings;
 }
@@ -1284,6 +1288,8 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	scan_trim(&s, &n);
 	if (!n)
 		return NULL;
+	log->msg = s;
+	log->msg_len = n;
 
 	/*
 	 * The report gap rule: a report whose last line is minutes older than

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "reports/render.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "reports/jsonw.h"
@@ -85,7 +86,12 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc)
 	size_t i;
 
 	jw_object(w, NULL);
+	char fp[24];
+
+	snprintf(fp, sizeof(fp), "%016llx",
+		 (unsigned long long)inc->fingerprint);
 	jw_str(w, "source", inc->source);
+	jw_str(w, "fingerprint", fp);
 	pos_fields(w, "first_line", &inc->first);
 	pos_fields(w, "last_line", &inc->last);
 	jw_int(w, "first_offset", (int64_t)inc->first.offset);

@@ -14,6 +14,7 @@ Suite *prefix_suite(void);
 Suite *patterns_suite(void);
 Suite *patterns_eras_suite(void);
 Suite *oomlog_suite(void);
+Suite *oomlog_identity_suite(void);
 Suite *reports_suite(void);
 Suite *reallogs_suite(void);
 Suite *generated_suite(void);

@@ -397,3 +397,54 @@ Suite *oomlog_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+
+/* The same report logged two ways has one fingerprint; another has another. */
+START_TEST(fingerprint_ignores_the_logging)
+{
+	static const char *const report[] = {
+		"oom invoked oom-killer: gfp_mask=0x201da, order=0, oom_score_adj=0",
+		"CPU: 1 PID: 42 Comm: oom Not tainted 3.10.0-1160.el7.x86_64 #1",
+		"Mem-Info:",
+		"active_anon:1 inactive_anon:2 isolated_anon:0",
+		" active_file:3 inactive_file:4 isolated_file:0",
+		"[ pid ]   uid  tgid total_vm      rss nr_ptes swapents oom_score_adj name",
+		"[   42]     0    42    12000     9000      30        0             0 oom",
+		"Out of memory: Kill process 42 (oom) score 900 or sacrifice child",
+		"Killed process 42 (oom), UID 0, total-vm:48000kB, anon-rss:36000kB, file-rss:0kB, shmem-rss:0kB",
+	};
+	char raw[4096] = "", sys[4096] = "", other[4096];
+	struct collected a, b, c;
+	size_t i;
+
+	for (i = 0; i < sizeof(report) / sizeof(report[0]); i++) {
+		snprintf(raw + strlen(raw), sizeof(raw) - strlen(raw),
+			 "[ 100.%06zu] %s\n", i, report[i]);
+		snprintf(sys + strlen(sys), sizeof(sys) - strlen(sys),
+			 "Nov  3 12:00:01 db kernel: %s\n", report[i]);
+	}
+	snprintf(other, sizeof(other), "%s", raw);
+	*strstr(other, "score 900") = 'x'; /* one byte differs */
+	collect_text(&a, raw);
+	collect_text(&b, sys);
+	collect_text(&c, other);
+	ck_assert_uint_eq(a.n, 1);
+	ck_assert_uint_eq(b.n, 1);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(a.inc[0]->fingerprint, b.inc[0]->fingerprint);
+	ck_assert_uint_ne(a.inc[0]->fingerprint, c.inc[0]->fingerprint);
+	ck_assert_uint_ne(a.inc[0]->fingerprint, OOM_FINGERPRINT_SEED);
+	collected_release(&a);
+	collected_release(&b);
+	collected_release(&c);
+}
+END_TEST
+
+Suite *oomlog_identity_suite(void)
+{
+	Suite *s = suite_create("oomlog-identity");
+	TCase *tc = tcase_create("fingerprint");
+
+	tcase_add_test(tc, fingerprint_ignores_the_logging);
+	suite_add_tcase(s, tc);
+	return s;
+}

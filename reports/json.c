@@ -84,9 +84,9 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc)
 	const struct oom_trigger *t = &inc->trigger;
 	unsigned page_kb = oom_incident_page_kb(inc);
 	size_t i;
+	char fp[24];
 
 	jw_object(w, NULL);
-	char fp[24];
 
 	snprintf(fp, sizeof(fp), "%016llx",
 		 (unsigned long long)inc->fingerprint);

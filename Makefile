@@ -4,16 +4,17 @@ CC ?= cc
 PKGS := libpcre2-8 check
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 2>/dev/null || echo -lpcre2-8)
+LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive 2>/dev/null || echo -lpcre2-8 -lsqlite3 -larchive)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c
 MODEL := model/task.c model/incident.c model/kversion.c
-PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.c
+PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.c parsers/source.c
 REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c
+DB := $(wildcard db/*.c)
 CLI := cli/main.c cli/cmd-analyze.c
-LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS)
+LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB)
 
 BUILD ?= build
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -2,9 +2,11 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "parsers/oomlog.h"
+#include "parsers/source.h"
 #include "reports/report.h"
 #include "core/banned.h"
 
@@ -12,8 +14,9 @@ static const char analyze_usage[] =
 	"usage: oomlens analyze [--format text|json] [FILE...]\n"
 	"\n"
 	"Read kernel logs (dmesg, dmesg -T, syslog, journalctl exports, in any\n"
-	"mix) and report every kernel OOM-killer incident in them. With no FILE,\n"
-	"or FILE '-', read standard input.\n"
+	"mix; plain, compressed or in a tar archive such as a sosreport) and\n"
+	"report every kernel OOM-killer incident in them. With no FILE, or FILE\n"
+	"'-', read standard input.\n"
 	"\n"
 	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
 	"  -h, --help        this text\n"
@@ -23,6 +26,8 @@ static const char analyze_usage[] =
 struct analyze_ctx {
 	struct report *report;
 	size_t incidents;
+	int status;
+	struct oomlog_sink sink;
 };
 
 static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
@@ -42,6 +47,35 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 	return report_event(a->report, ev);
 }
 
+static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+{
+	struct analyze_ctx *a = ctx;
+
+	return oomlog_parse_lines(s->lines, s->name, s->host, &a->sink, NULL);
+}
+
+static void on_skip(void *ctx, const char *name, const char *why)
+{
+	struct analyze_ctx *a = ctx;
+
+	fprintf(stderr, "oomlens analyze: cannot read '%s': %s\n", name, why);
+	a->status = EXIT_TROUBLE;
+}
+
+/* One FILE argument: a file, compressed file or archive, or "-". */
+static struct oomlens_error *analyze_path(struct analyze_ctx *a,
+					  const char *path)
+{
+	struct stat st;
+
+	if (strcmp(path, "-") && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return oomlens_error_new(OOMLENS_ERR_IO,
+					 "cannot read '%s': is a directory "
+					 "(oomlens ingest reads folders)",
+					 path);
+	return source_walk(path, on_stream, on_skip, a, NULL);
+}
+
 int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -51,11 +85,10 @@ int cmd_analyze(int argc, char **argv)
 	};
 	enum report_format fmt = REPORT_TEXT;
 	struct analyze_ctx a = {0};
-	struct oomlog_sink sink = {on_incident, on_event, &a};
 	struct oomlens_error *err;
 	char *stdin_only[] = {(char *)"-"};
 	char **files;
-	int nfiles, i, c, status = EXIT_FOUND;
+	int nfiles, i, c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
@@ -88,13 +121,17 @@ int cmd_analyze(int argc, char **argv)
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
+	a.sink.incident = on_incident;
+	a.sink.event = on_event;
+	a.sink.ctx = &a;
+	a.status = EXIT_FOUND;
 	for (i = 0; i < nfiles; i++) {
-		err = oomlog_parse_file(files[i], NULL, &sink, NULL);
+		err = analyze_path(&a, files[i]);
 		if (err) {
 			/* report the file and go on with the others */
 			fprintf(stderr, "oomlens analyze: %s\n", err->message);
 			oomlens_error_free(err);
-			status = EXIT_TROUBLE;
+			a.status = EXIT_TROUBLE;
 		}
 	}
 	oomlog_library_release();
@@ -103,7 +140,7 @@ int cmd_analyze(int argc, char **argv)
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
-	if (status == EXIT_FOUND && !a.incidents)
-		status = EXIT_NONE;
-	return status;
+	if (a.status == EXIT_FOUND && !a.incidents)
+		a.status = EXIT_NONE;
+	return a.status;
 }

@@ -71,6 +71,7 @@ struct oomlog {
 	size_t pend_piece_len; /* length of its last physical piece */
 	uint64_t end_line; /* last physical line of the message being handled */
 	struct oom_pos pos; /* of the message being handled */
+	const char *default_host; /* for incidents whose lines name none */
 	const char *msg; /* the message being handled, trimmed */
 	size_t msg_len;
 	const struct log_line *ll;
@@ -329,6 +330,9 @@ static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
 		inc->wallclock = oom_incident_str(inc, ll->when, ll->when_len);
 	if (ll->host)
 		inc->host = oom_incident_str(inc, ll->host, ll->host_len);
+	else if (log->default_host)
+		inc->host = oom_incident_str(inc, log->default_host,
+					     strlen(log->default_host));
 	if (log->fb_pending) {
 		struct oom_pos pos = log->fb_pos;
 
@@ -1582,28 +1586,21 @@ void oomlog_free(struct oomlog *log)
 	free(log);
 }
 
-struct oomlens_error *oomlog_parse_file(const char *path,
-					const char *display_name,
-					const struct oomlog_sink *sink,
-					struct oomlog_stats *stats)
+struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
+					 const char *host,
+					 const struct oomlog_sink *sink,
+					 struct oomlog_stats *stats)
 {
 	struct oomlens_error *err;
-	struct linesrc src;
 	struct oomlog *log;
 	struct line line;
 	bool got;
 	uint64_t cut = 0;
-	const char *name = display_name	       ? display_name
-			   : strcmp(path, "-") ? path
-					       : "<stdin>";
 
-	if ((err = linesrc_open(&src, path)))
+	if ((err = oomlog_new(&log, name, sink)))
 		return err;
-	if ((err = oomlog_new(&log, name, sink))) {
-		linesrc_close(&src);
-		return err;
-	}
-	while (!(err = linesrc_next(&src, &line, &got)) && got) {
+	log->default_host = host;
+	while (!(err = linesrc_next(src, &line, &got)) && got) {
 		cut += line.cut;
 		err = oomlog_feed(log, line.text, line.len, line.lineno,
 				  line.offset);
@@ -1620,6 +1617,23 @@ struct oomlens_error *oomlog_parse_file(const char *path,
 	if (stats)
 		*stats = log->stats;
 	oomlog_free(log);
+	return err;
+}
+
+struct oomlens_error *oomlog_parse_file(const char *path,
+					const char *display_name,
+					const struct oomlog_sink *sink,
+					struct oomlog_stats *stats)
+{
+	struct oomlens_error *err;
+	struct linesrc src;
+	const char *name = display_name	       ? display_name
+			   : strcmp(path, "-") ? path
+					       : "<stdin>";
+
+	if ((err = linesrc_open(&src, path)))
+		return err;
+	err = oomlog_parse_lines(&src, name, NULL, sink, stats);
 	linesrc_close(&src);
 	return err;
 }

@@ -54,6 +54,18 @@ void oomlog_free(struct oomlog *log);
 void oomlog_library_release(void);
 
 /*
+ * Parse every line of src into sink. name names the source in incidents and
+ * messages; host, if not NULL, is the host of incidents whose lines name
+ * none (a sosreport's). Errors: IO naming the stream and line, or what the
+ * sink returned.
+ */
+struct linesrc;
+struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
+					 const char *host,
+					 const struct oomlog_sink *sink,
+					 struct oomlog_stats *stats);
+
+/*
  * Parse a whole file ("-" for standard input) into sink. display_name, if
  * not NULL, names the source in incidents. Errors: IO naming the file, or
  * what the sink returned.

@@ -29,7 +29,7 @@ expect 0 "incidents found" -- "$bin" analyze fixtures/demo/rhel7-storm.log
 : >"$tmp/empty"
 expect 1 "empty file" -- "$bin" analyze "$tmp/empty"
 expect 2 "missing file" -- "$bin" analyze "$tmp/nope.log"
-grep -q "cannot open '$tmp/nope.log'" "$tmp/err" && ok || bad "missing file message names the file"
+grep -q "cannot read '$tmp/nope.log': No such file or directory" "$tmp/err" && ok || bad "missing file message names the file"
 expect 2 "directory" -- "$bin" analyze "$tmp"
 grep -q "is a directory" "$tmp/err" && ok || bad "directory message"
 if [ "$(id -u)" != 0 ]; then
@@ -55,6 +55,21 @@ else
 fi
 [ $? = 0 ] && grep -q "Incident 1" "$tmp/out" && ok || bad "100 MB line under a 400 MB address-space limit"
 rm -f "$tmp/longline" "$tmp/garbage"
+
+# compressed files and tar archives (a sosreport) are read without extracting
+gzip -c fixtures/demo/rhel7-storm.log >"$tmp/m.log.gz"
+expect 0 "gzip" -- "$bin" analyze "$tmp/m.log.gz"
+grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "gzip content"
+if command -v xz >/dev/null 2>&1; then
+	mkdir -p "$tmp/sosreport-db7-1/var/log" "$tmp/sosreport-db7-1/etc"
+	cp fixtures/demo/rhel7-storm.log "$tmp/sosreport-db7-1/var/log/messages"
+	cp fixtures/demo/rfc-forkbomb.log "$tmp/sosreport-db7-1/etc/not-a-log"
+	(cd "$tmp" && tar cJf sos.tar.xz sosreport-db7-1)
+	expect 0 "sosreport" -- "$bin" analyze "$tmp/sos.tar.xz"
+	[ "$(grep -c '^Incident' "$tmp/out")" = 3 ] && ok || bad "sosreport: 3 incidents from var/log/messages only"
+fi
+printf 'not gzip at all' | gzip -c | head -c 20 >"$tmp/cut.gz"
+expect 2 "truncated gzip" -- "$bin" analyze "$tmp/cut.gz"
 
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then

@@ -1,0 +1,283 @@
+// SPDX-License-Identifier: MIT
+#include "parsers/source.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/banned.h"
+
+#define BLOCK_SIZE ((size_t)1 << 20)
+#define MAX_DEPTH 64
+
+struct walk {
+	source_fn *fn;
+	source_skip_fn *skip;
+	void *ctx;
+	struct source_stats *stats;
+};
+
+/* Entry names worth reading inside an archive (fnmatch, basename or path). */
+static const char *const wanted_names[] = {
+	"messages", "messages-*", "messages.*",	 "kern.log",	 "kern.log.*",
+	"syslog",   "syslog.*",	  "syslog-*",	 "dmesg",	 "dmesg*",
+	"*.log",    "*.log.*",	  "journalctl*", "journal*.txt", "*.txt",
+};
+
+bool source_entry_wanted(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	size_t i;
+
+	base = base ? base + 1 : name;
+	if (!*base)
+		return false;
+	/* a sosreport: its kernel logs only */
+	if (strstr(name, "sosreport") || strstr(name, "sos_commands/")) {
+		return (strstr(name, "/var/log/") &&
+			(!fnmatch("messages*", base, 0) ||
+			 !fnmatch("kern.log*", base, 0) ||
+			 !fnmatch("syslog*", base, 0))) ||
+		       (strstr(name, "sos_commands/kernel/") &&
+			!fnmatch("dmesg*", base, 0)) ||
+		       (strstr(name, "sos_commands/logs/") &&
+			!fnmatch("journalctl*", base, 0));
+	}
+	for (i = 0; i < sizeof(wanted_names) / sizeof(wanted_names[0]); i++)
+		if (!fnmatch(wanted_names[i], base, 0))
+			return true;
+	return false;
+}
+
+struct entry_reader {
+	struct archive *a;
+};
+
+static ssize_t archive_reader(void *ctx, void *buf, size_t n)
+{
+	struct entry_reader *r = ctx;
+	la_ssize_t got = archive_read_data(r->a, buf, n);
+
+	if (got < 0) {
+		errno = archive_errno(r->a) > 0 ? archive_errno(r->a) : EIO;
+		return -1;
+	}
+	return (ssize_t)got;
+}
+
+/* "sosreport-HOST-..." names its host; NULL otherwise. */
+static void host_from_name(const char *path, char *host, size_t n)
+{
+	const char *base = strrchr(path, '/'), *p, *end;
+
+	base = base ? base + 1 : path;
+	host[0] = '\0';
+	p = strstr(base, "sosreport-");
+	if (!p)
+		return;
+	p += strlen("sosreport-");
+	end = strchr(p, '-');
+	if (!end)
+		end = p + strcspn(p, ".");
+	if (end > p)
+		snprintf(host, n, "%.*s", (int)(end - p), p);
+}
+
+static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
+					 struct source_stream *s)
+{
+	struct entry_reader r = {a};
+	struct oomlens_error *err;
+	struct linesrc lines;
+
+	err = linesrc_init_reader(&lines, s->name, archive_reader, &r);
+	if (err)
+		return err;
+	s->lines = &lines;
+	w->stats->streams++;
+	err = w->fn(w->ctx, s);
+	linesrc_close(&lines);
+	return err;
+}
+
+/* Read the small "hostname" entry of a sosreport. */
+static void read_hostname(struct archive *a, char *host, size_t n)
+{
+	char buf[256];
+	la_ssize_t got = archive_read_data(a, buf, sizeof(buf) - 1);
+	size_t len;
+
+	if (got <= 0)
+		return;
+	buf[got] = '\0';
+	len = strcspn(buf, "\r\n \t");
+	if (len)
+		snprintf(host, n, "%.*s", (int)len, buf);
+}
+
+static struct oomlens_error *walk_file(struct walk *w, const char *path,
+				       int64_t size)
+{
+	struct archive *a = archive_read_new();
+	struct archive_entry *entry;
+	struct oomlens_error *err = NULL;
+	char name[4096], format[64], host[256];
+	int rc;
+
+	if (!a)
+		return &oomlens_error_nomem;
+	archive_read_support_filter_all(a);
+	archive_read_support_format_tar(a);
+	archive_read_support_format_gnutar(a);
+	archive_read_support_format_zip(a);
+	archive_read_support_format_raw(a);
+	if (!strcmp(path, "-"))
+		rc = archive_read_open_fd(a, STDIN_FILENO, BLOCK_SIZE);
+	else
+		rc = archive_read_open_filename(a, path, BLOCK_SIZE);
+	if (rc != ARCHIVE_OK) {
+		if (w->skip)
+			w->skip(w->ctx, path,
+				archive_error_string(a)
+					? archive_error_string(a)
+					: "cannot open");
+		w->stats->skipped++;
+		archive_read_free(a);
+		return NULL;
+	}
+	w->stats->files++;
+	w->stats->bytes += size > 0 ? (uint64_t)size : 0;
+	host_from_name(path, host, sizeof(host));
+	while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
+		const char *fmt = archive_format_name(a);
+		const char *filter = archive_filter_name(a, 0);
+		const char *ename = archive_entry_pathname(entry);
+		bool raw = archive_format(a) == ARCHIVE_FORMAT_RAW;
+		struct source_stream s = {0};
+		bool plain = !filter || !strcmp(filter, "none");
+
+		if (raw) {
+			snprintf(format, sizeof(format), "%s",
+				 plain ? "plain" : filter);
+			snprintf(name, sizeof(name), "%s",
+				 strcmp(path, "-") ? path : "<stdin>");
+		} else {
+			const char *base;
+
+			if (!ename)
+				ename = "?";
+			base = strrchr(ename, '/');
+			base = base ? base + 1 : ename;
+			snprintf(format, sizeof(format), "%s%s%s",
+				 strstr(fmt ? fmt : "", "ZIP") ? "zip" : "tar",
+				 plain ? "" : ".", plain ? "" : filter);
+			snprintf(name, sizeof(name), "%s:%s", path, ename);
+			if (archive_entry_filetype(entry) != AE_IFREG)
+				continue;
+			if (!strcmp(base, "hostname") &&
+			    strchr(ename, '/') == strrchr(ename, '/')) {
+				read_hostname(a, host, sizeof(host));
+				continue;
+			}
+			if (!source_entry_wanted(ename)) {
+				w->stats->skipped++;
+				continue;
+			}
+		}
+		s.name = name;
+		s.path = path;
+		s.format = format;
+		s.host = host[0] ? host : NULL;
+		s.size = raw ? size : (int64_t)archive_entry_size(entry);
+		err = read_stream(w, a, &s);
+		if (err)
+			break;
+	}
+	if (!err && rc != ARCHIVE_EOF && rc != ARCHIVE_OK) {
+		if (w->skip)
+			w->skip(w->ctx, path,
+				archive_error_string(a)
+					? archive_error_string(a)
+					: "corrupt archive");
+	}
+	archive_read_free(a);
+	return err;
+}
+
+static int by_name(const struct dirent **a, const struct dirent **b)
+{
+	return strcmp((*a)->d_name, (*b)->d_name);
+}
+
+static struct oomlens_error *walk_path(struct walk *w, const char *path,
+				       int depth)
+{
+	struct oomlens_error *err = NULL;
+	struct dirent **names;
+	struct stat st;
+	int n, i;
+
+	if (!strcmp(path, "-"))
+		return walk_file(w, path, -1);
+	if (lstat(path, &st) != 0) {
+		if (w->skip)
+			w->skip(w->ctx, path, strerror(errno));
+		w->stats->skipped++;
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+		w->stats->files++; /* nothing to read, and libarchive would balk */
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode))
+		return walk_file(w, path, (int64_t)st.st_size);
+	if (!S_ISDIR(st.st_mode) || depth > MAX_DEPTH) {
+		if (w->skip)
+			w->skip(w->ctx, path,
+				S_ISLNK(st.st_mode)
+					? "symbolic link (not followed)"
+					: "not a regular file");
+		w->stats->skipped++;
+		return NULL;
+	}
+	n = scandir(path, &names, NULL, by_name);
+	if (n < 0) {
+		if (w->skip)
+			w->skip(w->ctx, path, strerror(errno));
+		w->stats->skipped++;
+		return NULL;
+	}
+	for (i = 0; i < n; i++) {
+		char *child = NULL;
+
+		if (!err && strcmp(names[i]->d_name, ".") &&
+		    strcmp(names[i]->d_name, "..")) {
+			if (asprintf(&child, "%s/%s", path, names[i]->d_name) <
+			    0)
+				err = &oomlens_error_nomem;
+			else
+				err = walk_path(w, child, depth + 1);
+			free(child);
+		}
+		free(names[i]);
+	}
+	free(names);
+	return err;
+}
+
+struct oomlens_error *source_walk(const char *path, source_fn *fn,
+				  source_skip_fn *skip, void *ctx,
+				  struct source_stats *stats)
+{
+	struct source_stats local = {0};
+	struct walk w = {fn, skip, ctx, stats ? stats : &local};
+
+	return walk_path(&w, path, 0);
+}

@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_SOURCE_H
+#define OOMLENS_PARSERS_SOURCE_H
+
+/*
+ * Sources: every stream of log text below a path, read through libarchive
+ * so that nothing is ever extracted to disk.
+ *
+ * A path may be a plain file, a compressed file (.gz, .xz, .zst, .bz2,
+ * .lz4), a tar archive of any of those (a sosreport among them), a
+ * directory (walked recursively, in name order) or "-" for standard input.
+ * Inside an archive only entries that look like kernel logs are read:
+ * messages*, kern.log*, syslog*, dmesg*, journal text exports and *.log
+ * (in a sosreport: var/log/messages*, var/log/kern.log*, var/log/syslog*,
+ * sos_commands/kernel/dmesg*, sos_commands/logs/journalctl*); the others are
+ * counted as skipped.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "parsers/linesrc.h"
+
+struct source_stream {
+	const char *name; /* "x.tar.xz:var/log/messages", or the path */
+	const char *path; /* the file on disk */
+	const char *format; /* "plain", "gzip", "tar.xz", ... */
+	const char *host; /* a sosreport's host name, or NULL */
+	int64_t size; /* bytes on disk (the entry's size inside a tar) */
+	struct linesrc *lines; /* the stream's lines; owned by the walker */
+};
+
+struct source_stats {
+	uint64_t files, streams, skipped;
+	uint64_t bytes; /* bytes of the files on disk */
+};
+
+/*
+ * Called once per stream; everything in *s is valid during the call only.
+ * An error stops the walk and is returned by source_walk().
+ */
+typedef struct oomlens_error *source_fn(void *ctx, struct source_stream *s);
+
+/*
+ * Called for a file or entry that is skipped, with the reason; may be NULL.
+ */
+typedef void source_skip_fn(void *ctx, const char *name, const char *why);
+
+/*
+ * Visit every stream below path. A file that cannot be opened or read is
+ * reported through skip (with the reason) and the walk goes on; errors
+ * returned are what fn returned or out-of-memory.
+ */
+struct oomlens_error *source_walk(const char *path, source_fn *fn,
+				  source_skip_fn *skip, void *ctx,
+				  struct source_stats *stats);
+
+/* True if an archive entry's name looks like a kernel log worth reading. */
+bool source_entry_wanted(const char *entry_name);
+
+#endif

@@ -2,6 +2,10 @@
 
 #include "core/scan.h"
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include <string.h>
 
 #include "core/banned.h"
@@ -163,3 +167,79 @@ void scan_trim(const char **p, size_t *len)
 	while (*len && (is_space((*p)[*len - 1]) || (*p)[*len - 1] == '\r'))
 		(*len)--;
 }
+
+size_t scan_count_newlines(const char *p, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	const uint64_t highs = 0x8080808080808080ULL;
+	const uint64_t nl = ones * '\n';
+	size_t count = 0, i = 0;
+
+	for (; i + 8 <= len; i += 8) {
+		uint64_t w, x;
+
+		memcpy(&w, p + i, 8);
+		x = w ^ nl; /* zero bytes where '\n' was */
+		/* exact zero-byte test: no false positives from borrows */
+		x = ~(((x & ~highs) + ~highs) | x) & highs;
+		/* one bit per matching byte: sum the bytes by multiplication */
+		count += (size_t)(((x >> 7) * ones) >> 56);
+	}
+	for (; i < len; i++)
+		count += p[i] == '\n';
+	return count;
+}
+
+#if defined(__SSE2__)
+const char *scan_find_any3(const char *p, size_t len, const char *anchors,
+			   size_t n)
+{
+	__m128i a0[SCAN_MAX_ANCHORS], a1[SCAN_MAX_ANCHORS],
+		a2[SCAN_MAX_ANCHORS];
+	size_t i = 0, k;
+
+	if (n > SCAN_MAX_ANCHORS)
+		n = SCAN_MAX_ANCHORS;
+	for (k = 0; k < n; k++) {
+		a0[k] = _mm_set1_epi8(anchors[3 * k]);
+		a1[k] = _mm_set1_epi8(anchors[3 * k + 1]);
+		a2[k] = _mm_set1_epi8(anchors[3 * k + 2]);
+	}
+	/* 16 starting positions at a time, reading 18 bytes */
+	for (; i + 18 <= len; i += 16) {
+		__m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
+		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
+		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
+		__m128i hit = _mm_setzero_si128();
+		int mask;
+
+		for (k = 0; k < n; k++)
+			hit = _mm_or_si128(
+				hit, _mm_and_si128(
+					     _mm_and_si128(
+						     _mm_cmpeq_epi8(v0, a0[k]),
+						     _mm_cmpeq_epi8(v1, a1[k])),
+					     _mm_cmpeq_epi8(v2, a2[k])));
+		mask = _mm_movemask_epi8(hit);
+		if (mask)
+			return p + i + (size_t)__builtin_ctz((unsigned)mask);
+	}
+	for (; i + 3 <= len; i++)
+		for (k = 0; k < n; k++)
+			if (!memcmp(p + i, anchors + 3 * k, 3))
+				return p + i;
+	return NULL;
+}
+#else
+const char *scan_find_any3(const char *p, size_t len, const char *anchors,
+			   size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i + 3 <= len; i++)
+		for (k = 0; k < n; k++)
+			if (!memcmp(p + i, anchors + 3 * k, 3))
+				return p + i;
+	return NULL;
+}
+#endif

@@ -64,6 +64,18 @@ bool scan_until(struct scan *s, char c, const char **start, size_t *len);
 /* Consume a run of non-space bytes (at least one). */
 bool scan_word(struct scan *s, const char **start, size_t *len);
 
+/* The number of '\n' bytes in [p, p+len), a word at a time. */
+size_t scan_count_newlines(const char *p, size_t len);
+
+/*
+ * The first place in [p, p+len) where any of n three-byte anchors starts
+ * (anchors: n*3 bytes, back to back), NULL if none; at most
+ * SCAN_MAX_ANCHORS are used. SSE2 on x86-64: many bytes per cycle.
+ */
+#define SCAN_MAX_ANCHORS 8
+const char *scan_find_any3(const char *p, size_t len, const char *anchors,
+			   size_t n);
+
 /* memmem for a literal over [p, p+len), NULL if absent. */
 const char *scan_find(const char *p, size_t len, const char *lit);
 /* True if [p, p+len) starts with lit. */

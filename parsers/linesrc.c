@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/scan.h"
 #include "core/banned.h"
 
 #define READ_CHUNK ((size_t)256 << 10)
@@ -112,6 +113,86 @@ static void emit(struct linesrc *src, struct line *line, size_t len,
 	line->cut = cut;
 	src->start += consumed;
 	src->offset += consumed;
+}
+
+/* Pass over [start, to): whole lines, so `to` follows a '\n'. */
+static void skip_bytes(struct linesrc *src, size_t to, uint64_t *skipped)
+{
+	size_t lines =
+		scan_count_newlines(src->buf + src->start, to - src->start);
+
+	src->lineno += lines;
+	*skipped += lines;
+	src->offset += to - src->start;
+	src->start = to;
+}
+
+/* The first line in [p, p+len) holding a needle: its start, or NULL. */
+static const char *find_line(const char *p, size_t len,
+			     const struct linesrc_filter *f)
+{
+	const char *end = p + len, *at = p;
+
+	while (at < end) {
+		const char *hit = scan_find_any3(at, (size_t)(end - at),
+						 f->anchors, f->n_anchors);
+		const char *ls, *le;
+		size_t i;
+
+		if (!hit)
+			return NULL;
+		ls = hit;
+		while (ls > p && ls[-1] != '\n')
+			ls--;
+		le = memchr(hit, '\n', (size_t)(end - hit));
+		if (!le)
+			le = end;
+		for (i = 0; i < f->n_needles; i++)
+			if (scan_find(ls, (size_t)(le - ls), f->needles[i]))
+				return ls;
+		at = le; /* an anchor without a needle: go on after the line */
+	}
+	return NULL;
+}
+
+struct oomlens_error *linesrc_skip_to(struct linesrc *src,
+				      const struct linesrc_filter *f,
+				      uint64_t *skipped)
+{
+	struct oomlens_error *err;
+
+	*skipped = 0;
+	if (src->skipping)
+		return NULL; /* inside a cut line: let linesrc_next() finish it */
+	for (;;) {
+		const char *base = src->buf + src->start;
+		size_t avail = src->end - src->start;
+		const char *last_nl = avail ? memrchr(base, '\n', avail) : NULL;
+		/* search whole lines only; the unfinished one waits for data */
+		size_t whole = last_nl ? (size_t)(last_nl + 1 - base) : 0;
+		const char *line = find_line(base, src->eof ? avail : whole, f);
+
+		if (line) {
+			skip_bytes(src, (size_t)(line - src->buf), skipped);
+			return NULL;
+		}
+		if (src->eof) {
+			if (last_nl)
+				skip_bytes(src,
+					   (size_t)(last_nl + 1 - src->buf),
+					   skipped);
+			return NULL;
+		}
+		if (whole)
+			skip_bytes(src, (size_t)(last_nl + 1 - src->buf),
+				   skipped);
+		if (src->end - src->start >= LINESRC_MAX_LINE)
+			return NULL; /* a huge line: linesrc_next() cuts it */
+		if ((err = fill(src)))
+			return err;
+		if (src->eof && src->start == src->end)
+			return NULL;
+	}
 }
 
 struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,

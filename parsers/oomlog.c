@@ -140,27 +140,43 @@ static bool match_id(const char *s, size_t n, enum named_row r,
 	       patterns_match_row((size_t)named_rows[r], s, n, m);
 }
 
+/*
+ * Literals of every message that matters between reports: triggers and
+ * summaries ("oom-kill"), selection and kill lines, the RFC's fork-bomb
+ * lines, and the events. A line holding none of them is a no-op outside a
+ * report, so long runs of such lines are skipped without being looked at
+ * line by line (linesrc_skip_to()).
+ */
+static const char *const idle_needles[] = {
+	"oom-kill",	   "ill process", "illed process", "fork-bomb",
+	"pids controller", "sending SIG", "Killed /",	   "by the OOM killer",
+};
+
+/* Every needle holds one of these (checked by a unit test). */
+static const char idle_anchors[] = "ill"
+				   "-bo"
+				   "ids"
+				   "SIG";
+
+static const struct linesrc_filter idle_filter = {
+	idle_anchors,
+	sizeof(idle_anchors) / 3,
+	idle_needles,
+	sizeof(idle_needles) / sizeof(idle_needles[0]),
+};
+
+const struct linesrc_filter *oomlog_idle_filter(void)
+{
+	return &idle_filter;
+}
+
 /* Cheap test for lines that may open a report or stand alone. */
 static bool may_matter(const char *s, size_t n)
 {
-	static const char *const keys[] = {
-		"oom-kill",
-		"ill process",
-		"fork-bomb",
-		"emory",
-		"pids controller",
-		"oom_reaper",
-		"SIGTERM",
-		"SIGKILL",
-		"page allocation failure",
-		"blocked for more than",
-		"OOM killer",
-		"Killed ",
-	};
 	size_t i;
 
-	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (scan_find(s, n, keys[i]))
+	for (i = 0; i < idle_filter.n_needles; i++)
+		if (scan_find(s, n, idle_needles[i]))
 			return true;
 	return false;
 }
@@ -1528,6 +1544,16 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	return NULL;
 }
 
+/*
+ * Between reports, with nothing pending that could still open one: the
+ * pending line (whose continuation may not have come yet) holds no needle.
+ */
+static bool quiet(const struct oomlog *log)
+{
+	return log->st == ST_IDLE && !log->cur && !log->fb_pending &&
+	       (!log->pend_valid || !may_matter(log->pend.buf, log->pend.len));
+}
+
 struct oomlens_error *oomlog_finish(struct oomlog *log)
 {
 	struct oomlens_error *err = flush_pending(log);
@@ -1595,12 +1621,32 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 	struct oomlog *log;
 	struct line line;
 	bool got;
-	uint64_t cut = 0;
+	uint64_t cut = 0, idle_run = 0;
 
 	if ((err = oomlog_new(&log, name, sink)))
 		return err;
 	log->default_host = host;
-	while (!(err = linesrc_next(src, &line, &got)) && got) {
+	for (;;) {
+		/*
+		 * Quiet for two lines in a row (so that a wrapped line has had
+		 * its continuation): skip to the next line that may matter.
+		 */
+		if (idle_run >= 2 && quiet(log)) {
+			uint64_t skipped;
+
+			if ((err = flush_pending(log)))
+				break;
+			if (quiet(log)) {
+				err = linesrc_skip_to(src, &idle_filter,
+						      &skipped);
+				if (err)
+					break;
+				log->stats.lines += skipped;
+			}
+			idle_run = 0;
+		}
+		if ((err = linesrc_next(src, &line, &got)) || !got)
+			break;
 		cut += line.cut;
 		err = oomlog_feed(log, line.text, line.len, line.lineno,
 				  line.offset);
@@ -1610,6 +1656,7 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 				(unsigned long long)line.lineno);
 			break;
 		}
+		idle_run = quiet(log) ? idle_run + 1 : 0;
 	}
 	if (!err)
 		err = oomlog_finish(log);

@@ -50,6 +50,16 @@ struct oomlens_error *oomlog_finish(struct oomlog *log);
 const struct oomlog_stats *oomlog_stats(const struct oomlog *log);
 void oomlog_free(struct oomlog *log);
 
+/*
+ * What a line must hold to matter between reports (linesrc_skip_to() skips
+ * the others). Outside a report the parser acts on: OOM triggers, summaries,
+ * selection and kill lines, the RFC's fork-bomb lines, pids-controller
+ * rejections and user-space killers. Page allocation failures and hung
+ * tasks are recorded only inside a report, as context.
+ */
+struct linesrc_filter;
+const struct linesrc_filter *oomlog_idle_filter(void);
+
 /* Free the compiled pattern tables (before exit; parsing compiles them again). */
 void oomlog_library_release(void);
 

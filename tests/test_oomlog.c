@@ -2,8 +2,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "parsers/linesrc.h"
 #include "parsers/oomlog.h"
+#include "parsers/patterns.h"
 #include "tests/suites.h"
 
 #define TRIG_510                                                                                                        \
@@ -261,10 +264,11 @@ START_TEST(userspace_killers_are_events_not_incidents)
 		"Nov  3 12:00:02 h earlyoom[700]: sending SIGTERM to process 2716 uid 1000 \"firefox\": badness 906, VmRSS 3921 MiB\n"
 		"Nov  3 12:00:03 h kernel: [  5.000000] kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)\n"
 		"Nov  3 12:00:04 h kernel: [  6.000000] cgroup: fork rejected by pids controller in /user.slice/user-1000.slice\n");
+	/* an allocation failure outside a report is no event (needles) */
 	ck_assert_uint_eq(c.n, 0);
-	ck_assert_uint_eq(c.events, 4);
+	ck_assert_uint_eq(c.events, 3);
 	ck_assert_int_eq(c.event_kinds[OOM_EVENT_USERSPACE_KILL], 2);
-	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 1);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 0);
 	ck_assert_int_eq(c.event_kinds[OOM_EVENT_PIDS_REJECTED], 1);
 	collected_release(&c);
 }
@@ -439,12 +443,84 @@ START_TEST(fingerprint_ignores_the_logging)
 }
 END_TEST
 
+/* The skip filter: every needle holds an anchor; every idle row a needle. */
+START_TEST(idle_filter_is_consistent)
+{
+	const struct linesrc_filter *f = oomlog_idle_filter();
+	static const char *const idle_rows[] = {
+		"trigger-4.6",	    "trigger-2.6.18",	 "summary-5.0",
+		"select-2.6.36",    "select-2.6.20",	 "select-2.6.18",
+		"killed-5.4",	    "killed-2.6.18",	 "forkbomb-kill",
+		"pids-rejected",    "systemd-oomd-kill", "earlyoom-kill",
+		"systemd-unit-oom",
+	};
+	size_t i, k;
+
+	for (i = 0; i < f->n_needles; i++) {
+		bool anchored = false;
+
+		for (k = 0; k < f->n_anchors; k++)
+			anchored |= strstr(f->needles[i],
+					   (char[4]){f->anchors[3 * k],
+						     f->anchors[3 * k + 1],
+						     f->anchors[3 * k + 2],
+						     0}) != NULL;
+		ck_assert_msg(anchored, "needle '%s' holds no anchor",
+			      f->needles[i]);
+	}
+	ck_assert_ptr_null(patterns_init());
+	for (i = 0; i < sizeof(idle_rows) / sizeof(idle_rows[0]); i++) {
+		long r = patterns_row_index(idle_rows[i]);
+		bool found = false;
+
+		ck_assert_int_ge(r, 0);
+		for (k = 0; k < f->n_needles; k++)
+			found |= strstr(pat_rows[r].example, f->needles[k]) !=
+				 NULL;
+		ck_assert_msg(found, "example of %s holds no needle",
+			      idle_rows[i]);
+	}
+}
+END_TEST
+
+/* Skipping quiet lines keeps line numbers exact across buffer refills. */
+START_TEST(skipping_keeps_line_numbers)
+{
+	char path[] = "/tmp/oomlens-skip-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	struct collected c;
+	size_t i;
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < 200000; i++)
+		fprintf(f,
+			"Nov  3 12:00:01 h kernel: [ 1.%06zu] filler line %zu\n",
+			i, i);
+	fprintf(f,
+		"Nov  3 12:00:02 h kernel: [ 2.000000] Killed process 7 (x) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n");
+	for (i = 0; i < 1000; i++)
+		fprintf(f, "Nov  3 12:00:03 h kernel: [ 3.%06zu] filler\n", i);
+	fprintf(f,
+		"Nov  3 12:00:04 h earlyoom[9]: sending SIGKILL to process 8 uid 0 \"y\": badness 900\n");
+	fclose(f);
+	ck_assert_ptr_null(collect_file(&c, path));
+	unlink(path);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert_uint_eq(c.inc[0]->first.line, 200001);
+	ck_assert_uint_eq(c.events, 1);
+	collected_release(&c);
+}
+END_TEST
+
 Suite *oomlog_identity_suite(void)
 {
 	Suite *s = suite_create("oomlog-identity");
 	TCase *tc = tcase_create("fingerprint");
 
 	tcase_add_test(tc, fingerprint_ignores_the_logging);
+	tcase_add_test(tc, idle_filter_is_consistent);
+	tcase_add_test(tc, skipping_keeps_line_numbers);
 	suite_add_tcase(s, tc);
 	return s;
 }

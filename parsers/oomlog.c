@@ -1211,8 +1211,26 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 		}
 		log->blk = BLK_NONE;
 	}
-	if (n && s[0] == '[' && on_task_row(log, s, n)) {
+	/* the likely kinds of line first: Mem-Info inside its block, traces */
+	if (log->blk == BLK_MEMINFO) {
+		if (is_counter_line(s, n)) {
+			touch(log);
+			return add_kv_tokens(log, "global", s, n, UNIT_PAGES);
+		}
+		if (match(log, FAM_MEMINFO, s, n, &m)) {
+			touch(log);
+			return on_meminfo(log, &m);
+		}
+	}
+	if (match(log, FAM_CONTEXT, s, n, &m)) {
 		touch(log);
+		if (scan_starts(s, n, "Hardware name: ") &&
+		    !inc->trigger.hardware)
+			inc->trigger.hardware =
+				oom_incident_str(inc, s + 15, n - 15);
+		if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
+			inc->trigger.workqueue =
+				oom_incident_str(inc, s + 11, n - 11);
 		return NULL;
 	}
 	if (match(log, FAM_KILLED, s, n, &m)) {
@@ -1279,17 +1297,6 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 		log->st = ST_AFTER;
 		return handle_after(log, s, n);
 	}
-	if (match(log, FAM_CONTEXT, s, n, &m)) {
-		touch(log);
-		if (scan_starts(s, n, "Hardware name: ") &&
-		    !inc->trigger.hardware)
-			inc->trigger.hardware =
-				oom_incident_str(inc, s + 15, n - 15);
-		if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
-			inc->trigger.workqueue =
-				oom_incident_str(inc, s + 11, n - 11);
-		return NULL;
-	}
 	if (match(log, FAM_EVENT, s, n, &m))
 		return emit_event(log, &m, s, n);
 	err = unknown_line(log, s, n);
@@ -1321,6 +1328,11 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	    (err = close_incident(log)))
 		return err;
 
+	/* the bulk of a report first: task rows, which nothing else resembles */
+	if (log->st == ST_REPORT && s[0] == '[' && on_task_row(log, s, n)) {
+		touch(log);
+		return NULL;
+	}
 	if (scan_starts(s, n, "Possible fork-bomb") &&
 	    match_id(s, n, ROW_FORKBOMB_DETECTED, &m))
 		return on_forkbomb_detected(log, &m);
@@ -1383,7 +1395,8 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	log->pos.line = log->pend_lineno;
 	log->pos.offset = log->pend_offset;
 	log->end_line = log->pend_last_lineno;
-	if (scan_find(ll.msg, ll.msg_len, "#012") ||
+	if ((memchr(ll.msg, '#', ll.msg_len) &&
+	     scan_find(ll.msg, ll.msg_len, "#012")) ||
 	    memchr(ll.msg, '\r', ll.msg_len))
 		err = handle_pieces(log, ll.msg, ll.msg_len);
 	else

@@ -13,7 +13,7 @@ MODEL := model/task.c model/incident.c model/kversion.c
 PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.c parsers/source.c
 REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c
 DB := $(wildcard db/*.c)
-CLI := cli/main.c cli/cmd-analyze.c
+CLI := cli/main.c cli/cmd-analyze.c cli/cmd-ingest.c cli/cmd-report.c
 LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB)
 
 BUILD ?= build
@@ -22,6 +22,8 @@ CLI_OBJ := $(CLI:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_OBJ := $(TEST_SRC:%.c=$(BUILD)/%.o) $(BUILD)/tests/run.o
 GEN := fixtures/gen/oomgen
+
+.DELETE_ON_ERROR:
 
 .PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures
 
@@ -95,3 +97,5 @@ clean:
 	rm -rf build build-asan oomlens $(GEN)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
+
+-include bench/bench.mk

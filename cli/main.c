@@ -18,6 +18,11 @@ struct command {
 static const struct command commands[] = {
 	{"analyze", cmd_analyze,
 	 "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident"},
+	{"ingest", cmd_ingest,
+	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
+	{"report", cmd_report,
+	 "report [--db FILE] [--format text|json] [--incident ID]\n"
+	 "                                           show the stored incidents"},
 };
 
 static void usage(FILE *f)

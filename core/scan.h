@@ -70,11 +70,14 @@ size_t scan_count_newlines(const char *p, size_t len);
 /*
  * The first place in [p, p+len) where any of n three-byte anchors starts
  * (anchors: n*3 bytes, back to back), NULL if none; at most
- * SCAN_MAX_ANCHORS are used. SSE2 on x86-64: many bytes per cycle.
+ * SCAN_MAX_ANCHORS are used. If newlines is not NULL it receives the number
+ * of '\n' bytes before that place (or in the whole range, when NULL is
+ * returned). SIMD on x86-64 (AVX2 where the CPU has it, else SSE2): many
+ * bytes per cycle.
  */
 #define SCAN_MAX_ANCHORS 8
 const char *scan_find_any3(const char *p, size_t len, const char *anchors,
-			   size_t n);
+			   size_t n, size_t *newlines);
 
 /* memmem for a literal over [p, p+len), NULL if absent. */
 const char *scan_find(const char *p, size_t len, const char *lit);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/hash.h"
 #include "core/banned.h"
 
 const char *oom_constraint_name(enum oom_constraint c)
@@ -228,10 +229,10 @@ void oom_incident_fingerprint_add(struct oom_incident *inc, const char *s,
 
 		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
 			continue;
-		h = (h ^ c) * 0x100000001b3ULL;
+		h = fnv64_byte(h, c);
 	}
 	/* a separator, so that message boundaries count */
-	inc->fingerprint = (h ^ 0x1f) * 0x100000001b3ULL;
+	inc->fingerprint = fnv64_byte(h, 0x1f);
 }
 
 const struct oom_kill *oom_incident_victim(const struct oom_incident *inc)

@@ -224,7 +224,7 @@ void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 		       const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-#define OOM_FINGERPRINT_SEED 0xcbf29ce484222325ULL
+#define OOM_FINGERPRINT_SEED 0xcbf29ce484222325ULL /* FNV64_SEED */
 
 /* Fold one message of the report into inc->fingerprint (blanks ignored). */
 void oom_incident_fingerprint_add(struct oom_incident *inc, const char *s,

@@ -71,6 +71,15 @@ void oom_task_release(struct oom_task *t)
 	t->n_extra = 0;
 }
 
+int64_t oom_pages_kb(int64_t pages, unsigned page_kb)
+{
+	if (!page_kb)
+		page_kb = 4;
+	if (pages == OOM_VAL_NONE || pages < 0 || pages > INT64_MAX / page_kb)
+		return OOM_VAL_NONE;
+	return pages * page_kb;
+}
+
 int64_t oom_task_kb(const struct oom_task *t, enum task_col col,
 		    unsigned page_kb)
 {
@@ -80,9 +89,7 @@ int64_t oom_task_kb(const struct oom_task *t, enum task_col col,
 		return OOM_VAL_NONE;
 	switch (task_col_info[col].unit) {
 	case UNIT_PAGES:
-		return v > INT64_MAX / (page_kb ? page_kb : 4)
-			       ? OOM_VAL_NONE
-			       : v * (page_kb ? page_kb : 4);
+		return oom_pages_kb(v, page_kb);
 	case UNIT_BYTES:
 		return v / 1024;
 	case UNIT_KB:

@@ -76,6 +76,9 @@ struct oom_task {
 void oom_task_init(struct oom_task *t);
 void oom_task_release(struct oom_task *t);
 
+/* pages * page_kb, or OOM_VAL_NONE if pages is unknown, negative or too big. */
+int64_t oom_pages_kb(int64_t pages, unsigned page_kb);
+
 /*
  * The column's value converted to KiB with the given page size in KiB, or
  * OOM_VAL_NONE if the row lacks it or the column is not a size.

@@ -127,18 +127,24 @@ static void skip_bytes(struct linesrc *src, size_t to, uint64_t *skipped)
 	src->start = to;
 }
 
-/* The first line in [p, p+len) holding a needle: its start, or NULL. */
+/*
+ * The first line in [p, p+len) holding a needle: its start, or NULL; with
+ * *lines, the number of lines before it (or in the whole range).
+ */
 static const char *find_line(const char *p, size_t len,
-			     const struct linesrc_filter *f)
+			     const struct linesrc_filter *f, size_t *lines)
 {
 	const char *end = p + len, *at = p;
 
+	*lines = 0;
 	while (at < end) {
+		size_t nl;
 		const char *hit = scan_find_any3(at, (size_t)(end - at),
-						 f->anchors, f->n_anchors);
+						 f->anchors, f->n_anchors, &nl);
 		const char *ls, *le;
 		size_t i;
 
+		*lines += nl;
 		if (!hit)
 			return NULL;
 		ls = hit;
@@ -150,9 +156,22 @@ static const char *find_line(const char *p, size_t len,
 		for (i = 0; i < f->n_needles; i++)
 			if (scan_find(ls, (size_t)(le - ls), f->needles[i]))
 				return ls;
-		at = le; /* an anchor without a needle: go on after the line */
+		/* an anchor without a needle: go on after the line */
+		if (le < end)
+			*lines += 1;
+		at = le < end ? le + 1 : end;
 	}
 	return NULL;
+}
+
+/* Pass over [start, to), which holds `lines` whole lines. */
+static void pass_lines(struct linesrc *src, size_t to, size_t lines,
+		       uint64_t *skipped)
+{
+	src->lineno += lines;
+	*skipped += lines;
+	src->offset += to - src->start;
+	src->start = to;
 }
 
 struct oomlens_error *linesrc_skip_to(struct linesrc *src,
@@ -170,10 +189,13 @@ struct oomlens_error *linesrc_skip_to(struct linesrc *src,
 		const char *last_nl = avail ? memrchr(base, '\n', avail) : NULL;
 		/* search whole lines only; the unfinished one waits for data */
 		size_t whole = last_nl ? (size_t)(last_nl + 1 - base) : 0;
-		const char *line = find_line(base, src->eof ? avail : whole, f);
+		size_t lines;
+		const char *line =
+			find_line(base, src->eof ? avail : whole, f, &lines);
 
 		if (line) {
-			skip_bytes(src, (size_t)(line - src->buf), skipped);
+			pass_lines(src, (size_t)(line - src->buf), lines,
+				   skipped);
 			return NULL;
 		}
 		if (src->eof) {
@@ -184,7 +206,7 @@ struct oomlens_error *linesrc_skip_to(struct linesrc *src,
 			return NULL;
 		}
 		if (whole)
-			skip_bytes(src, (size_t)(last_nl + 1 - src->buf),
+			pass_lines(src, (size_t)(last_nl + 1 - src->buf), lines,
 				   skipped);
 		if (src->end - src->start >= LINESRC_MAX_LINE)
 			return NULL; /* a huge line: linesrc_next() cuts it */

@@ -148,12 +148,17 @@ static bool match_id(const char *s, size_t n, enum named_row r,
  * line by line (linesrc_skip_to()).
  */
 static const char *const idle_needles[] = {
-	"oom-kill",	   "ill process", "illed process", "fork-bomb",
-	"pids controller", "sending SIG", "Killed /",	   "by the OOM killer",
+	"oom-kill",	  "Kill process", "kill process",
+	"Killed process", "fork-bomb",	  "pids controller",
+	"sending SIG",	  "Killed /",	  "by the OOM killer",
 };
 
-/* Every needle holds one of these (checked by a unit test). */
-static const char idle_anchors[] = "ill"
+/*
+ * Every needle holds one of these (checked by a unit test): three bytes
+ * that ordinary log text seldom holds, so few lines are looked at.
+ */
+static const char idle_anchors[] = "Kil"
+				   "kil"
 				   "-bo"
 				   "ids"
 				   "SIG";

@@ -338,7 +338,7 @@ const struct pat_row pat_rows[] = {
 
 	/* context lines inside a report */
 	{"ctx-call-trace", FAM_CONTEXT, KV_ANY_MIN, KV_ANY_MAX, "all", "",
-	 "^\\s*(?:Call Trace:|<(?:/?TASK|/?IRQ|/?NMI|EOI)>|\\[<[0-9a-f]+>\\]|(?:\\? )?[\\w.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+|(?:[0-9a-f]{8,16} ?)+$|Code: |R[A-Z0-9]{2}: |RIP: |FS: |CS: |CR2: |DR[0-9]: |Stack:|Modules linked in:|---\\[ end |Kernel Offset:|Hardware name: |Workqueue: |task: |COMPACTION is disabled!!!$)",
+	 "^\\s*(?:Call Trace:|<(?:/?TASK|/?IRQ|/?NMI|EOI)>|\\[<[0-9a-f]+>\\]|(?:\\? )?[\\w.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+|(?:[0-9a-f]{8,16}(?: |$))+$|Code: |R[A-Z0-9]{2}: |RIP: |FS: |CS: |CR2: |DR[0-9]: |Stack:|Modules linked in:|---\\[ end |Kernel Offset:|Hardware name: |Workqueue: |task: |COMPACTION is disabled!!!$)",
 	 " [<ffffffff816861ac>] dump_stack+0x19/0x1b"},
 };
 
@@ -387,6 +387,13 @@ const char *pat_family_name(enum pat_family f)
 
 static pcre2_code **codes;
 static pcre2_match_data *match_data;
+/*
+ * Limits on one match: a pattern that backtracks badly on a hostile line
+ * fails that line instead of hanging (found by fuzzing; see bench/fuzz).
+ */
+static pcre2_match_context *match_ctx;
+#define MATCH_LIMIT 200000
+#define DEPTH_LIMIT 20000
 /* The rows of each family, in table order. */
 static size_t *fam_rows[FAM_COUNT];
 static size_t fam_nrows[FAM_COUNT];
@@ -436,8 +443,13 @@ struct oomlens_error *patterns_init(void)
 
 		fam_rows[f][fam_nrows[f]++] = i;
 	}
+	match_ctx = pcre2_match_context_create(NULL);
+	if (match_ctx) {
+		pcre2_set_match_limit(match_ctx, MATCH_LIMIT);
+		pcre2_set_depth_limit(match_ctx, DEPTH_LIMIT);
+	}
 	match_data = pcre2_match_data_create(32, NULL);
-	if (!match_data) {
+	if (!match_data || !match_ctx) {
 		patterns_release();
 		return &oomlens_error_nomem;
 	}
@@ -460,6 +472,8 @@ void patterns_release(void)
 	}
 	pcre2_match_data_free(match_data);
 	match_data = NULL;
+	pcre2_match_context_free(match_ctx);
+	match_ctx = NULL;
 }
 
 bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
@@ -469,7 +483,7 @@ bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
 	if (!codes || i >= pat_nrows)
 		return false;
 	rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
-			 match_data, NULL);
+			 match_data, match_ctx);
 	if (rc < 0)
 		return false;
 	m->row = &pat_rows[i];

@@ -5,6 +5,7 @@
 #include <archive_entry.h>
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,6 +123,79 @@ static void read_hostname(struct archive *a, char *host, size_t n)
 		snprintf(host, n, "%.*s", (int)len, buf);
 }
 
+/*
+ * Does the file start like something libarchive must open (a compressed
+ * file or an archive)? Plain text is read directly: one copy fewer.
+ */
+static bool looks_packed(const char *path)
+{
+	static const struct {
+		size_t off, len;
+		const char *magic;
+	} magics[] = {
+		{0, 2, "\x1f\x8b"}, /* gzip */
+		{0, 6,
+		 "\xfd"
+		 "7zXZ\0"}, /* xz */
+		{0, 4, "\x28\xb5\x2f\xfd"}, /* zstd */
+		{0, 3, "BZh"}, /* bzip2 */
+		{0, 4, "\x04\x22\x4d\x18"}, /* lz4 */
+		{0, 4, "PK\x03\x04"}, /* zip */
+		{0, 6, "7z\xbc\xaf\x27\x1c"}, /* 7z */
+		{257, 5, "ustar"}, /* tar */
+		{0, 2, "\x1f\x9d"}, /* compress */
+	};
+	unsigned char head[512];
+	ssize_t got;
+	size_t i;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return true; /* cannot peek at a pipe: let libarchive decide */
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true; /* libarchive will say why */
+	got = read(fd, head, sizeof(head));
+	close(fd);
+	if (got < 0)
+		return true;
+	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
+		if ((size_t)got >= magics[i].off + magics[i].len &&
+		    !memcmp(head + magics[i].off, magics[i].magic,
+			    magics[i].len))
+			return true;
+	return false;
+}
+
+/* A plain text file, read without libarchive. */
+static struct oomlens_error *walk_plain(struct walk *w, const char *path,
+					int64_t size)
+{
+	struct source_stream s = {0};
+	struct oomlens_error *err;
+	struct linesrc lines;
+
+	err = linesrc_open(&lines, path);
+	if (err) {
+		if (w->skip)
+			w->skip(w->ctx, path, err->message);
+		w->stats->skipped++;
+		oomlens_error_free(err);
+		return NULL;
+	}
+	w->stats->files++;
+	w->stats->streams++;
+	w->stats->bytes += size > 0 ? (uint64_t)size : 0;
+	s.name = path;
+	s.path = path;
+	s.format = "plain";
+	s.size = size;
+	s.lines = &lines;
+	err = w->fn(w->ctx, &s);
+	linesrc_close(&lines);
+	return err;
+}
+
 static struct oomlens_error *walk_file(struct walk *w, const char *path,
 				       int64_t size)
 {
@@ -237,7 +311,9 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 		return NULL;
 	}
 	if (S_ISREG(st.st_mode))
-		return walk_file(w, path, (int64_t)st.st_size);
+		return looks_packed(path)
+			       ? walk_file(w, path, (int64_t)st.st_size)
+			       : walk_plain(w, path, (int64_t)st.st_size);
 	if (!S_ISDIR(st.st_mode) || depth > MAX_DEPTH) {
 		if (w->skip)
 			w->skip(w->ctx, path,

@@ -78,7 +78,8 @@ static void task_obj(struct jw *w, const struct oom_task *t, unsigned page_kb)
 	jw_end_object(w);
 }
 
-void render_incident_json(struct jw *w, const struct oom_incident *inc)
+void render_incident_json(struct jw *w, const struct oom_incident *inc,
+			  int64_t id)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	const struct oom_trigger *t = &inc->trigger;
@@ -87,7 +88,8 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc)
 	char fp[24];
 
 	jw_object(w, NULL);
-
+	if (id != OOM_VAL_NONE)
+		jw_int(w, "id", id);
 	snprintf(fp, sizeof(fp), "%016llx",
 		 (unsigned long long)inc->fingerprint);
 	jw_str(w, "source", inc->source);

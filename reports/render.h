@@ -8,13 +8,19 @@
 #include "model/incident.h"
 #include "reports/jsonw.h"
 
-void render_incident_json(struct jw *w, const struct oom_incident *inc);
+/* id: the database id, or OOM_VAL_NONE to leave it out. */
+void render_incident_json(struct jw *w, const struct oom_incident *inc,
+			  int64_t id);
 void render_event_json(struct jw *w, const struct oom_event *ev);
 
 /* Append the text report of incident number `index` (1-based). */
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
 					   size_t index);
+/* One line of the stored-incident table; a header line first when index is 1. */
+struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
+					    const struct oom_incident *inc,
+					    size_t index);
 struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev);
 

@@ -50,8 +50,9 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	return NULL;
 }
 
-struct oomlens_error *report_incident(struct report *r,
-				      const struct oom_incident *inc)
+static struct oomlens_error *incident(struct report *r, int64_t id,
+				      const struct oom_incident *inc,
+				      bool brief)
 {
 	struct oomlens_error *err;
 
@@ -62,14 +63,28 @@ struct oomlens_error *report_incident(struct report *r,
 		jw_init(&w, &r->out, 2);
 		w.depth = 1;
 		w.need_comma[0] = r->incidents > 1;
-		render_incident_json(&w, inc);
+		render_incident_json(&w, inc, id);
 		err = w.err;
+	} else if (brief) {
+		err = render_incident_brief(&r->out, id, inc, r->incidents);
 	} else {
 		err = render_incident_text(&r->out, inc, r->incidents);
 	}
 	if (err)
 		return err;
 	return flush(r);
+}
+
+struct oomlens_error *report_incident(struct report *r,
+				      const struct oom_incident *inc)
+{
+	return incident(r, OOM_VAL_NONE, inc, false);
+}
+
+struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
+					     const struct oom_incident *inc)
+{
+	return incident(r, id, inc, true);
 }
 
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)

@@ -35,6 +35,14 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 /* inc is borrowed. Errors: IO when writing fails. */
 struct oomlens_error *report_incident(struct report *r,
 				      const struct oom_incident *inc);
+/*
+ * A stored incident: in text one line of a table (id, when, host, kernel,
+ * constraint, victim, task rows, flags); in JSON the full incident with its
+ * database id. inc is borrowed.
+ */
+struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
+					     const struct oom_incident *inc);
+
 /* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
 struct oomlens_error *report_event(struct report *r,
 				   const struct oom_event *ev);

@@ -153,14 +153,13 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	if (m->present) {
 		int64_t ram = m->pages_ram;
 
-		strbuf_addf(
-			sb, "  Memory:     RAM %s",
-			human_kb(a, sizeof(a),
-				 ram == OOM_VAL_NONE ? ram : ram * page_kb));
+		strbuf_addf(sb, "  Memory:     RAM %s",
+			    human_kb(a, sizeof(a), oom_pages_kb(ram, page_kb)));
 		if (m->pages_reserved != OOM_VAL_NONE)
 			strbuf_addf(sb, ", reserved %s",
 				    human_kb(b, sizeof(b),
-					     m->pages_reserved * page_kb));
+					     oom_pages_kb(m->pages_reserved,
+							  page_kb)));
 		strbuf_addf(sb, ", swap free %s of %s\n",
 			    human_kb(c, sizeof(c), m->free_swap_kb),
 			    human_kb(d, sizeof(d), m->total_swap_kb));
@@ -230,4 +229,36 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
 			   (unsigned long long)ev->pos.line,
 			   oom_event_kind_name(ev->kind), ev->program,
 			   ev->text);
+}
+
+struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
+					    const struct oom_incident *inc,
+					    size_t index)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	char when[64], victim[48];
+
+	if (index == 1)
+		strbuf_addf(sb, "%6s  %-24s %-12s %-28s %-9s %-26s %6s  %s\n",
+			    "ID", "WHEN", "HOST", "KERNEL", "CONSTR", "VICTIM",
+			    "TASKS", "FLAGS");
+	if (inc->wallclock)
+		snprintf(when, sizeof(when), "%s", inc->wallclock);
+	else if (inc->has_uptime)
+		snprintf(when, sizeof(when), "uptime %.0f s", inc->uptime);
+	else
+		snprintf(when, sizeof(when), "?");
+	if (v)
+		snprintf(victim, sizeof(victim), "%lld (%s)", (long long)v->pid,
+			 opt(v->comm));
+	else
+		snprintf(victim, sizeof(victim), "-");
+	return strbuf_addf(
+		sb,
+		"%6lld  %-24.24s %-12.12s %-28.28s %-9s %-26.26s %6zu  %s%s%s\n",
+		(long long)id, when, inc->host ? inc->host : "-",
+		inc->kernel_release ? inc->kernel_release : "?",
+		oom_constraint_name(inc->constraint), victim, inc->n_tasks,
+		inc->truncated ? "truncated " : "",
+		inc->partial ? "partial " : "", inc->panic ? "panic" : "");
 }

@@ -71,6 +71,13 @@ fi
 printf 'not gzip at all' | gzip -c | head -c 20 >"$tmp/cut.gz"
 expect 2 "truncated gzip" -- "$bin" analyze "$tmp/cut.gz"
 
+# inputs the fuzzer's campaign turned up (bench/fuzz/crashes): fast, no crash
+for f in bench/fuzz/crashes/*; do
+	case "$f" in *.md) continue ;; esac
+	( ulimit -t 10 2>/dev/null; exec "$bin" analyze "$f" ) >"$tmp/out" 2>"$tmp/err"
+	case $? in 0|1) ok ;; *) bad "fuzz reproducer $f"; cat "$tmp/err" ;; esac
+done
+
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then
 	for f in fixtures/demo/*.log "$tmp/nul"; do

@@ -19,6 +19,7 @@ Suite *reports_suite(void);
 Suite *reallogs_suite(void);
 Suite *generated_suite(void);
 Suite *kernel_output_suite(void);
+Suite *db_suite(void);
 
 /* Parse text (lines split at '\n') and keep what the parser emits. */
 struct collected {

@@ -1,0 +1,222 @@
+#!/bin/sh
+# bench/bench.sh - the benchmarks behind `make bench` (bench/README.md).
+#
+# usage: sh bench/bench.sh OOMLENS RUNNER SPARSE SPARSE_HALF SPARSE_QUARTER
+#                          DENSE RESULTS
+#
+# Each corpus X.log has X.meta beside it, the generator's ground truth:
+# "corpus KIND bytes=B lines=L reports=R task_rows=T". Every timed command
+# runs once to warm the page cache, then three times: the median counts.
+# oomlens and its baseline run in the same invocation, on the same file.
+#
+# Prints a table (one row per benchmark) and notes, and writes the same to
+# RESULTS. Exit status 0 whether targets are met or MISSED; 1 when a command
+# fails or a corpus does not match its .meta.
+set -eu
+
+if [ $# -ne 7 ]; then
+	echo "usage: sh bench/bench.sh OOMLENS RUNNER SPARSE SPARSE_HALF SPARSE_QUARTER DENSE RESULTS" >&2
+	exit 2
+fi
+oomlens=$1 run=$2 p1=$3 p1h=$4 p1q=$5 p2=$6 results=$7
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oomlens-bench.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
+db=$tmp/bench.db
+
+die() {
+	echo "bench: $*" >&2
+	exit 1
+}
+
+# meta FILE KEY: KEY's value in FILE's .meta
+meta() {
+	m=${1%.log}.meta
+	[ -f "$m" ] || die "no '$m': remove bench/corpus and run make bench again"
+	v=$(tr ' ' '\n' <"$m" | sed -n "s/^$2=//p")
+	[ -n "$v" ] || die "'$m' has no $2"
+	echo "$v"
+}
+
+# once OUT [-e NAME=VALUE] -- CMD...: run CMD under the runner, stdout to
+# OUT; sets wall and rss
+once() {
+	o=$1
+	shift
+	line=$("$run" -o "$o" "$@") || {
+		while [ "$1" != -- ]; do
+			shift
+		done
+		shift
+		die "command failed: $*"
+	}
+	wall=${line#wall=}
+	wall=${wall%% *}
+	rss=${line#*maxrss_kb=}
+	rss=${rss%% *}
+}
+
+# run1 KIND OUT FILE: one run of oomlens (ingest or analyze), grep or wc
+run1() {
+	case $1 in
+	oomlens)
+		if [ "$mode" = ingest ]; then
+			rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
+			once "$2" -- "$oomlens" ingest --db "$db" --quiet "$3"
+		else
+			once "$2" -- "$oomlens" analyze "$3"
+		fi
+		;;
+	grep) once "$2" -e LC_ALL=C -- grep -c 'invoked oom-killer' "$3" ;;
+	wc) once "$2" -e LC_ALL=C -- wc -l "$3" ;;
+	esac
+}
+
+# timed KIND WARM_OUT OUT FILE: a warm-up run (stdout to WARM_OUT), then
+# three (stdout to OUT); sets med (median seconds), runs (the three), peak
+# (largest maxrss_kb of the four)
+timed() {
+	run1 "$1" "$2" "$4"
+	peak=$rss
+	runs=
+	for _ in 1 2 3; do
+		run1 "$1" "$3" "$4"
+		runs="$runs $wall"
+		if [ "$rss" -gt "$peak" ]; then
+			peak=$rss
+		fi
+	done
+	# shellcheck disable=SC2086 # one time per line
+	med=$(printf '%s\n' $runs | sort -n | sed -n 2p)
+}
+
+# incidents OUT: incidents in a text report of oomlens analyze
+incidents() {
+	grep -c '^Incident [0-9][0-9]*:' "$1" || true
+}
+
+[ -x "$oomlens" ] || die "no '$oomlens': make oomlens"
+[ -x "$run" ] || die "no '$run'"
+if "$oomlens" ingest --help >/dev/null 2>&1; then
+	mode=ingest
+	how="oomlens ingest --db TMP.db --quiet FILE (fresh database each run)"
+else
+	mode=analyze
+	how="oomlens analyze FILE >/dev/null (ingest not available: 'oomlens ingest --help' fails)"
+fi
+
+for f in "$p1" "$p1h" "$p1q" "$p2"; do
+	[ "$(wc -c <"$f")" -eq "$(meta "$f" bytes)" ] ||
+		die "'$f' is not the size its .meta says: remove bench/corpus"
+done
+p1_bytes=$(meta "$p1" bytes)
+p1_lines=$(meta "$p1" lines)
+p1_reports=$(meta "$p1" reports)
+p2_bytes=$(meta "$p2" bytes)
+p2_lines=$(meta "$p2" lines)
+p2_reports=$(meta "$p2" reports)
+p2_rows=$(meta "$p2" task_rows)
+
+echo "bench: P1 sparse ($p1)" >&2
+timed oomlens "$tmp/p1.txt" /dev/null "$p1"
+p1_med=$med p1_runs=$runs p1_rss=$peak
+timed grep "$tmp/p1.grep" "$tmp/p1.grep" "$p1"
+g1_med=$med g1_runs=$runs g1_rss=$peak
+g1_count=$(cat "$tmp/p1.grep")
+[ "$g1_count" -eq "$p1_reports" ] ||
+	die "grep counts $g1_count reports in '$p1', its .meta says $p1_reports"
+
+echo "bench: P2 dense ($p2)" >&2
+timed oomlens "$tmp/p2.txt" /dev/null "$p2"
+p2_med=$med p2_runs=$runs p2_rss=$peak
+timed wc "$tmp/p2.wc" "$tmp/p2.wc" "$p2"
+w2_med=$med w2_runs=$runs
+
+echo "bench: P4 peak memory ($p1q, $p1h)" >&2
+run1 oomlens /dev/null "$p1q"
+q_rss=$rss
+run1 oomlens /dev/null "$p1h"
+h_rss=$rss
+
+if [ "$mode" = analyze ]; then
+	p1_found=$(incidents "$tmp/p1.txt")
+	p2_found=$(incidents "$tmp/p2.txt")
+else
+	p1_found=- p2_found=-
+fi
+
+awk -v mode="$mode" -v how="$how" -v cpus="$(getconf _NPROCESSORS_ONLN)" \
+	-v date="$(date -u '+%Y-%m-%d %H:%M UTC')" \
+	-v p1="$p1" -v p1_bytes="$p1_bytes" -v p1_lines="$p1_lines" \
+	-v p1_reports="$p1_reports" -v p1_found="$p1_found" \
+	-v p1_med="$p1_med" -v p1_runs="$p1_runs" -v p1_rss="$p1_rss" \
+	-v g1_med="$g1_med" -v g1_runs="$g1_runs" -v g1_rss="$g1_rss" \
+	-v p2="$p2" -v p2_bytes="$p2_bytes" -v p2_lines="$p2_lines" \
+	-v p2_reports="$p2_reports" -v p2_rows="$p2_rows" \
+	-v p2_found="$p2_found" -v p2_med="$p2_med" -v p2_runs="$p2_runs" \
+	-v p2_rss="$p2_rss" -v w2_med="$w2_med" -v w2_runs="$w2_runs" \
+	-v q_rss="$q_rss" -v h_rss="$h_rss" '
+function mb(b) { return b / 1048576 }
+function verdict(ok) { return ok ? "PASS" : "MISSED" }
+function row(name, ours, base, ratio, target, result) {
+	printf "%-12s %-27s %-25s %-7s %-17s %s\n", name, ours, base, ratio, \
+		target, result
+}
+BEGIN {
+	mib = 1048576
+	printf "oomlens bench, %s, %d CPUs; timed: %s\n", date, cpus, how
+	printf "times: median of 3 runs after a warm-up run; MB = 2^20 bytes\n"
+	printf "P1 %s: %.1f MB, %d lines, %d reports\n", p1, mb(p1_bytes), \
+		p1_lines, p1_reports
+	printf "P2 %s: %.1f MB, %d lines, %d reports, %d task rows\n\n", p2, \
+		mb(p2_bytes), p2_lines, p2_reports, p2_rows
+	row("benchmark", "oomlens", "baseline", "ratio", "target", "result")
+
+	# P1: oomlens against grep -c on the same sparse file
+	r1 = p1_med / g1_med
+	ok1 = r1 <= 1.5 && (p1_found == "-" || p1_found == p1_reports)
+	row("P1 sparse", sprintf("%.3f s %.0f MB/s", p1_med, \
+		mb(p1_bytes) / p1_med), sprintf("grep %.3f s %.0f MB/s", \
+		g1_med, mb(p1_bytes) / g1_med), sprintf("%.2fx", r1), \
+		"<= 1.5x grep", verdict(ok1))
+
+	# P2: task rows per second on dense reports; wc -l as the floor
+	rows = p2_rows / p2_med
+	r2 = p2_med / w2_med
+	ok2 = rows >= 500000 && (p2_found == "-" || p2_found == p2_reports)
+	row("P2 dense", sprintf("%.0f rows/s %.0f inc/s", rows, \
+		p2_reports / p2_med), sprintf("wc -l %.3f s", w2_med), \
+		sprintf("%.1fx", r2), ">= 500000 rows/s", verdict(ok2))
+
+	# P4: peak RSS on 1/4, 1/2 and all of the P1 file
+	top = q_rss
+	if (h_rss > top) top = h_rss
+	if (p1_rss > top) top = p1_rss
+	ok4 = top <= 64 * 1024
+	row("P4 peak RSS", sprintf("%.1f/%.1f/%.1f MB", q_rss / 1024, \
+		h_rss / 1024, p1_rss / 1024), sprintf("grep %.1f MB", \
+		g1_rss / 1024), sprintf("%.2fx", p1_rss / q_rss), \
+		"<= 64 MB", verdict(ok4))
+
+	printf "\nnotes:\n"
+	printf "  P1 runs (s): oomlens%s; grep%s\n", p1_runs, g1_runs
+	printf "  P2 runs (s): oomlens%s; wc -l%s; oomlens/wc -l = time ratio\n", \
+		p2_runs, w2_runs
+	printf "  P2: %.3f s for %d reports, %.0f MB/s, peak RSS %.1f MB\n", \
+		p2_med, p2_reports, mb(p2_bytes) / p2_med, p2_rss / 1024
+	printf "  P4: peaks on 1/4, 1/2, all of P1; ratio = all / (1/4): flat is about 1.0x\n"
+	if (mode == "analyze") {
+		printf "  check: oomlens found %d of %d incidents in P1, %d of %d in P2%s", \
+			p1_found, p1_reports, p2_found, p2_reports, \
+			(p1_found == p1_reports && p2_found == p2_reports) ? "" : \
+			"  <-- WRONG COUNT (the row is MISSED)"
+		printf "\n"
+	} else {
+		printf "  check: incident counts not checked (ingest prints nothing with --quiet)\n"
+	}
+}' >"$tmp/report"
+
+cat "$tmp/report"
+cp "$tmp/report" "$results"
+echo "bench: results in $results" >&2

@@ -1,0 +1,290 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "core/hash.h"
+#include "db/db.h"
+#include "parsers/oomlog.h"
+#include "parsers/source.h"
+#include "core/banned.h"
+
+static const char ingest_usage[] =
+	"usage: oomlens ingest [--db FILE] [--quiet] PATH...\n"
+	"\n"
+	"Read kernel logs and store every OOM incident in an SQLite database.\n"
+	"PATH is a file (plain, .gz, .xz, .zst, .bz2, .lz4, or a tar archive of\n"
+	"them, sosreports included), a directory (read recursively) or '-'.\n"
+	"Nothing is extracted to disk. The same report read twice, or found in\n"
+	"two files, is stored once (see docs/schema.md, identity).\n"
+	"\n"
+	"  --db FILE   the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
+	"  -q, --quiet no progress line and no summary\n"
+	"  -h, --help  this text\n"
+	"\n"
+	"Exit status: 0 done, 2 usage, I/O or database error.\n";
+
+/* A large file commits every so many incidents: an interruption loses little. */
+#define BATCH_INCIDENTS 500
+#define HEAD_HASH_BYTES 65536
+
+struct ingest {
+	struct db *db;
+	bool quiet, progress;
+	int64_t source_id;
+	size_t in_batch;
+	struct oomlog_sink sink;
+	/* totals */
+	uint64_t sources, already_done, skipped, bytes, incidents,
+		new_incidents, events, new_events;
+	double started, last_progress;
+	int status;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void progress(struct ingest *g, bool final)
+{
+	double t = now(), el = t - g->started;
+
+	if (!g->progress || (!final && t - g->last_progress < 0.2))
+		return;
+	g->last_progress = t;
+	fprintf(stderr,
+		"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
+		(unsigned long long)g->sources, (double)g->bytes / 1e6,
+		(unsigned long long)g->incidents,
+		(unsigned long long)g->new_incidents,
+		el > 0 ? (double)g->bytes / 1e6 / el : 0.0, final ? "\n" : "");
+	fflush(stderr);
+}
+
+static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+{
+	struct ingest *g = ctx;
+	struct oomlens_error *err;
+	bool was_new = false;
+
+	err = db_store_incident(g->db, g->source_id, inc, NULL, &was_new);
+	oom_incident_free(inc);
+	if (err)
+		return err;
+	g->incidents++;
+	g->new_incidents += was_new;
+	if (++g->in_batch >= BATCH_INCIDENTS) {
+		/* commit the batch, so that an interrupted ingest keeps it */
+		g->in_batch = 0;
+		if ((err = db_commit(g->db)) || (err = db_begin(g->db)))
+			return err;
+	}
+	progress(g, false);
+	return NULL;
+}
+
+static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+{
+	struct ingest *g = ctx;
+	bool was_new = false;
+	struct oomlens_error *err;
+
+	err = db_store_event(g->db, g->source_id, ev, &was_new);
+	g->events++;
+	g->new_events += was_new;
+	return err;
+}
+
+/*
+ * A cheap identity for a file's content: its size and a hash of its first
+ * 64 KiB. Files inside archives and standard input have none.
+ */
+static bool head_hash(const char *path, char *out, size_t n)
+{
+	char buf[4096];
+	uint64_t h = FNV64_SEED, total = 0;
+	struct stat st;
+	ssize_t got;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) != 0) {
+		close(fd);
+		return false;
+	}
+	while (total < HEAD_HASH_BYTES &&
+	       (got = read(fd, buf, sizeof(buf))) > 0) {
+		h = fnv64(h, buf, (size_t)got);
+		total += (uint64_t)got;
+	}
+	close(fd);
+	snprintf(out, n, "size=%lld,head64k-fnv=%016llx", (long long)st.st_size,
+		 (unsigned long long)h);
+	return true;
+}
+
+static void on_skip(void *ctx, const char *name, const char *why)
+{
+	struct ingest *g = ctx;
+
+	g->skipped++;
+	if (!g->quiet) {
+		if (g->progress)
+			fputc('\n', stderr);
+		fprintf(stderr, "oomlens ingest: skipped '%s': %s\n", name,
+			why);
+	}
+}
+
+static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+{
+	struct ingest *g = ctx;
+	struct db_source src = {0};
+	struct oomlens_error *err;
+	char hash[96];
+	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-");
+	bool done = false;
+
+	src.path = s->name;
+	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
+	src.sha256_hex = plain_file && head_hash(s->path, hash, sizeof(hash))
+				 ? hash
+				 : NULL;
+	src.format = s->format;
+	src.host = s->host;
+	if (src.sha256_hex &&
+	    (err = db_source_is_done(g->db, src.path, src.sha256_hex, &done)))
+		return err;
+	if (done) {
+		g->already_done++;
+		return NULL;
+	}
+	/* one transaction per source, committed in batches when large */
+	if ((err = db_begin(g->db)))
+		return err;
+	g->in_batch = 0;
+	err = db_source_upsert(g->db, &src, &g->source_id);
+	if (!err)
+		err = oomlog_parse_lines(s->lines, s->name, s->host, &g->sink,
+					 NULL);
+	if (!err)
+		err = db_source_mark_done(g->db, g->source_id);
+	if (!err)
+		err = db_commit(g->db);
+	if (err) {
+		struct oomlens_error *rb = db_rollback(g->db);
+
+		oomlens_error_free(rb);
+		if (err->code == OOMLENS_ERR_IO &&
+		    !strstr(err->message, "sqlite")) {
+			/* an unreadable or corrupt file: say so, go on */
+			on_skip(g, s->name, err->message);
+			oomlens_error_free(err);
+			g->status = EXIT_TROUBLE;
+			return NULL;
+		}
+		return err;
+	}
+	g->sources++;
+	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
+	progress(g, false);
+	return NULL;
+}
+
+const char *cli_db_path(const char *given)
+{
+	const char *env = getenv("OOMLENS_DB");
+
+	if (given)
+		return given;
+	return env && *env ? env : "oomlens.db";
+}
+
+int cmd_ingest(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct ingest g = {0};
+	struct oomlens_error *err = NULL;
+	const char *db_path = NULL;
+	int c, i;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'q':
+			g.quiet = true;
+			break;
+		case 'h':
+			fputs(ingest_usage, stdout);
+			return 0;
+		default:
+			fputs(ingest_usage, stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "oomlens ingest: no PATH given\n\n%s",
+			ingest_usage);
+		return EXIT_TROUBLE;
+	}
+	db_path = cli_db_path(db_path);
+	if ((err = db_open(&g.db, db_path))) {
+		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
+	g.progress = !g.quiet && isatty(STDERR_FILENO);
+	g.started = now();
+	g.sink.incident = on_incident;
+	g.sink.event = on_event;
+	g.sink.ctx = &g;
+	g.status = 0;
+	for (i = optind; i < argc && !err; i++)
+		err = source_walk(argv[i], on_stream, on_skip, &g, NULL);
+	progress(&g, true);
+	oomlog_library_release();
+	db_close(g.db);
+	if (err) {
+		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
+	if (!g.quiet)
+		fprintf(stderr,
+			"%s: %llu sources read (%.1f MB in %.2f s), %llu already "
+			"ingested, %llu skipped; %llu incidents: %llu new, %llu "
+			"already known; %llu events (%llu new)\n",
+			db_path, (unsigned long long)g.sources,
+			(double)g.bytes / 1e6, now() - g.started,
+			(unsigned long long)g.already_done,
+			(unsigned long long)g.skipped,
+			(unsigned long long)g.incidents,
+			(unsigned long long)g.new_incidents,
+			(unsigned long long)(g.incidents - g.new_incidents),
+			(unsigned long long)g.events,
+			(unsigned long long)g.new_events);
+	return g.status;
+}

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "db/db.h"
+#include "reports/report.h"
+#include "core/banned.h"
+
+static const char report_usage[] =
+	"usage: oomlens report [--db FILE] [--format text|json] [--incident ID]\n"
+	"\n"
+	"Show the incidents stored by 'oomlens ingest': a table of them, or one\n"
+	"in full with --incident (the report 'oomlens analyze' prints).\n"
+	"\n"
+	"  --db FILE        the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
+	"  -f, --format FMT text (default) or json (docs/json-schema.md; each\n"
+	"                   incident carries its database \"id\")\n"
+	"  -i, --incident ID one incident in full\n"
+	"  -h, --help       this text\n"
+	"\n"
+	"Exit status: 0 incidents shown, 1 none stored, 2 usage, I/O or database\n"
+	"error.\n";
+
+struct report_ctx {
+	struct db *db;
+	struct report *r;
+	size_t shown;
+	bool full;
+};
+
+static struct oomlens_error *show(struct report_ctx *c, int64_t id)
+{
+	struct oom_incident *inc;
+	struct oomlens_error *err = db_load_incident(c->db, id, &inc);
+
+	if (err)
+		return err;
+	err = c->full ? report_incident(c->r, inc)
+		      : report_stored_incident(c->r, id, inc);
+	oom_incident_free(inc);
+	c->shown += !err;
+	return err;
+}
+
+static struct oomlens_error *on_row(void *ctx,
+				    const struct db_incident_row *row)
+{
+	return show(ctx, row->id);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"format", required_argument, NULL, 'f'},
+		{"incident", required_argument, NULL, 'i'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	enum report_format fmt = REPORT_TEXT;
+	struct report_ctx c = {0};
+	struct oomlens_error *err;
+	const char *db_path = NULL;
+	long long id = 0;
+	char *end;
+	int opt;
+
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "d:f:i:h", longopts, NULL)) !=
+	       -1) {
+		switch (opt) {
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'f':
+			if (!strcmp(optarg, "json")) {
+				fmt = REPORT_JSON;
+			} else if (strcmp(optarg, "text")) {
+				fprintf(stderr,
+					"oomlens report: unknown format '%s' (text or json)\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			break;
+		case 'i':
+			id = strtoll(optarg, &end, 10);
+			if (*end || id <= 0) {
+				fprintf(stderr,
+					"oomlens report: bad incident id '%s'\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			break;
+		case 'h':
+			fputs(report_usage, stdout);
+			return 0;
+		default:
+			fputs(report_usage, stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "oomlens report: unexpected argument '%s'\n",
+			argv[optind]);
+		return EXIT_TROUBLE;
+	}
+	db_path = cli_db_path(db_path);
+	if ((err = db_open(&c.db, db_path)))
+		goto fail;
+	if ((err = report_begin(&c.r, fmt, stdout)))
+		goto fail;
+	c.full = id > 0 || fmt == REPORT_JSON;
+	err = id > 0 ? show(&c, id) : db_list_incidents(c.db, on_row, &c);
+	if (err) {
+		report_abort(c.r);
+		goto fail;
+	}
+	err = report_end(c.r);
+	if (err)
+		goto fail;
+	db_close(c.db);
+	return c.shown ? EXIT_FOUND : EXIT_NONE;
+fail:
+	fprintf(stderr, "oomlens report: %s\n", err->message);
+	oomlens_error_free(err);
+	db_close(c.db);
+	return EXIT_TROUBLE;
+}

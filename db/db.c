@@ -1,0 +1,527 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The connection: opening and migrating the file, the prepared-statement
+ * cache, SQLite errors as struct oomlens_error, transactions, sources,
+ * events and counts. Incidents are stored by db/store.c and read back by
+ * db/load.c, both from the field tables of db/fields.c; the schema is
+ * db/migrations.c.
+ *
+ * Invariants: every statement run more than once lives in db->stmt[] and is
+ * reset after each use, so none is left active between calls; every value
+ * reaches SQL through a bound parameter (the only formatted SQL is
+ * "PRAGMA user_version = N", from the migration table's integer).
+ */
+#include "db/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banned.h"
+
+/* How long to wait for another process's write lock, in milliseconds. */
+#define DB_BUSY_TIMEOUT_MS 5000
+
+/* PRAGMA application_id of an oomlens database: 'ooml', set by migration 1. */
+#define DB_APPLICATION_ID 0x6f6f6d6c
+
+struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
+{
+	enum oomlens_error_code code = OOMLENS_ERR_IO;
+	const char *msg = sqlite3_errstr(rc);
+
+	if ((rc & 0xff) == SQLITE_NOMEM)
+		return &oomlens_error_nomem;
+	if (db->sql &&
+	    (sqlite3_extended_errcode(db->sql) & 0xff) == (rc & 0xff))
+		msg = sqlite3_errmsg(db->sql);
+	switch (rc & 0xff) {
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		code = OOMLENS_ERR_CORRUPT;
+		break;
+	case SQLITE_TOOBIG:
+		code = OOMLENS_ERR_LIMIT;
+		break;
+	case SQLITE_CONSTRAINT: /* an unknown source id, a NULL text */
+	case SQLITE_MISUSE:
+	case SQLITE_RANGE:
+		code = OOMLENS_ERR_USAGE;
+		break;
+	}
+	return oomlens_error_new(code, "%s: %s", call, msg);
+}
+
+struct oomlens_error *db_stmt(struct db *db, enum db_stmt_id id,
+			      const char *sql, sqlite3_stmt **out)
+{
+	int rc;
+
+	if (!db->stmt[id]) {
+		rc = sqlite3_prepare_v3(db->sql, sql, -1,
+					SQLITE_PREPARE_PERSISTENT,
+					&db->stmt[id], NULL);
+		if (rc != SQLITE_OK)
+			return db_fail(db, rc, "sqlite3_prepare_v3");
+	}
+	*out = db->stmt[id];
+	return NULL;
+}
+
+static struct oomlens_error *check_bind(struct db *db, const struct db_bind *b,
+					sqlite3_stmt *st)
+{
+	int want;
+
+	if (!b)
+		return NULL;
+	if (b->rc != SQLITE_OK)
+		return db_fail(db, b->rc, "sqlite3_bind");
+	want = sqlite3_bind_parameter_count(st);
+	if (b->i != want)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "sqlite3_bind: %d of %d values bound",
+					 b->i, want);
+	return NULL;
+}
+
+struct oomlens_error *db_step_done(struct db *db, const struct db_bind *b,
+				   sqlite3_stmt *st)
+{
+	struct oomlens_error *err = check_bind(db, b, st);
+	int rc;
+
+	if (!err) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW)
+			err = oomlens_error_new(OOMLENS_ERR_USAGE,
+						"sqlite3_step: unexpected row");
+		else if (rc != SQLITE_DONE)
+			err = db_fail(db, rc, "sqlite3_step");
+	}
+	sqlite3_reset(st);
+	return err;
+}
+
+struct oomlens_error *db_step_row(struct db *db, const struct db_bind *b,
+				  sqlite3_stmt *st, bool *row)
+{
+	struct oomlens_error *err = check_bind(db, b, st);
+	int rc;
+
+	if (err)
+		return err;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*row = true;
+		return NULL;
+	}
+	err = rc == SQLITE_DONE ? NULL : db_fail(db, rc, "sqlite3_step");
+	sqlite3_reset(st);
+	if (!err)
+		*row = false;
+	return err;
+}
+
+struct oomlens_error *db_exec_stmt(struct db *db, enum db_stmt_id id,
+				   const char *sql)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(db, id, sql, &st);
+	return err ? err : db_step_done(db, NULL, st);
+}
+
+/* Run SQL that is not worth caching (pragmas, migrations). */
+static struct oomlens_error *exec(struct db *db, const char *sql)
+{
+	int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
+
+	return rc == SQLITE_OK ? NULL : db_fail(db, rc, "sqlite3_exec");
+}
+
+/* The single integer a query like "PRAGMA user_version" returns. */
+static struct oomlens_error *query_int(struct db *db, const char *sql,
+				       int64_t *out)
+{
+	struct oomlens_error *err = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "sqlite3_prepare_v2");
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else if (rc == SQLITE_DONE)
+		*out = 0;
+	else
+		err = db_fail(db, rc, "sqlite3_step");
+	sqlite3_finalize(st);
+	return err;
+}
+
+int db_schema_version(void)
+{
+	return db_migrations[db_nmigrations - 1].version;
+}
+
+static struct oomlens_error *too_new(struct db *db, int64_t version)
+{
+	return oomlens_error_new(
+		OOMLENS_ERR_USAGE,
+		"'%s' has schema version %lld; this oomlens knows up to %d: upgrade oomlens",
+		db->path, (long long)version, db_schema_version());
+}
+
+/* Refuse what this code cannot read, before anything is written to it. */
+static struct oomlens_error *check_file(struct db *db, int64_t *version)
+{
+	struct oomlens_error *err;
+	int64_t app_id, objects;
+
+	err = query_int(db, "PRAGMA user_version", version);
+	if (!err)
+		err = query_int(db, "PRAGMA application_id", &app_id);
+	if (!err && *version == 0)
+		err = query_int(db, "SELECT count(*) FROM sqlite_master",
+				&objects);
+	if (err)
+		return oomlens_error_wrap(err, "cannot open '%s'", db->path);
+	if (*version > db_schema_version())
+		return too_new(db, *version);
+	if ((app_id != 0 && app_id != DB_APPLICATION_ID) ||
+	    (*version == 0 && objects > 0))
+		return oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"cannot open '%s': an SQLite database, but not oomlens's",
+			db->path);
+	return NULL;
+}
+
+/*
+ * Apply one migration in its own transaction. The version is read again
+ * under the write lock: another process may have migrated the file since
+ * db_open() looked, and then there is nothing left to do.
+ */
+static struct oomlens_error *apply(struct db *db, const struct db_migration *m)
+{
+	struct oomlens_error *err;
+	char pragma[64];
+	int64_t now;
+
+	err = exec(db, "BEGIN IMMEDIATE");
+	if (!err)
+		err = query_int(db, "PRAGMA user_version", &now);
+	if (!err && now > db_schema_version()) {
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+		return too_new(db, now);
+	}
+	if (!err && now < m->version) {
+		err = exec(db, m->sql);
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d",
+			 m->version);
+		if (!err)
+			err = exec(db, pragma);
+	}
+	if (!err)
+		err = exec(db, "COMMIT");
+	if (!err)
+		return NULL;
+	if (!sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return oomlens_error_wrap(
+		err, "cannot upgrade '%s' to schema version %d (%s)", db->path,
+		m->version, m->summary);
+}
+
+/* Bring a database of schema `version` up to db_schema_version(). */
+static struct oomlens_error *migrate(struct db *db, int64_t version)
+{
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	for (i = 0; i < db_nmigrations && !err; i++)
+		if (db_migrations[i].version > version)
+			err = apply(db, &db_migrations[i]);
+	return err;
+}
+
+struct oomlens_error *db_open(struct db **out, const char *path)
+{
+	struct oomlens_error *err;
+	struct db *db;
+	int64_t version;
+	int rc;
+
+	if (!path)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "cannot open a database: no path");
+	db = calloc(1, sizeof(*db));
+	if (!db)
+		return &oomlens_error_nomem;
+	db->path = strdup(path);
+	if (!db->path) {
+		err = &oomlens_error_nomem;
+		goto close;
+	}
+	rc = sqlite3_open_v2(path, &db->sql,
+			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				     SQLITE_OPEN_NOMUTEX,
+			     NULL);
+	if (rc != SQLITE_OK) {
+		err = db->sql ? db_fail(db, rc, "sqlite3_open_v2")
+			      : &oomlens_error_nomem;
+		goto wrap;
+	}
+	sqlite3_extended_result_codes(db->sql, 1);
+	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+	err = exec(db, "PRAGMA foreign_keys = ON");
+	if (err)
+		goto wrap;
+	err = check_file(db, &version);
+	if (err)
+		goto close;
+	err = exec(db, "PRAGMA journal_mode = WAL");
+	if (!err)
+		err = exec(db, "PRAGMA synchronous = NORMAL");
+	if (err)
+		goto wrap;
+	err = migrate(db, version);
+	if (err)
+		goto close;
+	*out = db;
+	return NULL;
+
+wrap:
+	err = oomlens_error_wrap(err, "cannot open '%s'", path);
+close:
+	db_close(db);
+	return err;
+}
+
+void db_close(struct db *db)
+{
+	size_t i;
+
+	if (!db)
+		return;
+	for (i = 0; i < DB_NSTMTS; i++)
+		sqlite3_finalize(db->stmt[i]);
+	sqlite3_close(db->sql);
+	free(db->path);
+	free(db);
+}
+
+struct oomlens_error *db_begin(struct db *db)
+{
+	struct oomlens_error *err;
+
+	err = db_exec_stmt(db, DB_ST_BEGIN, "BEGIN IMMEDIATE");
+	return err ? oomlens_error_wrap(err, "cannot begin a transaction")
+		   : NULL;
+}
+
+struct oomlens_error *db_commit(struct db *db)
+{
+	struct oomlens_error *err;
+
+	err = db_exec_stmt(db, DB_ST_COMMIT, "COMMIT");
+	return err ? oomlens_error_wrap(err, "cannot commit") : NULL;
+}
+
+struct oomlens_error *db_rollback(struct db *db)
+{
+	struct oomlens_error *err;
+
+	/* After a failed COMMIT or BEGIN there may be nothing to undo. */
+	if (sqlite3_get_autocommit(db->sql))
+		return NULL;
+	err = db_exec_stmt(db, DB_ST_ROLLBACK, "ROLLBACK");
+	return err ? oomlens_error_wrap(err, "cannot roll back") : NULL;
+}
+
+static const char sql_source_upsert[] =
+	"INSERT INTO sources(path, content_hash, size, format, host,"
+	" ingested_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, CAST(strftime('%s', 'now') AS INTEGER))"
+	" ON CONFLICT (path, ifnull(content_hash, '')) DO UPDATE SET"
+	" size = coalesce(excluded.size, size),"
+	" format = coalesce(excluded.format, format),"
+	" host = coalesce(excluded.host, host)"
+	" RETURNING id";
+
+struct oomlens_error *
+db_source_upsert(struct db *db, const struct db_source *src, int64_t *source_id)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	if (!src->path)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "cannot store source: no path");
+	err = db_stmt(db, DB_ST_SOURCE_UPSERT, sql_source_upsert, &st);
+	if (err)
+		goto fail;
+	db_bind_start(&b, st, 0);
+	db_bind_str(&b, src->path);
+	db_bind_str(&b, src->sha256_hex);
+	db_bind_int(&b, src->size);
+	db_bind_str(&b, src->format);
+	db_bind_str(&b, src->host);
+	err = db_step_row(db, &b, st, &row);
+	if (!err && row)
+		*source_id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (!err && !row)
+		err = oomlens_error_new(OOMLENS_ERR_IO,
+					"sqlite3_step: no id returned");
+fail:
+	return err ? oomlens_error_wrap(err, "cannot store source '%s'",
+					src->path)
+		   : NULL;
+}
+
+struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(db, DB_ST_SOURCE_DONE,
+		      "UPDATE sources"
+		      " SET done_at = CAST(strftime('%s', 'now') AS INTEGER)"
+		      " WHERE id = ?1",
+		      &st);
+	if (!err) {
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, source_id);
+		err = db_step_done(db, &b, st);
+	}
+	if (!err && sqlite3_changes(db->sql) == 0)
+		err = oomlens_error_new(OOMLENS_ERR_USAGE, "no such source");
+	return err ? oomlens_error_wrap(err, "cannot mark source %lld done",
+					(long long)source_id)
+		   : NULL;
+}
+
+struct oomlens_error *db_source_is_done(struct db *db, const char *path,
+					const char *sha256_hex, bool *done)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false, is_done = false;
+
+	err = db_stmt(db, DB_ST_SOURCE_IS_DONE,
+		      "SELECT done_at IS NOT NULL FROM sources"
+		      " WHERE path = ?1 AND content_hash IS ?2",
+		      &st);
+	if (err)
+		goto fail;
+	db_bind_start(&b, st, 0);
+	db_bind_str(&b, path);
+	db_bind_str(&b, sha256_hex);
+	err = db_step_row(db, &b, st, &row);
+	if (!err && row)
+		is_done = sqlite3_column_int(st, 0) != 0;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+fail:
+	if (err)
+		return oomlens_error_wrap(err, "cannot look up source '%s'",
+					  path ? path : "");
+	*done = is_done;
+	return NULL;
+}
+
+static const char sql_event[] =
+	"INSERT INTO events(source_id, kind, program, format, pid, comm, text,"
+	" wallclock, host, uptime, line, byte_offset)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+	" ON CONFLICT DO NOTHING";
+
+struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
+				     const struct oom_event *ev, bool *was_new)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(db, DB_ST_EVENT, sql_event, &st);
+	if (err)
+		goto fail;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, source_id);
+	db_bind_str(&b, oom_event_kind_name(ev->kind));
+	db_bind_str(&b, ev->program);
+	db_bind_str(&b, ev->format_id);
+	db_bind_int(&b, ev->pid);
+	db_bind_str(&b, ev->comm);
+	db_bind_str(&b, ev->text);
+	db_bind_str(&b, ev->wallclock);
+	db_bind_str(&b, ev->host);
+	db_bind_real(&b, ev->uptime, ev->has_uptime);
+	db_bind_line(&b, ev->pos.line);
+	db_bind_int(&b, (int64_t)ev->pos.offset);
+	err = db_step_done(db, &b, st);
+	sqlite3_clear_bindings(st);
+fail:
+	if (err)
+		return oomlens_error_wrap(err, "cannot store event");
+	if (was_new)
+		*was_new = sqlite3_changes(db->sql) > 0;
+	return NULL;
+}
+
+struct oomlens_error *db_count_incidents(struct db *db, int64_t *n)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_stmt(db, DB_ST_COUNT_INCIDENTS,
+		      "SELECT count(*) FROM incidents", &st);
+	if (!err)
+		err = db_step_row(db, NULL, st, &row);
+	if (!err && row) {
+		*n = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot count incidents") : NULL;
+}
+
+struct oomlens_error *db_totals(struct db *db, struct db_totals *out)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_stmt(db, DB_ST_TOTALS,
+		      "SELECT (SELECT count(*) FROM sources),"
+		      " (SELECT count(*) FROM incidents),"
+		      " (SELECT count(*) FROM incident_sightings),"
+		      " (SELECT count(*) FROM tasks),"
+		      " (SELECT count(*) FROM kills),"
+		      " (SELECT count(*) FROM incident_stats),"
+		      " (SELECT count(*) FROM events)",
+		      &st);
+	if (!err)
+		err = db_step_row(db, NULL, st, &row);
+	if (!err && row) {
+		out->sources = sqlite3_column_int64(st, 0);
+		out->incidents = sqlite3_column_int64(st, 1);
+		out->sightings = sqlite3_column_int64(st, 2);
+		out->tasks = sqlite3_column_int64(st, 3);
+		out->kills = sqlite3_column_int64(st, 4);
+		out->stats = sqlite3_column_int64(st, 5);
+		out->events = sqlite3_column_int64(st, 6);
+		sqlite3_reset(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot count rows") : NULL;
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_DB_DB_H
+#define OOMLENS_DB_DB_H
+
+/*
+ * The incident database: an SQLite file that keeps every incident read from
+ * every log, once, with the places it was seen. docs/schema.md describes the
+ * tables; this is the only module that sees SQLite.
+ *
+ *	struct db *db;
+ *	int64_t src;
+ *	err = db_open(&db, "oom.db");
+ *	err = db_begin(db);
+ *	err = db_source_upsert(db, &(struct db_source){.path = "x.log"}, &src);
+ *	err = db_store_incident(db, src, inc, NULL, NULL);  // for each one
+ *	err = db_source_mark_done(db, src);
+ *	err = db_commit(db);      // or db_rollback() after an error
+ *	db_close(db);
+ *
+ * Identity: an incident is its fingerprint (model/incident.h), so storing
+ * the same report again, from the same file or another, adds a sighting and
+ * nothing else. An event is its kind, pid, comm, text, wallclock and uptime.
+ *
+ * Every function that can fail returns NULL or an error the caller frees
+ * with oomlens_error_free(); messages name what failed and SQLite's call and
+ * message ("cannot store incident: sqlite3_step: disk I/O error"). Codes:
+ * NOMEM; IO for the file and SQLite's failures; CORRUPT for a file that is
+ * not an oomlens database or holds values this code cannot read; USAGE for
+ * a database from a newer oomlens, an unknown id, or a value the schema
+ * refuses (a constraint: an unknown source_id, an event without text).
+ *
+ * A struct db is one connection: use it from one thread at a time. Strings
+ * passed in are borrowed for the call.
+ */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "model/incident.h"
+
+struct db;
+
+/*
+ * Open (creating if needed) the database at path, ":memory:" for a private
+ * one, and bring its schema up to date: each migration the file lacks runs
+ * in its own transaction. A database whose schema is newer than this code
+ * knows is refused ("'x.db' has schema version 7; this oomlens knows up to
+ * 1: upgrade oomlens"), and left untouched. On success *out is a connection
+ * to release with db_close().
+ */
+struct oomlens_error *db_open(struct db **out, const char *path);
+
+/* Close the connection, rolling back an open transaction. NULL is a no-op. */
+void db_close(struct db *db);
+
+/* The schema version this code creates and reads. */
+int db_schema_version(void);
+
+/*
+ * One write transaction around many stores: much faster than a transaction
+ * per incident, and all or nothing. db_begin() takes the write lock at once
+ * (BEGIN IMMEDIATE), waiting up to a few seconds for another writer.
+ * Transactions do not nest.
+ */
+struct oomlens_error *db_begin(struct db *db);
+struct oomlens_error *db_commit(struct db *db);
+struct oomlens_error *db_rollback(struct db *db);
+
+/* A log file. Only path is required. */
+struct db_source {
+	const char *path; /* as named on the command line */
+	int64_t size; /* bytes, or OOM_VAL_NONE */
+	const char *sha256_hex; /* any content hash as text, or NULL */
+	const char *format; /* "dmesg", "syslog", ..., or NULL */
+	const char *host; /* or NULL */
+};
+
+/*
+ * Find or add the source with src->path and src->sha256_hex (the identity;
+ * a NULL hash matches only a NULL hash) and set *source_id. A new source
+ * records the time as ingested_at; a known one gets size, format and host
+ * updated where given, and keeps its done mark.
+ */
+struct oomlens_error *db_source_upsert(struct db *db,
+				       const struct db_source *src,
+				       int64_t *source_id);
+
+/* Record that source_id was read to its end. Errors: USAGE if unknown. */
+struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id);
+
+/*
+ * Set *done to whether the source with this path and hash (NULL matches
+ * NULL) was read to its end: a caller may skip it.
+ */
+struct oomlens_error *db_source_is_done(struct db *db, const char *path,
+					const char *sha256_hex, bool *done);
+
+/*
+ * Store inc as seen in source_id. If an incident with inc->fingerprint is
+ * stored already, only the sighting (source, first and last line) is added,
+ * once; else every field of inc is stored with this as its first sighting.
+ * All or nothing: on error nothing of inc is left behind, and a transaction
+ * opened with db_begin() stays usable. incident_id and was_new may be NULL;
+ * they are set on success.
+ */
+struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
+					const struct oom_incident *inc,
+					int64_t *incident_id, bool *was_new);
+
+/* Store an event unless it is stored already; was_new may be NULL. */
+struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
+				     const struct oom_event *ev, bool *was_new);
+
+/* The number of incidents stored. */
+struct oomlens_error *db_count_incidents(struct db *db, int64_t *n);
+
+/* Row counts of the main tables, for summaries. */
+struct db_totals {
+	int64_t sources, incidents, sightings, tasks, kills, stats, events;
+};
+
+struct oomlens_error *db_totals(struct db *db, struct db_totals *out);
+
+/*
+ * One line of db_list_incidents() (the view v_incidents). Strings are
+ * borrowed: valid only during the callback; NULL where unknown, as are
+ * integers equal to OOM_VAL_NONE.
+ */
+struct db_incident_row {
+	int64_t id; /* for db_load_incident() */
+	const char *fingerprint; /* 16 hex digits */
+	const char *source; /* path of the first sighting's source */
+	int64_t first_line; /* there */
+	const char *kernel_release;
+	bool has_uptime;
+	double uptime; /* seconds, if has_uptime */
+	const char *wallclock;
+	const char *host; /* the incident's, else its source's */
+	const char *constraint; /* as oom_constraint_name() prints it */
+	int64_t victim_pid;
+	const char *victim_comm;
+	const char *trigger_comm;
+	int64_t n_tasks;
+	bool truncated, partial;
+	int64_t n_sightings; /* how many times it was read */
+};
+
+/*
+ * Call fn for each stored incident, in the order they were first stored.
+ * An error from fn stops the listing and is returned. fn may load
+ * incidents, not list them again.
+ */
+struct oomlens_error *db_list_incidents(
+	struct db *db,
+	struct oomlens_error *(*fn)(void *ctx,
+				    const struct db_incident_row *row),
+	void *ctx);
+
+/*
+ * Rebuild incident id as it was stored: a new incident with its own string
+ * pool, which the caller frees with oom_incident_free(). Its source is the
+ * path of its first sighting. Errors: USAGE if there is no such incident,
+ * CORRUPT for a value this code cannot read (an unknown kill kind).
+ */
+struct oomlens_error *db_load_incident(struct db *db, int64_t id,
+				       struct oom_incident **out);
+
+#endif

@@ -1,0 +1,531 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db_load_incident() and db_list_incidents(): stored incidents back as the
+ * model, through the model's own constructors (oom_incident_new(),
+ * oom_incident_add_*()), with every string copied into the new incident's
+ * pool.
+ *
+ * Invariant: each column is read as the type it was stored as (no
+ * sqlite3_column_int64() on a text), and a value this code cannot map back
+ * to the model (an unknown kill kind) is a CORRUPT error, never a guess.
+ */
+#include "db/internal.h"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/array.h"
+#include "core/banned.h"
+
+static struct oomlens_error *corrupt(const char *what, const char *value)
+{
+	return oomlens_error_new(OOMLENS_ERR_CORRUPT, "unknown %s '%s'", what,
+				 value ? value : "(null)");
+}
+
+static bool constraint_by_name(const char *s, enum oom_constraint *out)
+{
+	int c;
+
+	for (c = OOM_CONSTRAINT_UNKNOWN; c <= OOM_CONSTRAINT_LOWMEM; c++)
+		if (s && !strcmp(s, oom_constraint_name(c))) {
+			*out = c;
+			return true;
+		}
+	return false;
+}
+
+static bool kill_kind_by_name(const char *s, enum oom_kill_kind *out)
+{
+	int k;
+
+	for (k = OOM_KILL_VICTIM; k <= OOM_KILL_FORKBOMB; k++)
+		if (s && !strcmp(s, oom_kill_kind_name(k))) {
+			*out = k;
+			return true;
+		}
+	return false;
+}
+
+static bool unit_by_name(const char *s, enum oom_unit *out)
+{
+	int u;
+
+	for (u = UNIT_COUNT; u <= UNIT_KB; u++)
+		if (s && !strcmp(s, oom_unit_name(u))) {
+			*out = u;
+			return true;
+		}
+	return false;
+}
+
+static int64_t col_int(sqlite3_stmt *st, int col)
+{
+	return sqlite3_column_type(st, col) == SQLITE_NULL
+		       ? OOM_VAL_NONE
+		       : sqlite3_column_int64(st, col);
+}
+
+/* A copy of a text column in inc's pool; NULL stays NULL. */
+static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
+				     int col, const char **out)
+{
+	const unsigned char *s;
+
+	if (sqlite3_column_type(st, col) == SQLITE_NULL) {
+		*out = NULL;
+		return NULL;
+	}
+	s = sqlite3_column_text(st, col);
+	if (!s)
+		return &oomlens_error_nomem;
+	*out = oom_incident_str(inc, (const char *)s,
+				(size_t)sqlite3_column_bytes(st, col));
+	return *out ? NULL : &oomlens_error_nomem;
+}
+
+static struct oomlens_error *load_fields(struct oom_incident *inc,
+					 sqlite3_stmt *st, int col,
+					 const struct db_field *f, size_t n,
+					 void *base)
+{
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	for (i = 0; i < n && !err; i++, col++) {
+		char *p = (char *)base + f[i].offset;
+		const char *s;
+		int64_t v;
+
+		/* read each column as its own type: no conversions */
+		if (f[i].type == DB_F_STR) {
+			err = col_str(inc, st, col, (const char **)p);
+			continue;
+		}
+		if (f[i].type == DB_F_CONSTRAINT) {
+			s = (const char *)sqlite3_column_text(st, col);
+			if (!constraint_by_name(s, (enum oom_constraint *)p))
+				err = corrupt("constraint", s);
+			continue;
+		}
+		v = col_int(st, col);
+		switch (f[i].type) {
+		case DB_F_I64:
+			*(int64_t *)p = v;
+			break;
+		case DB_F_BOOL:
+			*(bool *)p = v != OOM_VAL_NONE && v != 0;
+			break;
+		case DB_F_LINE:
+		case DB_F_U64:
+			*(uint64_t *)p = v == OOM_VAL_NONE ? 0 : (uint64_t)v;
+			break;
+		case DB_F_PAGE_KB:
+			if (v != OOM_VAL_NONE && (v < 0 || v > UINT_MAX))
+				err = oomlens_error_new(
+					OOMLENS_ERR_CORRUPT,
+					"page size %" PRId64 " kB", v);
+			else
+				*(unsigned *)p =
+					v == OOM_VAL_NONE ? 0 : (unsigned)v;
+			break;
+		case DB_F_SIZE:
+			*(size_t *)p =
+				v == OOM_VAL_NONE || v < 0 ? 0 : (size_t)v;
+			break;
+		case DB_F_STR:
+		case DB_F_CONSTRAINT:
+			break;
+		}
+	}
+	return err;
+}
+
+static struct oomlens_error *load_columns(struct db *db, int64_t id,
+					  struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t alloc = 0;
+	bool row = false;
+	const char *name;
+
+	err = db_stmt(db, DB_ST_LOAD_COLUMNS,
+		      "SELECT name FROM incident_columns WHERE incident_id = ?1"
+		      " ORDER BY seq",
+		      &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		err = col_str(inc, st, 0, &name);
+		if (!err)
+			err = array_grow((void **)&inc->columns, &alloc,
+					 inc->n_columns + 1,
+					 sizeof(*inc->columns), SIZE_MAX / 64);
+		if (err)
+			break;
+		inc->columns[inc->n_columns++] = name;
+	}
+	if (err && row)
+		sqlite3_reset(st);
+	return err;
+}
+
+static struct oomlens_error *load_stats(struct db *db, int64_t id,
+					struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	const char *scope = NULL, *s;
+	enum oom_unit unit = UNIT_COUNT;
+	bool row = false;
+
+	err = db_stmt(db, DB_ST_LOAD_STATS,
+		      "SELECT scope, key, value, unit FROM incident_stats"
+		      " WHERE incident_id = ?1 ORDER BY seq",
+		      &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		/* stats of one scope share its string, as when parsed */
+		s = (const char *)sqlite3_column_text(st, 0);
+		if (!s || !scope || strcmp(s, scope))
+			err = col_str(inc, st, 0, &scope);
+		if (!err && !scope)
+			err = corrupt("scope", NULL);
+		s = (const char *)sqlite3_column_text(st, 3);
+		if (!err && !unit_by_name(s, &unit))
+			err = corrupt("unit", s);
+		if (!err) {
+			s = (const char *)sqlite3_column_text(st, 1);
+			err = s ? oom_incident_add_stat(
+					  inc, scope, s,
+					  (size_t)sqlite3_column_bytes(st, 1),
+					  col_int(st, 2), unit)
+				: corrupt("stat key", NULL);
+		}
+		if (err)
+			break;
+	}
+	if (err && row)
+		sqlite3_reset(st);
+	return err;
+}
+
+static struct oomlens_error *load_extras(struct db *db, int64_t task_id,
+					 struct oom_incident *inc,
+					 struct oom_task *t, size_t n)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_stmt(db, DB_ST_LOAD_TASK_EXTRA,
+		      "SELECT name, value FROM task_extra WHERE task_id = ?1"
+		      " ORDER BY seq",
+		      &st);
+	if (err)
+		return err;
+	t->extra = calloc(n, sizeof(*t->extra));
+	if (!t->extra)
+		return &oomlens_error_nomem;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, task_id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		if (t->n_extra == n)
+			err = oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"task %" PRId64
+				" has more extra columns than %zu",
+				task_id, n);
+		if (!err)
+			err = col_str(inc, st, 0, &t->extra[t->n_extra].name);
+		if (err)
+			break;
+		t->extra[t->n_extra++].value = col_int(st, 1);
+	}
+	if (err && row)
+		sqlite3_reset(st);
+	return err;
+}
+
+static struct oomlens_error *
+load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	struct oom_task t;
+	bool row = false;
+	int64_t n_extra;
+	int c;
+
+	err = db_stmt(db, DB_ST_LOAD_TASKS,
+		      "SELECT id, line, comm, n_extra, " DB_TASK_COLUMNS
+		      " FROM tasks WHERE incident_id = ?1 ORDER BY seq",
+		      &st);
+	if (!err && n_tasks > 0 && n_tasks <= OOM_MAX_TASKS)
+		err = array_grow((void **)&inc->tasks, &inc->alloc_tasks,
+				 (size_t)n_tasks, sizeof(*inc->tasks),
+				 OOM_MAX_TASKS);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		oom_task_init(&t);
+		t.line = (uint64_t)sqlite3_column_int64(st, 1);
+		err = col_str(inc, st, 2, &t.comm);
+		for (c = 0; c < TASK_COL_COUNT; c++)
+			t.col[c] = col_int(st, 4 + c);
+		n_extra = sqlite3_column_int64(st, 3);
+		if (!err && n_extra > 0)
+			err = load_extras(db, sqlite3_column_int64(st, 0), inc,
+					  &t, (size_t)n_extra);
+		if (!err)
+			err = oom_incident_add_task(inc, &t);
+		if (err) {
+			oom_task_release(&t);
+			break;
+		}
+	}
+	if (err && row)
+		sqlite3_reset(st);
+	return err;
+}
+
+static struct oomlens_error *load_kills(struct db *db, int64_t id,
+					struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	enum oom_kill_kind kind;
+	struct oom_kill *k;
+	bool row = false;
+	const char *s;
+
+	err = db_fields_stmt(db, DB_ST_LOAD_KILLS, false, "SELECT kind", 1, "",
+			     db_kill_fields, db_n_kill_fields,
+			     " FROM kills WHERE incident_id = ?1 ORDER BY seq",
+			     &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		s = (const char *)sqlite3_column_text(st, 0);
+		if (!kill_kind_by_name(s, &kind))
+			err = corrupt("kill kind", s);
+		else if (!(k = oom_incident_add_kill(inc, kind)))
+			err = &oomlens_error_nomem;
+		else
+			err = load_fields(inc, st, 1, db_kill_fields,
+					  db_n_kill_fields, k);
+		if (err)
+			break;
+	}
+	if (err && row)
+		sqlite3_reset(st);
+	return err;
+}
+
+static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
+					    struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	struct oom_pos pos;
+	const char *comm;
+	bool row = false;
+
+	err = db_stmt(
+		db, DB_ST_LOAD_FORKBOMBS,
+		"SELECT pid, comm, line, byte_offset FROM forkbomb_warnings"
+		" WHERE incident_id = ?1 ORDER BY seq",
+		&st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		pos.line = (uint64_t)sqlite3_column_int64(st, 2);
+		pos.offset = (uint64_t)sqlite3_column_int64(st, 3);
+		err = col_str(inc, st, 1, &comm);
+		if (!err)
+			err = oom_incident_add_forkbomb(inc, col_int(st, 0),
+							comm, pos);
+		if (err)
+			break;
+	}
+	if (err && row)
+		sqlite3_reset(st);
+	return err;
+}
+
+static struct oomlens_error *load_warnings(struct db *db, int64_t id,
+					   struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	struct oom_pos pos;
+	bool row = false;
+	const char *s;
+
+	err = db_stmt(db, DB_ST_LOAD_WARNINGS,
+		      "SELECT line, byte_offset, text FROM incident_warnings"
+		      " WHERE incident_id = ?1 ORDER BY seq",
+		      &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		pos.line = (uint64_t)sqlite3_column_int64(st, 0);
+		pos.offset = (uint64_t)sqlite3_column_int64(st, 1);
+		s = (const char *)sqlite3_column_text(st, 2);
+		oom_incident_warn(inc, pos, "%s", s ? s : "");
+	}
+	return err;
+}
+
+/* The incident row; *n_tasks is how many task rows to expect. */
+static struct oomlens_error *
+load_row(struct db *db, int64_t id, struct oom_incident *inc, int64_t *n_tasks)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+	const char *fp;
+	char *end;
+
+	err = db_fields_stmt(
+		db, DB_ST_LOAD_INCIDENT, false,
+		"SELECT i.fingerprint, s.path, i.uptime, i.n_tasks", 4, "i.",
+		db_incident_fields, db_n_incident_fields,
+		" FROM incidents i JOIN sources s ON s.id = i.source_id"
+		" WHERE i.id = ?1",
+		&st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	err = db_step_row(db, &b, st, &row);
+	if (err)
+		return err;
+	if (!row)
+		return oomlens_error_new(OOMLENS_ERR_USAGE, "no such incident");
+	fp = (const char *)sqlite3_column_text(st, 0);
+	inc->fingerprint = fp ? strtoull(fp, &end, 16) : 0;
+	if (!fp || strlen(fp) != 16 || *end)
+		err = corrupt("fingerprint", fp);
+	if (!err)
+		err = col_str(inc, st, 1, &inc->source);
+	inc->has_uptime = sqlite3_column_type(st, 2) != SQLITE_NULL;
+	inc->uptime = inc->has_uptime ? sqlite3_column_double(st, 2) : 0;
+	*n_tasks = sqlite3_column_int64(st, 3);
+	if (!err)
+		err = load_fields(inc, st, 4, db_incident_fields,
+				  db_n_incident_fields, inc);
+	sqlite3_reset(st);
+	return err;
+}
+
+struct oomlens_error *db_load_incident(struct db *db, int64_t id,
+				       struct oom_incident **out)
+{
+	struct oom_incident *inc = oom_incident_new();
+	struct oomlens_error *err;
+	int64_t n_tasks = 0;
+	bool has_victim;
+	size_t dropped;
+
+	if (!inc)
+		return &oomlens_error_nomem;
+	err = load_row(db, id, inc, &n_tasks);
+	if (err)
+		goto fail;
+	has_victim = inc->has_victim;
+	dropped = inc->warnings_dropped;
+	err = load_columns(db, id, inc);
+	if (!err)
+		err = load_stats(db, id, inc);
+	if (!err)
+		err = load_tasks(db, id, inc, n_tasks);
+	if (!err)
+		err = load_kills(db, id, inc);
+	if (!err)
+		err = load_forkbombs(db, id, inc);
+	if (!err)
+		err = load_warnings(db, id, inc);
+	if (err)
+		goto fail;
+	/* adding kills and warnings set these; the stored values win */
+	inc->has_victim = has_victim && inc->n_kills > 0;
+	inc->warnings_dropped = dropped;
+	*out = inc;
+	return NULL;
+
+fail:
+	oom_incident_free(inc);
+	return oomlens_error_wrap(err, "cannot load incident %" PRId64, id);
+}
+
+struct oomlens_error *db_list_incidents(
+	struct db *db,
+	struct oomlens_error *(*fn)(void *ctx,
+				    const struct db_incident_row *row),
+	void *ctx)
+{
+	struct oomlens_error *err;
+	struct db_incident_row r;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_stmt(db, DB_ST_LIST,
+		      "SELECT id, fingerprint, source, first_line,"
+		      " kernel_release, uptime, wallclock, host,"
+		      " constraint_name, victim_pid, victim_comm, trigger_comm,"
+		      " n_tasks, truncated, partial, n_sightings"
+		      " FROM v_incidents ORDER BY id",
+		      &st);
+	if (err)
+		return oomlens_error_wrap(err, "cannot list incidents");
+	while (!(err = db_step_row(db, NULL, st, &row)) && row) {
+		r.id = sqlite3_column_int64(st, 0);
+		r.fingerprint = (const char *)sqlite3_column_text(st, 1);
+		r.source = (const char *)sqlite3_column_text(st, 2);
+		r.first_line = col_int(st, 3);
+		r.kernel_release = (const char *)sqlite3_column_text(st, 4);
+		r.has_uptime = sqlite3_column_type(st, 5) != SQLITE_NULL;
+		r.uptime = sqlite3_column_double(st, 5);
+		r.wallclock = (const char *)sqlite3_column_text(st, 6);
+		r.host = (const char *)sqlite3_column_text(st, 7);
+		r.constraint = (const char *)sqlite3_column_text(st, 8);
+		r.victim_pid = col_int(st, 9);
+		r.victim_comm = (const char *)sqlite3_column_text(st, 10);
+		r.trigger_comm = (const char *)sqlite3_column_text(st, 11);
+		r.n_tasks = sqlite3_column_int64(st, 12);
+		r.truncated = sqlite3_column_int(st, 13) != 0;
+		r.partial = sqlite3_column_int(st, 14) != 0;
+		r.n_sightings = sqlite3_column_int64(st, 15);
+		err = fn(ctx, &r);
+		if (err) {
+			sqlite3_reset(st);
+			return err;
+		}
+	}
+	return err ? oomlens_error_wrap(err, "cannot list incidents") : NULL;
+}

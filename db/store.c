@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db_store_incident(): an incident, once, with every field of the model.
+ *
+ * The incident and kill rows are bound from the field tables of
+ * db/fields.c. The task rows, which are most of the data, are bound by
+ * hand: all of enum task_col in order, TASK_BATCH rows to a statement, with
+ * the incident id and page size bound once per incident.
+ *
+ * Invariant: a store runs inside the savepoint "oomlens_store", so a failure
+ * halfway leaves nothing of the incident behind, inside or outside a
+ * transaction of the caller.
+ */
+#include "db/internal.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "core/strbuf.h"
+#include "core/banned.h"
+
+static const char sql_task[] =
+	"INSERT INTO tasks(incident_id, page_kb, seq, line, comm, n_extra, " DB_TASK_COLUMNS
+	") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+	" ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+
+static const char sql_task_extra[] =
+	"INSERT INTO task_extra(task_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)";
+
+static void bind_fields(struct db_bind *b, const struct db_field *f, size_t n,
+			const void *base)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *p = (const char *)base + f[i].offset;
+		const enum oom_constraint *c;
+		const uint64_t *u64;
+		const unsigned *u;
+		const size_t *z;
+
+		switch (f[i].type) {
+		case DB_F_STR:
+			db_bind_str(b, *(const char *const *)p);
+			break;
+		case DB_F_I64:
+			db_bind_int(b, *(const int64_t *)p);
+			break;
+		case DB_F_BOOL:
+			db_bind_int(b, *(const bool *)p);
+			break;
+		case DB_F_LINE:
+			db_bind_line(b, *(const uint64_t *)p);
+			break;
+		case DB_F_U64:
+			u64 = (const uint64_t *)p;
+			db_bind_int(b, (int64_t)*u64);
+			break;
+		case DB_F_PAGE_KB:
+			u = (const unsigned *)p;
+			db_bind_int(b, *u ? (int64_t)*u : OOM_VAL_NONE);
+			break;
+		case DB_F_SIZE:
+			z = (const size_t *)p;
+			db_bind_int(b, (int64_t)*z);
+			break;
+		case DB_F_CONSTRAINT:
+			c = (const enum oom_constraint *)p;
+			db_bind_str(b, oom_constraint_name(*c));
+			break;
+		}
+	}
+}
+
+static struct oomlens_error *savepoint_end(struct db *db, bool ok,
+					   bool outermost)
+{
+	struct oomlens_error *err = NULL;
+
+	if (ok) {
+		err = db_exec_stmt(db, DB_ST_RELEASE, "RELEASE oomlens_store");
+		if (!err)
+			return NULL;
+	}
+	/* undo, and end the savepoint: a failed RELEASE leaves it open */
+	oomlens_error_free(db_exec_stmt(db, DB_ST_ROLLBACK_TO,
+					"ROLLBACK TO oomlens_store"));
+	oomlens_error_free(
+		db_exec_stmt(db, DB_ST_RELEASE, "RELEASE oomlens_store"));
+	if (outermost && !sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return err;
+}
+
+static struct oomlens_error *find_incident(struct db *db, const char *fp,
+					   int64_t *id, bool *found)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(db, DB_ST_INCIDENT_FIND,
+		      "SELECT id FROM incidents WHERE fingerprint = ?1", &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_str(&b, fp);
+	err = db_step_row(db, &b, st, found);
+	if (!err && *found) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+	}
+	return err;
+}
+
+static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
+					const struct oom_incident *inc,
+					const char *fp, int64_t *id)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_fields_stmt(
+		db, DB_ST_INCIDENT_INSERT, true,
+		"INSERT INTO incidents(fingerprint, source_id, uptime,"
+		" n_tasks",
+		4, "", db_incident_fields, db_n_incident_fields, NULL, &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_str(&b, fp);
+	db_bind_int(&b, source_id);
+	db_bind_real(&b, inc->uptime, inc->has_uptime);
+	db_bind_int(&b, (int64_t)inc->n_tasks);
+	bind_fields(&b, db_incident_fields, db_n_incident_fields, inc);
+	err = db_step_done(db, &b, st);
+	if (!err)
+		*id = sqlite3_last_insert_rowid(db->sql);
+	return err;
+}
+
+static struct oomlens_error *insert_columns(struct db *db, int64_t id,
+					    const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	err = db_stmt(db, DB_ST_COLUMN,
+		      "INSERT INTO incident_columns(incident_id, seq, name)"
+		      " VALUES (?1, ?2, ?3)",
+		      &st);
+	for (i = 0; i < inc->n_columns && !err; i++) {
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, (int64_t)i);
+		db_bind_str(&b, inc->columns[i]);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+static struct oomlens_error *insert_stats(struct db *db, int64_t id,
+					  const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	err = db_stmt(db, DB_ST_STAT,
+		      "INSERT INTO incident_stats(incident_id, seq, scope, key,"
+		      " value, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		      &st);
+	for (i = 0; i < inc->n_stats && !err; i++) {
+		const struct oom_stat *s = &inc->stats[i];
+
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, (int64_t)i);
+		db_bind_str(&b, s->scope);
+		db_bind_str(&b, s->key);
+		db_bind_int(&b, s->value);
+		db_bind_str(&b, oom_unit_name(s->unit));
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+static struct oomlens_error *insert_extras(struct db *db, int64_t task_id,
+					   const struct oom_task *t)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	err = db_stmt(db, DB_ST_TASK_EXTRA, sql_task_extra, &st);
+	for (i = 0; i < t->n_extra && !err; i++) {
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, task_id);
+		db_bind_int(&b, (int64_t)i);
+		db_bind_str(&b, t->extra[i].name);
+		db_bind_int(&b, t->extra[i].value);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+/* The per-row values of a task, after the incident id and page size. */
+static void bind_task(struct db_bind *b, size_t seq, const struct oom_task *t)
+{
+	int c;
+
+	db_bind_int(b, (int64_t)seq);
+	db_bind_line(b, t->line);
+	db_bind_str(b, t->comm);
+	db_bind_int(b, (int64_t)t->n_extra);
+	for (c = 0; c < TASK_COL_COUNT; c++)
+		db_bind_int(b, t->col[c]);
+}
+
+/* Per-row values of sql_task; the batch repeats them TASK_BATCH times. */
+#define TASK_ROW_VALUES (4 + TASK_COL_COUNT)
+#define TASK_BATCH 32
+
+/*
+ * "INSERT INTO tasks(...) VALUES (?1, ?2, ?, ...), (?1, ?2, ?, ...), ...":
+ * TASK_BATCH rows per step, which halves the cost of a row. Anonymous
+ * parameters number on from the highest so far, so row r's values are
+ * parameters 3 + 20r to 22 + 20r. 2 + 32 * 20 = 642 parameters stay
+ * under the 999 of older SQLite builds.
+ */
+static struct oomlens_error *task_batch_stmt(struct db *db, sqlite3_stmt **out)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 16);
+	struct oomlens_error *err;
+	int r, v;
+
+	if (db->stmt[DB_ST_TASK_BATCH]) {
+		*out = db->stmt[DB_ST_TASK_BATCH];
+		return NULL;
+	}
+	err = strbuf_adds(&sb,
+			  "INSERT INTO tasks(incident_id, page_kb, seq,"
+			  " line, comm, n_extra, " DB_TASK_COLUMNS ") VALUES ");
+	for (r = 0; r < TASK_BATCH && !err; r++) {
+		err = strbuf_adds(&sb, r ? ", (?1, ?2" : "(?1, ?2");
+		for (v = 0; v < TASK_ROW_VALUES && !err; v++)
+			err = strbuf_adds(&sb, ", ?");
+		if (!err)
+			err = strbuf_adds(&sb, ")");
+	}
+	if (!err)
+		err = db_stmt(db, DB_ST_TASK_BATCH, sb.buf, out);
+	strbuf_release(&sb);
+	return err;
+}
+
+/* Bind parameters 1 and 2 of a task statement. */
+static struct oomlens_error *bind_incident(struct db *db, sqlite3_stmt *st,
+					   int64_t id,
+					   const struct oom_incident *inc)
+{
+	struct db_bind b;
+
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	db_bind_int(&b, oom_incident_page_kb(inc));
+	return b.rc == SQLITE_OK ? NULL : db_fail(db, b.rc, "sqlite3_bind");
+}
+
+static bool batch_has_extras(const struct oom_task *t)
+{
+	size_t i;
+
+	for (i = 0; i < TASK_BATCH; i++)
+		if (t[i].n_extra)
+			return true;
+	return false;
+}
+
+/*
+ * The hot loop: most rows go TASK_BATCH to a step; a row with extra
+ * columns, and the rest at the end, one to a step (its id is needed).
+ * The incident id and page size are bound once: bindings outlive a reset.
+ */
+static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
+					  const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *one = NULL, *many = NULL;
+	struct db_bind b;
+	size_t i = 0, r;
+
+	if (!inc->n_tasks)
+		return NULL;
+	err = db_stmt(db, DB_ST_TASK, sql_task, &one);
+	if (!err)
+		err = task_batch_stmt(db, &many);
+	if (err)
+		return err;
+	err = bind_incident(db, one, id, inc);
+	if (!err)
+		err = bind_incident(db, many, id, inc);
+	if (err)
+		return err;
+	while (i < inc->n_tasks) {
+		const struct oom_task *t = &inc->tasks[i];
+
+		if (inc->n_tasks - i >= TASK_BATCH && !batch_has_extras(t)) {
+			db_bind_start(&b, many, 2);
+			for (r = 0; r < TASK_BATCH; r++)
+				bind_task(&b, i + r, &t[r]);
+			err = db_step_done(db, &b, many);
+			i += TASK_BATCH;
+		} else {
+			db_bind_start(&b, one, 2);
+			bind_task(&b, i, t);
+			err = db_step_done(db, &b, one);
+			if (!err && t->n_extra)
+				err = insert_extras(
+					db, sqlite3_last_insert_rowid(db->sql),
+					t);
+			i++;
+		}
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+static struct oomlens_error *insert_kills(struct db *db, int64_t id,
+					  const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	err = db_fields_stmt(db, DB_ST_KILL, true,
+			     "INSERT INTO kills(incident_id, seq, kind", 3, "",
+			     db_kill_fields, db_n_kill_fields, NULL, &st);
+	for (i = 0; i < inc->n_kills && !err; i++) {
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, (int64_t)i);
+		db_bind_str(&b, oom_kill_kind_name(inc->kills[i].kind));
+		bind_fields(&b, db_kill_fields, db_n_kill_fields,
+			    &inc->kills[i]);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+static struct oomlens_error *insert_forkbombs(struct db *db, int64_t id,
+					      const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	err = db_stmt(
+		db, DB_ST_FORKBOMB,
+		"INSERT INTO forkbomb_warnings(incident_id, seq, pid, comm,"
+		" line, byte_offset) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+		&st);
+	for (i = 0; i < inc->n_forkbombs && !err; i++) {
+		const struct oom_forkbomb *f = &inc->forkbombs[i];
+
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, (int64_t)i);
+		db_bind_int(&b, f->pid);
+		db_bind_str(&b, f->comm);
+		db_bind_line(&b, f->pos.line);
+		db_bind_int(&b, (int64_t)f->pos.offset);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+static struct oomlens_error *insert_warnings(struct db *db, int64_t id,
+					     const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	size_t i;
+
+	err = db_stmt(db, DB_ST_WARNING,
+		      "INSERT INTO incident_warnings(incident_id, seq, line,"
+		      " byte_offset, text) VALUES (?1, ?2, ?3, ?4, ?5)",
+		      &st);
+	for (i = 0; i < inc->n_warnings && !err; i++) {
+		const struct oom_warning *w = &inc->warnings[i];
+
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, (int64_t)i);
+		db_bind_line(&b, w->pos.line);
+		db_bind_int(&b, (int64_t)w->pos.offset);
+		db_bind_str(&b, w->text);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+static struct oomlens_error *insert_sighting(struct db *db, int64_t id,
+					     int64_t source_id,
+					     const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(db, DB_ST_SIGHTING,
+		      "INSERT INTO incident_sightings(incident_id, source_id,"
+		      " first_line, last_line, first_offset)"
+		      " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
+		      &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	db_bind_int(&b, source_id);
+	db_bind_int(&b, (int64_t)inc->first.line);
+	db_bind_line(&b, inc->last.line);
+	db_bind_int(&b, (int64_t)inc->first.offset);
+	return db_step_done(db, &b, st);
+}
+
+/* Statements that bind strings borrowed from the incident being stored. */
+static const enum db_stmt_id borrowing[] = {
+	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT,
+	DB_ST_COLUMN,	     DB_ST_STAT,
+	DB_ST_TASK,	     DB_ST_TASK_BATCH,
+	DB_ST_TASK_EXTRA,    DB_ST_KILL,
+	DB_ST_FORKBOMB,	     DB_ST_WARNING,
+};
+
+struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
+					const struct oom_incident *inc,
+					int64_t *incident_id, bool *was_new)
+{
+	struct oomlens_error *err;
+	bool outermost = sqlite3_get_autocommit(db->sql), found = false;
+	int64_t id = 0;
+	char fp[17];
+	size_t i;
+
+	snprintf(fp, sizeof(fp), "%016" PRIx64, inc->fingerprint);
+	err = db_exec_stmt(db, DB_ST_SAVEPOINT, "SAVEPOINT oomlens_store");
+	if (err)
+		return oomlens_error_wrap(err, "cannot store incident");
+	err = find_incident(db, fp, &id, &found);
+	if (!err && !found) {
+		err = insert_row(db, source_id, inc, fp, &id);
+		if (!err)
+			err = insert_columns(db, id, inc);
+		if (!err)
+			err = insert_stats(db, id, inc);
+		if (!err)
+			err = insert_tasks(db, id, inc);
+		if (!err)
+			err = insert_kills(db, id, inc);
+		if (!err)
+			err = insert_forkbombs(db, id, inc);
+		if (!err)
+			err = insert_warnings(db, id, inc);
+	}
+	if (!err)
+		err = insert_sighting(db, id, source_id, inc);
+	/* forget the borrowed strings: the incident may be freed next */
+	for (i = 0; i < sizeof(borrowing) / sizeof(borrowing[0]); i++)
+		if (db->stmt[borrowing[i]])
+			sqlite3_clear_bindings(db->stmt[borrowing[i]]);
+	if (err) {
+		savepoint_end(db, false, outermost);
+		return oomlens_error_wrap(err, "cannot store incident");
+	}
+	err = savepoint_end(db, true, outermost);
+	if (err)
+		return oomlens_error_wrap(err, "cannot store incident");
+	if (incident_id)
+		*incident_id = id;
+	if (was_new)
+		*was_new = !found;
+	return NULL;
+}

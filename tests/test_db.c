@@ -1,0 +1,1106 @@
+// SPDX-License-Identifier: MIT
+/*
+ * db/: opening and migrating, refusing a newer schema, sources, storing an
+ * incident once with its sightings, events, all-or-nothing stores, and the
+ * round trip parse -> store -> load that must give back every field the
+ * renderers print (compared field by field and as rendered JSON).
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "db/db.h"
+#include "reports/report.h"
+#include "tests/suites.h"
+
+/* A 5.10 memcg OOM: oom.group kills, an extra column, odd names. */
+static const char *const report_510_lines[] = {
+	"stress invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=-17",
+	"CPU: 1 PID: 4242 Comm: stress Not tainted 5.10.0-26-amd64 #1 Debian 5.10.197-1",
+	"Hardware name: QEMU Standard PC (i440FX + PIIX, 1996), BIOS 1.16.2-debian-1.16.2-1 04/01/2014",
+	"memory: usage 102400kB, limit 102400kB, failcnt 42",
+	"swap: usage 0kB, limit 9007199254740988kB, failcnt 0",
+	"Memory cgroup stats for /job:",
+	"anon 104857600",
+	"file 4096",
+	"Tasks state (memory values in pages):",
+	"[  pid  ]   uid  tgid total_vm      rss rss_zswap pgtables_bytes swapents oom_score_adj name",
+	"[    412]     0   412    23483      371        7    90112        0         -1000 systemd-udevd",
+	"[   4242]  1000  4242   100000    75000        0   700000       12          -998 Web Content (x)",
+	"[   4243]  1000  4243   100000    25000        3   700000        0           500 (sd-pam)",
+	"oom-kill:constraint=CONSTRAINT_MEMCG,nodemask=(null),cpuset=/,mems_allowed=0,oom_memcg=/job,task_memcg=/job,task=stress,pid=4242,uid=1000",
+	"Memory cgroup out of memory: Killed process 4242 (Web Content (x)) total-vm:400000kB, anon-rss:300000kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:684kB oom_score_adj:-998",
+	"Tasks in /job are going to be killed due to memory.oom.group set",
+	"Memory cgroup out of memory: Killed process 4243 ((sd-pam)) total-vm:400000kB, anon-rss:100000kB, file-rss:0kB, shmem-rss:0kB, UID:1000 pgtables:684kB oom_score_adj:500",
+	"oom_reaper: reaped process 4242 (Web Content (x)), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB",
+};
+
+#define DMESG "[  100.000001] "
+#define SYSLOG "Nov  3 12:00:01 db1 kernel: "
+
+/* Parse the 5.10 report logged with this prefix on every line. */
+static void collect_510(struct collected *c, const char *prefix)
+{
+	char text[8192] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < sizeof(report_510_lines) / sizeof(report_510_lines[0]);
+	     i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%s%s\n", prefix, report_510_lines[i]);
+	ck_assert_uint_lt(len, sizeof(text));
+	collect_text(c, text);
+	ck_assert_uint_eq(c->n, 1);
+}
+
+static const char *const round_trip_texts[] = {
+	/* 2.6.32 RFC fork-bomb: warnings, family kills, selection score */
+	"<4>Possible fork-bomb detected : 4242(bomb)bomb invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0\n"
+	"<4>Pid: 4300, comm: bomb Not tainted 2.6.32-rc5-mm1 #1\n"
+	"<3>Out of memory: kill process 4242 (bomb) score -1 or a child\n"
+	"<3>possible fork-bomb is detected. kill them\n"
+	"<3>Killed process 4300 (bomb)\n"
+	"<3>Killed process 4243 (bomb)\n"
+	"<3>Killed process 4242 (bomb)\n",
+	/* rsyslog joins, Mem-Info per zone, buddy lines */
+	"Sep 29 08:12:34 h kernel: sed invoked oom-killer: gfp_mask=0x201da, order=0, oom_score_adj=0\n"
+	"Sep 29 08:12:34 h kernel: Mem-Info:\n"
+	"Sep 29 08:12:34 h kernel: active_anon:33632 inactive_anon:1327714 isolated_anon:0#012 active_file:43 inactive_file:127 isolated_file:40#012 free:23902 free_pcp:1055 free_cma:0\n"
+	"Sep 29 08:12:34 h kernel: Node 0 DMA32 free:44672kB min:44696kB low:55868kB high:67040kB active_anon:278804kB inactive_anon:1620588kB present:2080624kB managed:2014556kB\n"
+	"Sep 29 08:12:34 h kernel: Node 0 DMA32: 206*4kB (UME) 305*8kB (UE) = 44704kB\n"
+	"Sep 29 08:12:34 h kernel: 4194174 pages RAM\n"
+	"Sep 29 08:12:34 h kernel: Out of memory: Kill process 6576 (mysqld) score 651 or sacrifice child\n"
+	"Sep 29 08:12:34 h kernel: Killed process 6576 (mysqld) total-vm:33914892kB, anon-rss:20629004kB, file-rss:0kB, shmem-rss:0kB\n",
+	/* an interleaved line gives a warning; the 2.6.36 table has cpu */
+	"Jun 20 12:48:24 h kernel: [15180376.009] rg invoked oom-killer: gfp_mask=0x201da, order=0, oom_adj=0, oom_score_adj=0\n"
+	"Jun 20 12:48:24 h kernel: [15180376.010] Call Trace:\n"
+	"Jun 20 12:48:24 h kernel: [    0.170499] pnp 00:00: Plug and Play ACPI device\n"
+	"Jun 20 12:48:24 h kernel: [15180376.011] [ pid ]   uid  tgid total_vm      rss cpu oom_adj oom_score_adj name\n"
+	"Jun 20 12:48:24 h kernel: [15180376.012] [ 2507]     0  2507    62464     1267   2     -17         -1000 rsyslogd\n"
+	"Jun 20 12:48:24 h kernel: [15180376.013] Out of memory: Kill process 2507 (rsyslogd) score 5 or sacrifice child\n"
+	"Jun 20 12:48:24 h kernel: [15180376.014] Killed process 2507, UID 0, (rsyslogd) total-vm:249856kB, anon-rss:5068kB, file-rss:0kB\n",
+	/* no killable process, then a panic */
+	"[  100.000001] a invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+	"[  100.000030] Out of memory and no killable processes...\n"
+	"[  100.000031] Kernel panic - not syncing: System is deadlocked on memory\n",
+	/* cut short: truncated, no victim */
+	"[Di Aug 12 03:54:03 2025] php-fpm invoked oom-killer: gfp_mask=0x1100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n"
+	"[Di Aug 12 03:54:03 2025] memory: usage 31249920kB, limit 31249920kB, failcnt 83420\n",
+};
+
+/* A scratch directory for database files, removed with what is in it. */
+struct scratch {
+	char dir[256];
+	char db[300];
+};
+
+static void scratch_init(struct scratch *s)
+{
+	const char *tmp = getenv("TMPDIR");
+
+	snprintf(s->dir, sizeof(s->dir), "%s/oomlens-db-XXXXXX",
+		 tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(s->dir));
+	snprintf(s->db, sizeof(s->db), "%s/x.db", s->dir);
+}
+
+static void scratch_release(struct scratch *s)
+{
+	static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+	char path[320];
+	size_t i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", s->db, suffix[i]);
+		unlink(path);
+	}
+	ck_assert_int_eq(rmdir(s->dir), 0);
+}
+
+static void write_file(const char *path, const void *data, size_t n)
+{
+	FILE *f = fopen(path, "wb");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fwrite(data, 1, n, f), n);
+	ck_assert_int_eq(fclose(f), 0);
+}
+
+/*
+ * Set a big-endian 32-bit field of the SQLite header at offset: 60 is
+ * PRAGMA user_version, 68 PRAGMA application_id. Returns the old value.
+ */
+static uint32_t patch_header(const char *path, long offset, uint32_t value)
+{
+	unsigned char be[4] = {value >> 24, value >> 16, value >> 8, value};
+	unsigned char old[4];
+	FILE *f = fopen(path, "r+b");
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+	ck_assert_uint_eq(fread(old, 1, 4, f), 4);
+	ck_assert_int_eq(fseek(f, offset, SEEK_SET), 0);
+	ck_assert_uint_eq(fwrite(be, 1, 4, f), 4);
+	ck_assert_int_eq(fclose(f), 0);
+	return (uint32_t)old[0] << 24 | (uint32_t)old[1] << 16 |
+	       (uint32_t)old[2] << 8 | old[3];
+}
+
+/* Assert err is an error of this code whose message is want. */
+static void assert_error(struct oomlens_error *err,
+			 enum oomlens_error_code code, const char *want)
+{
+	ck_assert_ptr_nonnull(err);
+	ck_assert_str_eq(err->message, want);
+	ck_assert_int_eq(err->code, code);
+	oomlens_error_free(err);
+}
+
+#define OK(call) ck_assert_ptr_null(call)
+
+static struct db *open_memory(void)
+{
+	struct db *db = NULL;
+
+	OK(db_open(&db, ":memory:"));
+	ck_assert_ptr_nonnull(db);
+	return db;
+}
+
+static int64_t add_source(struct db *db, const char *path)
+{
+	struct db_source src = {.path = path, .size = OOM_VAL_NONE};
+	int64_t id = 0;
+
+	OK(db_source_upsert(db, &src, &id));
+	ck_assert_int_gt(id, 0);
+	return id;
+}
+
+static int64_t count(struct db *db)
+{
+	int64_t n = -1;
+
+	OK(db_count_incidents(db, &n));
+	return n;
+}
+
+static struct db_totals totals(struct db *db)
+{
+	struct db_totals t;
+
+	memset(&t, 0xff, sizeof(t));
+	OK(db_totals(db, &t));
+	return t;
+}
+
+static char *json_of(const struct oom_incident *inc)
+{
+	struct report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(f);
+	OK(report_begin(&r, REPORT_JSON, f));
+	OK(report_incident(r, inc));
+	OK(report_end(r));
+	fclose(f);
+	return buf;
+}
+
+#define EQ_STR(f) ck_assert_pstr_eq(a->f, b->f)
+#define EQ_INT(f) ck_assert_int_eq(a->f, b->f)
+#define EQ_UINT(f) ck_assert_uint_eq(a->f, b->f)
+#define EQ_POS(p)                                                              \
+	do {                                                                   \
+		EQ_UINT(p.line);                                               \
+		EQ_UINT(p.offset);                                             \
+	} while (0)
+#define EQ_COUNTER(c)                                                          \
+	do {                                                                   \
+		EQ_INT(c.usage_kb);                                            \
+		EQ_INT(c.limit_kb);                                            \
+		EQ_INT(c.failcnt);                                             \
+	} while (0)
+
+static void assert_kills_equal(const struct oom_kill *a,
+			       const struct oom_kill *b)
+{
+	EQ_INT(kind);
+	EQ_INT(pid);
+	EQ_STR(comm);
+	EQ_INT(uid);
+	EQ_INT(total_vm_kb);
+	EQ_INT(anon_rss_kb);
+	EQ_INT(file_rss_kb);
+	EQ_INT(shmem_rss_kb);
+	EQ_INT(pgtables_kb);
+	EQ_INT(oom_score_adj);
+	EQ_STR(message);
+	EQ_STR(format_id);
+	EQ_POS(pos);
+}
+
+static void assert_tasks_equal(const struct oom_task *a,
+			       const struct oom_task *b)
+{
+	size_t i;
+
+	for (i = 0; i < TASK_COL_COUNT; i++)
+		ck_assert_msg(a->col[i] == b->col[i],
+			      "task column %s: %lld/%lld",
+			      task_col_info[i].name, (long long)a->col[i],
+			      (long long)b->col[i]);
+	EQ_STR(comm);
+	EQ_UINT(line);
+	EQ_UINT(n_extra);
+	for (i = 0; i < a->n_extra; i++) {
+		EQ_STR(extra[i].name);
+		EQ_INT(extra[i].value);
+	}
+}
+
+/* Every field of the model, but the string pool and the allocation sizes. */
+static void assert_incidents_equal(const struct oom_incident *a,
+				   const struct oom_incident *b)
+{
+	size_t i;
+
+	EQ_STR(source);
+	EQ_POS(first);
+	EQ_POS(last);
+	EQ_STR(kernel_release);
+	EQ_INT(has_uptime);
+	if (a->has_uptime)
+		ck_assert_double_eq(a->uptime, b->uptime);
+	EQ_STR(wallclock);
+	EQ_STR(host);
+	EQ_STR(prefix_style);
+
+	EQ_STR(trigger.comm);
+	EQ_INT(trigger.pid);
+	EQ_STR(trigger.gfp_mask);
+	EQ_STR(trigger.gfp_flags);
+	EQ_STR(trigger.nodemask);
+	EQ_INT(trigger.order);
+	EQ_INT(trigger.oom_adj);
+	EQ_INT(trigger.oom_score_adj);
+	EQ_INT(trigger.cpu);
+	EQ_STR(trigger.hardware);
+	EQ_STR(trigger.workqueue);
+	EQ_STR(trigger.format_id);
+	EQ_POS(trigger.pos);
+
+	EQ_INT(constraint);
+	EQ_STR(constraint_raw);
+	EQ_STR(constraint_evidence);
+	EQ_STR(cpuset);
+	EQ_STR(mems_allowed);
+
+	EQ_INT(memcg.present);
+	EQ_STR(memcg.task_path);
+	EQ_STR(memcg.limit_path);
+	EQ_STR(memcg.group_path);
+	EQ_COUNTER(memcg.memory);
+	EQ_COUNTER(memcg.memsw);
+	EQ_COUNTER(memcg.kmem);
+	EQ_COUNTER(memcg.swap);
+
+	EQ_INT(mem.present);
+	EQ_UINT(mem.page_kb);
+	EQ_INT(mem.pages_ram);
+	EQ_INT(mem.pages_highmem);
+	EQ_INT(mem.pages_reserved);
+	EQ_INT(mem.pages_cma_reserved);
+	EQ_INT(mem.pages_hwpoisoned);
+	EQ_INT(mem.pages_shared);
+	EQ_INT(mem.pagecache_pages);
+	EQ_INT(mem.swapcache_pages);
+	EQ_INT(mem.free_swap_kb);
+	EQ_INT(mem.total_swap_kb);
+
+	EQ_UINT(n_stats);
+	for (i = 0; i < a->n_stats; i++) {
+		EQ_STR(stats[i].scope);
+		EQ_STR(stats[i].key);
+		EQ_INT(stats[i].value);
+		EQ_INT(stats[i].unit);
+	}
+	EQ_UINT(n_columns);
+	for (i = 0; i < a->n_columns; i++)
+		EQ_STR(columns[i]);
+	EQ_STR(table_format_id);
+	EQ_UINT(n_tasks);
+	for (i = 0; i < a->n_tasks; i++)
+		assert_tasks_equal(&a->tasks[i], &b->tasks[i]);
+
+	EQ_INT(selected.present);
+	EQ_INT(selected.pid);
+	EQ_STR(selected.comm);
+	EQ_INT(selected.score);
+	EQ_STR(selected.message);
+	EQ_STR(selected.format_id);
+	EQ_POS(selected.pos);
+
+	EQ_INT(has_victim);
+	EQ_UINT(n_kills);
+	for (i = 0; i < a->n_kills; i++)
+		assert_kills_equal(&a->kills[i], &b->kills[i]);
+
+	EQ_INT(reaper.present);
+	EQ_INT(reaper.reaped);
+	EQ_INT(reaper.pid);
+	EQ_STR(reaper.comm);
+	EQ_INT(reaper.anon_rss_kb);
+	EQ_INT(reaper.file_rss_kb);
+	EQ_INT(reaper.shmem_rss_kb);
+	EQ_POS(reaper.pos);
+
+	EQ_UINT(n_forkbombs);
+	for (i = 0; i < a->n_forkbombs; i++) {
+		EQ_INT(forkbombs[i].pid);
+		EQ_STR(forkbombs[i].comm);
+		EQ_POS(forkbombs[i].pos);
+	}
+	EQ_INT(forkbomb_kill);
+	EQ_UINT(fingerprint);
+	EQ_INT(truncated);
+	EQ_INT(partial);
+	EQ_INT(no_killable);
+	EQ_STR(panic);
+	EQ_UINT(n_warnings);
+	for (i = 0; i < a->n_warnings; i++) {
+		EQ_POS(warnings[i].pos);
+		EQ_STR(warnings[i].text);
+	}
+	EQ_UINT(warnings_dropped);
+}
+
+/*
+ * Store inc, load it back, and compare: fields, then the rendered JSON.
+ * Returns the incident's id.
+ */
+static int64_t round_trip(struct db *db, int64_t source_id,
+			  const struct oom_incident *inc)
+{
+	struct oom_incident *back = NULL;
+	char *want, *got;
+	int64_t id = 0;
+	bool was_new = false;
+
+	OK(db_store_incident(db, source_id, inc, &id, &was_new));
+	ck_assert(was_new);
+	OK(db_load_incident(db, id, &back));
+	assert_incidents_equal(inc, back);
+	want = json_of(inc);
+	got = json_of(back);
+	ck_assert_str_eq(want, got);
+	free(want);
+	free(got);
+	oom_incident_free(back);
+	return id;
+}
+
+START_TEST(open_memory_and_migrate)
+{
+	struct db *db = open_memory();
+
+	ck_assert_int_eq(count(db), 0);
+	ck_assert_int_ge(db_schema_version(), 1);
+	db_close(db);
+	db_close(NULL);
+}
+END_TEST
+
+START_TEST(file_reopens_with_its_data)
+{
+	struct scratch s;
+	struct collected c;
+	struct oom_incident *back = NULL;
+	struct db *db = NULL;
+	int64_t id = 0;
+	int i;
+
+	scratch_init(&s);
+	collect_510(&c, DMESG);
+	OK(db_open(&db, s.db));
+	OK(db_store_incident(db, add_source(db, "test.log"), c.inc[0], &id,
+			     NULL));
+	db_close(db);
+	/* opening again migrates nothing and finds the incident */
+	for (i = 0; i < 2; i++) {
+		OK(db_open(&db, s.db));
+		ck_assert_int_eq(count(db), 1);
+		OK(db_load_incident(db, id, &back));
+		assert_incidents_equal(c.inc[0], back);
+		oom_incident_free(back);
+		db_close(db);
+	}
+	collected_release(&c);
+	scratch_release(&s);
+}
+END_TEST
+
+/* An empty file is a database of schema version 0: it is upgraded. */
+START_TEST(empty_file_is_upgraded)
+{
+	struct scratch s;
+	struct db *db = NULL;
+
+	scratch_init(&s);
+	write_file(s.db, "", 0);
+	OK(db_open(&db, s.db));
+	ck_assert_int_eq(count(db), 0);
+	add_source(db, "a.log");
+	db_close(db);
+	scratch_release(&s);
+}
+END_TEST
+
+START_TEST(newer_schema_is_refused)
+{
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512];
+	int i;
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	db_close(db);
+	/* what a later oomlens would leave behind */
+	ck_assert_uint_eq(patch_header(s.db, 60, 7),
+			  (uint32_t)db_schema_version());
+	snprintf(
+		want, sizeof(want),
+		"'%s' has schema version 7; this oomlens knows up to %d: upgrade oomlens",
+		s.db, db_schema_version());
+	for (i = 0; i < 2; i++) {
+		db = NULL;
+		assert_error(db_open(&db, s.db), OOMLENS_ERR_USAGE, want);
+		ck_assert_ptr_null(db);
+	}
+	/* and the file is left as it was */
+	ck_assert_uint_eq(patch_header(s.db, 60, 7), 7);
+	scratch_release(&s);
+}
+END_TEST
+
+START_TEST(another_programs_database_is_refused)
+{
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512];
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	db_close(db);
+	ck_assert_uint_eq(patch_header(s.db, 68, 0x46697265), 0x6f6f6d6c);
+	snprintf(want, sizeof(want),
+		 "cannot open '%s': an SQLite database, but not oomlens's",
+		 s.db);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	scratch_release(&s);
+}
+END_TEST
+
+START_TEST(not_a_database_is_refused)
+{
+	static const char text[] = "[ 1.0] not a database, a log\n"
+				   "padding padding padding padding padding\n"
+				   "padding padding padding padding padding\n";
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512];
+
+	scratch_init(&s);
+	write_file(s.db, text, sizeof(text) - 1);
+	snprintf(want, sizeof(want),
+		 "cannot open '%s': sqlite3_step: file is not a database",
+		 s.db);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	scratch_release(&s);
+	assert_error(db_open(&db, NULL), OOMLENS_ERR_USAGE,
+		     "cannot open a database: no path");
+}
+END_TEST
+
+START_TEST(sources_are_path_and_content)
+{
+	struct db *db = open_memory();
+	struct db_source a = {"a.log", 10, "aa", "dmesg", "h1"};
+	struct db_source a2 = {"a.log", 10, "bb", "dmesg", NULL};
+	struct db_source n = {"n.log", OOM_VAL_NONE, NULL, NULL, NULL};
+	int64_t id1 = 0, id2 = 0, id3 = 0, id4 = 0, id5 = 0;
+	bool done = true;
+
+	OK(db_source_upsert(db, &a, &id1));
+	OK(db_source_upsert(db, &a, &id2));
+	OK(db_source_upsert(db, &a2, &id3));
+	OK(db_source_upsert(db, &n, &id4));
+	OK(db_source_upsert(db, &n, &id5));
+	ck_assert_int_eq(id1, id2);
+	ck_assert_int_ne(id1, id3);
+	ck_assert_int_eq(id4, id5);
+	ck_assert_int_ne(id3, id4);
+	ck_assert_int_eq(totals(db).sources, 3);
+
+	OK(db_source_is_done(db, "a.log", "aa", &done));
+	ck_assert(!done);
+	OK(db_source_mark_done(db, id1));
+	OK(db_source_is_done(db, "a.log", "aa", &done));
+	ck_assert(done);
+	OK(db_source_is_done(db, "a.log", "bb", &done));
+	ck_assert(!done);
+	/* a known source stays done when seen again */
+	OK(db_source_upsert(db, &a, &id2));
+	OK(db_source_is_done(db, "a.log", "aa", &done));
+	ck_assert(done);
+	OK(db_source_mark_done(db, id4));
+	OK(db_source_is_done(db, "n.log", NULL, &done));
+	ck_assert(done);
+	OK(db_source_is_done(db, "n.log", "cc", &done));
+	ck_assert(!done);
+	OK(db_source_is_done(db, "nowhere.log", NULL, &done));
+	ck_assert(!done);
+
+	assert_error(db_source_mark_done(db, 999), OOMLENS_ERR_USAGE,
+		     "cannot mark source 999 done: no such source");
+	a.path = NULL;
+	assert_error(db_source_upsert(db, &a, &id1), OOMLENS_ERR_USAGE,
+		     "cannot store source: no path");
+	db_close(db);
+}
+END_TEST
+
+struct listed {
+	int n;
+	struct db_incident_row first;
+	char source[64], victim[64], fingerprint[17];
+	bool fail;
+};
+
+static struct oomlens_error *keep_row(void *ctx,
+				      const struct db_incident_row *row)
+{
+	struct listed *l = ctx;
+
+	if (l->fail)
+		return oomlens_error_new(OOMLENS_ERR_IO, "stop at %lld",
+					 (long long)row->id);
+	if (l->n++ == 0) {
+		l->first = *row;
+		snprintf(l->source, sizeof(l->source), "%s", row->source);
+		snprintf(l->victim, sizeof(l->victim), "%s",
+			 row->victim_comm ? row->victim_comm : "");
+		snprintf(l->fingerprint, sizeof(l->fingerprint), "%s",
+			 row->fingerprint);
+	}
+	return NULL;
+}
+
+/* The same report in two files is one incident seen twice. */
+START_TEST(incident_is_stored_once_and_sighted_twice)
+{
+	struct collected dm, sys;
+	struct listed l = {0};
+	struct db *db = open_memory();
+	int64_t a = add_source(db, "dmesg.txt"), b = add_source(db, "messages");
+	int64_t id1 = 0, id2 = 0, id3 = 0;
+	bool was_new = false;
+	struct db_totals t;
+	char fp[17];
+
+	collect_510(&dm, DMESG);
+	collect_510(&sys, SYSLOG);
+	ck_assert_uint_eq(dm.inc[0]->fingerprint, sys.inc[0]->fingerprint);
+
+	OK(db_store_incident(db, a, dm.inc[0], &id1, &was_new));
+	ck_assert(was_new);
+	/* the same file read again: no new row, no new sighting */
+	OK(db_store_incident(db, a, dm.inc[0], &id2, &was_new));
+	ck_assert(!was_new);
+	ck_assert_int_eq(id1, id2);
+	ck_assert_int_eq(totals(db).sightings, 1);
+	/* another file with the same report */
+	was_new = true;
+	OK(db_store_incident(db, b, sys.inc[0], &id3, &was_new));
+	ck_assert(!was_new);
+	ck_assert_int_eq(id1, id3);
+
+	t = totals(db);
+	ck_assert_int_eq(t.incidents, 1);
+	ck_assert_int_eq(t.sightings, 2);
+	ck_assert_int_eq(t.tasks, (int64_t)dm.inc[0]->n_tasks);
+	ck_assert_int_eq(t.kills, (int64_t)dm.inc[0]->n_kills);
+	ck_assert_int_eq(count(db), 1);
+
+	OK(db_list_incidents(db, keep_row, &l));
+	ck_assert_int_eq(l.n, 1);
+	ck_assert_int_eq(l.first.id, id1);
+	ck_assert_int_eq(l.first.n_sightings, 2);
+	ck_assert_str_eq(l.source, "dmesg.txt");
+	ck_assert_int_eq(l.first.first_line, 1);
+	ck_assert_int_eq(l.first.victim_pid, 4242);
+	ck_assert_str_eq(l.victim, "Web Content (x)");
+	ck_assert_int_eq(l.first.n_tasks, 3);
+	ck_assert(l.first.has_uptime && l.first.uptime == 100.000001);
+	ck_assert(!l.first.truncated && !l.first.partial);
+	snprintf(fp, sizeof(fp), "%016llx",
+		 (unsigned long long)dm.inc[0]->fingerprint);
+	ck_assert_str_eq(l.fingerprint, fp);
+
+	l.fail = true;
+	assert_error(db_list_incidents(db, keep_row, &l), OOMLENS_ERR_IO,
+		     "stop at 1");
+	collected_release(&dm);
+	collected_release(&sys);
+	db_close(db);
+}
+END_TEST
+
+START_TEST(events_are_stored_once)
+{
+	struct oom_event ev = {
+		.kind = OOM_EVENT_USERSPACE_KILL,
+		.program = "systemd-oomd[612]",
+		.format_id = "oomd-kill",
+		.pid = OOM_VAL_NONE,
+		.comm = "/user.slice/app.scope",
+		.text = "Killed /user.slice/app.scope due to memory pressure",
+		.wallclock = NULL,
+		.host = "h",
+		.pos = {3, 200},
+	};
+	struct db *db = open_memory();
+	int64_t a = add_source(db, "a.log"), b = add_source(db, "b.log");
+	bool was_new = false;
+
+	OK(db_store_event(db, a, &ev, &was_new));
+	ck_assert(was_new);
+	/* no pid, wallclock or uptime: still the same event */
+	OK(db_store_event(db, b, &ev, &was_new));
+	ck_assert(!was_new);
+	ev.has_uptime = true;
+	ev.uptime = 5.5;
+	OK(db_store_event(db, a, &ev, &was_new));
+	ck_assert(was_new);
+	OK(db_store_event(db, a, &ev, &was_new));
+	ck_assert(!was_new);
+	ev.kind = OOM_EVENT_ALLOC_FAILURE;
+	ev.pid = 7;
+	OK(db_store_event(db, a, &ev, NULL));
+	OK(db_store_event(db, a, &ev, &was_new));
+	ck_assert(!was_new);
+	ck_assert_int_eq(totals(db).events, 3);
+	ck_assert_int_eq(count(db), 0);
+
+	ev.text = NULL;
+	assert_error(
+		db_store_event(db, a, &ev, &was_new), OOMLENS_ERR_USAGE,
+		"cannot store event: sqlite3_step: NOT NULL constraint failed: events.text");
+	db_close(db);
+}
+END_TEST
+
+START_TEST(parsed_incidents_round_trip)
+{
+	struct db *db = open_memory();
+	int64_t src = add_source(db, "test.log");
+	struct collected c;
+	size_t i;
+
+	collect_text(&c, round_trip_texts[_i]);
+	ck_assert_uint_gt(c.n, 0);
+	for (i = 0; i < c.n; i++)
+		round_trip(db, src, c.inc[i]);
+	collected_release(&c);
+	db_close(db);
+}
+END_TEST
+
+/* The 5.10 report, logged either way, keeps what makes it hard. */
+START_TEST(round_trip_keeps_the_hard_parts)
+{
+	static const char *const prefix[] = {DMESG, SYSLOG};
+	struct db *db = open_memory();
+	struct oom_incident *back = NULL;
+	struct collected c;
+	int64_t id;
+
+	collect_510(&c, prefix[_i]);
+	id = round_trip(db, add_source(db, "test.log"), c.inc[0]);
+	OK(db_load_incident(db, id, &back));
+	ck_assert_int_eq(back->constraint, OOM_CONSTRAINT_MEMCG);
+	ck_assert_str_eq(back->memcg.group_path, "/job");
+	ck_assert_int_eq(back->memcg.memory.failcnt, 42);
+	ck_assert_uint_eq(back->n_kills, 2);
+	ck_assert_int_eq(back->kills[1].kind, OOM_KILL_GROUP);
+	ck_assert_str_eq(back->kills[1].comm, "(sd-pam)");
+	ck_assert_str_eq(oom_incident_victim(back)->comm, "Web Content (x)");
+	ck_assert_uint_eq(back->n_tasks, 3);
+	ck_assert_str_eq(back->tasks[1].comm, "Web Content (x)");
+	ck_assert_int_eq(back->tasks[0].col[TASK_OOM_SCORE_ADJ], -1000);
+	ck_assert_uint_eq(back->tasks[0].n_extra, 1);
+	ck_assert_str_eq(back->tasks[0].extra[0].name, "rss_zswap");
+	ck_assert_int_eq(back->tasks[0].extra[0].value, 7);
+	ck_assert_int_eq(back->trigger.oom_score_adj, -17);
+	ck_assert(back->reaper.present && back->reaper.reaped);
+	ck_assert_int_eq(oom_incident_stat(back, "memcg /job", "anon"),
+			 104857600);
+	oom_incident_free(back);
+	collected_release(&c);
+	db_close(db);
+}
+END_TEST
+
+static const char *str(struct oom_incident *inc, const char *s)
+{
+	const char *p = oom_incident_str(inc, s, strlen(s));
+
+	ck_assert_ptr_nonnull(p);
+	return p;
+}
+
+static struct oom_task *add_task(struct oom_incident *inc, int64_t base,
+				 const char *comm, size_t n_extra)
+{
+	struct oom_task t;
+	size_t i;
+	int c;
+
+	oom_task_init(&t);
+	for (c = 0; c < TASK_COL_COUNT; c++)
+		t.col[c] = base + 1000 * c;
+	t.col[TASK_OOM_SCORE_ADJ] = -base;
+	t.col[TASK_NR_PUDS] = OOM_VAL_NONE;
+	t.comm = comm ? str(inc, comm) : NULL;
+	t.line = (uint64_t)base;
+	if (n_extra) {
+		t.extra = calloc(n_extra, sizeof(*t.extra));
+		ck_assert_ptr_nonnull(t.extra);
+		t.n_extra = n_extra;
+		for (i = 0; i < n_extra; i++) {
+			t.extra[i].name = str(inc, i ? "zz" : "rss_zswap");
+			t.extra[i].value = -(int64_t)i - base;
+		}
+	}
+	OK(oom_incident_add_task(inc, &t));
+	return &inc->tasks[inc->n_tasks - 1];
+}
+
+/* Every field of the model set, each to a value of its own. */
+static struct oom_incident *synthetic(uint64_t fingerprint)
+{
+	struct oom_incident *inc = oom_incident_new();
+	struct oom_kill *k;
+	const char *scope;
+	int kind;
+
+	ck_assert_ptr_nonnull(inc);
+	inc->source = str(inc, "test.log");
+	inc->first = (struct oom_pos){11, 1100};
+	inc->last = (struct oom_pos){99, 9900};
+	inc->kernel_release = str(inc, "6.8.0-rc1+");
+	inc->has_uptime = true;
+	inc->uptime = 12345.678901;
+	inc->wallclock = str(inc, "2025-08-12T03:54:03.123456+02:00");
+	inc->host = str(inc, "node-7");
+	inc->prefix_style = str(inc, "rfc3339");
+	inc->trigger = (struct oom_trigger){
+		str(inc, "kworker/u8:2 [x]"),
+		4242,
+		str(inc, "0x100cca"),
+		str(inc, "GFP_HIGHUSER_MOVABLE"),
+		str(inc, "0-1"),
+		3,
+		-17,
+		-1000,
+		5,
+		str(inc, "QEMU"),
+		str(inc, "events moom_callback"),
+		str(inc, "trigger-4.9"),
+		{12, 1200},
+	};
+	inc->constraint = OOM_CONSTRAINT_LOWMEM;
+	inc->constraint_raw = str(inc, "CONSTRAINT_LOWMEM");
+	inc->constraint_evidence = str(inc, "oom-kill summary");
+	inc->cpuset = str(inc, "/batch");
+	inc->mems_allowed = str(inc, "0-3");
+	inc->memcg = (struct oom_memcg){
+		true,
+		str(inc, "/a/b"),
+		str(inc, "/a"),
+		str(inc, "/a/grp"),
+		{1, 2, 3},
+		{4, 5, 6},
+		{7, 8, OOM_VAL_NONE},
+		{10, 11, 12},
+	};
+	inc->mem = (struct oom_meminfo){
+		true, 64, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30,
+	};
+	scope = str(inc, "node 0 DMA32");
+	OK(oom_incident_add_stat(inc, scope, "free", 4, 44672, UNIT_KB));
+	OK(oom_incident_add_stat(inc, scope, "nr_x", 4, -3, UNIT_PAGES));
+	OK(oom_incident_add_stat(inc, str(inc, "memcg /a"), "anon", 4,
+				 INT64_MAX, UNIT_BYTES));
+	OK(oom_incident_add_stat(inc, str(inc, "global"), "pgfault", 7, 0,
+				 UNIT_COUNT));
+	inc->columns = calloc(3, sizeof(*inc->columns));
+	ck_assert_ptr_nonnull(inc->columns);
+	inc->columns[0] = str(inc, "uid");
+	inc->columns[1] = str(inc, "rss_zswap");
+	inc->columns[2] = str(inc, "zz");
+	inc->n_columns = 3;
+	inc->table_format_id = str(inc, "table-unknown");
+	add_task(inc, 1, "a b (c)", 0);
+	add_task(inc, 2, NULL, 2);
+	add_task(inc, 3, "", 1);
+	inc->selected = (struct oom_selected){
+		true,
+		77,
+		str(inc, "sel"),
+		-1,
+		str(inc, "Memory cgroup out of memory"),
+		str(inc, "select-2.6.36"),
+		{40, 4000},
+	};
+	for (kind = OOM_KILL_VICTIM; kind <= OOM_KILL_FORKBOMB; kind++) {
+		k = oom_incident_add_kill(inc, kind);
+		ck_assert_ptr_nonnull(k);
+		k->pid = 100 + kind;
+		k->comm = str(inc, kind ? "x y" : "(victim)");
+		k->uid = kind == 2 ? OOM_VAL_NONE : 1000 + kind;
+		k->total_vm_kb = 1 + kind;
+		k->anon_rss_kb = 2 + kind;
+		k->file_rss_kb = 3 + kind;
+		k->shmem_rss_kb = 4 + kind;
+		k->pgtables_kb = 5 + kind;
+		k->oom_score_adj = -1000 + kind;
+		k->message = kind ? NULL : str(inc, "Out of memory");
+		k->format_id = str(inc, "kill-5.1");
+		k->pos = (struct oom_pos){50 + kind, 5000 + kind};
+	}
+	inc->reaper = (struct oom_reaper){
+		true, false, 100, str(inc, "(victim)"), 0, 1, 2, {60, 6000},
+	};
+	OK(oom_incident_add_forkbomb(inc, 4242, str(inc, "bomb"),
+				     (struct oom_pos){8, 800}));
+	OK(oom_incident_add_forkbomb(inc, 4243, NULL, (struct oom_pos){0, 0}));
+	inc->forkbomb_kill = true;
+	inc->fingerprint = fingerprint;
+	inc->truncated = true;
+	inc->partial = true;
+	inc->no_killable = true;
+	inc->panic = str(inc, "Out of memory: compulsory panic_on_oom");
+	oom_incident_warn(inc, (struct oom_pos){70, 7000}, "line %d: %s", 70,
+			  "odd 'quoted' text; DROP TABLE incidents; --");
+	oom_incident_warn(inc, (struct oom_pos){0, 0}, "no position");
+	inc->warnings_dropped = 5;
+	return inc;
+}
+
+/*
+ * Enough rows for the batched INSERT, with rows that have extra columns
+ * (stored one at a time) at a batch's start, middle and end and last.
+ */
+START_TEST(many_tasks_round_trip)
+{
+	static const size_t with_extra[] = {32, 63, 64, 100, 299};
+	struct db *db = open_memory();
+	struct oom_incident *inc = synthetic(42);
+	size_t i, j;
+
+	for (i = 3; i < 300; i++) {
+		size_t n = 0;
+
+		for (j = 0; j < sizeof(with_extra) / sizeof(with_extra[0]); j++)
+			n += with_extra[j] == i;
+		add_task(inc, (int64_t)i, i % 7 ? "worker" : "w (x) y", n * 2);
+	}
+	round_trip(db, add_source(db, "test.log"), inc);
+	ck_assert_int_eq(totals(db).tasks, 300);
+	oom_incident_free(inc);
+	db_close(db);
+}
+END_TEST
+
+START_TEST(every_field_round_trips)
+{
+	struct db *db = open_memory();
+	int64_t src = add_source(db, "test.log");
+	struct oom_incident *a = synthetic(0xfedcba9876543210ULL);
+	struct oom_incident *b = synthetic(0xffULL);
+
+	round_trip(db, src, a);
+	/* and the unset state: a fresh incident stores and loads as such */
+	oom_incident_free(b);
+	b = oom_incident_new();
+	ck_assert_ptr_nonnull(b);
+	b->source = str(b, "test.log");
+	b->fingerprint = 0xffULL;
+	round_trip(db, src, b);
+	oom_incident_free(a);
+	oom_incident_free(b);
+	db_close(db);
+}
+END_TEST
+
+/*
+ * Each log in a database of its own: the same report in two logs is one
+ * incident (the generator writes some reports in several prefix styles).
+ * A report repeated within a log is stored once; its repeats only check the
+ * fingerprint.
+ */
+static int fixture_round_trips(const char *dir, const char *stem)
+{
+	struct db *db = open_memory();
+	struct oom_incident *back = NULL;
+	struct collected c;
+	char path[512];
+	int64_t src, id = 0;
+	bool was_new = false;
+	int bad = 0;
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/%s.log", dir, stem);
+	OK(collect_file(&c, path));
+	src = add_source(db, path);
+	OK(db_begin(db));
+	for (i = 0; i < c.n; i++) {
+		char *want, *got;
+
+		OK(db_store_incident(db, src, c.inc[i], &id, &was_new));
+		OK(db_load_incident(db, id, &back));
+		want = json_of(c.inc[i]);
+		got = json_of(back);
+		if (was_new ? strcmp(want, got) != 0
+			    : back->fingerprint != c.inc[i]->fingerprint) {
+			fprintf(stderr, "%s: incident %zu differs after load\n",
+				path, i + 1);
+			bad = 1;
+		}
+		free(want);
+		free(got);
+		oom_incident_free(back);
+	}
+	OK(db_commit(db));
+	collected_release(&c);
+	db_close(db);
+	return bad;
+}
+
+/* Every era and prefix style the generator writes, through the database. */
+START_TEST(generated_fixtures_round_trip)
+{
+	check_each_file("../fixtures/generated", ".log", "generated logs",
+			fixture_round_trips);
+	check_each_file("../fixtures/kernel-output", ".log",
+			"kernel-output logs", fixture_round_trips);
+}
+END_TEST
+
+START_TEST(rollback_leaves_nothing)
+{
+	struct db *db = open_memory();
+	int64_t src = add_source(db, "test.log");
+	struct oom_incident *good = synthetic(1), *bad = synthetic(2);
+	struct oom_incident *other = synthetic(3);
+	struct oomlens_error *err;
+	struct db_totals t;
+
+	/* a rolled-back transaction */
+	OK(db_begin(db));
+	OK(db_store_incident(db, src, good, NULL, NULL));
+	ck_assert_int_eq(count(db), 1);
+	OK(db_rollback(db));
+	OK(db_rollback(db)); /* nothing left to undo: no error */
+	t = totals(db);
+	ck_assert_int_eq(t.incidents, 0);
+	ck_assert_int_eq(t.tasks, 0);
+	ck_assert_int_eq(t.sightings, 0);
+
+	/* a store that fails halfway, at its last task's extra column */
+	bad->tasks[2].extra[0].name = NULL;
+	assert_error(
+		db_store_incident(db, src, bad, NULL, NULL), OOMLENS_ERR_USAGE,
+		"cannot store incident: sqlite3_step: NOT NULL constraint failed: task_extra.name");
+	t = totals(db);
+	ck_assert_int_eq(t.incidents, 0);
+	ck_assert_int_eq(t.tasks, 0);
+	ck_assert_int_eq(t.stats, 0);
+
+	/* the same inside a transaction: the others are kept */
+	OK(db_begin(db));
+	OK(db_store_incident(db, src, good, NULL, NULL));
+	err = db_store_incident(db, src, bad, NULL, NULL);
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
+	OK(db_store_incident(db, src, other, NULL, NULL));
+	OK(db_commit(db));
+	t = totals(db);
+	ck_assert_int_eq(t.incidents, 2);
+	ck_assert_int_eq(t.tasks, 6);
+	ck_assert_int_eq(t.kills, 8);
+	ck_assert_int_eq(t.sightings, 2);
+
+	/* a source that does not exist */
+	assert_error(
+		db_store_incident(db, 999, bad, NULL, NULL), OOMLENS_ERR_USAGE,
+		"cannot store incident: sqlite3_step: FOREIGN KEY constraint failed");
+	ck_assert_int_eq(count(db), 2);
+	oom_incident_free(good);
+	oom_incident_free(bad);
+	oom_incident_free(other);
+	db_close(db);
+}
+END_TEST
+
+START_TEST(loading_what_is_not_there)
+{
+	struct db *db = open_memory();
+	struct oom_incident *inc = (struct oom_incident *)&inc;
+
+	assert_error(db_load_incident(db, 12345, &inc), OOMLENS_ERR_USAGE,
+		     "cannot load incident 12345: no such incident");
+	ck_assert_ptr_eq(inc, (struct oom_incident *)&inc);
+	db_close(db);
+}
+END_TEST
+
+Suite *db_suite(void)
+{
+	Suite *s = suite_create("db");
+	TCase *open = tcase_create("open");
+	TCase *store = tcase_create("store");
+	TCase *trip = tcase_create("round-trip");
+
+	tcase_add_test(open, open_memory_and_migrate);
+	tcase_add_test(open, file_reopens_with_its_data);
+	tcase_add_test(open, empty_file_is_upgraded);
+	tcase_add_test(open, newer_schema_is_refused);
+	tcase_add_test(open, another_programs_database_is_refused);
+	tcase_add_test(open, not_a_database_is_refused);
+	suite_add_tcase(s, open);
+
+	tcase_add_test(store, sources_are_path_and_content);
+	tcase_add_test(store, incident_is_stored_once_and_sighted_twice);
+	tcase_add_test(store, events_are_stored_once);
+	tcase_add_test(store, rollback_leaves_nothing);
+	tcase_add_test(store, loading_what_is_not_there);
+	suite_add_tcase(s, store);
+
+	tcase_add_loop_test(
+		trip, parsed_incidents_round_trip, 0,
+		(int)(sizeof(round_trip_texts) / sizeof(round_trip_texts[0])));
+	tcase_add_loop_test(trip, round_trip_keeps_the_hard_parts, 0, 2);
+	tcase_add_test(trip, every_field_round_trips);
+	tcase_add_test(trip, many_tasks_round_trip);
+	tcase_add_test(trip, generated_fixtures_round_trip);
+	tcase_set_timeout(trip, 60);
+	suite_add_tcase(s, trip);
+	return s;
+}

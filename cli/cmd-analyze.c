@@ -54,12 +54,14 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	return oomlog_parse_lines(s->lines, s->name, s->host, &a->sink, NULL);
 }
 
-static void on_skip(void *ctx, const char *name, const char *why)
+static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 {
 	struct analyze_ctx *a = ctx;
 
-	fprintf(stderr, "oomlens analyze: cannot read '%s': %s\n", name, why);
-	a->status = EXIT_TROUBLE;
+	fprintf(stderr, "oomlens analyze: %s '%s': %s\n",
+		failed ? "cannot read" : "skipped", name, why);
+	if (failed)
+		a->status = EXIT_TROUBLE;
 }
 
 /* One FILE argument: a file, compressed file or archive, or "-". */

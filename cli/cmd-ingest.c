@@ -46,6 +46,7 @@ struct ingest {
 		new_incidents, events, new_events;
 	double started, last_progress;
 	int status;
+	bool db_failed; /* the database, not the source, failed */
 };
 
 static double now(void)
@@ -80,15 +81,19 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 
 	err = db_store_incident(g->db, g->source_id, inc, NULL, &was_new);
 	oom_incident_free(inc);
-	if (err)
+	if (err) {
+		g->db_failed = true;
 		return err;
+	}
 	g->incidents++;
 	g->new_incidents += was_new;
 	if (++g->in_batch >= BATCH_INCIDENTS) {
 		/* commit the batch, so that an interrupted ingest keeps it */
 		g->in_batch = 0;
-		if ((err = db_commit(g->db)) || (err = db_begin(g->db)))
+		if ((err = db_commit(g->db)) || (err = db_begin(g->db))) {
+			g->db_failed = true;
 			return err;
+		}
 	}
 	progress(g, false);
 	return NULL;
@@ -101,6 +106,7 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 	struct oomlens_error *err;
 
 	err = db_store_event(g->db, g->source_id, ev, &was_new);
+	g->db_failed |= err != NULL;
 	g->events++;
 	g->new_events += was_new;
 	return err;
@@ -138,11 +144,13 @@ static bool head_hash(const char *path, char *out, size_t n)
 	return true;
 }
 
-static void on_skip(void *ctx, const char *name, const char *why)
+static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 {
 	struct ingest *g = ctx;
 
 	g->skipped++;
+	if (failed)
+		g->status = EXIT_TROUBLE;
 	if (!g->quiet) {
 		if (g->progress)
 			fputc('\n', stderr);
@@ -193,9 +201,8 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 		if (err->code == OOMLENS_ERR_IO &&
 		    !strstr(err->message, "sqlite")) {
 			/* an unreadable or corrupt file: say so, go on */
-			on_skip(g, s->name, err->message);
+			on_skip(g, s->name, err->message, true);
 			oomlens_error_free(err);
-			g->status = EXIT_TROUBLE;
 			return NULL;
 		}
 		return err;

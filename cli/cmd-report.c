@@ -19,6 +19,8 @@ static const char report_usage[] =
 	"  -f, --format FMT text (default) or json (docs/json-schema.md; each\n"
 	"                   incident carries its database \"id\")\n"
 	"  -i, --incident ID one incident in full\n"
+	"  --check          check the database's integrity and print a count of\n"
+	"                   what it holds (exit status 2 if it is damaged)\n"
 	"  -h, --help       this text\n"
 	"\n"
 	"Exit status: 0 incidents shown, 1 none stored, 2 usage, I/O or database\n"
@@ -51,12 +53,43 @@ static struct oomlens_error *on_row(void *ctx,
 	return show(ctx, row->id);
 }
 
+/* --check: integrity, foreign keys and a count of the rows. */
+static int check_db(struct db *db, const char *path)
+{
+	struct oomlens_error *err;
+	struct db_totals t;
+	char problem[512];
+
+	err = db_check(db, problem, sizeof(problem));
+	if (!err && !problem[0])
+		err = db_totals(db, &t);
+	if (err) {
+		fprintf(stderr, "oomlens report: %s\n", err->message);
+		oomlens_error_free(err);
+		db_close(db);
+		return EXIT_TROUBLE;
+	}
+	db_close(db);
+	if (problem[0]) {
+		fprintf(stderr, "oomlens report: '%s' is damaged: %s\n", path,
+			problem);
+		return EXIT_TROUBLE;
+	}
+	printf("%s: ok: %lld sources, %lld incidents (%lld sightings), %lld "
+	       "task rows, %lld kills, %lld events\n",
+	       path, (long long)t.sources, (long long)t.incidents,
+	       (long long)t.sightings, (long long)t.tasks, (long long)t.kills,
+	       (long long)t.events);
+	return EXIT_FOUND;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"format", required_argument, NULL, 'f'},
 		{"incident", required_argument, NULL, 'i'},
+		{"check", no_argument, NULL, 'c'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -65,11 +98,12 @@ int cmd_report(int argc, char **argv)
 	struct oomlens_error *err;
 	const char *db_path = NULL;
 	long long id = 0;
+	bool check = false;
 	char *end;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:i:h", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "d:f:i:hc", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'd':
@@ -94,6 +128,9 @@ int cmd_report(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			break;
+		case 'c':
+			check = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
@@ -110,6 +147,8 @@ int cmd_report(int argc, char **argv)
 	db_path = cli_db_path(db_path);
 	if ((err = db_open(&c.db, db_path)))
 		goto fail;
+	if (check)
+		return check_db(c.db, db_path);
 	if ((err = report_begin(&c.r, fmt, stdout)))
 		goto fail;
 	c.full = id > 0 || fmt == REPORT_JSON;

@@ -525,3 +525,38 @@ struct oomlens_error *db_totals(struct db *db, struct db_totals *out)
 	}
 	return err ? oomlens_error_wrap(err, "cannot count rows") : NULL;
 }
+
+struct oomlens_error *db_check(struct db *db, char *problem, size_t n)
+{
+	static const char *const checks[] = {
+		"PRAGMA integrity_check",
+		"PRAGMA foreign_key_check",
+	};
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	problem[0] = '\0';
+	for (i = 0; i < sizeof(checks) / sizeof(checks[0]) && !err; i++) {
+		sqlite3_stmt *st = NULL;
+		int rc = sqlite3_prepare_v2(db->sql, checks[i], -1, &st, NULL);
+
+		if (rc != SQLITE_OK)
+			return db_fail(db, rc, "sqlite3_prepare_v2");
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW && !problem[0]) {
+			const char *text =
+				(const char *)sqlite3_column_text(st, 0);
+
+			/* integrity_check says "ok"; foreign_key_check says nothing */
+			if (i == 1 || !text || strcmp(text, "ok"))
+				snprintf(problem, n, "%s: %s", checks[i],
+					 text ? text
+					      : "a row violates a foreign key");
+		} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+			err = db_fail(db, rc, "sqlite3_step");
+		}
+		sqlite3_finalize(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot check the database")
+		   : NULL;
+}

@@ -112,6 +112,12 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
 				     const struct oom_event *ev, bool *was_new);
 
+/*
+ * Run SQLite's integrity and foreign-key checks. problem[0] is '\0' when the
+ * database is sound, else it says what is wrong (n bytes at most).
+ */
+struct oomlens_error *db_check(struct db *db, char *problem, size_t n);
+
 /* The number of incidents stored. */
 struct oomlens_error *db_count_incidents(struct db *db, int64_t *n);
 

@@ -59,15 +59,43 @@ bool source_entry_wanted(const char *name)
 
 struct entry_reader {
 	struct archive *a;
+	int64_t file_size; /* the compressed file's, or -1 */
+	int64_t floor; /* SOURCE_INFLATE_FLOOR or its override */
+	bool bomb;
 };
+
+static int64_t inflate_floor(void)
+{
+	const char *env = getenv("OOMLENS_INFLATE_FLOOR_MB");
+	char *end;
+	long long mb;
+
+	if (!env || !*env)
+		return SOURCE_INFLATE_FLOOR;
+	mb = strtoll(env, &end, 10);
+	return *end || mb <= 0 || mb > (1LL << 40) ? SOURCE_INFLATE_FLOOR
+						   : (int64_t)mb << 20;
+}
 
 static ssize_t archive_reader(void *ctx, void *buf, size_t n)
 {
 	struct entry_reader *r = ctx;
 	la_ssize_t got = archive_read_data(r->a, buf, n);
+	int64_t out = archive_filter_bytes(r->a, 0);
+	int64_t limit = INT64_MAX;
 
+	if (r->file_size > 0 && r->file_size < INT64_MAX / SOURCE_INFLATE_RATIO)
+		limit = r->file_size * SOURCE_INFLATE_RATIO;
+	if (limit < r->floor)
+		limit = r->floor;
 	if (got < 0) {
 		errno = archive_errno(r->a) > 0 ? archive_errno(r->a) : EIO;
+		return -1;
+	}
+	if (out > limit) {
+		/* a decompression bomb: stop reading it */
+		r->bomb = true;
+		errno = EFBIG;
 		return -1;
 	}
 	return (ssize_t)got;
@@ -92,9 +120,10 @@ static void host_from_name(const char *path, char *host, size_t n)
 }
 
 static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
-					 struct source_stream *s)
+					 struct source_stream *s,
+					 int64_t file_size)
 {
-	struct entry_reader r = {a};
+	struct entry_reader r = {a, file_size, inflate_floor(), false};
 	struct oomlens_error *err;
 	struct linesrc lines;
 
@@ -105,6 +134,15 @@ static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
 	w->stats->streams++;
 	err = w->fn(w->ctx, s);
 	linesrc_close(&lines);
+	if (r.bomb && w->skip) {
+		char why[160];
+
+		snprintf(why, sizeof(why),
+			 "inflates past %dx its size and past %lld MiB: a "
+			 "decompression bomb, not read further",
+			 SOURCE_INFLATE_RATIO, (long long)(r.floor >> 20));
+		w->skip(w->ctx, s->name, why, true);
+	}
 	return err;
 }
 
@@ -178,7 +216,7 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 	err = linesrc_open(&lines, path);
 	if (err) {
 		if (w->skip)
-			w->skip(w->ctx, path, err->message);
+			w->skip(w->ctx, path, err->message, true);
 		w->stats->skipped++;
 		oomlens_error_free(err);
 		return NULL;
@@ -221,7 +259,8 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 			w->skip(w->ctx, path,
 				archive_error_string(a)
 					? archive_error_string(a)
-					: "cannot open");
+					: "cannot open",
+				true);
 		w->stats->skipped++;
 		archive_read_free(a);
 		return NULL;
@@ -253,8 +292,16 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 				 strstr(fmt ? fmt : "", "ZIP") ? "zip" : "tar",
 				 plain ? "" : ".", plain ? "" : filter);
 			snprintf(name, sizeof(name), "%s:%s", path, ename);
-			if (archive_entry_filetype(entry) != AE_IFREG)
+			if (archive_entry_filetype(entry) != AE_IFREG) {
+				if (archive_entry_filetype(entry) != AE_IFDIR &&
+				    w->skip && source_entry_wanted(ename)) {
+					w->skip(w->ctx, name,
+						"not a regular file in the archive",
+						false);
+					w->stats->skipped++;
+				}
 				continue;
+			}
 			if (!strcmp(base, "hostname") &&
 			    strchr(ename, '/') == strrchr(ename, '/')) {
 				read_hostname(a, host, sizeof(host));
@@ -270,7 +317,7 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 		s.format = format;
 		s.host = host[0] ? host : NULL;
 		s.size = raw ? size : (int64_t)archive_entry_size(entry);
-		err = read_stream(w, a, &s);
+		err = read_stream(w, a, &s, size);
 		if (err)
 			break;
 	}
@@ -279,7 +326,8 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 			w->skip(w->ctx, path,
 				archive_error_string(a)
 					? archive_error_string(a)
-					: "corrupt archive");
+					: "corrupt archive",
+				true);
 	}
 	archive_read_free(a);
 	return err;
@@ -302,7 +350,7 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 		return walk_file(w, path, -1);
 	if (lstat(path, &st) != 0) {
 		if (w->skip)
-			w->skip(w->ctx, path, strerror(errno));
+			w->skip(w->ctx, path, strerror(errno), true);
 		w->stats->skipped++;
 		return NULL;
 	}
@@ -319,14 +367,15 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 			w->skip(w->ctx, path,
 				S_ISLNK(st.st_mode)
 					? "symbolic link (not followed)"
-					: "not a regular file");
+					: "not a regular file",
+				false);
 		w->stats->skipped++;
 		return NULL;
 	}
 	n = scandir(path, &names, NULL, by_name);
 	if (n < 0) {
 		if (w->skip)
-			w->skip(w->ctx, path, strerror(errno));
+			w->skip(w->ctx, path, strerror(errno), true);
 		w->stats->skipped++;
 		return NULL;
 	}

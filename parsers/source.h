@@ -43,9 +43,23 @@ struct source_stats {
 typedef struct oomlens_error *source_fn(void *ctx, struct source_stream *s);
 
 /*
- * Called for a file or entry that is skipped, with the reason; may be NULL.
+ * Called for a file or entry that is skipped, with the reason; failed is
+ * true when it could not be read (missing, unreadable, corrupt, a
+ * decompression bomb), false when it is passed over on purpose (a symbolic
+ * link, a device). May be NULL.
  */
-typedef void source_skip_fn(void *ctx, const char *name, const char *why);
+typedef void source_skip_fn(void *ctx, const char *name, const char *why,
+			    bool failed);
+
+/*
+ * A compressed file may inflate to SOURCE_INFLATE_RATIO times its size, or to
+ * SOURCE_INFLATE_FLOOR bytes, whichever is more; past that it is taken for a
+ * decompression bomb and its reading stops with an error. The environment
+ * variable OOMLENS_INFLATE_FLOOR_MB sets another floor (tests use a small
+ * one).
+ */
+#define SOURCE_INFLATE_RATIO 1000
+#define SOURCE_INFLATE_FLOOR ((int64_t)1 << 30)
 
 /*
  * Visit every stream below path. A file that cannot be opened or read is

@@ -78,6 +78,73 @@ for f in bench/fuzz/crashes/*; do
 	case $? in 0|1) ok ;; *) bad "fuzz reproducer $f"; cat "$tmp/err" ;; esac
 done
 
+# ---- ingest and report ------------------------------------------------------
+db=$tmp/t.db
+expect 2 "ingest without a path" -- "$bin" ingest --db "$db"
+expect 0 "ingest" -- "$bin" ingest --db "$db" fixtures/demo fixtures/kernel-output
+grep -q "0 skipped; 75 incidents: 75 new" "$tmp/err" && ok || { bad "ingest summary"; cat "$tmp/err"; }
+expect 0 "report --check" -- "$bin" report --db "$db" --check
+grep -q ": ok: 24 sources, 75 incidents (75 sightings)" "$tmp/out" && ok || { bad "check counts"; cat "$tmp/out"; }
+expect 0 "ingest again" -- "$bin" ingest --db "$db" fixtures/demo fixtures/kernel-output
+grep -q "0 sources read .* 24 already ingested" "$tmp/err" && ok || { bad "second ingest reads nothing"; cat "$tmp/err"; }
+# the same reports under another prefix, in another file: known, one more sighting each
+sed 's/^Nov  3 [0-9:]* db7 kernel: //' fixtures/demo/rhel7-storm.log >"$tmp/dmesg-of-db7.log"
+expect 0 "same reports, other file" -- "$bin" ingest --db "$db" "$tmp/dmesg-of-db7.log"
+grep -q "3 incidents: 0 new, 3 already known" "$tmp/err" && ok || { bad "fingerprints across prefixes"; cat "$tmp/err"; }
+expect 0 "report list" -- "$bin" report --db "$db"
+[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 75 ] && ok || bad "report lists 75 incidents"
+expect 0 "report one" -- "$bin" report --db "$db" --incident 2
+grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "report --incident shows it in full"
+expect 2 "report bad id" -- "$bin" report --db "$db" --incident 99999
+OOMLENS_DB=$db expect 0 "OOMLENS_DB" -- "$bin" report --check
+# a file that is not a database
+echo "not a database" >"$tmp/text.db"
+expect 2 "not SQLite" -- "$bin" ingest --db "$tmp/text.db" fixtures/demo
+grep -q "text.db" "$tmp/err" && ok || bad "not-SQLite message names the file"
+
+# bad sources: the rest of the batch goes on, the status says some failed
+printf 'garbage' | gzip -c | head -c 15 >"$tmp/bad.log.gz"
+printf '\3757zXZ\0garbage' >"$tmp/bad.log.xz"
+mkdir -p "$tmp/tree/sosreport-h1-1/var/log"
+cp fixtures/demo/rhel7-storm.log "$tmp/tree/sosreport-h1-1/var/log/messages"
+ln -s /dev/null "$tmp/tree/sosreport-h1-1/var/log/messages.1"
+(cd "$tmp/tree" && tar cf - sosreport-h1-1 | head -c 10240 >"$tmp/cut.tar")
+(cd "$tmp/tree" && tar cJf "$tmp/sos.tar.xz" sosreport-h1-1)
+yes 'Nov  3 12:00:01 h kernel: [ 1.000000] filler' | head -c 30000000 | xz -c >"$tmp/bomb.log.xz"
+OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "bad sources" -- "$bin" ingest --db "$tmp/b.db" \
+	"$tmp/bad.log.gz" "$tmp/bad.log.xz" "$tmp/cut.tar" "$tmp/bomb.log.xz" "$tmp/sos.tar.xz" fixtures/demo
+for what in bad.log.gz bad.log.xz cut.tar "decompression bomb" "messages.1.*not a regular file"; do
+	grep -q "$what" "$tmp/err" && ok || { bad "message for $what"; cat "$tmp/err"; }
+done
+expect 0 "the good ones were stored" -- "$bin" report --db "$tmp/b.db" --check
+grep -q " 4 incidents (10 sightings)" "$tmp/out" && ok || { bad "good sources stored beside bad ones"; cat "$tmp/out"; }
+
+# kill -9 in the middle of an ingest: consistent, and a rerun completes it
+if [ -x fixtures/gen/oomgen ]; then
+	fixtures/gen/oomgen --corpus dense --reports 3000 >"$tmp/dense.log" 2>/dev/null
+	"$bin" ingest --quiet --db "$tmp/k.db" "$tmp/dense.log" &
+	pid=$!
+	sleep 0.7
+	kill -9 "$pid" 2>/dev/null
+	wait "$pid" 2>/dev/null
+	expect 0 "after kill -9: integrity" -- "$bin" report --db "$tmp/k.db" --check
+	expect 0 "after kill -9: rerun" -- "$bin" ingest --quiet --db "$tmp/k.db" "$tmp/dense.log"
+	expect 0 "fresh ingest" -- "$bin" ingest --quiet --db "$tmp/f.db" "$tmp/dense.log"
+	"$bin" report --db "$tmp/k.db" --check | sed 's/^[^:]*: //' >"$tmp/k.txt"
+	"$bin" report --db "$tmp/f.db" --check | sed 's/^[^:]*: //' >"$tmp/f.txt"
+	cmp -s "$tmp/k.txt" "$tmp/f.txt" && ok || { bad "rerun after kill -9 differs from a fresh ingest"; cat "$tmp/k.txt" "$tmp/f.txt"; }
+fi
+
+# a full disk for the database (needs a tmpfs mount: root, not in every sandbox)
+mkdir -p "$tmp/small"
+if mount -t tmpfs -o size=200k tmpfs "$tmp/small" 2>/dev/null; then
+	expect 2 "full disk" -- "$bin" ingest --db "$tmp/small/x.db" fixtures/kernel-output
+	grep -qi "full\|disk" "$tmp/err" && ok || { bad "full disk message"; cat "$tmp/err"; }
+	umount "$tmp/small"
+else
+	echo "skipped: full-disk test (cannot mount a tmpfs here)"
+fi
+
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then
 	for f in fixtures/demo/*.log "$tmp/nul"; do

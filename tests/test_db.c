@@ -444,6 +444,31 @@ START_TEST(file_reopens_with_its_data)
 }
 END_TEST
 
+/* A second writer waits for the first, then gives up with a clear message. */
+START_TEST(locked_by_another_writer)
+{
+	struct scratch s;
+	struct db *a = NULL, *b = NULL;
+	struct oomlens_error *err;
+
+	scratch_init(&s);
+	OK(db_open(&a, s.db));
+	OK(db_open(&b, s.db));
+	OK(db_begin(a));
+	err = db_begin(b);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err->message, "locked") != NULL, "%s",
+		      err->message);
+	oomlens_error_free(err);
+	OK(db_commit(a));
+	OK(db_begin(b)); /* free again */
+	OK(db_commit(b));
+	db_close(a);
+	db_close(b);
+	scratch_release(&s);
+}
+END_TEST
+
 /* An empty file is a database of schema version 0: it is upgraded. */
 START_TEST(empty_file_is_upgraded)
 {
@@ -1084,6 +1109,8 @@ Suite *db_suite(void)
 	tcase_add_test(open, newer_schema_is_refused);
 	tcase_add_test(open, another_programs_database_is_refused);
 	tcase_add_test(open, not_a_database_is_refused);
+	tcase_add_test(open, locked_by_another_writer);
+	tcase_set_timeout(open, 30);
 	suite_add_tcase(s, open);
 
 	tcase_add_test(store, sources_are_path_and_content);

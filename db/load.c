@@ -187,8 +187,9 @@ static struct oomlens_error *load_stats(struct db *db, int64_t id,
 	bool row = false;
 
 	err = db_stmt(db, DB_ST_LOAD_STATS,
-		      "SELECT scope, key, value, unit FROM incident_stats"
-		      " WHERE incident_id = ?1 ORDER BY seq",
+		      "SELECT s.scope, j.key, j.value, s.unit"
+		      " FROM incident_stats s, json_each(s.counters) j"
+		      " WHERE s.incident_id = ?1 ORDER BY s.seq, j.id",
 		      &st);
 	if (err)
 		return err;

@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "core/strbuf.h"
 #include "core/banned.h"
@@ -162,30 +163,80 @@ static struct oomlens_error *insert_columns(struct db *db, int64_t id,
 	return err;
 }
 
+/*
+ * A counter name as a JSON string. Names come from the log: '"', '\\' and
+ * control bytes are escaped, and so are bytes above 0x7f (as \u00XX: such a
+ * name comes back read as Latin-1), so that the text is always valid JSON.
+ */
+static struct oomlens_error *json_key(struct strbuf *sb, const char *s)
+{
+	struct oomlens_error *err = strbuf_add(sb, "\"", 1);
+
+	for (; *s && !err; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			err = strbuf_addf(sb, "\\%c", c);
+		else if (c < 0x20 || c > 0x7e)
+			err = strbuf_addf(sb, "\\u%04x", c);
+		else
+			err = strbuf_add(sb, s, 1);
+	}
+	return err ? err : strbuf_add(sb, "\"", 1);
+}
+
+/*
+ * Counters go a run to a row: consecutive ones of one scope and unit, as a
+ * JSON object (a Mem-Info zone line is one row, not thirty).
+ */
 static struct oomlens_error *insert_stats(struct db *db, int64_t id,
 					  const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
+	struct strbuf sb = STRBUF_INIT((size_t)64 << 20);
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
-	size_t i;
+	size_t i = 0, seq = 0;
 
-	err = db_stmt(db, DB_ST_STAT,
-		      "INSERT INTO incident_stats(incident_id, seq, scope, key,"
-		      " value, unit) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-		      &st);
-	for (i = 0; i < inc->n_stats && !err; i++) {
-		const struct oom_stat *s = &inc->stats[i];
+	err = db_stmt(
+		db, DB_ST_STAT,
+		"INSERT INTO incident_stats(incident_id, seq, scope, unit,"
+		" counters) VALUES (?1, ?2, ?3, ?4, ?5)",
+		&st);
+	while (i < inc->n_stats && !err) {
+		const struct oom_stat *first = &inc->stats[i];
+		size_t j = i;
 
+		strbuf_reset(&sb);
+		err = strbuf_add(&sb, "{", 1);
+		for (; !err && j < inc->n_stats &&
+		       inc->stats[j].unit == first->unit &&
+		       (inc->stats[j].scope == first->scope ||
+			!strcmp(inc->stats[j].scope, first->scope));
+		     j++) {
+			if (j > i)
+				err = strbuf_add(&sb, ",", 1);
+			if (!err)
+				err = json_key(&sb, inc->stats[j].key);
+			if (!err)
+				err = strbuf_addf(
+					&sb, ":%lld",
+					(long long)inc->stats[j].value);
+		}
+		if (!err)
+			err = strbuf_add(&sb, "}", 1);
+		if (err)
+			break;
 		db_bind_start(&b, st, 0);
 		db_bind_int(&b, id);
-		db_bind_int(&b, (int64_t)i);
-		db_bind_str(&b, s->scope);
-		db_bind_str(&b, s->key);
-		db_bind_int(&b, s->value);
-		db_bind_str(&b, oom_unit_name(s->unit));
+		db_bind_int(&b, (int64_t)seq++);
+		db_bind_str(&b, first->scope);
+		db_bind_str(&b, oom_unit_name(first->unit));
+		db_bind_str(&b, sb.buf);
 		err = db_step_done(db, &b, st);
+		i = j;
 	}
+	strbuf_release(&sb);
 	return err;
 }
 

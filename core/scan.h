@@ -43,26 +43,116 @@ static inline bool scan_eof(const struct scan *s)
 	return s->p >= s->end;
 }
 
+/*
+ * The small scanners below are inline: they run several times per log line.
+ * Consume one byte c; zero or more / one or more blanks; an unsigned or
+ * signed decimal integer (failing on overflow); exactly n digits (n <= 9);
+ * a run of non-blank bytes.
+ */
+
+static inline bool scan_is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+static inline bool scan_is_digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static inline bool scan_char(struct scan *s, char c)
+{
+	if (scan_eof(s) || *s->p != c)
+		return false;
+	s->p++;
+	return true;
+}
+
+static inline bool scan_spaces(struct scan *s)
+{
+	while (!scan_eof(s) && scan_is_space(*s->p))
+		s->p++;
+	return true;
+}
+
+static inline bool scan_space1(struct scan *s)
+{
+	if (scan_eof(s) || !scan_is_space(*s->p))
+		return false;
+	return scan_spaces(s);
+}
+
+static inline bool scan_u64(struct scan *s, uint64_t *out)
+{
+	const char *p = s->p;
+	uint64_t v = 0;
+
+	if (p >= s->end || !scan_is_digit(*p))
+		return false;
+	for (; p < s->end && scan_is_digit(*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return false;
+		v = v * 10 + d;
+	}
+	*out = v;
+	s->p = p;
+	return true;
+}
+
+static inline bool scan_i64(struct scan *s, int64_t *out)
+{
+	struct scan t = *s;
+	bool neg = scan_char(&t, '-');
+	uint64_t v;
+
+	if (!scan_u64(&t, &v))
+		return false;
+	if (neg ? v > (uint64_t)INT64_MAX + 1 : v > (uint64_t)INT64_MAX)
+		return false;
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	*s = t;
+	return true;
+}
+
+static inline bool scan_digits(struct scan *s, size_t n, unsigned *out)
+{
+	unsigned v = 0;
+	size_t i;
+
+	if (scan_left(s) < n || n > 9)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (!scan_is_digit(s->p[i]))
+			return false;
+		v = v * 10 + (unsigned)(s->p[i] - '0');
+	}
+	*out = v;
+	s->p += n;
+	return true;
+}
+
+static inline bool scan_word(struct scan *s, const char **start, size_t *len)
+{
+	const char *p = s->p;
+
+	while (p < s->end && !scan_is_space(*p))
+		p++;
+	if (p == s->p)
+		return false;
+	*start = s->p;
+	*len = (size_t)(p - s->p);
+	s->p = p;
+	return true;
+}
+
 /* Consume the literal text lit. */
 bool scan_lit(struct scan *s, const char *lit);
-/* Consume one byte c. */
-bool scan_char(struct scan *s, char c);
-/* Consume zero or more spaces/tabs; always succeeds. */
-bool scan_spaces(struct scan *s);
-/* Consume one or more spaces/tabs. */
-bool scan_space1(struct scan *s);
-/* Consume a decimal integer with optional leading '-'. */
-bool scan_i64(struct scan *s, int64_t *out);
-/* Consume an unsigned decimal integer. */
-bool scan_u64(struct scan *s, uint64_t *out);
-/* Consume exactly n decimal digits into *out. */
-bool scan_digits(struct scan *s, size_t n, unsigned *out);
 /* Consume a decimal number "123.456"; frac digits may be absent. */
 bool scan_decimal(struct scan *s, double *out);
 /* Consume bytes up to (not including) c; fails if c is absent. */
 bool scan_until(struct scan *s, char c, const char **start, size_t *len);
-/* Consume a run of non-space bytes (at least one). */
-bool scan_word(struct scan *s, const char **start, size_t *len);
 
 /* The number of '\n' bytes in [p, p+len), a word at a time. */
 size_t scan_count_newlines(const char *p, size_t len);

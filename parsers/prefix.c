@@ -22,11 +22,6 @@ const char *prefix_style_name(enum prefix_style s)
 	return names[s];
 }
 
-static bool is_digit(char c)
-{
-	return c >= '0' && c <= '9';
-}
-
 /* "[ 1234.567890]": printk's "[%5lu.%06lu]"; the fraction is mandatory. */
 static bool scan_uptime(struct scan *s, double *uptime)
 {
@@ -38,7 +33,8 @@ static bool scan_uptime(struct scan *s, double *uptime)
 	if (!scan_char(&t, '[') || !scan_spaces(&t) || !scan_u64(&t, &ip) ||
 	    !scan_char(&t, '.'))
 		return false;
-	for (f = t.p; !scan_eof(&t) && is_digit(*t.p) && t.p - f < 9; t.p++) {
+	for (f = t.p; !scan_eof(&t) && scan_is_digit(*t.p) && t.p - f < 9;
+	     t.p++) {
 		frac = frac * 10 + (*t.p - '0');
 		scale *= 10;
 	}
@@ -75,7 +71,7 @@ static bool scan_clock(struct scan *s)
 	    !scan_digits(&t, 2, &v))
 		return false;
 	if (scan_char(&t, '.') || scan_char(&t, ','))
-		while (!scan_eof(&t) && is_digit(*t.p))
+		while (!scan_eof(&t) && scan_is_digit(*t.p))
 			t.p++;
 	*s = t;
 	return true;
@@ -95,8 +91,9 @@ static bool scan_human_date(struct scan *s, const char **when, size_t *len)
 
 	if (scan_eof(s) || *s->p != '[' || !end || end - s->p < 12)
 		return false;
-	if (!is_digit(end[-1]) || !is_digit(end[-2]) || !is_digit(end[-3]) ||
-	    !is_digit(end[-4]) || end[-5] != ' ')
+	if (!scan_is_digit(end[-1]) || !scan_is_digit(end[-2]) ||
+	    !scan_is_digit(end[-3]) || !scan_is_digit(end[-4]) ||
+	    end[-5] != ' ')
 		return false;
 	for (p = s->p + 1; p + 8 <= end; p++) {
 		struct scan c = scan_of(p, (size_t)(end - p));
@@ -122,7 +119,7 @@ static bool scan_syslog_date(struct scan *s)
 	size_t wl;
 	unsigned day;
 
-	if (!scan_word(&t, &w, &wl) || wl > 12 || is_digit(w[0]))
+	if (!scan_word(&t, &w, &wl) || wl > 12 || scan_is_digit(w[0]))
 		return false;
 	if (!scan_space1(&t))
 		return false;
@@ -227,7 +224,7 @@ static bool tag_has_pid(const struct log_line *l)
 	    open + 2 > l->tag + l->tag_len - 1)
 		return false;
 	for (i = (size_t)(open - l->tag) + 1; i < l->tag_len - 1; i++)
-		if (!is_digit(l->tag[i]))
+		if (!scan_is_digit(l->tag[i]))
 			return false;
 	return true;
 }

@@ -287,6 +287,8 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	err = exec(db, "PRAGMA journal_mode = WAL");
 	if (!err)
 		err = exec(db, "PRAGMA synchronous = NORMAL");
+	if (!err) /* fewer checkpoints (and their fsyncs) during an ingest */
+		err = exec(db, "PRAGMA wal_autocheckpoint = 16384");
 	if (err)
 		goto wrap;
 	err = migrate(db, version);

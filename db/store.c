@@ -172,17 +172,40 @@ static struct oomlens_error *json_key(struct strbuf *sb, const char *s)
 {
 	struct oomlens_error *err = strbuf_add(sb, "\"", 1);
 
-	for (; *s && !err; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s && !err) {
+		const char *run = s;
+		unsigned char c;
 
+		/* plain bytes go in runs */
+		while (*s && *s != '"' && *s != '\\' &&
+		       (unsigned char)*s >= 0x20 && (unsigned char)*s <= 0x7e)
+			s++;
+		if (s > run)
+			err = strbuf_add(sb, run, (size_t)(s - run));
+		if (!*s || err)
+			break;
+		c = (unsigned char)*s++;
 		if (c == '"' || c == '\\')
 			err = strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c > 0x7e)
-			err = strbuf_addf(sb, "\\u%04x", c);
 		else
-			err = strbuf_add(sb, s, 1);
+			err = strbuf_addf(sb, "\\u%04x", c);
 	}
 	return err ? err : strbuf_add(sb, "\"", 1);
+}
+
+/* ":<value>" without printf: this runs for every counter of every report. */
+static struct oomlens_error *json_int(struct strbuf *sb, int64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	*--p = ':';
+	return strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
 }
 
 /*
@@ -219,9 +242,7 @@ static struct oomlens_error *insert_stats(struct db *db, int64_t id,
 			if (!err)
 				err = json_key(&sb, inc->stats[j].key);
 			if (!err)
-				err = strbuf_addf(
-					&sb, ":%lld",
-					(long long)inc->stats[j].value);
+				err = json_int(&sb, inc->stats[j].value);
 		}
 		if (!err)
 			err = strbuf_add(&sb, "}", 1);

@@ -96,6 +96,11 @@ incidents() {
 	grep -c '^Incident [0-9][0-9]*:' "$1" || true
 }
 
+# stored: incidents in the database of the last ingest run
+stored() {
+	"$oomlens" report --db "$db" --check | sed -n 's/.* \([0-9][0-9]*\) incidents .*/\1/p'
+}
+
 [ -x "$oomlens" ] || die "no '$oomlens': make oomlens"
 [ -x "$run" ] || die "no '$run'"
 if "$oomlens" ingest --help >/dev/null 2>&1; then
@@ -121,6 +126,7 @@ p2_rows=$(meta "$p2" task_rows)
 echo "bench: P1 sparse ($p1)" >&2
 timed oomlens "$tmp/p1.txt" /dev/null "$p1"
 p1_med=$med p1_runs=$runs p1_rss=$peak
+[ "$mode" = ingest ] && p1_found=$(stored)
 timed grep "$tmp/p1.grep" "$tmp/p1.grep" "$p1"
 g1_med=$med g1_runs=$runs g1_rss=$peak
 g1_count=$(cat "$tmp/p1.grep")
@@ -130,6 +136,7 @@ g1_count=$(cat "$tmp/p1.grep")
 echo "bench: P2 dense ($p2)" >&2
 timed oomlens "$tmp/p2.txt" /dev/null "$p2"
 p2_med=$med p2_runs=$runs p2_rss=$peak
+[ "$mode" = ingest ] && p2_found=$(stored)
 timed wc "$tmp/p2.wc" "$tmp/p2.wc" "$p2"
 w2_med=$med w2_runs=$runs
 
@@ -142,8 +149,6 @@ h_rss=$rss
 if [ "$mode" = analyze ]; then
 	p1_found=$(incidents "$tmp/p1.txt")
 	p2_found=$(incidents "$tmp/p2.txt")
-else
-	p1_found=- p2_found=-
 fi
 
 awk -v mode="$mode" -v how="$how" -v cpus="$(getconf _NPROCESSORS_ONLN)" \
@@ -206,15 +211,12 @@ BEGIN {
 	printf "  P2: %.3f s for %d reports, %.0f MB/s, peak RSS %.1f MB\n", \
 		p2_med, p2_reports, mb(p2_bytes) / p2_med, p2_rss / 1024
 	printf "  P4: peaks on 1/4, 1/2, all of P1; ratio = all / (1/4): flat is about 1.0x\n"
-	if (mode == "analyze") {
-		printf "  check: oomlens found %d of %d incidents in P1, %d of %d in P2%s", \
-			p1_found, p1_reports, p2_found, p2_reports, \
-			(p1_found == p1_reports && p2_found == p2_reports) ? "" : \
-			"  <-- WRONG COUNT (the row is MISSED)"
-		printf "\n"
-	} else {
-		printf "  check: incident counts not checked (ingest prints nothing with --quiet)\n"
-	}
+	printf "  check: oomlens %s %d of %d incidents in P1, %d of %d in P2%s", \
+		mode == "analyze" ? "found" : "stored", \
+		p1_found, p1_reports, p2_found, p2_reports, \
+		(p1_found == p1_reports && p2_found == p2_reports) ? "" : \
+		"  <-- WRONG COUNT (the row is MISSED)"
+	printf "\n"
 }' >"$tmp/report"
 
 cat "$tmp/report"

@@ -289,6 +289,10 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 		err = exec(db, "PRAGMA synchronous = NORMAL");
 	if (!err) /* fewer checkpoints (and their fsyncs) during an ingest */
 		err = exec(db, "PRAGMA wal_autocheckpoint = 16384");
+	if (!err)
+		err = exec(db, "PRAGMA cache_size = -16384");
+	if (!err) /* savepoints journal in memory, not in temporary files */
+		err = exec(db, "PRAGMA temp_store = MEMORY");
 	if (err)
 		goto wrap;
 	err = migrate(db, version);

@@ -68,6 +68,12 @@ check-valgrind: oomlens $(BUILD)/tests/run
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens analyze --format json fixtures/demo/*.log \
 		fixtures/kernel-output/*.log fixtures/generated/*.log >/dev/null
+	rm -f $(BUILD)/vg.db*
+	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+		--error-exitcode=9 ./oomlens ingest --quiet --db $(BUILD)/vg.db \
+		fixtures/demo fixtures/kernel-output
+	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
+		--error-exitcode=9 ./oomlens report --db $(BUILD)/vg.db --format json >/dev/null
 
 # Installs missing Debian packages (as root) or names them, builds, and
 # analyzes the bundled fixtures.

@@ -14,7 +14,8 @@ PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.
 REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c
 DB := $(wildcard db/*.c)
 CLI := cli/main.c cli/cmd-analyze.c cli/cmd-ingest.c cli/cmd-report.c
-LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB)
+ANALYZER := $(wildcard analyzer/*.c)
+LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB) $(ANALYZER)
 
 BUILD ?= build
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analyzer/analyzer.h"
 #include "cli/commands.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
@@ -11,7 +12,7 @@
 #include "core/banned.h"
 
 static const char analyze_usage[] =
-	"usage: oomlens analyze [--format text|json] [FILE...]\n"
+	"usage: oomlens analyze [--format text|json] [--model LIST] [FILE...]\n"
 	"\n"
 	"Read kernel logs (dmesg, dmesg -T, syslog, journalctl exports, in any\n"
 	"mix; plain, compressed or in a tar archive such as a sosreport) and\n"
@@ -19,12 +20,17 @@ static const char analyze_usage[] =
 	"'-', read standard input.\n"
 	"\n"
 	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
+	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
+	"                    comma-separated: mainline (era from the kernel\n"
+	"                    release, the default) or mainline-ERA, ERA one of\n"
+	"                    2.6.36 2.6.39 3.5 3.14 4.0 4.15 4.19 5.9\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found, 2 usage or I/O error.\n";
 
 struct analyze_ctx {
 	struct report *report;
+	struct analyzer_options models;
 	size_t incidents;
 	int status;
 	struct oomlog_sink sink;
@@ -33,8 +39,11 @@ struct analyze_ctx {
 static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct analyze_ctx *a = ctx;
-	struct oomlens_error *err = report_incident(a->report, inc);
+	struct verdict_list verdicts;
+	struct oomlens_error *err = analyzer_run(inc, &a->models, &verdicts);
 
+	if (!err)
+		err = report_incident_models(a->report, inc, &verdicts);
 	a->incidents++;
 	oom_incident_free(inc);
 	return err;
@@ -82,6 +91,7 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"model", required_argument, NULL, 'm'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -92,9 +102,19 @@ int cmd_analyze(int argc, char **argv)
 	char **files;
 	int nfiles, i, c;
 
+	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:m:h", longopts, NULL)) != -1) {
 		switch (c) {
+		case 'm':
+			err = analyzer_options_parse(&a.models, optarg);
+			if (err) {
+				fprintf(stderr, "oomlens analyze: %s\n",
+					err->message);
+				oomlens_error_free(err);
+				return EXIT_TROUBLE;
+			}
+			break;
 		case 'f':
 			if (!strcmp(optarg, "text")) {
 				fmt = REPORT_TEXT;

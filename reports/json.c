@@ -78,8 +78,60 @@ static void task_obj(struct jw *w, const struct oom_task *t, unsigned page_kb)
 	jw_end_object(w);
 }
 
+/* A model's verdict: docs/json-schema.md, "models". */
+static void verdict_task(struct jw *w, const char *key,
+			 const struct verdict_task *t, bool with_score)
+{
+	jw_object(w, key);
+	jw_int(w, "pid", t->pid);
+	jw_str(w, "comm", t->comm);
+	if (with_score)
+		jw_int(w, "score", t->score);
+	jw_end_object(w);
+}
+
+static void verdict_obj(struct jw *w, const struct verdict *v)
+{
+	size_t i;
+
+	jw_object(w, NULL);
+	jw_str(w, "model", v->model);
+	if (v->has_victim) {
+		verdict_task(w, "victim", &v->victim, false);
+		jw_int(w, "score", v->victim.score);
+		if (v->kernel_score_lo == v->kernel_score_hi) {
+			jw_int(w, "kernel_score", v->kernel_score_lo);
+		} else {
+			jw_array(w, "kernel_score");
+			jw_int(w, NULL, v->kernel_score_lo);
+			jw_int(w, NULL, v->kernel_score_hi);
+			jw_end_array(w);
+		}
+	} else {
+		jw_null(w, "victim");
+		jw_null(w, "score");
+		jw_null(w, "kernel_score");
+	}
+	if (v->has_runner_up)
+		verdict_task(w, "runner_up", &v->runner_up, true);
+	else
+		jw_null(w, "runner_up");
+	jw_bool(w, "same_as_kernel", v->same_as_kernel);
+	jw_str(w, "certainty", verdict_certainty_name(v->certainty));
+	jw_array(w, "deciding_inputs");
+	for (i = 0; i < v->n_deciding_inputs; i++)
+		jw_str(w, NULL, v->deciding_inputs[i]);
+	jw_end_array(w);
+	jw_array(w, "candidates");
+	for (i = 0; i < v->n_candidates; i++)
+		verdict_task(w, NULL, &v->candidates[i], true);
+	jw_end_array(w);
+	jw_int(w, "candidates_total", (int64_t)v->n_candidates_total);
+	jw_end_object(w);
+}
+
 void render_incident_json(struct jw *w, const struct oom_incident *inc,
-			  int64_t id)
+			  int64_t id, const struct verdict_list *models)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	const struct oom_trigger *t = &inc->trigger;
@@ -236,6 +288,12 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 	}
 	jw_end_array(w);
 	jw_int(w, "warnings_dropped", (int64_t)inc->warnings_dropped);
+	if (models) {
+		jw_array(w, "models");
+		for (i = 0; i < models->n; i++)
+			verdict_obj(w, &models->v[i]);
+		jw_end_array(w);
+	}
 	jw_end_object(w);
 }
 

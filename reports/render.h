@@ -6,17 +6,25 @@
 
 #include "core/strbuf.h"
 #include "model/incident.h"
+#include "model/verdict.h"
 #include "reports/jsonw.h"
 
-/* id: the database id, or OOM_VAL_NONE to leave it out. */
+/*
+ * id: the database id, or OOM_VAL_NONE to leave it out. models: the
+ * verdicts of the models run on inc, or NULL to leave "models" out.
+ */
 void render_incident_json(struct jw *w, const struct oom_incident *inc,
-			  int64_t id);
+			  int64_t id, const struct verdict_list *models);
 void render_event_json(struct jw *w, const struct oom_event *ev);
 
-/* Append the text report of incident number `index` (1-based). */
+/*
+ * Append the text report of incident number `index` (1-based), with one
+ * comparison line per model of models (NULL: none).
+ */
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
-					   size_t index);
+					   size_t index,
+					   const struct verdict_list *models);
 /* One line of the stored-incident table; a header line first when index is 1. */
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    const struct oom_incident *inc,

@@ -52,6 +52,7 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 
 static struct oomlens_error *incident(struct report *r, int64_t id,
 				      const struct oom_incident *inc,
+				      const struct verdict_list *models,
 				      bool brief)
 {
 	struct oomlens_error *err;
@@ -63,12 +64,12 @@ static struct oomlens_error *incident(struct report *r, int64_t id,
 		jw_init(&w, &r->out, 2);
 		w.depth = 1;
 		w.need_comma[0] = r->incidents > 1;
-		render_incident_json(&w, inc, id);
+		render_incident_json(&w, inc, id, models);
 		err = w.err;
 	} else if (brief) {
 		err = render_incident_brief(&r->out, id, inc, r->incidents);
 	} else {
-		err = render_incident_text(&r->out, inc, r->incidents);
+		err = render_incident_text(&r->out, inc, r->incidents, models);
 	}
 	if (err)
 		return err;
@@ -78,13 +79,20 @@ static struct oomlens_error *incident(struct report *r, int64_t id,
 struct oomlens_error *report_incident(struct report *r,
 				      const struct oom_incident *inc)
 {
-	return incident(r, OOM_VAL_NONE, inc, false);
+	return incident(r, OOM_VAL_NONE, inc, NULL, false);
+}
+
+struct oomlens_error *report_incident_models(struct report *r,
+					     const struct oom_incident *inc,
+					     const struct verdict_list *models)
+{
+	return incident(r, OOM_VAL_NONE, inc, models, false);
 }
 
 struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
 					     const struct oom_incident *inc)
 {
-	return incident(r, id, inc, true);
+	return incident(r, id, inc, NULL, true);
 }
 
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)

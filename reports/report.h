@@ -19,6 +19,7 @@
 
 #include "core/error.h"
 #include "model/incident.h"
+#include "model/verdict.h"
 
 #define REPORT_JSON_SCHEMA_VERSION 1
 
@@ -35,6 +36,13 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 /* inc is borrowed. Errors: IO when writing fails. */
 struct oomlens_error *report_incident(struct report *r,
 				      const struct oom_incident *inc);
+/*
+ * The same with the verdicts of the models run on inc: a "models" array in
+ * JSON, a comparison line per model in text. Both are borrowed.
+ */
+struct oomlens_error *report_incident_models(struct report *r,
+					     const struct oom_incident *inc,
+					     const struct verdict_list *models);
 /*
  * A stored incident: in text one line of a table (id, when, host, kernel,
  * constraint, victim, task rows, flags); in JSON the full incident with its

@@ -93,9 +93,53 @@ top_tasks(struct strbuf *sb, const struct oom_incident *inc, int64_t victim_pid)
 	return NULL;
 }
 
+/*
+ * One line per model: its victim, the score the kernel would print, and how
+ * it compares:
+ *   Model:      mainline-3.14: 6576 (mysqld) kernel score 651 (printed 651),
+ *               same as the kernel, certain; runner-up 6012 (java)
+ */
+static void model_line(struct strbuf *sb, const struct oom_incident *inc,
+		       const struct verdict *v)
+{
+	size_t i;
+
+	strbuf_addf(sb, "  Model:      %s: ", v->model);
+	if (!v->has_victim) {
+		strbuf_adds(sb, "no eligible task\n");
+		return;
+	}
+	strbuf_addf(sb, "%lld (%s) kernel score ", (long long)v->victim.pid,
+		    opt(v->victim.comm));
+	if (v->kernel_score_lo == v->kernel_score_hi)
+		strbuf_addf(sb, "%lld", (long long)v->kernel_score_lo);
+	else
+		strbuf_addf(sb, "%lld..%lld", (long long)v->kernel_score_lo,
+			    (long long)v->kernel_score_hi);
+	if (inc->selected.present && inc->selected.score != OOM_VAL_NONE)
+		strbuf_addf(sb, " (printed %lld)",
+			    (long long)inc->selected.score);
+	strbuf_addf(sb, ", %s, %s",
+		    v->same_as_kernel ? "same as the kernel"
+				      : "not the kernel's choice",
+		    verdict_certainty_name(v->certainty));
+	if (v->certainty == VERDICT_UNDETERMINED)
+		strbuf_addf(sb, " among %zu candidates", v->n_candidates_total);
+	for (i = 0; i < v->n_deciding_inputs; i++)
+		strbuf_addf(sb, "%s%s", i ? ", " : " (", v->deciding_inputs[i]);
+	if (v->n_deciding_inputs)
+		strbuf_adds(sb, ")");
+	if (v->has_runner_up)
+		strbuf_addf(sb, "; runner-up %lld (%s)",
+			    (long long)v->runner_up.pid,
+			    opt(v->runner_up.comm));
+	strbuf_adds(sb, "\n");
+}
+
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
-					   size_t index)
+					   size_t index,
+					   const struct verdict_list *models)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	const struct oom_trigger *t = &inc->trigger;
@@ -209,6 +253,8 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	}
 	if (inc->panic)
 		strbuf_addf(sb, "  Panic:      %s\n", inc->panic);
+	for (i = 0; models && i < models->n; i++)
+		model_line(sb, inc, &models->v[i]);
 	top_tasks(sb, inc, v ? v->pid : OOM_VAL_NONE);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",

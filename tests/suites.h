@@ -20,6 +20,7 @@ Suite *reallogs_suite(void);
 Suite *generated_suite(void);
 Suite *kernel_output_suite(void);
 Suite *db_suite(void);
+Suite *analyzer_suite(void);
 
 /* Parse text (lines split at '\n') and keep what the parser emits. */
 struct collected {

@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The mainline model: oom_badness() of Linux 2.6.36 and later, era by era
+ * (spec section 2.5), as pure integer functions. Each function does the
+ * kernel's arithmetic in the kernel's order and types: an unsigned long
+ * product divided before it is stored in an int in 2.6.36-3.4, the
+ * oom_score_adj multiplied by totalpages/1000 (division first) from 3.5,
+ * the clamps of each era.
+ *
+ * Invariants: no I/O, no globals but the constant era table, no
+ * allocation; inputs are counts in pages, totalpages >= 1 (smaller values
+ * are treated as 1, as the kernel does).
+ */
+#include "analyzer/analyzer.h"
+
+#include <string.h>
+
+#include "model/kversion.h"
+#include "core/banned.h"
+
+const struct mainline_era_info mainline_eras[MAINLINE_ERA_COUNT] = {
+	[MAINLINE_2_6_36] = {"mainline-2.6.36", "2.6.36-2.6.38, RHEL6 2.6.32",
+			     KV(2, 6, 36)},
+	[MAINLINE_2_6_39] = {"mainline-2.6.39", "2.6.39-3.4", KV(2, 6, 39)},
+	[MAINLINE_3_5] = {"mainline-3.5", "3.5-3.13", KV(3, 5, 0)},
+	[MAINLINE_3_14] = {"mainline-3.14", "3.14-3.19, RHEL7 3.10.0",
+			   KV(3, 14, 0)},
+	[MAINLINE_4_0] = {"mainline-4.0", "4.0-4.14", KV(4, 0, 0)},
+	[MAINLINE_4_15] = {"mainline-4.15", "4.15-4.16", KV(4, 15, 0)},
+	/*
+	 * NEEDSWORK: the spec verifies the root bonus gone in 4.19 and
+	 * remembers its removal in 4.17; the era starts at 4.17.
+	 */
+	[MAINLINE_4_19] = {"mainline-4.19", "4.17-5.8", KV(4, 17, 0)},
+	[MAINLINE_5_9] = {"mainline-5.9", "5.9+", KV(5, 9, 0)},
+};
+
+/*
+ * base = the pages oom_badness() starts from:
+ *   2.6.36-2.6.38        rss + swapents
+ *   2.6.39-3.19          rss + nr_ptes + swapents            (f755a042d82)
+ *   4.0-4.14             rss + nr_ptes + nr_pmds + swapents
+ *   4.15+                rss + swapents + pgtables_bytes / PAGE_SIZE
+ * Example (4.0): rss 5191, nr_ptes 34, nr_pmds 4, swapents 5489 gives
+ * 10718 pages (real log 015, a 4.8 memcg OOM).
+ */
+int64_t mainline_base_pages(enum mainline_era era,
+			    const struct mainline_counts *c)
+{
+	int64_t base = c->rss + c->swapents;
+
+	switch (era) {
+	case MAINLINE_2_6_36:
+		break;
+	case MAINLINE_2_6_39:
+	case MAINLINE_3_5:
+	case MAINLINE_3_14:
+		base += c->nr_ptes;
+		break;
+	case MAINLINE_4_0:
+		base += c->nr_ptes + c->nr_pmds;
+		break;
+	case MAINLINE_4_15:
+	case MAINLINE_4_19:
+	case MAINLINE_5_9:
+	case MAINLINE_ERA_COUNT:
+		base += c->pgtables_pages;
+		break;
+	}
+	return base;
+}
+
+/* 2.6.36-4.16 subtract something for CAP_SYS_ADMIN; 4.17 dropped it. */
+bool mainline_has_root_bonus(enum mainline_era era)
+{
+	return era < MAINLINE_4_19;
+}
+
+/*
+ * oom_badness() by era; T = totalpages, osa = oom_score_adj, base as above.
+ * osa == -1000 is never chosen: MAINLINE_INELIGIBLE.
+ *
+ * 2.6.36-3.4 (int points, 0..1000):
+ *   p = (int)(base * 1000 / T)            unsigned long product and quotient
+ *   p -= 30 if CAP_SYS_ADMIN
+ *   p += osa;  p <= 0 ? 1 : min(p, 1000)
+ *   Example: base 300000, T 1000000, root, osa 100:
+ *   300000000/1000000 = 300, -30 = 270, +100 = 370.
+ *
+ * 3.5-3.13 (long points, in pages):
+ *   adj = osa, adj -= 30 if CAP_SYS_ADMIN
+ *   p = base + adj * (T / 1000)           T/1000 is divided first
+ *   p > 0 ? p : 1
+ *   Example: base 300000, osa 500, T 4000000: 300000 + 500*4000 = 2300000;
+ *   as root 300000 + 470*4000 = 2180000. With T 999, T/1000 = 0 and osa
+ *   has no effect.
+ *
+ * 3.14-4.16 (778c14affaf): p = base - base*3/100 if CAP_SYS_ADMIN, then
+ *   p += osa * (T / 1000); p > 0 ? p : 1.
+ *   Example: base 10718, root: 10718 - 321 = 10397.
+ *
+ * 4.17-5.8: no bonus; p = base + osa * (T / 1000); p > 0 ? p : 1.
+ *
+ * 5.9+: the same without the clamp: base 1000, osa -500, T 4000000 gives
+ *   1000 - 2000000 = -1999000 (5.8 would return 1).
+ */
+int64_t mainline_badness(enum mainline_era era, int64_t base,
+			 int64_t oom_score_adj, bool cap_sys_admin,
+			 int64_t totalpages)
+{
+	int64_t points, adj;
+
+	if (oom_score_adj <= -1000)
+		return MAINLINE_INELIGIBLE;
+	if (totalpages < 1)
+		totalpages = 1;
+	if (base < 0)
+		base = 0;
+	if (era <= MAINLINE_2_6_39) {
+		/* unsigned long arithmetic, the quotient stored in an int */
+		uint64_t q = (uint64_t)base * 1000 / (uint64_t)totalpages;
+
+		points = (int32_t)(uint32_t)q;
+		if (cap_sys_admin)
+			points -= 30;
+		points += oom_score_adj;
+		if (points <= 0)
+			return 1;
+		return points < 1000 ? points : 1000;
+	}
+	points = base;
+	adj = oom_score_adj;
+	if (cap_sys_admin && era == MAINLINE_3_5)
+		adj -= 30;
+	else if (cap_sys_admin && mainline_has_root_bonus(era))
+		points -= points * 3 / 100;
+	adj *= totalpages / 1000;
+	points += adj;
+	if (era == MAINLINE_5_9)
+		return points;
+	return points > 0 ? points : 1;
+}
+
+/*
+ * The printed score: "Kill process N (x) score S".
+ *   2.6.36-3.4: S = points (already 0..1000).
+ *   3.5-5.0:    S = chosen_points * 1000 / totalpages, unsigned long.
+ *   5.1+ print no score; this returns the same quantity (signed in 5.9+),
+ *   which is what /proc/<pid>/oom_score showed until 5.8.
+ * Example (3.14): points 6700394, T 10283998: 6700394000/10283998 = 651
+ * (real log 001, RHEL7, "score 651").
+ * NEEDSWORK: 3.5-5.0 store the quotient in an unsigned int before printing
+ * it; a quotient of 2^32 or more (points far above totalpages) would print
+ * wrapped, and this returns it whole.
+ */
+int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
+			      int64_t totalpages)
+{
+	if (totalpages < 1)
+		totalpages = 1;
+	if (era <= MAINLINE_2_6_39)
+		return points;
+	if (era == MAINLINE_5_9 || points < 0)
+		return points * 1000 / totalpages;
+	return (int64_t)((uint64_t)points * 1000 / (uint64_t)totalpages);
+}
+
+/*
+ * Tie rule (spec 2.6): a strict `>` keeps the first maximum in tasklist
+ * order until 5.2 (3.14-5.2 replace on ties only when the choice is not a
+ * group leader, and every row of the table is one); 5.3+ skip only
+ * `points < chosen`, so the last maximum wins.
+ * Example: two tasks of 5000 points: 5.2.1 kills the first, 5.3.1 the
+ * second.
+ */
+bool mainline_last_max_wins(enum mainline_era era, unsigned kversion)
+{
+	if (kversion)
+		return kversion >= KV(5, 3, 0) && era >= MAINLINE_4_19;
+	return era == MAINLINE_5_9;
+}
+
+/*
+ * Upstream releases by version; RHEL6 2.6.32-*.el6 print the 2.6.36 Kill line
+ * and compute the 2.6.36 oom_badness (spec 1.7); RHEL7 3.10.0-*.el7 carry
+ * the 3.14 root bonus (verified in 3.10.0-1160). Example: "3.13.0-43-generic"
+ * is mainline-3.5, "3.10.0-514.6.1.el7.x86_64" mainline-3.14.
+ */
+int mainline_era_of_release(const char *release)
+{
+	unsigned v;
+	int e;
+
+	if (!release)
+		return -1;
+	v = kversion_parse(release, strlen(release));
+	if (!v)
+		return -1;
+	/* RHEL6 carries the 2.6.36 oom_badness, RHEL7 the 3.14 root bonus */
+	if (strstr(release, ".el6") && v >= KV(2, 6, 32) && v < KV(2, 6, 33))
+		return MAINLINE_2_6_36;
+	if (strstr(release, ".el7") && v >= KV(3, 10, 0) && v < KV(3, 11, 0))
+		return MAINLINE_3_14;
+	for (e = MAINLINE_ERA_COUNT - 1; e >= 0; e--)
+		if (v >= mainline_eras[e].from)
+			return e;
+	return -1;
+}
+
+int mainline_era_by_name(const char *name)
+{
+	int e;
+
+	for (e = 0; e < MAINLINE_ERA_COUNT; e++) {
+		const char *n = mainline_eras[e].name;
+
+		if (!strcmp(name, n) || !strcmp(name, n + strlen("mainline-")))
+			return e;
+	}
+	return -1;
+}
+
+void analyzer_options_init(struct analyzer_options *o)
+{
+	o->eras[0] = -1;
+	o->n = 1;
+}
+
+struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
+					     const char *list)
+{
+	struct analyzer_options r = {.n = 0};
+	const char *p = list;
+
+	while (*p) {
+		const char *end = strchr(p, ',');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		char name[64];
+		int era = -1;
+
+		if (len >= sizeof(name))
+			return oomlens_error_new(OOMLENS_ERR_USAGE,
+						 "unknown model '%.*s'",
+						 (int)len, p);
+		memcpy(name, p, len);
+		name[len] = '\0';
+		if (strcmp(name, "mainline")) {
+			era = mainline_era_by_name(name);
+			if (era < 0 || strncmp(name, "mainline-", 9))
+				return oomlens_error_new(
+					OOMLENS_ERR_USAGE,
+					"unknown model '%s' (mainline or mainline-ERA, ERA one of 2.6.36 2.6.39 3.5 3.14 4.0 4.15 4.19 5.9)",
+					name);
+		}
+		if (r.n == VERDICT_MAX_MODELS)
+			return oomlens_error_new(OOMLENS_ERR_USAGE,
+						 "more than %d models",
+						 VERDICT_MAX_MODELS);
+		r.eras[r.n++] = era;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!r.n)
+		return oomlens_error_new(OOMLENS_ERR_USAGE, "empty model list");
+	*o = r;
+	return NULL;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_MODEL_VERDICT_H
+#define OOMLENS_MODEL_VERDICT_H
+
+/*
+ * What a heuristic model says about one incident: the victim it would
+ * choose, its score, the runner-up, and how sure that answer is given what
+ * the report leaves unknown. Plain data: analyzer/ fills it, reports/
+ * renders it, cli/ carries it from one to the other.
+ *
+ * Ownership: a verdict owns no memory. Its comm pointers are borrowed from
+ * the incident it was computed from and live as long as that incident; its
+ * model name is a copy; deciding_inputs point to string literals.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum verdict_certainty {
+	/* the same victim under every admissible value of the unknowns */
+	VERDICT_CERTAIN,
+	/* the victim depends on unknowns: deciding_inputs and candidates */
+	VERDICT_UNDETERMINED,
+	/* one victim, but only under assumptions named in deciding_inputs */
+	VERDICT_ASSUMED,
+};
+
+static inline const char *verdict_certainty_name(enum verdict_certainty c)
+{
+	switch (c) {
+	case VERDICT_CERTAIN:
+		return "certain";
+	case VERDICT_UNDETERMINED:
+		return "undetermined";
+	case VERDICT_ASSUMED:
+		return "assumed";
+	}
+	return "unknown";
+}
+
+struct verdict_task {
+	int64_t pid;
+	const char *comm; /* borrowed from the incident */
+	int64_t score; /* in the model's own units */
+};
+
+#define VERDICT_MAX_INPUTS 6
+#define VERDICT_MAX_CANDIDATES 8
+
+struct verdict {
+	char model[32]; /* "mainline-3.14": model name and era */
+	bool has_victim; /* false: no eligible task in the table */
+	struct verdict_task victim;
+	/*
+	 * The victim's score in the units the era's kernel prints in its Kill
+	 * line, so it compares with `score S`: an interval [lo, hi] over the
+	 * unknowns; lo == hi when the report determines it.
+	 */
+	int64_t kernel_score_lo, kernel_score_hi;
+	bool has_runner_up;
+	struct verdict_task runner_up;
+	bool same_as_kernel; /* victim is the kernel's selected or killed pid */
+	enum verdict_certainty certainty;
+	const char *deciding_inputs[VERDICT_MAX_INPUTS];
+	size_t n_deciding_inputs;
+	/* undetermined: the tasks that could be chosen (the first few) */
+	struct verdict_task candidates[VERDICT_MAX_CANDIDATES];
+	size_t n_candidates; /* how many are stored */
+	size_t n_candidates_total; /* how many there are */
+};
+
+/* The models run on one incident, in the order they were asked for. */
+#define VERDICT_MAX_MODELS 8
+
+struct verdict_list {
+	struct verdict v[VERDICT_MAX_MODELS];
+	size_t n;
+};
+
+#endif

@@ -11,9 +11,9 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c
 MODEL := model/task.c model/incident.c model/kversion.c
 PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.c parsers/source.c
-REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c
+REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c reports/summary.c
 DB := $(wildcard db/*.c)
-CLI := cli/main.c cli/cmd-analyze.c cli/cmd-ingest.c cli/cmd-report.c
+CLI := cli/main.c cli/cmd-analyze.c cli/cmd-ingest.c cli/cmd-report.c cli/cmd-rescore.c
 ANALYZER := $(wildcard analyzer/*.c)
 LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB) $(ANALYZER)
 

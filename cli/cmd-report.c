@@ -7,6 +7,7 @@
 #include "cli/commands.h"
 #include "db/db.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 #include "core/banned.h"
 
 static const char report_usage[] =
@@ -19,6 +20,10 @@ static const char report_usage[] =
 	"  -f, --format FMT text (default) or json (docs/json-schema.md; each\n"
 	"                   incident carries its database \"id\")\n"
 	"  -i, --incident ID one incident in full\n"
+	"  -s, --summary    over all incidents: how often each model's victim is\n"
+	"                   the kernel's, and differs from the old model's, by\n"
+	"                   constraint, kernel version and host, with the\n"
+	"                   certainty split (run 'oomlens rescore' first)\n"
 	"  --check          check the database's integrity and print a count of\n"
 	"                   what it holds (exit status 2 if it is damaged)\n"
 	"  -h, --help       this text\n"
@@ -51,6 +56,38 @@ static struct oomlens_error *on_row(void *ctx,
 				    const struct db_incident_row *row)
 {
 	return show(ctx, row->id);
+}
+
+static struct oomlens_error *on_summary_row(void *ctx,
+					    const struct verdict_summary *row)
+{
+	return summary_row(ctx, row);
+}
+
+/* --summary: the stored verdicts over the whole archive. */
+static int show_summary(struct db *db, enum report_format fmt)
+{
+	struct summary_report *s;
+	struct oomlens_error *err = summary_begin(&s, fmt, stdout);
+	size_t rows = 0;
+
+	if (!err) {
+		err = db_summary(db, on_summary_row, s);
+		if (err) {
+			struct oomlens_error *e2 = summary_end(s, NULL);
+
+			oomlens_error_free(e2);
+		} else {
+			err = summary_end(s, &rows);
+		}
+	}
+	db_close(db);
+	if (err) {
+		fprintf(stderr, "oomlens report: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
+	return rows ? EXIT_FOUND : EXIT_NONE;
 }
 
 /* --check: integrity, foreign keys and a count of the rows. */
@@ -90,6 +127,7 @@ int cmd_report(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"incident", required_argument, NULL, 'i'},
 		{"check", no_argument, NULL, 'c'},
+		{"summary", no_argument, NULL, 's'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -98,12 +136,12 @@ int cmd_report(int argc, char **argv)
 	struct oomlens_error *err;
 	const char *db_path = NULL;
 	long long id = 0;
-	bool check = false;
+	bool check = false, summary = false;
 	char *end;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:i:hc", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "d:f:i:hcs", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'd':
@@ -131,6 +169,9 @@ int cmd_report(int argc, char **argv)
 		case 'c':
 			check = true;
 			break;
+		case 's':
+			summary = true;
+			break;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
@@ -149,6 +190,8 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (check)
 		return check_db(c.db, db_path);
+	if (summary)
+		return show_summary(c.db, fmt);
 	if ((err = report_begin(&c.r, fmt, stdout)))
 		goto fail;
 	c.full = id > 0 || fmt == REPORT_JSON;

@@ -20,8 +20,10 @@ static const struct command commands[] = {
 	 "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident"},
 	{"ingest", cmd_ingest,
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
+	{"rescore", cmd_rescore,
+	 "rescore [--db FILE] [--model LIST]        run the models on every stored incident"},
 	{"report", cmd_report,
-	 "report [--db FILE] [--format text|json] [--incident ID]\n"
+	 "report [--db FILE] [--format text|json] [--incident ID | --summary]\n"
 	 "                                           show the stored incidents"},
 };
 

@@ -38,6 +38,8 @@
 
 #include "core/error.h"
 #include "model/incident.h"
+#include "model/summary.h"
+#include "model/verdict.h"
 
 struct db;
 
@@ -171,5 +173,33 @@ struct oomlens_error *db_list_incidents(
  */
 struct oomlens_error *db_load_incident(struct db *db, int64_t id,
 				       struct oom_incident **out);
+
+/*
+ * Replace the stored verdicts of incident_id with vl's (oomlens rescore):
+ * one row per model, with the time. Pointers in vl are borrowed for the
+ * call. Errors: IO, USAGE for an unknown incident.
+ */
+struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
+					const struct verdict_list *vl);
+
+/*
+ * Call fn with the id of every stored incident, in order. The ids are read
+ * first, so fn may load and write. An error from fn stops the walk.
+ */
+struct oomlens_error *
+db_each_incident_id(struct db *db,
+		    struct oomlens_error *(*fn)(void *ctx, int64_t id),
+		    void *ctx);
+
+/*
+ * The summary of the stored verdicts, one row per group and model family:
+ * first all incidents, then by constraint, kernel version (major.minor)
+ * and host. Rows are borrowed for the callback.
+ */
+struct oomlens_error *
+db_summary(struct db *db,
+	   struct oomlens_error *(*fn)(void *ctx,
+				       const struct verdict_summary *row),
+	   void *ctx);
 
 #endif

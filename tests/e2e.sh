@@ -97,6 +97,18 @@ expect 0 "report one" -- "$bin" report --db "$db" --incident 2
 grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "report --incident shows it in full"
 expect 2 "report bad id" -- "$bin" report --db "$db" --incident 99999
 OOMLENS_DB=$db expect 0 "OOMLENS_DB" -- "$bin" report --check
+# rescore and the summary over the stored incidents
+expect 1 "summary before rescore" -- "$bin" report --db "$db" --summary
+grep -q "run 'oomlens rescore' first" "$tmp/out" && ok || bad "summary says to rescore"
+expect 0 "rescore" -- "$bin" rescore --db "$db"
+grep -q "75 incidents rescored" "$tmp/err" && ok || { bad "rescore count"; cat "$tmp/err"; }
+expect 0 "summary" -- "$bin" report --db "$db" --summary
+grep -q "^  all  *mainline " "$tmp/out" && ok || { bad "summary has the mainline row"; cat "$tmp/out"; }
+grep -q "^By kernel version" "$tmp/out" && ok || bad "summary by kernel"
+expect 0 "summary json" -- "$bin" report --db "$db" --summary --format json
+grep -q '"group": "host"' "$tmp/out" && ok || bad "summary json by host"
+expect 0 "rescore again replaces" -- "$bin" rescore --db "$db" --quiet
+expect 2 "rescore bad model" -- "$bin" rescore --db "$db" --model nosuch
 # a file that is not a database
 echo "not a database" >"$tmp/text.db"
 expect 2 "not SQLite" -- "$bin" ingest --db "$tmp/text.db" fixtures/demo

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "analyzer/analyzer.h"
+#include "cli/commands.h"
+#include "db/db.h"
+#include "core/banned.h"
+
+static const char rescore_usage[] =
+	"usage: oomlens rescore [--db FILE] [--model LIST] [--quiet]\n"
+	"\n"
+	"Run the heuristic models on every stored incident and store each\n"
+	"model's verdict (victim, score, runner-up, certainty), replacing the\n"
+	"verdicts stored before. 'oomlens report --summary' then compares them\n"
+	"over the whole archive.\n"
+	"\n"
+	"  --db FILE      the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
+	"  -m, --model L  the models, as 'oomlens analyze --help' lists them\n"
+	"                 (default: the same as analyze)\n"
+	"  -q, --quiet    no summary line\n"
+	"  -h, --help     this text\n"
+	"\n"
+	"Exit status: 0 done, 2 usage, I/O or database error.\n";
+
+#define BATCH 500
+
+struct rescore {
+	struct db *db;
+	struct analyzer_options opts;
+	size_t incidents, verdicts, in_batch;
+};
+
+static struct oomlens_error *rescore_one(void *ctx, int64_t id)
+{
+	struct rescore *r = ctx;
+	struct oom_incident *inc = NULL;
+	struct verdict_list vl;
+	struct oomlens_error *err;
+
+	memset(&vl, 0, sizeof(vl));
+	err = db_load_incident(r->db, id, &inc);
+	if (!err)
+		err = analyzer_run(inc, &r->opts, &vl);
+	if (!err)
+		err = db_store_verdicts(r->db, id, &vl);
+	oom_incident_free(inc);
+	if (err)
+		return err;
+	r->incidents++;
+	r->verdicts += vl.n;
+	if (++r->in_batch >= BATCH) {
+		r->in_batch = 0;
+		if ((err = db_commit(r->db)) || (err = db_begin(r->db)))
+			return err;
+	}
+	return NULL;
+}
+
+int cmd_rescore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"model", required_argument, NULL, 'm'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	struct rescore r = {0};
+	struct oomlens_error *err = NULL;
+	const char *db_path = NULL, *models = NULL;
+	bool quiet = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:m:qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			db_path = optarg;
+			break;
+		case 'm':
+			models = optarg;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'h':
+			fputs(rescore_usage, stdout);
+			return 0;
+		default:
+			fputs(rescore_usage, stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "oomlens rescore: unexpected argument '%s'\n",
+			argv[optind]);
+		return EXIT_TROUBLE;
+	}
+	analyzer_options_init(&r.opts);
+	if (models && (err = analyzer_options_parse(&r.opts, models))) {
+		fprintf(stderr, "oomlens rescore: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
+	db_path = cli_db_path(db_path);
+	if (!(err = db_open(&r.db, db_path)) && !(err = db_begin(r.db))) {
+		err = db_each_incident_id(r.db, rescore_one, &r);
+		if (!err)
+			err = db_commit(r.db);
+		else
+			oomlens_error_free(db_rollback(r.db));
+	}
+	db_close(r.db);
+	if (err) {
+		fprintf(stderr, "oomlens rescore: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
+	if (!quiet)
+		fprintf(stderr,
+			"%s: %zu incidents rescored, %zu verdicts stored\n",
+			db_path, r.incidents, r.verdicts);
+	return 0;
+}

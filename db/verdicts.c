@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Model verdicts: what each heuristic model chose for a stored incident
+ * (oomlens rescore), and the archive-wide summary over them.
+ */
+#include "db/internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/strbuf.h"
+#include "core/banned.h"
+
+/* The model's version: verdicts name their model; version 1 of each. */
+#define VERDICT_MODEL_VERSION(v) ((void)(v), (int64_t)1)
+
+/* "mainline-3.14" belongs to the family "mainline"; others are their own. */
+static void family_of(const char *model, char *out, size_t n)
+{
+	snprintf(out, n, "%s",
+		 strncmp(model, "mainline", 8) ? model : "mainline");
+}
+
+/* deciding_inputs as a JSON array of plain names. */
+static struct oomlens_error *inputs_json(struct strbuf *sb,
+					 const struct verdict *v)
+{
+	struct oomlens_error *err = strbuf_add(sb, "[", 1);
+	size_t i;
+
+	for (i = 0; i < v->n_deciding_inputs && !err; i++) {
+		const char *p =
+			v->deciding_inputs[i] ? v->deciding_inputs[i] : "";
+
+		err = strbuf_addf(sb, "%s\"", i ? "," : "");
+		for (; *p && !err; p++)
+			err = *p == '"' || *p == '\\'
+				      ? strbuf_addf(sb, "\\%c", *p)
+				      : strbuf_add(sb, p, 1);
+		if (!err)
+			err = strbuf_add(sb, "\"", 1);
+	}
+	return err ? err : strbuf_add(sb, "]", 1);
+}
+
+struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
+					const struct verdict_list *vl)
+{
+	struct oomlens_error *err;
+	struct strbuf sb = STRBUF_INIT(1 << 16);
+	sqlite3_stmt *clear = NULL, *st = NULL;
+	struct db_bind b;
+	int64_t now = (int64_t)time(NULL);
+	size_t i;
+
+	err = db_stmt(db, DB_ST_VERDICT_CLEAR,
+		      "DELETE FROM model_verdicts WHERE incident_id = ?1",
+		      &clear);
+	if (!err) {
+		db_bind_start(&b, clear, 0);
+		db_bind_int(&b, incident_id);
+		err = db_step_done(db, &b, clear);
+	}
+	if (!err)
+		err = db_stmt(
+			db, DB_ST_VERDICT,
+			"INSERT OR REPLACE INTO model_verdicts(incident_id,"
+			" model, family, model_version, victim_pid,"
+			" victim_comm, score, kernel_score_lo,"
+			" kernel_score_hi, runner_up_pid, runner_up_comm,"
+			" same_as_kernel, certainty, deciding_inputs,"
+			" scored_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+			&st);
+	for (i = 0; i < vl->n && !err; i++) {
+		const struct verdict *v = &vl->v[i];
+		char family[32];
+
+		family_of(v->model, family, sizeof(family));
+		strbuf_reset(&sb);
+		if ((err = inputs_json(&sb, v)))
+			break;
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, incident_id);
+		db_bind_str(&b, v->model);
+		db_bind_str(&b, family);
+		db_bind_int(&b, VERDICT_MODEL_VERSION(v));
+		db_bind_int(&b, v->has_victim ? v->victim.pid : OOM_VAL_NONE);
+		db_bind_str(&b, v->has_victim ? v->victim.comm : NULL);
+		db_bind_int(&b, v->has_victim ? v->victim.score : OOM_VAL_NONE);
+		db_bind_int(&b,
+			    v->has_victim ? v->kernel_score_lo : OOM_VAL_NONE);
+		db_bind_int(&b,
+			    v->has_victim ? v->kernel_score_hi : OOM_VAL_NONE);
+		db_bind_int(&b,
+			    v->has_runner_up ? v->runner_up.pid : OOM_VAL_NONE);
+		db_bind_str(&b, v->has_runner_up ? v->runner_up.comm : NULL);
+		db_bind_int(&b, v->same_as_kernel);
+		db_bind_str(&b, verdict_certainty_name(v->certainty));
+		db_bind_str(&b, sb.buf);
+		db_bind_int(&b, now);
+		err = db_step_done(db, &b, st);
+	}
+	strbuf_release(&sb);
+	return err ? oomlens_error_wrap(
+			     err, "cannot store the verdicts of incident %lld",
+			     (long long)incident_id)
+		   : NULL;
+}
+
+struct oomlens_error *
+db_each_incident_id(struct db *db,
+		    struct oomlens_error *(*fn)(void *ctx, int64_t id),
+		    void *ctx)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	int64_t *ids = NULL;
+	size_t n = 0, alloc = 0, i;
+	bool row = false;
+
+	/* collect the ids first: fn may write while we would still be reading */
+	err = db_stmt(db, DB_ST_LIST_IDS,
+		      "SELECT id FROM incidents ORDER BY id", &st);
+	while (!err && !(err = db_step_row(db, NULL, st, &row)) && row) {
+		if (n == alloc) {
+			size_t want = alloc ? alloc * 2 : 256;
+			int64_t *p = realloc(ids, want * sizeof(*ids));
+
+			if (!p) {
+				sqlite3_reset(st);
+				err = &oomlens_error_nomem;
+				break;
+			}
+			ids = p;
+			alloc = want;
+		}
+		ids[n++] = sqlite3_column_int64(st, 0);
+	}
+	for (i = 0; i < n && !err; i++)
+		err = fn(ctx, ids[i]);
+	free(ids);
+	return err;
+}
+
+/*
+ * The summary: per model family and per group (all, constraint, kernel
+ * version "x.y", host), how many incidents were scored, how many chose
+ * as the kernel did, how many differ from the old model (mmotm-2009-11,
+ * the badness the RFC replaced), and the certainty split.
+ */
+static const char summary_sql[] =
+	"WITH v AS ("
+	" SELECT mv.*, coalesce(i.constraint_name, 'unknown') AS cons,"
+	"  coalesce(rtrim(substr(i.kernel_release, 1,"
+	"   instr(substr(i.kernel_release, instr(i.kernel_release, '.') + 1), '.')"
+	"   + instr(i.kernel_release, '.') - 1), '.'), 'unknown') AS kernel,"
+	"  coalesce(i.host, s.host, 'unknown') AS host,"
+	"  (SELECT o.victim_pid IS NOT mv.victim_pid FROM model_verdicts o"
+	"   WHERE o.incident_id = mv.incident_id AND o.family = 'mmotm-2009-11')"
+	"   AS differs_from_old"
+	" FROM model_verdicts mv JOIN incidents i ON i.id = mv.incident_id"
+	" JOIN sources s ON s.id = i.source_id),"
+	" g AS ("
+	" SELECT 'all' AS dim, 'all' AS key, * FROM v"
+	" UNION ALL SELECT 'constraint', cons, * FROM v"
+	" UNION ALL SELECT 'kernel', kernel, * FROM v"
+	" UNION ALL SELECT 'host', host, * FROM v)"
+	" SELECT dim, key, family, count(*),"
+	"  sum(same_as_kernel), sum(NOT same_as_kernel),"
+	"  sum(coalesce(differs_from_old, 0)),"
+	"  sum(differs_from_old IS NOT NULL),"
+	"  sum(certainty = 'certain'), sum(certainty = 'assumed'),"
+	"  sum(certainty = 'undetermined')"
+	" FROM g GROUP BY dim, key, family"
+	" ORDER BY CASE dim WHEN 'all' THEN 0 WHEN 'constraint' THEN 1"
+	"  WHEN 'kernel' THEN 2 ELSE 3 END,"
+	/* kernel versions in numeric order: 2.6, 3.6, 3.10 */
+	"  CAST(key AS INTEGER), CAST(substr(key, instr(key, '.') + 1) AS INTEGER),"
+	"  key, family";
+
+struct oomlens_error *
+db_summary(struct db *db,
+	   struct oomlens_error *(*fn)(void *ctx,
+				       const struct verdict_summary *row),
+	   void *ctx)
+{
+	struct oomlens_error *err = NULL;
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, summary_sql, -1, &st, NULL);
+
+	if (rc != SQLITE_OK)
+		return oomlens_error_wrap(db_fail(db, rc, "sqlite3_prepare_v2"),
+					  "cannot summarise the verdicts");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct verdict_summary r;
+
+		r.dim = (const char *)sqlite3_column_text(st, 0);
+		r.key = (const char *)sqlite3_column_text(st, 1);
+		r.family = (const char *)sqlite3_column_text(st, 2);
+		r.incidents = sqlite3_column_int64(st, 3);
+		r.same_as_kernel = sqlite3_column_int64(st, 4);
+		r.differs_from_kernel = sqlite3_column_int64(st, 5);
+		r.differs_from_old = sqlite3_column_int64(st, 6);
+		r.compared_with_old = sqlite3_column_int64(st, 7);
+		r.certain = sqlite3_column_int64(st, 8);
+		r.assumed = sqlite3_column_int64(st, 9);
+		r.undetermined = sqlite3_column_int64(st, 10);
+		if ((err = fn(ctx, &r)))
+			break;
+	}
+	if (!err && rc != SQLITE_DONE && rc != SQLITE_ROW)
+		err = oomlens_error_wrap(db_fail(db, rc, "sqlite3_step"),
+					 "cannot summarise the verdicts");
+	sqlite3_finalize(st);
+	return err;
+}

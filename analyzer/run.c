@@ -165,6 +165,15 @@ static void task_inputs(struct ml_run *r, const struct oom_task *row,
 			 : adj <= -17	     ? -1000
 					     : adj * 1000 / 17;
 	}
+	/*
+	 * The kernel keeps oom_score_adj in -1000..1000; a row outside is
+	 * damaged. Clamping also keeps adj * totalpages inside int64_t
+	 * (found by fuzzing: bench/fuzz/crashes/ub-analyzer-adj-overflow).
+	 */
+	if (t->osa > 1000 || t->osa < -1000) {
+		assume(r, "oom_score_adj outside -1000..1000 (damaged row)");
+		t->osa = t->osa > 1000 ? 1000 : -1000;
+	}
 	t->eligible = t->osa > -1000;
 	t->root = c[TASK_UID] == 0 || c[TASK_UID] == OOM_VAL_NONE;
 

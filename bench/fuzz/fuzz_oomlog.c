@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/analyzer.h"
 #include "core/error.h"
 #include "model/incident.h"
 #include "parsers/oomlog.h"
@@ -45,6 +46,13 @@ static struct oomlens_error *on_incident(void *vctx, struct oom_incident *inc)
 	struct fuzz_ctx *c = vctx;
 	struct oomlens_error *err = report_incident(c->main, inc);
 	struct report *one = NULL;
+	struct analyzer_options o;
+	struct verdict_list vl;
+
+	/* the heuristic models see every incident too */
+	analyzer_options_init(&o);
+	if (!err)
+		err = analyzer_run(inc, &o, &vl);
 
 	if (!err && !(err = report_begin(&one, c->other, c->out))) {
 		err = report_incident(one, inc);

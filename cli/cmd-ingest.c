@@ -47,6 +47,7 @@ struct ingest {
 	double started, last_progress;
 	int status;
 	bool db_failed; /* the database, not the source, failed */
+	uint64_t at; /* bytes read of the current source, as far as known */
 };
 
 static double now(void)
@@ -66,10 +67,12 @@ static void progress(struct ingest *g, bool final)
 	g->last_progress = t;
 	fprintf(stderr,
 		"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
-		(unsigned long long)g->sources, (double)g->bytes / 1e6,
+		(unsigned long long)g->sources,
+		(double)(g->bytes + g->at) / 1e6,
 		(unsigned long long)g->incidents,
 		(unsigned long long)g->new_incidents,
-		el > 0 ? (double)g->bytes / 1e6 / el : 0.0, final ? "\n" : "");
+		el > 0 ? (double)(g->bytes + g->at) / 1e6 / el : 0.0,
+		final ? "\n" : "");
 	fflush(stderr);
 }
 
@@ -79,6 +82,7 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 	struct oomlens_error *err;
 	bool was_new = false;
 
+	g->at = inc->last.offset;
 	err = db_store_incident(g->db, g->source_id, inc, NULL, &was_new);
 	oom_incident_free(inc);
 	if (err) {
@@ -209,6 +213,7 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	}
 	g->sources++;
 	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
+	g->at = 0;
 	progress(g, false);
 	return NULL;
 }

@@ -141,25 +141,45 @@ static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
 	return err;
 }
 
+static struct oomlens_error *json_key(struct strbuf *sb, const char *s);
+
+/*
+ * The header's names in one step: a JSON array that json_each() turns into
+ * rows (index, name). (Bytes of a name above 0x7f come back read as
+ * Latin-1, as for counter names.)
+ */
 static struct oomlens_error *insert_columns(struct db *db, int64_t id,
 					    const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
+	struct strbuf sb = STRBUF_INIT((size_t)1 << 20);
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
 	size_t i;
 
+	if (!inc->n_columns)
+		return NULL;
 	err = db_stmt(db, DB_ST_COLUMN,
 		      "INSERT INTO incident_columns(incident_id, seq, name)"
-		      " VALUES (?1, ?2, ?3)",
+		      " SELECT ?1, key, value FROM json_each(?2)",
 		      &st);
+	if (!err)
+		err = strbuf_add(&sb, "[", 1);
 	for (i = 0; i < inc->n_columns && !err; i++) {
+		if (i)
+			err = strbuf_add(&sb, ",", 1);
+		if (!err)
+			err = json_key(&sb, inc->columns[i]);
+	}
+	if (!err)
+		err = strbuf_add(&sb, "]", 1);
+	if (!err) {
 		db_bind_start(&b, st, 0);
 		db_bind_int(&b, id);
-		db_bind_int(&b, (int64_t)i);
-		db_bind_str(&b, inc->columns[i]);
+		db_bind_str(&b, sb.buf);
 		err = db_step_done(db, &b, st);
 	}
+	strbuf_release(&sb);
 	return err;
 }
 

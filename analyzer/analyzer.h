@@ -94,23 +94,190 @@ int mainline_era_of_release(const char *release);
 int mainline_era_by_name(const char *name);
 
 /*
- * Which models analyzer_run() runs: "mainline" picks the era from each
- * incident; "mainline-ERA" forces one.
+ * The 2009 models (spec 2.2-2.4), scored by analyzer/y2009.c. Each is a
+ * named, versioned row; the version changes whenever its formula does.
  */
-struct analyzer_options {
-	int eras[VERDICT_MAX_MODELS]; /* -1: chosen per incident */
-	size_t n;
+enum model2009 {
+	M2009_LINUX_2_6_32, /* classic badness(), exact for 2.6.32 */
+	M2009_MMOTM_2009_11, /* -mm get_mm_rss variant (v2, 2009-10-29) */
+	M2009_RFC_AS_POSTED, /* KAMEZAWA's __badness as patch 6/6 is written */
+	M2009_RFC_AS_INTENDED, /* the same, runtime term and signed */
+	M2009_COUNT
 };
 
-/* The default: mainline with the era chosen per incident. */
+struct model2009_info {
+	const char *name; /* "rfc-2009-as-posted" */
+	int version;
+	const char *source; /* where the formula comes from */
+};
+
+extern const struct model2009_info models2009[M2009_COUNT];
+
+/* The model named name, or -1. */
+int model2009_by_name(const char *name);
+
+#define MODEL_MAINLINE_VERSION 1
+
+/* oom_adj that disables the OOM killer for a task (2.6.x). */
+#define Y2009_OOM_DISABLE (-17)
+
+/*
+ * What badness()/__badness() read of one process, every value exact (a
+ * vmcore reader fills them from task_struct and mm_struct; analyzer_run()
+ * fills them from a report, with intervals around the unknowns). Sizes in
+ * pages, times in seconds except cpu_jiffies.
+ */
+struct badness_input {
+	bool has_mm; /* false: kernel thread or exited mm, 0 points */
+	bool oom_origin; /* PF_OOM_ORIGIN (swapoff, KSM unmerge) */
+	int oom_adj; /* -17..15 */
+	uint64_t total_vm; /* mm->total_vm */
+	uint64_t rss; /* get_mm_rss(): file_rss + anon_rss */
+	uint64_t anon_rss, swap, low_rss, shared_vm; /* the RFC's counters */
+	/*
+	 * The children term as the kernel adds it: the sum over children
+	 * with their own mm of size/2 + 1 (badness_child_points()), size
+	 * being total_vm (2.6.32) or get_mm_rss() (mmotm).
+	 */
+	uint64_t child_points;
+	uint64_t cpu_jiffies; /* utime + stime of the thread group */
+	unsigned hz; /* CONFIG_HZ: 100, 250, 300, 1000 */
+	uint64_t uptime; /* monotonic seconds at the scan */
+	uint64_t start_time; /* monotonic seconds at the task's start */
+	uint64_t quiet; /* seconds since mm->last_vm_expansion (RFC 5/6) */
+	int nice;
+	bool cap_sys_admin, cap_sys_resource, cap_sys_rawio;
+	bool mems_intersect; /* a thread's mems_allowed meets current's */
+	enum oom_constraint constraint; /* RFC: NONE, LOWMEM, CPUSET, MEMCG */
+};
+
+/* Optional output of the scoring functions: the terms, and overflow. */
+struct badness_trace {
+	bool terms; /* set by the caller: record steps[] (--explain) */
+	struct verdict_step steps[VERDICT_MAX_STEPS];
+	size_t n;
+	bool shift_overflowed; /* oom_adj << lost high bits */
+};
+
+/* lib/int_sqrt.c: floor(sqrt(x)), the kernel's bitwise algorithm. Pure. */
+uint64_t kernel_int_sqrt(uint64_t x);
+
+/* SHIFT_HZ of include/linux/jiffies.h: 100 -> 7, 250 -> 8, 1000 -> 10. */
+unsigned kernel_shift_hz(unsigned hz);
+
+/* sum of size/2 + 1 over sizes[0..n), in unsigned long. Pure. */
+uint64_t badness_child_points(const uint64_t *sizes, size_t n);
+
+/*
+ * The score of one process under model m, in the kernel's unsigned long
+ * (ULONG_MAX for PF_OOM_ORIGIN, 0 for oom_adj -17 or no mm). tr may be
+ * NULL. Pure: no I/O, no globals, no allocation.
+ */
+uint64_t model2009_badness(enum model2009 m, const struct badness_input *in,
+			   struct badness_trace *tr);
+
+/*
+ * The RFC's guess_oom_context() (patch 1/6) from what an allocation
+ * asked: gfp_mask, whether the kernel is NUMA (policy_zone = ZONE_NORMAL)
+ * or 32-bit HIGHMEM, whether a mempolicy nodemask leaves nodes out, and
+ * whether the cpuset forbade a zone of the zonelist. A memcg OOM never
+ * comes here (it is CONSTRAINT_MEMCG). Pure.
+ */
+enum y2009_config {
+	Y2009_FLAT, /* neither NUMA nor HIGHMEM: always NONE */
+	Y2009_NUMA, /* x86-64 NUMA: DMA/DMA32 requests are LOWMEM */
+	Y2009_HIGHMEM, /* x86-32: a request without __GFP_HIGHMEM is LOWMEM */
+};
+enum oom_constraint rfc_guess_oom_context(uint64_t gfp_mask,
+					  enum y2009_config config,
+					  bool nodemask_partial,
+					  bool cpuset_forbids);
+
+/*
+ * The fork-bomb detector of patch 4/6 over a process list in tasklist
+ * order (oldest first). parent[i] is the index of i's real parent or -1;
+ * own_mm[i]: i has an mm of its own (not shared with its parent);
+ * skip[i]: select_bad_process() skips it (no mm, init, OOM_DISABLE, not
+ * in the memcg); bomb[i] is mm->bomb_score on entry (stale values from
+ * earlier scans or inherited by fork, usually 0) and is updated as the
+ * kernel does. The scan runs newest first; a process younger than 300 s
+ * gets bomb_score = 1 + the sum of its children's, and is a fork bomb
+ * when that sum exceeds nr_procs/8. Returns the index of the bomb, or -1.
+ * Pure (bomb[] is the caller's scratch).
+ */
+long rfc_fork_bomb(size_t n, const long *parent, const bool *own_mm,
+		   const bool *skip, const uint64_t *start_time,
+		   uint64_t uptime, int nr_procs, uint64_t *bomb);
+
+/*
+ * What oom_kill_process() of patch 4/6 kills for a fork bomb at index b:
+ * the youngest descendant found scanning newest first (stopping at b),
+ * then every child of b with its own mm in fork order, then b. Writes at
+ * most max indices to order and returns how many it wrote. Pure.
+ */
+size_t rfc_fork_bomb_kills(size_t n, const long *parent, const bool *own_mm,
+			   long b, long *order, size_t max);
+
+/*
+ * What a user may pin with --assume NAME=VALUE (analyze --help lists
+ * them). An unset field is unknown: analyzer_run() ranges it over its
+ * admissible interval.
+ */
+#define ASSUME_UNSET INT64_MIN
+#define ASSUME_UPTIME (-2) /* runtime=uptime, quiet=uptime */
+
+struct analyzer_assume {
+	int64_t runtime; /* seconds since the start, or ASSUME_UPTIME */
+	int64_t quiet; /* seconds since the last total_vm expansion */
+	int64_t cputime; /* seconds of CPU time */
+	int64_t nice;
+	int64_t caps; /* 0: no task holds them; 1: uid-0 tasks hold all */
+	int64_t children; /* 0: no task has children of its own mm */
+	int64_t shared_vm; /* pages */
+	int64_t anon; /* 1: anon_rss = rss where the table lacks the split */
+	int64_t swap; /* pages of swap of each task lacking swapents */
+	int64_t lowrss; /* 1: low_rss = rss */
+	int64_t mems; /* 1: every task's mems meet current's */
+	int64_t forkbomb; /* 0: no fork bomb */
+	int64_t hz; /* CONFIG_HZ (default 250) */
+};
+
+/*
+ * Which models analyzer_run() runs: "mainline" picks the era from each
+ * incident; "mainline-ERA" forces one; the 2009 models by name.
+ */
+struct analyzer_options {
+	int eras[VERDICT_MAX_MODELS]; /* mainline: -1 chosen per incident */
+	int m2009[VERDICT_MAX_MODELS]; /* enum model2009, or -1: mainline */
+	bool only_old[VERDICT_MAX_MODELS]; /* run only without a mainline era */
+	size_t n;
+	struct analyzer_assume assume;
+	int64_t explain_pid; /* 0: none */
+};
+
+/*
+ * The default: mainline with the era chosen per incident, and the four
+ * 2009 models on incidents that no mainline era covers (kernels before
+ * 2.6.36 such as 2.6.32 and the 2009 -mm trees). "all" runs all five
+ * everywhere.
+ */
 void analyzer_options_init(struct analyzer_options *o);
 
 /*
- * Parse a comma-separated model list ("mainline,mainline-5.9") into o.
- * Errors: USAGE naming the unknown model.
+ * Parse a comma-separated model list ("mainline,rfc-2009-as-posted") into
+ * o, keeping its assumptions. Errors: USAGE naming the unknown model.
  */
 struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
 					     const char *list);
+
+/*
+ * Parse one --assume NAME=VALUE into o. Names: runtime (seconds or
+ * "uptime"), quiet, cputime (seconds), nice, caps (none|root), children
+ * (none), shared_vm (pages), anon (rss), swap (0), lowrss (rss), mems
+ * (intersect), forkbomb (none), hz, kthreads. Errors: USAGE.
+ */
+struct oomlens_error *analyzer_assume_parse(struct analyzer_options *o,
+					    const char *spec);
 
 /*
  * Run the models of o on inc and write one verdict per model that applies

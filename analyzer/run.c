@@ -35,7 +35,7 @@
  * 3.5+ points are linear in T/1000, so the crossings are where the order
  * can change; NEEDSWORK: this samples T, it does not prove every T.
  */
-#include "analyzer/analyzer.h"
+#include "analyzer/internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -699,6 +699,7 @@ static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
 
 	memset(v, 0, sizeof(*v));
 	snprintf(v->model, sizeof(v->model), "%s", mainline_eras[era].name);
+	v->model_version = MODEL_MAINLINE_VERSION;
 	r.bonus = mainline_has_root_bonus(r.era);
 	r.last_wins = mainline_last_max_wins(r.era, kv);
 	if (!rel)
@@ -760,6 +761,64 @@ static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
 	return NULL;
 }
 
+/*
+ * --explain for the mainline model: the task's counters, base and
+ * oom_badness() with totalpages at its lowest and uid 0 holding
+ * CAP_SYS_ADMIN (the defaults of the verdict's score).
+ */
+static void explain_mainline(const struct oom_incident *inc, int era,
+			     int64_t pid, struct verdict *v)
+{
+	const struct oom_task *row = pid ? oom_incident_task(inc, pid) : NULL;
+	struct verdict_explain *x = &v->explain;
+	struct ml_run r = {.inc = inc, .era = (enum mainline_era)era};
+	const char *rel = inc->kernel_release;
+	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
+	struct ml_task t;
+	int64_t base, p;
+	bool cap;
+
+	if (!row)
+		return;
+	x->present = true;
+	x->pid = pid;
+	x->comm = row->comm;
+	x->is_signed = true;
+	task_inputs(&r, row, 0, oom_incident_page_kb(inc), &t);
+	if (!t.lo.rss && row->col[TASK_RSS] == OOM_VAL_NONE)
+		return;
+	totalpages(&r, kv, 0);
+	cap = mainline_has_root_bonus(r.era) && t.root;
+	base = mainline_base_pages(r.era, &t.lo);
+	snprintf(x->steps[0].term, sizeof(x->steps[0].term),
+		 "rss %lld + swapents %lld + page tables", (long long)t.lo.rss,
+		 (long long)t.lo.swapents);
+	x->steps[0].points = (uint64_t)base;
+	x->steps[0].is_signed = true;
+	p = mainline_badness(r.era, base, t.osa, cap, r.t_lo);
+	snprintf(x->steps[1].term, sizeof(x->steps[1].term),
+		 "oom_badness: oom_score_adj %lld%s, totalpages %lld",
+		 (long long)t.osa, cap ? ", CAP_SYS_ADMIN" : "",
+		 (long long)r.t_lo);
+	x->steps[1].points = (uint64_t)p;
+	x->steps[1].is_signed = true;
+	snprintf(x->steps[2].term, sizeof(x->steps[2].term),
+		 "printed score (x 1000 / totalpages from 3.5)");
+	x->steps[2].points = (uint64_t)mainline_kernel_score(r.era, p, r.t_lo);
+	x->steps[2].is_signed = true;
+	x->n_steps = 3;
+	x->lo = (uint64_t)p;
+	x->hi = (uint64_t)p;
+}
+
+/* The era of inc's kernel: from its release, else from the layout. */
+static int incident_era(const struct oom_incident *inc)
+{
+	return inc->kernel_release
+		       ? mainline_era_of_release(inc->kernel_release)
+		       : era_from_layout(inc);
+}
+
 struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict_list *out)
@@ -773,15 +832,24 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 		int era = o->eras[m];
 		struct oomlens_error *err;
 
+		if (o->m2009[m] >= 0) {
+			if (o->only_old[m] && incident_era(inc) >= 0)
+				continue;
+			err = y2009_run(inc, (enum model2009)o->m2009[m], o,
+					&out->v[out->n]);
+			if (err)
+				return err;
+			out->n++;
+			continue;
+		}
 		if (era < 0)
-			era = inc->kernel_release ? mainline_era_of_release(
-							    inc->kernel_release)
-						  : era_from_layout(inc);
+			era = incident_era(inc);
 		if (era < 0)
 			continue;
 		err = run_era(inc, era, o->eras[m] >= 0, &out->v[out->n]);
 		if (err)
 			return err;
+		explain_mainline(inc, era, o->explain_pid, &out->v[out->n]);
 		out->n++;
 	}
 	return NULL;

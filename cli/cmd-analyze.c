@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <getopt.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -12,7 +13,8 @@
 #include "core/banned.h"
 
 static const char analyze_usage[] =
-	"usage: oomlens analyze [--format text|json] [--model LIST] [FILE...]\n"
+	"usage: oomlens analyze [--format text|json] [--model LIST]\n"
+	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
 	"\n"
 	"Read kernel logs (dmesg, dmesg -T, syslog, journalctl exports, in any\n"
 	"mix; plain, compressed or in a tar archive such as a sosreport) and\n"
@@ -22,8 +24,25 @@ static const char analyze_usage[] =
 	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
 	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
 	"                    comma-separated: mainline (era from the kernel\n"
-	"                    release, the default) or mainline-ERA, ERA one of\n"
-	"                    2.6.36 2.6.39 3.5 3.14 4.0 4.15 4.19 5.9\n"
+	"                    release) or mainline-ERA, ERA one of 2.6.36 2.6.39\n"
+	"                    3.5 3.14 4.0 4.15 4.19 5.9; linux-2.6.32 (classic\n"
+	"                    badness), mmotm-2009-11 (its rss variant),\n"
+	"                    rfc-2009-as-posted and rfc-2009-as-intended (the\n"
+	"                    2009 RFC's __badness as written and as meant); all.\n"
+	"                    Default: mainline, and the four 2009 models on\n"
+	"                    kernels no mainline era covers (before 2.6.36)\n"
+	"  -a, --assume NAME=VALUE\n"
+	"                    pin an input the report lacks (else it ranges over\n"
+	"                    its bounds): runtime=SECONDS|uptime (default\n"
+	"                    uptime), quiet=SECONDS|uptime (since the last\n"
+	"                    total_vm growth; default 0), cputime=SECONDS\n"
+	"                    (default 0), nice=N (0), caps=none|root (root:\n"
+	"                    uid 0 holds CAP_SYS_ADMIN/RESOURCE/RAWIO, the\n"
+	"                    default), children=none (default), shared_vm=PAGES\n"
+	"                    (0), anon=rss (default), swap=PAGES (0), lowrss=rss\n"
+	"                    (default), mems=intersect (default), forkbomb=none,\n"
+	"                    hz=N (250)\n"
+	"  -e, --explain PID the score of PID term by term under each model\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found, 2 usage or I/O error.\n";
@@ -92,6 +111,8 @@ int cmd_analyze(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"model", required_argument, NULL, 'm'},
+		{"assume", required_argument, NULL, 'a'},
+		{"explain", required_argument, NULL, 'e'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -104,7 +125,8 @@ int cmd_analyze(int argc, char **argv)
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:h", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "f:m:a:e:h", longopts, NULL)) !=
+	       -1) {
 		switch (c) {
 		case 'm':
 			err = analyzer_options_parse(&a.models, optarg);
@@ -115,6 +137,28 @@ int cmd_analyze(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			break;
+		case 'a':
+			err = analyzer_assume_parse(&a.models, optarg);
+			if (err) {
+				fprintf(stderr, "oomlens analyze: %s\n",
+					err->message);
+				oomlens_error_free(err);
+				return EXIT_TROUBLE;
+			}
+			break;
+		case 'e': {
+			char *end;
+			long long pid = strtoll(optarg, &end, 10);
+
+			if (end == optarg || *end || pid <= 0) {
+				fprintf(stderr,
+					"oomlens analyze: --explain takes a pid, not '%s'\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			a.models.explain_pid = pid;
+			break;
+		}
 		case 'f':
 			if (!strcmp(optarg, "text")) {
 				fmt = REPORT_TEXT;

@@ -13,8 +13,8 @@
 #include "core/strbuf.h"
 #include "core/banned.h"
 
-/* The model's version: verdicts name their model; version 1 of each. */
-#define VERDICT_MODEL_VERSION(v) ((void)(v), (int64_t)1)
+/* The model's version, as the verdict records it. */
+#define VERDICT_MODEL_VERSION(v) ((int64_t)(v)->model_version)
 
 /* "mainline-3.14" belongs to the family "mainline"; others are their own. */
 static void family_of(const char *model, char *out, size_t n)

@@ -45,11 +45,38 @@ struct verdict_task {
 	int64_t score; /* in the model's own units */
 };
 
-#define VERDICT_MAX_INPUTS 6
+#define VERDICT_MAX_INPUTS 12
 #define VERDICT_MAX_CANDIDATES 8
+#define VERDICT_MAX_STEPS 20
+
+/*
+ * One term of a score breakdown (--explain): what was applied and the
+ * points after it, as the kernel's unsigned long (or long) held them.
+ */
+struct verdict_step {
+	char term[80];
+	uint64_t points;
+	bool is_signed; /* points is a two's-complement int64_t */
+};
+
+/*
+ * The score of one process under one model, term by term, with the inputs
+ * at their defaults or assumed values; lo and hi bound it over the
+ * unknowns.
+ */
+struct verdict_explain {
+	bool present; /* the asked pid is in the task table */
+	int64_t pid;
+	const char *comm; /* borrowed from the incident */
+	struct verdict_step steps[VERDICT_MAX_STEPS];
+	size_t n_steps;
+	uint64_t lo, hi; /* the score's bounds over the unknowns */
+	bool is_signed; /* lo, hi and the steps are int64_t (mainline) */
+};
 
 struct verdict {
 	char model[32]; /* "mainline-3.14": model name and era */
+	int model_version; /* of the model's formula; bumps when it changes */
 	bool has_victim; /* false: no eligible task in the table */
 	struct verdict_task victim;
 	/*
@@ -68,6 +95,16 @@ struct verdict {
 	struct verdict_task candidates[VERDICT_MAX_CANDIDATES];
 	size_t n_candidates; /* how many are stored */
 	size_t n_candidates_total; /* how many there are */
+	/*
+	 * A remark on the choice, or "": the 2009 RFC models say here where
+	 * "as posted" and "as intended" choose differently, and what their
+	 * fork-bomb detector could be told by the report.
+	 */
+	char note[192];
+	/* fork bomb detected (2009 RFC models): its pid, else 0 */
+	int64_t forkbomb_pid;
+	/* --explain PID: the breakdown under this model, when asked */
+	struct verdict_explain explain;
 };
 
 /* The models run on one incident, in the order they were asked for. */

@@ -90,12 +90,48 @@ static void verdict_task(struct jw *w, const char *key,
 	jw_end_object(w);
 }
 
+/* Points as the kernel held them: int when they fit, else a string. */
+static void points_json(struct jw *w, const char *key, uint64_t p,
+			bool is_signed)
+{
+	char buf[32];
+
+	if (is_signed || p <= INT64_MAX) {
+		jw_int(w, key, (int64_t)p);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)p);
+	jw_str(w, key, buf);
+}
+
+static void explain_obj(struct jw *w, const struct verdict_explain *x)
+{
+	size_t i;
+
+	jw_object(w, "explain");
+	jw_int(w, "pid", x->pid);
+	jw_str(w, "comm", x->comm);
+	points_json(w, "lo", x->lo, x->is_signed);
+	points_json(w, "hi", x->hi, x->is_signed);
+	jw_array(w, "steps");
+	for (i = 0; i < x->n_steps; i++) {
+		jw_object(w, NULL);
+		jw_str(w, "term", x->steps[i].term);
+		points_json(w, "points", x->steps[i].points,
+			    x->steps[i].is_signed);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_end_object(w);
+}
+
 static void verdict_obj(struct jw *w, const struct verdict *v)
 {
 	size_t i;
 
 	jw_object(w, NULL);
 	jw_str(w, "model", v->model);
+	jw_int(w, "model_version", v->model_version);
 	if (v->has_victim) {
 		verdict_task(w, "victim", &v->victim, false);
 		jw_int(w, "score", v->victim.score);
@@ -127,6 +163,12 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 		verdict_task(w, NULL, &v->candidates[i], true);
 	jw_end_array(w);
 	jw_int(w, "candidates_total", (int64_t)v->n_candidates_total);
+	if (v->note[0])
+		jw_str(w, "note", v->note);
+	if (v->forkbomb_pid)
+		jw_int(w, "forkbomb_pid", v->forkbomb_pid);
+	if (v->explain.present)
+		explain_obj(w, &v->explain);
 	jw_end_object(w);
 }
 

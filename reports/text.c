@@ -134,6 +134,42 @@ static void model_line(struct strbuf *sb, const struct oom_incident *inc,
 			    (long long)v->runner_up.pid,
 			    opt(v->runner_up.comm));
 	strbuf_adds(sb, "\n");
+	if (v->note[0])
+		strbuf_addf(sb, "              note: %s\n", v->note);
+}
+
+static void points_text(char *buf, size_t n, uint64_t p, bool is_signed)
+{
+	if (is_signed)
+		snprintf(buf, n, "%lld", (long long)(int64_t)p);
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)p);
+}
+
+/*
+ * --explain PID: the score term by term under one model.
+ *   Explain:    4711 (java) under rfc-2009-as-posted v1, in [lo, hi]:
+ *                 319720   quiet term W 280000 * 2490 / 10000 = 69720
+ */
+static void explain_lines(struct strbuf *sb, const struct verdict *v)
+{
+	const struct verdict_explain *x = &v->explain;
+	char a[32], b[32];
+	size_t i;
+
+	if (!x->present)
+		return;
+	points_text(a, sizeof(a), x->lo, x->is_signed);
+	points_text(b, sizeof(b), x->hi, x->is_signed);
+	strbuf_addf(sb,
+		    "  Explain:    %lld (%s) under %s v%d, bounds [%s, %s]:\n",
+		    (long long)x->pid, opt(x->comm), v->model, v->model_version,
+		    a, b);
+	for (i = 0; i < x->n_steps; i++) {
+		points_text(a, sizeof(a), x->steps[i].points,
+			    x->steps[i].is_signed);
+		strbuf_addf(sb, "    %22s  %s\n", a, x->steps[i].term);
+	}
 }
 
 struct oomlens_error *render_incident_text(struct strbuf *sb,
@@ -255,6 +291,8 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		strbuf_addf(sb, "  Panic:      %s\n", inc->panic);
 	for (i = 0; models && i < models->n; i++)
 		model_line(sb, inc, &models->v[i]);
+	for (i = 0; models && i < models->n; i++)
+		explain_lines(sb, &models->v[i]);
 	top_tasks(sb, inc, v ? v->pid : OOM_VAL_NONE);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",

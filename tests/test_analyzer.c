@@ -146,11 +146,15 @@ START_TEST(test_names_and_options)
 	ck_assert_int_eq(mainline_era_by_name("5.9"), MAINLINE_5_9);
 	ck_assert_int_eq(mainline_era_by_name("mainline-3.10"), -1);
 	analyzer_options_init(&o);
-	ck_assert_int_eq(o.n, 1);
+	ck_assert_int_eq(o.n, 5);
 	ck_assert_int_eq(o.eras[0], -1);
+	ck_assert_int_eq(o.m2009[0], -1);
+	ck_assert_int_eq(o.m2009[4], M2009_RFC_AS_INTENDED);
+	ck_assert(o.only_old[1]);
 	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline,mainline-4.0"));
 	ck_assert_int_eq(o.n, 2);
 	ck_assert_int_eq(o.eras[1], MAINLINE_4_0);
+	ck_assert_int_eq(o.m2009[1], -1);
 	err = analyzer_options_parse(&o, "mainline-9.9");
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_nonnull(strstr(err->message, "'mainline-9.9'"));
@@ -159,6 +163,33 @@ START_TEST(test_names_and_options)
 	ck_assert_ptr_nonnull(err);
 	oomlens_error_free(err);
 	ck_assert_int_eq(o.n, 2); /* untouched on error */
+	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
+	ck_assert_int_eq(o.n, 1);
+	ck_assert_int_eq(o.m2009[0], M2009_RFC_AS_POSTED);
+	ck_assert(!o.only_old[0]);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "all"));
+	ck_assert_int_eq(o.n, 5);
+	ck_assert(!o.only_old[4]);
+	ck_assert_int_eq(model2009_by_name("mmotm-2009-11"),
+			 M2009_MMOTM_2009_11);
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "runtime=uptime"));
+	ck_assert_int_eq(o.assume.runtime, ASSUME_UPTIME);
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "quiet=3000"));
+	ck_assert_int_eq(o.assume.quiet, 3000);
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "caps=none"));
+	ck_assert_int_eq(o.assume.caps, 0);
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "nice=-5"));
+	ck_assert_int_eq(o.assume.nice, -5);
+	err = analyzer_assume_parse(&o, "caps=7");
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
+	err = analyzer_assume_parse(&o, "colour=blue");
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "'colour'"));
+	oomlens_error_free(err);
+	err = analyzer_assume_parse(&o, "runtime");
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
 	ck_assert(!mainline_last_max_wins(MAINLINE_4_19, 0x050200));
 	ck_assert(mainline_last_max_wins(MAINLINE_4_19, 0x050300));
 	ck_assert(mainline_last_max_wins(MAINLINE_5_9, 0));
@@ -335,11 +366,16 @@ START_TEST(test_no_model)
 	struct oom_incident *inc;
 
 	analyzer_options_init(&o);
-	/* 2.6.32 vanilla: the classic badness, not this model */
+	/* 2.6.32 vanilla: the four 2009 models, not mainline */
 	inc = built("2.6.32-5-amd64", 1000);
 	add_row(inc, 1, 1000, 10, 0, "a");
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
-	ck_assert_int_eq(vl.n, 0);
+	ck_assert_int_eq(vl.n, 4);
+	ck_assert_str_eq(vl.v[0].model, "linux-2.6.32");
+	ck_assert_int_eq(vl.v[0].model_version, 1);
+	ck_assert_str_eq(vl.v[3].model, "rfc-2009-as-intended");
+	/* pid 1 is never chosen by the 2009 kernels */
+	ck_assert(!vl.v[0].has_victim);
 	/* forced, it runs, and says it was forced */
 	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline-2.6.36"));
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
@@ -615,6 +651,511 @@ START_TEST(test_proc_oom_score)
 }
 END_TEST
 
+/* ---- The 2009 models ---- */
+
+/* int_sqrt() at its edges: floor(sqrt(x)) */
+static const struct {
+	uint64_t x, root;
+} sqrt_cases[] = {
+	{0, 0},
+	{1, 1},
+	{2, 1},
+	{3, 1},
+	{4, 2},
+	{15, 3},
+	{16, 4},
+	{17, 4},
+	{24, 4},
+	{25, 5},
+	{1000000000000ULL, 1000000},
+	{4294967295ULL, 65535}, /* 2^32 - 1 */
+	{4294967296ULL, 65536}, /* 2^32 */
+	{4294967296ULL * 4294967295ULL, 4294967295ULL}, /* 2^64 - 2^32 */
+	{18446744065119617025ULL, 4294967295ULL}, /* (2^32 - 1)^2 */
+	{UINT64_MAX, 4294967295ULL},
+};
+
+START_TEST(test_int_sqrt)
+{
+	ck_assert_uint_eq(kernel_int_sqrt(sqrt_cases[_i].x),
+			  sqrt_cases[_i].root);
+}
+END_TEST
+
+START_TEST(test_int_sqrt_exact)
+{
+	uint64_t x;
+
+	/* exact for every x < 200000, as the spec checked */
+	for (x = 0; x < 200000; x++) {
+		uint64_t r = kernel_int_sqrt(x);
+
+		ck_assert(r * r <= x && (r + 1) * (r + 1) > x);
+	}
+	ck_assert_uint_eq(kernel_shift_hz(100), 7);
+	ck_assert_uint_eq(kernel_shift_hz(250), 8);
+	ck_assert_uint_eq(kernel_shift_hz(300), 8);
+	ck_assert_uint_eq(kernel_shift_hz(1000), 10);
+	ck_assert_uint_eq(kernel_shift_hz(12), 4);
+	ck_assert_uint_eq(kernel_shift_hz(24), 5);
+	ck_assert_uint_eq(kernel_shift_hz(191), 7);
+	ck_assert_uint_eq(kernel_shift_hz(192), 8);
+}
+END_TEST
+
+/* A process with nothing but total_vm = rss = vm; no time, no caps. */
+static struct badness_input plain(uint64_t vm, int adj)
+{
+	struct badness_input in = {
+		.has_mm = true,
+		.oom_adj = adj,
+		.total_vm = vm,
+		.rss = vm,
+		.hz = 250,
+		.uptime = 100,
+		.start_time = 100,
+		.mems_intersect = true,
+		.constraint = OOM_CONSTRAINT_NONE,
+	};
+	return in;
+}
+
+START_TEST(test_classic)
+{
+	uint64_t kids[] = {10000};
+	struct badness_input in = plain(400000, 2);
+	struct badness_trace tr = {.terms = true};
+
+	/*
+	 * The worked example of classic_badness(): 400000 + 5001 = 405001;
+	 * cpu 30000 jiffies >> 11 = 14, int_sqrt 3: 135000; run 5000 s >> 10
+	 * = 4, int_sqrt(int_sqrt(4)) = 1; nice: 270000; CAP_SYS_ADMIN:
+	 * 67500; << 2: 270000.
+	 */
+	in.child_points = badness_child_points(kids, 1);
+	ck_assert_uint_eq(in.child_points, 5001);
+	in.cpu_jiffies = 30000;
+	in.uptime = 6000;
+	in.start_time = 1000;
+	in.nice = 5;
+	in.cap_sys_admin = true;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, &tr),
+			  270000);
+	ck_assert_uint_eq(tr.n, 8);
+	ck_assert_uint_eq(tr.steps[2].points, 135000);
+	ck_assert(!tr.shift_overflowed);
+	/* CAP_SYS_RESOURCE is the same /4; CAP_SYS_RAWIO another */
+	in.cap_sys_admin = false;
+	in.cap_sys_resource = true;
+	in.cap_sys_rawio = true;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  270000 / 4 / 4 * 4);
+	/* run time 2^20 s: >> 10 = 1024, int_sqrt 32, int_sqrt 5 */
+	in = plain(1000, 0);
+	in.uptime = 1 << 20;
+	in.start_time = 0;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  200);
+	/* started after the scan's uptime: run_time 0 */
+	in.start_time = in.uptime + 5;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  1000);
+	/* not in current's mems: / 8 */
+	in = plain(1000, 0);
+	in.mems_intersect = false;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  125);
+	/* OOM_DISABLE, no mm, PF_OOM_ORIGIN */
+	in = plain(1000, -17);
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL), 0);
+	in = plain(1000, 0);
+	in.has_mm = false;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL), 0);
+	in = plain(1000, 0);
+	in.oom_origin = true;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  UINT64_MAX);
+	/* mmotm-2009-11 starts from get_mm_rss, its children too */
+	in = plain(1000, 0);
+	in.rss = 300;
+	ck_assert_uint_eq(model2009_badness(M2009_MMOTM_2009_11, &in, NULL),
+			  300);
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  1000);
+}
+END_TEST
+
+/* The oom_adj shift: points, adj, result, overflowed */
+static const struct {
+	uint64_t vm;
+	int adj;
+	uint64_t points;
+	bool overflow;
+} shift_cases[] = {
+	{3, 15, 98304, false},
+	{0, 3, 8, false}, /* 0 becomes 1 before the shift */
+	{0, -3, 0, false},
+	{5, -2, 1, false},
+	{131072, -16, 2, false},
+	{1000, 1, 2000, false},
+	{(uint64_t)1 << 48, 15, (uint64_t)1 << 63, false},
+	{(uint64_t)1 << 50, 15, 0, true}, /* 2^65 wraps to 0 */
+	{((uint64_t)1 << 49) + 1, 15, 32768, true}, /* 2^64 + 2^15 */
+	{UINT64_MAX, 1, UINT64_MAX - 1, true},
+};
+
+START_TEST(test_oom_adj_shift)
+{
+	struct badness_input in =
+		plain(shift_cases[_i].vm, shift_cases[_i].adj);
+	struct badness_trace tr = {.terms = false};
+	enum model2009 m;
+
+	for (m = 0; m < M2009_COUNT; m++) {
+		if (m >= M2009_RFC_AS_POSTED) {
+			in.anon_rss = shift_cases[_i].vm;
+			in.quiet = 2500; /* q = 0: no quiet term */
+			in.uptime = in.start_time + 5000; /* r = 0 */
+			in.shared_vm = in.total_vm;
+		}
+		ck_assert_uint_eq(model2009_badness(m, &in, &tr),
+				  shift_cases[_i].points);
+		ck_assert(tr.shift_overflowed == shift_cases[_i].overflow);
+	}
+}
+END_TEST
+
+/* Appendix A of the spec: uptime 4000, CONSTRAINT_NONE */
+static struct badness_input appendix_a(uint64_t tvm, uint64_t shared,
+				       uint64_t anon, uint64_t swap,
+				       uint64_t start, uint64_t quiet, bool cap)
+{
+	struct badness_input in = plain(tvm, 0);
+
+	in.shared_vm = shared;
+	in.anon_rss = anon;
+	in.swap = swap;
+	in.uptime = 4000;
+	in.start_time = start;
+	in.quiet = quiet;
+	in.cap_sys_admin = cap;
+	return in;
+}
+
+START_TEST(test_rfc_appendix_a)
+{
+	struct badness_input leaker =
+		appendix_a(300000, 20000, 250000, 0, 3900, 10, false);
+	struct badness_input db =
+		appendix_a(900000, 100000, 600000, 50000, 100, 3000, false);
+	struct badness_input sshd =
+		appendix_a(20000, 5000, 800, 0, 5, 3990, true);
+
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &leaker, NULL),
+			  319720);
+	ck_assert_uint_eq(
+		model2009_badness(M2009_RFC_AS_INTENDED, &leaker, NULL),
+		456920);
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &db, NULL),
+			  1844674407980955ULL);
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &db, NULL),
+			  698000);
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &sshd, NULL),
+			  461168601842380ULL);
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &sshd, NULL),
+			  18);
+}
+END_TEST
+
+/*
+ * The wrap, checked against the patch's own C expression compiled here
+ * with its own types (LP64: unsigned long and long are 64 bits): quiet
+ * 3000 s, W = 800000, base 650000.
+ */
+START_TEST(test_rfc_wrap)
+{
+	unsigned long total_vm = 900000, shared_vm = 100000, points = 650000;
+	long quiet_time = 3000, penalty = 0;
+	struct badness_input db =
+		appendix_a(900000, 100000, 600000, 50000, 100, 3000, false);
+	struct badness_input q;
+
+	ck_assert_uint_eq(sizeof(unsigned long), 8);
+	quiet_time = 2500 - quiet_time;
+	if (quiet_time < -2500)
+		quiet_time = -1250;
+	penalty += (total_vm - shared_vm) * quiet_time / 10000;
+	if (!(penalty < 0 && -penalty > (long)points))
+		points += penalty;
+	ck_assert_uint_eq(points,
+			  model2009_badness(M2009_RFC_AS_POSTED, &db, NULL));
+	/* about 1.8e15 extra points */
+	ck_assert(points > 1800000000000000ULL && points < 1900000000000000ULL);
+	/* quiet 2500 s: no term; 2501 s: wraps; 5001 s: the -1250 jump */
+	q = db;
+	q.quiet = 2500;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &q, NULL),
+			  650000);
+	q.quiet = 2501;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &q, NULL),
+			  650000 + (0 - (uint64_t)800000) / 10000);
+	q.quiet = 5001;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &q, NULL),
+			  650000 + (0 - (uint64_t)800000 * 1250) / 10000);
+	/* as intended the clamp gives -12.5%: 650000 + 88000 - 100000 */
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &q, NULL),
+			  638000);
+	/* a brand-new process, as intended: +50% of W, +25% quiet 0 */
+	q.start_time = q.uptime;
+	q.quiet = 0;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &q, NULL),
+			  650000 + 400000 + 200000);
+	/* as intended, an old quiet task loses everything: 0 */
+	q = appendix_a(100000, 0, 10000, 0, 0, 5000, false);
+	q.uptime = 20000;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &q, NULL),
+			  0);
+}
+END_TEST
+
+START_TEST(test_rfc_constraints)
+{
+	struct badness_input in =
+		appendix_a(900000, 100000, 600000, 50000, 100, 2500, false);
+
+	/* CPUSET: total_vm, W total_vm: 900000 + 900000 * 1100 / 10000 */
+	in.constraint = OOM_CONSTRAINT_CPUSET;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &in, NULL),
+			  999000);
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &in, NULL),
+			  900000);
+	/* LOWMEM: low_rss, W = points */
+	in.constraint = OOM_CONSTRAINT_LOWMEM;
+	in.low_rss = 10000;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &in, NULL),
+			  11100);
+	/* MEMCG as NONE: anon + swap */
+	in.constraint = OOM_CONSTRAINT_MEMCG;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &in, NULL),
+			  650000);
+	/* one /4 for any of the three capabilities */
+	in.cap_sys_rawio = true;
+	in.cap_sys_resource = true;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &in, NULL),
+			  162500);
+	/* guess_oom_context() of patch 1/6 */
+	ck_assert_int_eq(rfc_guess_oom_context(0xd0, Y2009_NUMA, false, false),
+			 OOM_CONSTRAINT_NONE);
+	ck_assert_int_eq(rfc_guess_oom_context(0xd4, Y2009_NUMA, false, false),
+			 OOM_CONSTRAINT_LOWMEM);
+	ck_assert_int_eq(rfc_guess_oom_context(0xd1, Y2009_NUMA, true, true),
+			 OOM_CONSTRAINT_LOWMEM);
+	ck_assert_int_eq(
+		rfc_guess_oom_context(0x201da, Y2009_NUMA, true, false),
+		OOM_CONSTRAINT_MEMPOLICY);
+	ck_assert_int_eq(rfc_guess_oom_context(0x201da, Y2009_NUMA, true, true),
+			 OOM_CONSTRAINT_CPUSET);
+	ck_assert_int_eq(
+		rfc_guess_oom_context(0xd0, Y2009_HIGHMEM, false, false),
+		OOM_CONSTRAINT_LOWMEM);
+	ck_assert_int_eq(
+		rfc_guess_oom_context(0x201da, Y2009_HIGHMEM, false, false),
+		OOM_CONSTRAINT_NONE);
+	ck_assert_int_eq(rfc_guess_oom_context(0xd4, Y2009_FLAT, false, false),
+			 OOM_CONSTRAINT_NONE);
+}
+END_TEST
+
+/*
+ * A small process tree: 0 init, 1-3 old daemons, 4 a shell 100 s old
+ * with children 5 and 6, 6 with child 7. The scan from 7: 7 gets 1, 6
+ * sums 1 and gets 2, 5 gets 1, 4 sums 3 > 20/8 = 2: the fork bomb.
+ */
+START_TEST(test_fork_bomb)
+{
+	const long parent[8] = {-1, 0, 0, 0, 0, 4, 4, 6};
+	const bool own_mm[8] = {true, true, true, true, true, true, true, true};
+	bool skip[8] = {true, false, false, false, false, false, false, false};
+	uint64_t start[8] = {0, 0, 0, 0, 900, 910, 920, 930};
+	uint64_t bomb[8] = {0};
+	long order[8];
+
+	ck_assert_int_eq(
+		rfc_fork_bomb(8, parent, own_mm, skip, start, 1000, 20, bomb),
+		4);
+	ck_assert_uint_eq(bomb[7], 1);
+	ck_assert_uint_eq(bomb[6], 2);
+	ck_assert_uint_eq(bomb[5], 1);
+	ck_assert_uint_eq(bomb[4], 4);
+	ck_assert_uint_eq(rfc_fork_bomb_kills(8, parent, own_mm, 4, order, 8),
+			  4);
+	ck_assert_int_eq(order[0], 7);
+	ck_assert_int_eq(order[1], 5);
+	ck_assert_int_eq(order[2], 6);
+	ck_assert_int_eq(order[3], 4);
+	/* 40 processes: 3 is not above 40/8 = 5 */
+	memset(bomb, 0, sizeof(bomb));
+	ck_assert_int_eq(
+		rfc_fork_bomb(8, parent, own_mm, skip, start, 1000, 40, bomb),
+		-1);
+	/* the shell older than 300 s is not looked at */
+	memset(bomb, 0, sizeof(bomb));
+	start[4] = 600;
+	ck_assert_int_eq(
+		rfc_fork_bomb(8, parent, own_mm, skip, start, 1000, 20, bomb),
+		-1);
+	/* a stale bomb_score counts: 6 skipped (OOM_DISABLE) but holding 5 */
+	memset(bomb, 0, sizeof(bomb));
+	start[4] = 900;
+	skip[6] = true;
+	bomb[6] = 5;
+	ck_assert_int_eq(
+		rfc_fork_bomb(8, parent, own_mm, skip, start, 1000, 40, bomb),
+		4);
+}
+END_TEST
+
+/*
+ * As posted and as intended disagree: uptime 4000, everyone started at
+ * 4000 (runtime 0: +50% of W as intended) and quiet for 5000 s (q =
+ * -2500: the posted code wraps, and the smaller W keeps more of 2^64).
+ */
+START_TEST(test_rfc_disagree)
+{
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct oom_incident *inc = built("2.6.32-rc5-mm1", 1000000);
+	unsigned long w = 60000, points = 50000;
+	long quiet_time = 2500 - 5000;
+
+	inc->has_uptime = true;
+	inc->uptime = 4000.5;
+	add_row(inc, 100, 1000, 100000, 0, "bigvm");
+	inc->tasks[0].col[TASK_TOTAL_VM] = 2000000;
+	add_row(inc, 200, 1000, 50000, 0, "small");
+	inc->tasks[1].col[TASK_TOTAL_VM] = 60000;
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(
+		&o, "rfc-2009-as-posted,rfc-2009-as-intended"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "runtime=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "quiet=5000"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "shared_vm=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "anon=rss"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "forkbomb=none"));
+	o.explain_pid = 200;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.n, 2);
+	/* posted: small, W 60000 * (unsigned long)-2500 wraps */
+	points += w * quiet_time / 10000;
+	ck_assert_int_eq(vl.v[0].victim.pid, 200);
+	ck_assert_int_eq(vl.v[0].victim.score, (int64_t)points);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
+	ck_assert_str_eq(vl.v[0].note,
+			 "as posted and as intended disagree: posted chooses "
+			 "200 (small), intended 100 (bigvm)");
+	ck_assert(vl.v[0].explain.present);
+	ck_assert_uint_eq(vl.v[0].explain.lo, points);
+	/* intended: bigvm 100000 + 1000000 - 500000 = 600000 */
+	ck_assert_int_eq(vl.v[1].victim.pid, 100);
+	ck_assert_int_eq(vl.v[1].victim.score, 600000);
+	ck_assert_int_eq(vl.v[1].runner_up.pid, 200);
+	ck_assert_int_eq(vl.v[1].runner_up.score, 50000 + 30000 - 15000);
+	ck_assert_str_eq(vl.v[1].note, vl.v[0].note);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * The oom_adj shift that overflows, in a run: total_vm 2^50 << 15 wraps to
+ * 0, so the 1000-page task is chosen once every input is pinned; left
+ * free, the CPU time makes the wrapped task's bounds [0, ULONG_MAX].
+ */
+START_TEST(test_classic_overflow_run)
+{
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct oom_incident *inc = built("2.6.32-5-amd64", 1000000);
+
+	inc->has_uptime = true;
+	inc->uptime = 100;
+	add_row(inc, 10, 1000, 10, 0, "huge");
+	inc->tasks[0].col[TASK_TOTAL_VM] = (int64_t)1 << 50;
+	inc->tasks[0].col[TASK_OOM_ADJ] = 15;
+	add_row(inc, 20, 1000, 100, 0, "small");
+	inc->tasks[1].col[TASK_TOTAL_VM] = 1000;
+	inc->tasks[1].col[TASK_OOM_ADJ] = 0;
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "linux-2.6.32"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "cputime=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "runtime=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "nice=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "children=none"));
+	o.explain_pid = 10;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.n, 1);
+	ck_assert_int_eq(vl.v[0].victim.pid, 20);
+	ck_assert_int_eq(vl.v[0].victim.score, 1000);
+	ck_assert_int_eq(vl.v[0].runner_up.score, 0);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
+	ck_assert_ptr_nonnull(
+		strstr(vl.v[0].explain.steps[vl.v[0].explain.n_steps - 2].term,
+		       "overflows unsigned long"));
+	/* CPU time free: undetermined, and the wrapped task a candidate */
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "linux-2.6.32"));
+	o.explain_pid = 10;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_UNDETERMINED);
+	ck_assert_uint_eq(vl.v[0].explain.lo, 0);
+	ck_assert_uint_eq(vl.v[0].explain.hi, UINT64_MAX);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * The demo fork bomb (a patched kernel's report): the RFC models choose
+ * the pid the kernel detected, with ULONG_MAX printed as `score -1`.
+ */
+START_TEST(test_demo_forkbomb)
+{
+	struct collected c;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	size_t i;
+
+	ck_assert_ptr_null(
+		collect_file(&c, "../fixtures/demo/rfc-forkbomb.log"));
+	ck_assert_uint_ge(c.n, 1);
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+	ck_assert_int_eq(vl.n, 4);
+	for (i = 2; i < 4; i++) {
+		ck_assert_int_eq(vl.v[i].victim.pid, 5120);
+		ck_assert_int_eq(vl.v[i].kernel_score_lo, -1);
+		ck_assert_int_eq(vl.v[i].kernel_score_hi, -1);
+		ck_assert_int_eq(vl.v[i].forkbomb_pid, 5120);
+		ck_assert(vl.v[i].same_as_kernel);
+		ck_assert_int_eq(vl.v[i].certainty, VERDICT_ASSUMED);
+		ck_assert_ptr_nonnull(strstr(vl.v[i].note, "6011 5121 5120"));
+	}
+	/* the classic models cannot tell without CPU time: undetermined */
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_UNDETERMINED);
+	ck_assert_int_eq(vl.v[0].victim.pid, 5120);
+	/* with every input pinned, 2.6.32 picks firefox (512000 pages) */
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "cputime=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "runtime=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "nice=0"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "children=none"));
+	ck_assert_ptr_null(analyzer_assume_parse(&o, "caps=root"));
+	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
+	ck_assert_int_eq(vl.v[0].victim.pid, 2210);
+	ck_assert_int_eq(vl.v[0].victim.score, 512000);
+	ck_assert(!vl.v[0].same_as_kernel);
+	collected_release(&c);
+}
+END_TEST
+
 Suite *analyzer_suite(void)
 {
 	Suite *s = suite_create("analyzer");
@@ -630,6 +1171,22 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_root_bonus_certainty);
 	tcase_add_test(tc, test_memcg_interval);
 	tcase_add_test(tc, test_no_model);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("y2009");
+	tcase_add_loop_test(tc, test_int_sqrt, 0,
+			    sizeof(sqrt_cases) / sizeof(sqrt_cases[0]));
+	tcase_add_test(tc, test_int_sqrt_exact);
+	tcase_add_test(tc, test_classic);
+	tcase_add_loop_test(tc, test_oom_adj_shift, 0,
+			    sizeof(shift_cases) / sizeof(shift_cases[0]));
+	tcase_add_test(tc, test_rfc_appendix_a);
+	tcase_add_test(tc, test_rfc_wrap);
+	tcase_add_test(tc, test_rfc_constraints);
+	tcase_add_test(tc, test_fork_bomb);
+	tcase_add_test(tc, test_rfc_disagree);
+	tcase_add_test(tc, test_classic_overflow_run);
+	tcase_add_test(tc, test_demo_forkbomb);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("printed-scores");

@@ -68,6 +68,7 @@ struct ml_run {
 	const struct oom_incident *inc;
 	enum mainline_era era;
 	bool bonus, last_wins;
+	bool kernels_era; /* the era the incident's own kernel ran */
 	struct ml_task *t;
 	size_t n;
 	int64_t t_lo, t_hi;
@@ -662,7 +663,8 @@ static void decide(struct ml_run *r, struct verdict *v)
 		if ((kernel_row == r->n || !r->cand[kernel_row]) &&
 		    inc->has_victim)
 			kernel_row = row_of_pid(r, inc->kills[0].pid);
-		if (kernel_row < r->n && r->cand[kernel_row]) {
+		if (kernel_row < r->n && r->cand[kernel_row] &&
+		    r->kernels_era) {
 			victim = kernel_row;
 			points = score_of(r, victim, 0, false, r->t_lo);
 		}
@@ -702,6 +704,8 @@ static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
 	v->model_version = MODEL_MAINLINE_VERSION;
 	r.bonus = mainline_has_root_bonus(r.era);
 	r.last_wins = mainline_last_max_wins(r.era, kv);
+	/* without a release the era comes from the layout: the kernel's own */
+	r.kernels_era = !rel || mainline_era_of_release(rel) == era;
 	if (!rel)
 		assume(&r, "era from the report's layout (no kernel release)");
 	else if (forced && mainline_era_of_release(rel) != era)

@@ -653,6 +653,16 @@ static void rfc_disagreement(struct yrun *r, struct verdict *v)
 		 (long long)ti->col[TASK_PID], ti->comm ? ti->comm : "?");
 }
 
+/* Is this the badness the incident's own kernel ran? */
+static bool is_the_kernels_model(const struct yrun *r)
+{
+	const char *rel = r->inc->kernel_release;
+	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
+
+	return r->m == M2009_LINUX_2_6_32 && kv >= KV(2, 6, 32) &&
+	       kv <= KV(2, 6, 35) && !strstr(rel, ".el6") && !strstr(rel, "mm");
+}
+
 static void decide(struct yrun *r, const struct analyzer_options *o,
 		   struct verdict *v)
 {
@@ -701,7 +711,14 @@ static void decide(struct yrun *r, const struct analyzer_options *o,
 		if ((kernel_row == r->n || !r->cand[kernel_row]) &&
 		    inc->has_victim)
 			kernel_row = row_of_pid(r, inc->kills[0].pid);
-		if (kernel_row < r->n && r->cand[kernel_row]) {
+		/*
+		 * The kernel's choice tells which values the unknowns took only
+		 * for the heuristic that kernel ran: linux-2.6.32 on a 2.6.32
+		 * to 2.6.35 kernel. For the other models it is no evidence:
+		 * their victim is the choice under the stated defaults.
+		 */
+		if (kernel_row < r->n && r->cand[kernel_row] &&
+		    is_the_kernels_model(r)) {
 			victim = kernel_row;
 			points = default_score(r, victim, NULL);
 		}

@@ -45,6 +45,66 @@ static struct oomlens_error *inputs_json(struct strbuf *sb,
 	return err ? err : strbuf_add(sb, "]", 1);
 }
 
+/* One task a model weighed, once per (incident, pid, model). */
+static struct oomlens_error *store_score(struct db *db, sqlite3_stmt *st,
+					 int64_t incident_id,
+					 const struct verdict *v,
+					 const struct verdict_task *t,
+					 const char *role)
+{
+	struct db_bind b;
+
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, incident_id);
+	db_bind_int(&b, t->pid);
+	db_bind_str(&b, v->model);
+	db_bind_int(&b, VERDICT_MODEL_VERSION(v));
+	db_bind_str(&b, role);
+	db_bind_str(&b, t->comm);
+	db_bind_int(&b, t->score);
+	return db_step_done(db, &b, st);
+}
+
+/* The victim, the runner-up and the candidates of every verdict. */
+static struct oomlens_error *store_scores(struct db *db, int64_t incident_id,
+					  const struct verdict_list *vl)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *clear = NULL, *st = NULL;
+	struct db_bind b;
+	size_t i, k;
+
+	err = db_stmt(db, DB_ST_SCORES_CLEAR,
+		      "DELETE FROM model_scores WHERE incident_id = ?1",
+		      &clear);
+	if (!err) {
+		db_bind_start(&b, clear, 0);
+		db_bind_int(&b, incident_id);
+		err = db_step_done(db, &b, clear);
+	}
+	if (!err)
+		err = db_stmt(
+			db, DB_ST_SCORE,
+			"INSERT OR IGNORE INTO model_scores(incident_id, pid,"
+			" model, model_version, role, comm, score)"
+			" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+			&st);
+	for (i = 0; i < vl->n && !err; i++) {
+		const struct verdict *v = &vl->v[i];
+
+		if (v->has_victim)
+			err = store_score(db, st, incident_id, v, &v->victim,
+					  "victim");
+		if (!err && v->has_runner_up)
+			err = store_score(db, st, incident_id, v, &v->runner_up,
+					  "runner_up");
+		for (k = 0; k < v->n_candidates && !err; k++)
+			err = store_score(db, st, incident_id, v,
+					  &v->candidates[k], "candidate");
+	}
+	return err;
+}
+
 struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 					const struct verdict_list *vl)
 {
@@ -104,6 +164,8 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 		err = db_step_done(db, &b, st);
 	}
 	strbuf_release(&sb);
+	if (!err)
+		err = store_scores(db, incident_id, vl);
 	return err ? oomlens_error_wrap(
 			     err, "cannot store the verdicts of incident %lld",
 			     (long long)incident_id)

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyzer/analyzer.h"
 #include "db/db.h"
 #include "reports/report.h"
 #include "tests/suites.h"
@@ -441,6 +442,41 @@ START_TEST(file_reopens_with_its_data)
 	}
 	collected_release(&c);
 	scratch_release(&s);
+}
+END_TEST
+
+static struct oomlens_error *count_summary(void *ctx,
+					   const struct verdict_summary *row)
+{
+	int64_t *n = ctx;
+
+	if (!strcmp(row->dim, "all"))
+		*n += row->incidents;
+	return NULL;
+}
+
+/* Verdicts replace the earlier ones of their incident; the summary sees them. */
+START_TEST(verdicts_are_replaced_and_summarised)
+{
+	struct collected c;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct db *db = NULL;
+	int64_t id = 0, n = 0;
+
+	collect_510(&c, DMESG);
+	OK(db_open(&db, ":memory:"));
+	OK(db_store_incident(db, add_source(db, "test.log"), c.inc[0], &id,
+			     NULL));
+	analyzer_options_init(&o);
+	OK(analyzer_run(c.inc[0], &o, &vl));
+	ck_assert_uint_ge(vl.n, 1);
+	OK(db_store_verdicts(db, id, &vl));
+	OK(db_store_verdicts(db, id, &vl)); /* a rescore replaces */
+	OK(db_summary(db, count_summary, &n));
+	ck_assert_int_eq(n, (int64_t)vl.n);
+	db_close(db);
+	collected_release(&c);
 }
 END_TEST
 
@@ -1118,6 +1154,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);
 	tcase_add_test(store, loading_what_is_not_there);
+	tcase_add_test(store, verdicts_are_replaced_and_summarised);
 	suite_add_tcase(s, store);
 
 	tcase_add_loop_test(

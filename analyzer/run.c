@@ -823,6 +823,26 @@ static int incident_era(const struct oom_incident *inc)
 		       : era_from_layout(inc);
 }
 
+/* Mark each verdict the same as, or different from, the old badness's. */
+static void compare_with_old(struct verdict_list *out)
+{
+	const struct verdict *old = NULL;
+	size_t i;
+
+	for (i = 0; i < out->n; i++)
+		if (!strcmp(out->v[i].model, "mmotm-2009-11"))
+			old = &out->v[i];
+	if (!old)
+		return;
+	for (i = 0; i < out->n; i++) {
+		out->v[i].has_old = true;
+		out->v[i].same_as_old =
+			out->v[i].has_victim == old->has_victim &&
+			(!old->has_victim ||
+			 out->v[i].victim.pid == old->victim.pid);
+	}
+}
+
 struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict_list *out)
@@ -856,5 +876,6 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 		explain_mainline(inc, era, o->explain_pid, &out->v[out->n]);
 		out->n++;
 	}
+	compare_with_old(out);
 	return NULL;
 }

@@ -88,6 +88,11 @@ struct verdict {
 	bool has_runner_up;
 	struct verdict_task runner_up;
 	bool same_as_kernel; /* victim is the kernel's selected or killed pid */
+	/*
+	 * Against the old badness (mmotm-2009-11, the one the 2009 RFC
+	 * replaced), when it ran on the same incident: the same victim?
+	 */
+	bool has_old, same_as_old;
 	enum verdict_certainty certainty;
 	const char *deciding_inputs[VERDICT_MAX_INPUTS];
 	size_t n_deciding_inputs;

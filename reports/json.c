@@ -153,6 +153,10 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 	else
 		jw_null(w, "runner_up");
 	jw_bool(w, "same_as_kernel", v->same_as_kernel);
+	if (v->has_old)
+		jw_bool(w, "same_as_old", v->same_as_old);
+	else
+		jw_null(w, "same_as_old");
 	jw_str(w, "certainty", verdict_certainty_name(v->certainty));
 	jw_array(w, "deciding_inputs");
 	for (i = 0; i < v->n_deciding_inputs; i++)

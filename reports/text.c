@@ -119,9 +119,12 @@ static void model_line(struct strbuf *sb, const struct oom_incident *inc,
 	if (inc->selected.present && inc->selected.score != OOM_VAL_NONE)
 		strbuf_addf(sb, " (printed %lld)",
 			    (long long)inc->selected.score);
-	strbuf_addf(sb, ", %s, %s",
+	strbuf_addf(sb, ", %s%s, %s",
 		    v->same_as_kernel ? "same as the kernel"
 				      : "not the kernel's choice",
+		    !v->has_old || !strcmp(v->model, "mmotm-2009-11") ? ""
+		    : v->same_as_old ? ", same as the old badness"
+				     : ", not the old badness's choice",
 		    verdict_certainty_name(v->certainty));
 	if (v->certainty == VERDICT_UNDETERMINED)
 		strbuf_addf(sb, " among %zu candidates", v->n_candidates_total);

@@ -1161,6 +1161,35 @@ START_TEST(test_demo_forkbomb)
 }
 END_TEST
 
+/* Child sacrifice, both eras, on the examples of their comments. */
+START_TEST(test_sacrifice)
+{
+	const struct sacrifice_child old[] = {
+		{true, true, 0, 0},    {false, false, 0, 0},
+		{false, true, -17, 0}, {false, true, 0, 0},
+		{false, true, 0, 0},
+	};
+	const struct sacrifice_child ml[] = {
+		{true, true, 0, 900},  {false, true, 0, 300},
+		{false, true, 0, 500}, {false, true, 0, 500},
+		{false, true, 0, 0},
+	};
+	const struct sacrifice_child none[] = {
+		{true, true, 0, 900},
+		{false, false, 0, 0},
+		{false, true, -17, 0},
+	};
+
+	ck_assert_uint_eq(sacrifice_2_6_32(old, 5), 3);
+	ck_assert_uint_eq(sacrifice_mainline(ml, 5), 2);
+	/* nothing to sacrifice: the parent */
+	ck_assert_uint_eq(sacrifice_2_6_32(none, 3), 3);
+	ck_assert_uint_eq(sacrifice_mainline(none, 1), 1);
+	ck_assert_uint_eq(sacrifice_mainline(ml + 4, 1), 1); /* points 0 */
+	ck_assert_uint_eq(sacrifice_2_6_32(NULL, 0), 0);
+}
+END_TEST
+
 Suite *analyzer_suite(void)
 {
 	Suite *s = suite_create("analyzer");
@@ -1176,6 +1205,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_root_bonus_certainty);
 	tcase_add_test(tc, test_memcg_interval);
 	tcase_add_test(tc, test_no_model);
+	tcase_add_test(tc, test_sacrifice);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("y2009");

@@ -129,16 +129,11 @@ int cmd_analyze(int argc, char **argv)
 	       -1) {
 		switch (c) {
 		case 'm':
-			err = analyzer_options_parse(&a.models, optarg);
-			if (err) {
-				fprintf(stderr, "oomlens analyze: %s\n",
-					err->message);
-				oomlens_error_free(err);
-				return EXIT_TROUBLE;
-			}
-			break;
 		case 'a':
-			err = analyzer_assume_parse(&a.models, optarg);
+			err = c == 'm' ? analyzer_options_parse(&a.models,
+								optarg)
+				       : analyzer_assume_parse(&a.models,
+							       optarg);
 			if (err) {
 				fprintf(stderr, "oomlens analyze: %s\n",
 					err->message);

@@ -45,6 +45,23 @@ static struct oomlens_error *inputs_json(struct strbuf *sb,
 	return err ? err : strbuf_add(sb, "]", 1);
 }
 
+/* Run a "DELETE ... WHERE incident_id = ?1" statement. */
+static struct oomlens_error *clear_incident(struct db *db, enum db_stmt_id id,
+					    const char *sql,
+					    int64_t incident_id)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	struct db_bind b;
+
+	err = db_stmt(db, id, sql, &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, incident_id);
+	return db_step_done(db, &b, st);
+}
+
 /* One task a model weighed, once per (incident, pid, model). */
 static struct oomlens_error *store_score(struct db *db, sqlite3_stmt *st,
 					 int64_t incident_id,
@@ -70,18 +87,12 @@ static struct oomlens_error *store_scores(struct db *db, int64_t incident_id,
 					  const struct verdict_list *vl)
 {
 	struct oomlens_error *err;
-	sqlite3_stmt *clear = NULL, *st = NULL;
-	struct db_bind b;
+	sqlite3_stmt *st = NULL;
 	size_t i, k;
 
-	err = db_stmt(db, DB_ST_SCORES_CLEAR,
-		      "DELETE FROM model_scores WHERE incident_id = ?1",
-		      &clear);
-	if (!err) {
-		db_bind_start(&b, clear, 0);
-		db_bind_int(&b, incident_id);
-		err = db_step_done(db, &b, clear);
-	}
+	err = clear_incident(db, DB_ST_SCORES_CLEAR,
+			     "DELETE FROM model_scores WHERE incident_id = ?1",
+			     incident_id);
 	if (!err)
 		err = db_stmt(
 			db, DB_ST_SCORE,
@@ -110,19 +121,15 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 {
 	struct oomlens_error *err;
 	struct strbuf sb = STRBUF_INIT(1 << 16);
-	sqlite3_stmt *clear = NULL, *st = NULL;
+	sqlite3_stmt *st = NULL;
 	struct db_bind b;
 	int64_t now = (int64_t)time(NULL);
 	size_t i;
 
-	err = db_stmt(db, DB_ST_VERDICT_CLEAR,
-		      "DELETE FROM model_verdicts WHERE incident_id = ?1",
-		      &clear);
-	if (!err) {
-		db_bind_start(&b, clear, 0);
-		db_bind_int(&b, incident_id);
-		err = db_step_done(db, &b, clear);
-	}
+	err = clear_incident(
+		db, DB_ST_VERDICT_CLEAR,
+		"DELETE FROM model_verdicts WHERE incident_id = ?1",
+		incident_id);
 	if (!err)
 		err = db_stmt(
 			db, DB_ST_VERDICT,

@@ -221,7 +221,8 @@ static struct oomlens_error *load_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_extras(struct db *db, int64_t task_id,
+static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
+					 int64_t task_seq,
 					 struct oom_incident *inc,
 					 struct oom_task *t, size_t n)
 {
@@ -230,24 +231,26 @@ static struct oomlens_error *load_extras(struct db *db, int64_t task_id,
 	sqlite3_stmt *st = NULL;
 	bool row = false;
 
-	err = db_stmt(db, DB_ST_LOAD_TASK_EXTRA,
-		      "SELECT name, value FROM task_extra WHERE task_id = ?1"
-		      " ORDER BY seq",
-		      &st);
+	err = db_stmt(
+		db, DB_ST_LOAD_TASK_EXTRA,
+		"SELECT name, value FROM task_extra WHERE incident_id = ?1"
+		" AND task_seq = ?2 ORDER BY seq",
+		&st);
 	if (err)
 		return err;
 	t->extra = calloc(n, sizeof(*t->extra));
 	if (!t->extra)
 		return &oomlens_error_nomem;
 	db_bind_start(&b, st, 0);
-	db_bind_int(&b, task_id);
+	db_bind_int(&b, incident_id);
+	db_bind_int(&b, task_seq);
 	while (!(err = db_step_row(db, &b, st, &row)) && row) {
 		if (t->n_extra == n)
 			err = oomlens_error_new(
 				OOMLENS_ERR_CORRUPT,
-				"task %" PRId64
+				"task %" PRId64 " of incident %" PRId64
 				" has more extra columns than %zu",
-				task_id, n);
+				task_seq, incident_id, n);
 		if (!err)
 			err = col_str(inc, st, 0, &t->extra[t->n_extra].name);
 		if (err)
@@ -271,7 +274,7 @@ load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 	int c;
 
 	err = db_stmt(db, DB_ST_LOAD_TASKS,
-		      "SELECT id, line, comm, n_extra, " DB_TASK_COLUMNS
+		      "SELECT seq, line, comm, n_extra, " DB_TASK_COLUMNS
 		      " FROM tasks WHERE incident_id = ?1 ORDER BY seq",
 		      &st);
 	if (!err && n_tasks > 0 && n_tasks <= OOM_MAX_TASKS)
@@ -290,8 +293,8 @@ load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 			t.col[c] = col_int(st, 4 + c);
 		n_extra = sqlite3_column_int64(st, 3);
 		if (!err && n_extra > 0)
-			err = load_extras(db, sqlite3_column_int64(st, 0), inc,
-					  &t, (size_t)n_extra);
+			err = load_extras(db, id, sqlite3_column_int64(st, 0),
+					  inc, &t, (size_t)n_extra);
 		if (!err)
 			err = oom_incident_add_task(inc, &t);
 		if (err) {

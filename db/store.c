@@ -26,7 +26,8 @@ static const char sql_task[] =
 	" ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
 
 static const char sql_task_extra[] =
-	"INSERT INTO task_extra(task_id, seq, name, value) VALUES (?1, ?2, ?3, ?4)";
+	"INSERT INTO task_extra(incident_id, task_seq, seq, name, value)"
+	" VALUES (?1, ?2, ?3, ?4, ?5)";
 
 static void bind_fields(struct db_bind *b, const struct db_field *f, size_t n,
 			const void *base)
@@ -281,7 +282,8 @@ static struct oomlens_error *insert_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_extras(struct db *db, int64_t task_id,
+static struct oomlens_error *insert_extras(struct db *db, int64_t incident_id,
+					   size_t task_seq,
 					   const struct oom_task *t)
 {
 	struct oomlens_error *err;
@@ -292,7 +294,8 @@ static struct oomlens_error *insert_extras(struct db *db, int64_t task_id,
 	err = db_stmt(db, DB_ST_TASK_EXTRA, sql_task_extra, &st);
 	for (i = 0; i < t->n_extra && !err; i++) {
 		db_bind_start(&b, st, 0);
-		db_bind_int(&b, task_id);
+		db_bind_int(&b, incident_id);
+		db_bind_int(&b, (int64_t)task_seq);
 		db_bind_int(&b, (int64_t)i);
 		db_bind_str(&b, t->extra[i].name);
 		db_bind_int(&b, t->extra[i].value);
@@ -364,20 +367,10 @@ static struct oomlens_error *bind_incident(struct db *db, sqlite3_stmt *st,
 	return b.rc == SQLITE_OK ? NULL : db_fail(db, b.rc, "sqlite3_bind");
 }
 
-static bool batch_has_extras(const struct oom_task *t)
-{
-	size_t i;
-
-	for (i = 0; i < TASK_BATCH; i++)
-		if (t[i].n_extra)
-			return true;
-	return false;
-}
-
 /*
- * The hot loop: most rows go TASK_BATCH to a step; a row with extra
- * columns, and the rest at the end, one to a step (its id is needed).
- * The incident id and page size are bound once: bindings outlive a reset.
+ * The hot loop: rows go TASK_BATCH to a step, the rest at the end one to a
+ * step; then the extra columns of the rows that have any. The incident id
+ * and page size are bound once: bindings outlive a reset.
  */
 static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 					  const struct oom_incident *inc)
@@ -402,7 +395,7 @@ static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 	while (i < inc->n_tasks) {
 		const struct oom_task *t = &inc->tasks[i];
 
-		if (inc->n_tasks - i >= TASK_BATCH && !batch_has_extras(t)) {
+		if (inc->n_tasks - i >= TASK_BATCH) {
 			db_bind_start(&b, many, 2);
 			for (r = 0; r < TASK_BATCH; r++)
 				bind_task(&b, i + r, &t[r]);
@@ -412,16 +405,15 @@ static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 			db_bind_start(&b, one, 2);
 			bind_task(&b, i, t);
 			err = db_step_done(db, &b, one);
-			if (!err && t->n_extra)
-				err = insert_extras(
-					db, sqlite3_last_insert_rowid(db->sql),
-					t);
 			i++;
 		}
 		if (err)
 			return err;
 	}
-	return NULL;
+	for (i = 0; i < inc->n_tasks && !err; i++)
+		if (inc->tasks[i].n_extra)
+			err = insert_extras(db, id, i, &inc->tasks[i]);
+	return err;
 }
 
 static struct oomlens_error *insert_kills(struct db *db, int64_t id,

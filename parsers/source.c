@@ -165,7 +165,11 @@ static void read_hostname(struct archive *a, char *host, size_t n)
  * Does the file start like something libarchive must open (a compressed
  * file or an archive)? Plain text is read directly: one copy fewer.
  */
-static bool looks_packed(const char *path)
+/*
+ * Does data start like something libarchive must open (a compressed file
+ * or an archive)? Plain text is read directly: one copy fewer.
+ */
+static bool head_is_packed(const unsigned char *head, size_t got)
 {
 	static const struct {
 		size_t off, len;
@@ -183,27 +187,75 @@ static bool looks_packed(const char *path)
 		{257, 5, "ustar"}, /* tar */
 		{0, 2, "\x1f\x9d"}, /* compress */
 	};
-	unsigned char head[512];
-	ssize_t got;
 	size_t i;
-	int fd;
 
-	if (!strcmp(path, "-"))
-		return true; /* cannot peek at a pipe: let libarchive decide */
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return true; /* libarchive will say why */
-	got = read(fd, head, sizeof(head));
-	close(fd);
-	if (got < 0)
-		return true;
 	for (i = 0; i < sizeof(magics) / sizeof(magics[0]); i++)
-		if ((size_t)got >= magics[i].off + magics[i].len &&
+		if (got >= magics[i].off + magics[i].len &&
 		    !memcmp(head + magics[i].off, magics[i].magic,
 			    magics[i].len))
 			return true;
 	return false;
 }
+
+static bool looks_packed(const char *path)
+{
+	unsigned char head[512];
+	ssize_t got;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true; /* libarchive will say why */
+	got = read(fd, head, sizeof(head));
+	close(fd);
+	return got < 0 || head_is_packed(head, (size_t)got);
+}
+
+/*
+ * Standard input cannot be peeked at and read again: its first bytes are
+ * read ahead, judged, then handed out before the rest of the pipe.
+ */
+struct stdin_ahead {
+	unsigned char head[512];
+	size_t len, pos;
+	char block[65536];
+};
+
+static ssize_t stdin_read(struct stdin_ahead *in, void *buf, size_t n)
+{
+	ssize_t r;
+
+	if (in->pos < in->len) {
+		size_t k = in->len - in->pos < n ? in->len - in->pos : n;
+
+		memcpy(buf, in->head + in->pos, k);
+		in->pos += k;
+		return (ssize_t)k;
+	}
+	do
+		r = read(STDIN_FILENO, buf, n);
+	while (r < 0 && errno == EINTR);
+	return r;
+}
+
+static ssize_t stdin_lines_reader(void *ctx, void *buf, size_t n)
+{
+	return stdin_read(ctx, buf, n);
+}
+
+static la_ssize_t stdin_archive_reader(struct archive *a, void *ctx,
+				       const void **buf)
+{
+	struct stdin_ahead *in = ctx;
+	ssize_t r = stdin_read(in, in->block, sizeof(in->block));
+
+	if (r < 0)
+		archive_set_error(a, errno, "cannot read standard input");
+	*buf = in->block;
+	return r;
+}
+
+static struct stdin_ahead *stdin_ahead;
 
 /* A plain text file, read without libarchive. */
 static struct oomlens_error *walk_plain(struct walk *w, const char *path,
@@ -251,7 +303,8 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 	archive_read_support_format_zip(a);
 	archive_read_support_format_raw(a);
 	if (!strcmp(path, "-"))
-		rc = archive_read_open_fd(a, STDIN_FILENO, BLOCK_SIZE);
+		rc = archive_read_open(a, stdin_ahead, NULL,
+				       stdin_archive_reader, NULL);
 	else
 		rc = archive_read_open_filename(a, path, BLOCK_SIZE);
 	if (rc != ARCHIVE_OK) {
@@ -333,6 +386,55 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 	return err;
 }
 
+/* "-": empty, plain text, or something libarchive opens. */
+static struct oomlens_error *walk_stdin(struct walk *w)
+{
+	struct stdin_ahead *in = calloc(1, sizeof(*in));
+	struct oomlens_error *err = NULL;
+	ssize_t r = 1;
+
+	if (!in)
+		return &oomlens_error_nomem;
+	while (in->len < sizeof(in->head) && r > 0) {
+		do
+			r = read(STDIN_FILENO, in->head + in->len,
+				 sizeof(in->head) - in->len);
+		while (r < 0 && errno == EINTR);
+		if (r > 0)
+			in->len += (size_t)r;
+	}
+	if (r < 0) {
+		if (w->skip)
+			w->skip(w->ctx, "<stdin>", strerror(errno), true);
+		w->stats->skipped++;
+	} else if (!in->len) {
+		w->stats->files++; /* empty: nothing to read */
+	} else if (head_is_packed(in->head, in->len)) {
+		stdin_ahead = in;
+		err = walk_file(w, "-", -1);
+		stdin_ahead = NULL;
+	} else {
+		struct source_stream s = {0};
+		struct linesrc lines;
+
+		err = linesrc_init_reader(&lines, "<stdin>", stdin_lines_reader,
+					  in);
+		if (!err) {
+			w->stats->files++;
+			w->stats->streams++;
+			s.name = "<stdin>";
+			s.path = "-";
+			s.format = "plain";
+			s.size = -1;
+			s.lines = &lines;
+			err = w->fn(w->ctx, &s);
+			linesrc_close(&lines);
+		}
+	}
+	free(in);
+	return err;
+}
+
 static int by_name(const struct dirent **a, const struct dirent **b)
 {
 	return strcmp((*a)->d_name, (*b)->d_name);
@@ -347,7 +449,7 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 	int n, i;
 
 	if (!strcmp(path, "-"))
-		return walk_file(w, path, -1);
+		return walk_stdin(w);
 	if (lstat(path, &st) != 0) {
 		if (w->skip)
 			w->skip(w->ctx, path, strerror(errno), true);

@@ -38,6 +38,9 @@ if [ "$(id -u)" != 0 ]; then
 fi
 # standard input, and a missing file among good ones still reports the good
 expect 0 "stdin" -- sh -c "\"$bin\" analyze - < fixtures/demo/rhel7-storm.log"
+expect 1 "empty stdin" -- sh -c "\"$bin\" analyze - </dev/null"
+expect 0 "gzip on stdin" -- sh -c "gzip -c fixtures/demo/rhel7-storm.log | \"$bin\" analyze -"
+grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "gzip on stdin content"
 expect 2 "one bad file of two" -- "$bin" analyze "$tmp/nope.log" fixtures/demo/rhel7-storm.log
 grep -q "Incident 1" "$tmp/out" && ok || bad "good file reported beside a bad one"
 

@@ -593,14 +593,31 @@ static void set_task(const struct ml_run *r, size_t i, int64_t score,
 	out->score = score;
 }
 
-static size_t row_of_pid(const struct ml_run *r, int64_t pid)
+size_t analyzer_row_of_pid(const struct oom_incident *inc, int64_t pid)
 {
 	size_t i;
 
-	for (i = 0; i < r->n; i++)
-		if (r->inc->tasks[i].col[TASK_PID] == pid)
+	for (i = 0; i < inc->n_tasks; i++)
+		if (inc->tasks[i].col[TASK_PID] == pid)
 			return i;
-	return r->n;
+	return inc->n_tasks;
+}
+
+size_t analyzer_kernel_row(const struct oom_incident *inc, const bool *cand)
+{
+	size_t n = inc->n_tasks, row = n;
+
+	if (inc->selected.present)
+		row = analyzer_row_of_pid(inc, inc->selected.pid);
+	if ((row == n || !cand[row]) && inc->has_victim)
+		row = analyzer_row_of_pid(inc, inc->kills[0].pid);
+	return row < n && cand[row] ? row : n;
+}
+
+bool analyzer_is_kernels_choice(const struct oom_incident *inc, int64_t pid)
+{
+	return (inc->selected.present && inc->selected.pid == pid) ||
+	       (inc->has_victim && inc->kills[0].pid == pid);
 }
 
 static const char *vary_name(const struct ml_run *r, unsigned bit)
@@ -657,14 +674,8 @@ static void decide(struct ml_run *r, struct verdict *v)
 					 score_of(r, i, 0, false, r->t_lo),
 					 &v->candidates[v->n_candidates++]);
 		/* the kernel's choice, when admissible, fixes the unknowns */
-		kernel_row = inc->selected.present
-				     ? row_of_pid(r, inc->selected.pid)
-				     : r->n;
-		if ((kernel_row == r->n || !r->cand[kernel_row]) &&
-		    inc->has_victim)
-			kernel_row = row_of_pid(r, inc->kills[0].pid);
-		if (kernel_row < r->n && r->cand[kernel_row] &&
-		    r->kernels_era) {
+		kernel_row = analyzer_kernel_row(inc, r->cand);
+		if (kernel_row < r->n && r->kernels_era) {
 			victim = kernel_row;
 			points = score_of(r, victim, 0, false, r->t_lo);
 		}
@@ -684,9 +695,7 @@ static void decide(struct ml_run *r, struct verdict *v)
 		v->has_runner_up = true;
 		set_task(r, runner, rpoints, &v->runner_up);
 	}
-	v->same_as_kernel =
-		(inc->selected.present && inc->selected.pid == v->victim.pid) ||
-		(inc->has_victim && inc->kills[0].pid == v->victim.pid);
+	v->same_as_kernel = analyzer_is_kernels_choice(inc, v->victim.pid);
 }
 
 static struct oomlens_error *run_era(const struct oom_incident *inc, int era,

@@ -537,16 +537,6 @@ static void set_task(const struct yrun *r, size_t i, uint64_t score,
 	out->score = (int64_t)score; /* as the kernel's %li prints it */
 }
 
-static size_t row_of_pid(const struct yrun *r, int64_t pid)
-{
-	size_t i;
-
-	for (i = 0; i < r->n; i++)
-		if (r->inc->tasks[i].col[TASK_PID] == pid)
-			return i;
-	return r->n;
-}
-
 /* The printed `score %li` of an interval of unsigned long points. */
 static void kernel_score(uint64_t lo, uint64_t hi, struct verdict *v)
 {
@@ -560,7 +550,7 @@ static void kernel_score(uint64_t lo, uint64_t hi, struct verdict *v)
 
 static void explain(struct yrun *r, int64_t pid, struct verdict *v)
 {
-	size_t i = row_of_pid(r, pid);
+	size_t i = analyzer_row_of_pid(r->inc, pid);
 	struct badness_trace tr = {.terms = true};
 	uint64_t lo, hi;
 
@@ -602,7 +592,7 @@ static bool forkbomb_from_log(struct yrun *r, const struct analyzer_options *o,
 			  "and start times)");
 		return false;
 	}
-	row = row_of_pid(r, inc->forkbombs[0].pid);
+	row = analyzer_row_of_pid(r->inc, inc->forkbombs[0].pid);
 	if (row == r->n) {
 		assume(r,
 		       "no fork bomb (the detected pid is not in the table)");
@@ -705,20 +695,14 @@ static void decide(struct yrun *r, const struct analyzer_options *o,
 			    v->n_candidates < VERDICT_MAX_CANDIDATES)
 				set_task(r, i, default_score(r, i, NULL),
 					 &v->candidates[v->n_candidates++]);
-		kernel_row = inc->selected.present
-				     ? row_of_pid(r, inc->selected.pid)
-				     : r->n;
-		if ((kernel_row == r->n || !r->cand[kernel_row]) &&
-		    inc->has_victim)
-			kernel_row = row_of_pid(r, inc->kills[0].pid);
+		kernel_row = analyzer_kernel_row(inc, r->cand);
 		/*
 		 * The kernel's choice tells which values the unknowns took only
 		 * for the heuristic that kernel ran: linux-2.6.32 on a 2.6.32
 		 * to 2.6.35 kernel. For the other models it is no evidence:
 		 * their victim is the choice under the stated defaults.
 		 */
-		if (kernel_row < r->n && r->cand[kernel_row] &&
-		    is_the_kernels_model(r)) {
+		if (kernel_row < r->n && is_the_kernels_model(r)) {
 			victim = kernel_row;
 			points = default_score(r, victim, NULL);
 		}
@@ -811,10 +795,7 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 				r.assumptions[i];
 	}
 	v->same_as_kernel =
-		v->has_victim &&
-		((inc->selected.present &&
-		  inc->selected.pid == v->victim.pid) ||
-		 (inc->has_victim && inc->kills[0].pid == v->victim.pid));
+		v->has_victim && analyzer_is_kernels_choice(inc, v->victim.pid);
 	explain(&r, o->explain_pid, v);
 	free(r.t);
 	free(r.lo);

@@ -44,7 +44,7 @@ $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
-check: oomlens $(BUILD)/tests/run $(GEN) check-layers
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers $(BUILD)/fixtures/vmcore/.stamp
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
 
@@ -54,7 +54,7 @@ check-asan:
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		OOMLENS_BIN=build-asan/oomlens asan-run
 
-asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN)
+asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp
 	cd tests && CK_FORK=no ASAN_OPTIONS=detect_leaks=1 ../$(BUILD)/tests/run
 	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=detect_leaks=1 tests/e2e.sh ./$(BUILD)/oomlens
 
@@ -106,3 +106,5 @@ clean:
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 
 -include bench/bench.mk
+# synthetic vmcores (fixtures/vmgen/README.md)
+include fixtures/vmgen/vmgen.mk

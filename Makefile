@@ -4,13 +4,14 @@ CC ?= cc
 PKGS := libpcre2-8 check
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive 2>/dev/null || echo -lpcre2-8 -lsqlite3 -larchive)
+LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf 2>/dev/null || \
+	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c
 MODEL := model/task.c model/incident.c model/kversion.c
-PARSERS := parsers/prefix.c parsers/linesrc.c parsers/patterns.c parsers/oomlog.c parsers/source.c
+PARSERS := $(wildcard parsers/*.c)
 REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c reports/summary.c
 DB := $(wildcard db/*.c)
 CLI := cli/main.c cli/cmd-analyze.c cli/cmd-ingest.c cli/cmd-report.c cli/cmd-rescore.c
@@ -39,6 +40,21 @@ oomlens: $(LIB_OBJ) $(CLI_OBJ)
 
 $(BUILD)/tests/run: $(LIB_OBJ) $(TEST_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
+
+# kdwarf's fixtures (fixtures/kdwarf/types.h): kernel-shaped types built into
+# small ELF files with DWARF 5, DWARF 4 (-m32), strict DWARF 2, and none.
+KDW := $(BUILD)/fixtures/kdwarf
+KDW_ELF := $(KDW)/types.elf $(KDW)/types-32.elf $(KDW)/types-dwarf2.elf $(KDW)/types-nodebug.elf
+$(BUILD)/tests/run: | $(KDW_ELF)
+$(KDW)/types-32.elf: KDW_FLAGS := -m32 -gdwarf-4
+$(KDW)/types-dwarf2.elf: KDW_FLAGS := -gdwarf-2 -gstrict-dwarf -DKDW_NO_BANNER
+$(KDW)/%.elf: fixtures/kdwarf/types.c fixtures/kdwarf/types2.c fixtures/kdwarf/types.h fixtures/kdwarf/types-mm.h
+	@mkdir -p $(dir $@)
+	$(CC) -g -O0 $(KDW_FLAGS) -c -o $(@:.elf=-1.o) fixtures/kdwarf/types.c
+	$(CC) -g -O0 $(KDW_FLAGS) -c -o $(@:.elf=-2.o) fixtures/kdwarf/types2.c
+	$(CC) $(filter -m32,$(KDW_FLAGS)) -nostdlib -no-pie -Wl,--build-id -Wl,-e,0 -o $@ $(@:.elf=-1.o) $(@:.elf=-2.o)
+$(KDW)/types-nodebug.elf: $(KDW)/types.elf
+	objcopy --strip-debug $< $@
 
 $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<

@@ -10,11 +10,11 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c
-MODEL := model/task.c model/incident.c model/kversion.c
+MODEL := $(wildcard model/*.c)
 PARSERS := $(wildcard parsers/*.c)
-REPORTS := reports/jsonw.c reports/json.c reports/text.c reports/report.c reports/summary.c
+REPORTS := $(wildcard reports/*.c)
 DB := $(wildcard db/*.c)
-CLI := cli/main.c cli/cmd-analyze.c cli/cmd-ingest.c cli/cmd-report.c cli/cmd-rescore.c
+CLI := $(wildcard cli/*.c)
 ANALYZER := $(wildcard analyzer/*.c)
 LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB) $(ANALYZER)
 

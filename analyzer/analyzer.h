@@ -22,6 +22,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "model/dump.h"
 #include "model/incident.h"
 #include "model/verdict.h"
 
@@ -253,6 +254,12 @@ struct analyzer_options {
 	size_t n;
 	struct analyzer_assume assume;
 	int64_t explain_pid; /* 0: none */
+	/*
+	 * A vmcore's process state (borrowed, may be NULL): each table row
+	 * whose pid the dump holds takes the dump's values for what the
+	 * report lacks (analyzer/dumpin.c), so those inputs are known.
+	 */
+	const struct dump_state *dump;
 };
 
 /*

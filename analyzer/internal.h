@@ -28,4 +28,36 @@ size_t analyzer_kernel_row(const struct oom_incident *inc, const bool *cand);
 /* Is pid the kernel's own choice: its selected or its killed pid? */
 bool analyzer_is_kernels_choice(const struct oom_incident *inc, int64_t pid);
 
+/*
+ * What a vmcore knows of one process, in the units the models use
+ * (analyzer/dumpin.c). has_* says which values the dump held.
+ */
+struct dump_inputs {
+	bool present;
+	unsigned hz; /* 0: unknown */
+	bool has_cpu, has_start, has_nice, has_caps, has_mems, has_anon,
+		has_swap, has_low, has_shared, has_quiet, has_children,
+		has_ptes;
+	uint64_t cpu_jiffies; /* the thread group's utime + stime */
+	uint64_t start_s; /* monotonic start, seconds */
+	int nice;
+	unsigned caps; /* 1 CAP_SYS_ADMIN, 2 CAP_SYS_RESOURCE, 4 RAWIO */
+	bool mems_intersect; /* with the allocating task's */
+	uint64_t anon, swap, low_rss, shared_vm; /* pages */
+	uint64_t quiet_s; /* since last_vm_expansion, at the OOM */
+	uint64_t child_vm_points, child_rss_points; /* sum of size/2 + 1 */
+	int64_t nr_ptes; /* page-table pages (nr_ptes, or pgtables_bytes) */
+	bool has_uptime;
+	uint64_t uptime_s; /* the dump's, when the report has none */
+};
+
+/*
+ * The inputs of pid from d at an OOM at uptime oom_s (has_oom_s false:
+ * unknown; times are then as of the dump). trigger_pid: the allocating
+ * task, whose mems_allowed the others must meet. Pure.
+ */
+void dump_inputs_of(const struct dump_state *d, int64_t pid,
+		    int64_t trigger_pid, bool has_oom_s, double oom_s,
+		    struct dump_inputs *out);
+
 #endif

@@ -60,12 +60,16 @@ struct ml_task {
 	struct mainline_counts lo, hi; /* counters over their unknowns */
 	int64_t osa;
 	bool root; /* uid 0 or unknown: CAP_SYS_ADMIN unknown */
+	bool cap_known; /* a vmcore said: root means "holds it" */
+	bool dump_swap, dump_ptes; /* a vmcore has them (swap, ptes) */
+	int64_t swap, ptes;
 	bool eligible;
 	bool swap_unknown, pt_unknown;
 };
 
 struct ml_run {
 	const struct oom_incident *inc;
+	const struct dump_state *dump; /* a vmcore's state, or NULL */
 	enum mainline_era era;
 	bool bonus, last_wins;
 	bool kernels_era; /* the era the incident's own kernel ran */
@@ -137,6 +141,31 @@ static int era_from_layout(const struct oom_incident *inc)
 	return -1;
 }
 
+/*
+ * What a vmcore read of the row's process settles: CAP_SYS_ADMIN, and the
+ * swap and page tables that older tables do not print.
+ */
+static void known_from_dump(const struct ml_run *r, int64_t pid,
+			    unsigned page_kb, struct ml_task *t)
+{
+	const struct oom_incident *inc = r->inc;
+	struct dump_inputs d;
+
+	dump_inputs_of(r->dump, pid, inc->trigger.pid, inc->has_uptime,
+		       inc->uptime, &d);
+	if (!d.present)
+		return;
+	if (d.has_caps) {
+		t->root = d.caps & 1;
+		t->cap_known = true;
+	}
+	(void)page_kb;
+	t->dump_swap = d.has_swap;
+	t->swap = (int64_t)d.swap;
+	t->dump_ptes = d.has_ptes;
+	t->ptes = d.nr_ptes;
+}
+
 /* Per-task inputs of the era from one table row. */
 static void task_inputs(struct ml_run *r, const struct oom_task *row,
 			int64_t swap_used, unsigned page_kb, struct ml_task *t)
@@ -177,6 +206,8 @@ static void task_inputs(struct ml_run *r, const struct oom_task *row,
 	}
 	t->eligible = t->osa > -1000;
 	t->root = c[TASK_UID] == 0 || c[TASK_UID] == OOM_VAL_NONE;
+	if (r->dump)
+		known_from_dump(r, c[TASK_PID], page_kb, t);
 
 	if (c[TASK_SWAPENTS] != OOM_VAL_NONE) {
 		t->lo.swapents = t->hi.swapents = cap_pages(c[TASK_SWAPENTS]);
@@ -207,6 +238,13 @@ static void task_inputs(struct ml_run *r, const struct oom_task *row,
 		t->lo.pgtables_pages = t->lo.nr_ptes + t->lo.nr_pmds;
 		t->hi.pgtables_pages = t->hi.nr_ptes + t->hi.nr_pmds;
 	}
+	if (t->dump_swap && c[TASK_SWAPENTS] == OOM_VAL_NONE) {
+		t->lo.swapents = t->hi.swapents = cap_pages(t->swap);
+		t->swap_unknown = false;
+	}
+	if (t->dump_ptes && c[TASK_NR_PTES] == OOM_VAL_NONE &&
+	    c[TASK_PGTABLES_BYTES] == OOM_VAL_NONE && r->era < MAINLINE_4_0)
+		t->lo.nr_ptes = t->hi.nr_ptes = cap_pages(t->ptes);
 	t->pt_unknown = mainline_base_pages(r->era, &t->lo) - t->lo.swapents !=
 			mainline_base_pages(r->era, &t->hi) - t->hi.swapents;
 }
@@ -398,7 +436,7 @@ static int64_t score_of(const struct ml_run *r, size_t i, unsigned vary,
 		c.nr_pmds = k->hi.nr_pmds;
 		c.pgtables_pages = k->hi.pgtables_pages;
 	}
-	if (high && (vary & VARY_CAP))
+	if (high && (vary & VARY_CAP) && !k->cap_known)
 		cap = false;
 	return mainline_badness(r->era, mainline_base_pages(r->era, &c), k->osa,
 				cap, t);
@@ -699,9 +737,11 @@ static void decide(struct ml_run *r, struct verdict *v)
 }
 
 static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
-				     bool forced, struct verdict *v)
+				     bool forced, const struct dump_state *dump,
+				     struct verdict *v)
 {
-	struct ml_run r = {.inc = inc, .era = (enum mainline_era)era};
+	struct ml_run r = {
+		.inc = inc, .era = (enum mainline_era)era, .dump = dump};
 	const char *rel = inc->kernel_release;
 	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
 	unsigned pk = oom_incident_page_kb(inc);
@@ -758,7 +798,7 @@ static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
 			r.active |= VARY_SWAP;
 		if (r.t[i].pt_unknown)
 			r.active |= VARY_PT;
-		if (r.t[i].root && r.bonus)
+		if (r.t[i].root && r.bonus && !r.t[i].cap_known)
 			r.active |= VARY_CAP;
 	}
 	totalpages(&r, kv, max_swapents);
@@ -879,7 +919,8 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 			era = incident_era(inc);
 		if (era < 0)
 			continue;
-		err = run_era(inc, era, o->eras[m] >= 0, &out->v[out->n]);
+		err = run_era(inc, era, o->eras[m] >= 0, o->dump,
+			      &out->v[out->n]);
 		if (err)
 			return err;
 		explain_mainline(inc, era, o->explain_pid, &out->v[out->n]);

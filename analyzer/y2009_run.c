@@ -114,6 +114,7 @@ struct yrun {
 	unsigned active; /* relevant and a real interval in some task */
 	const char *assumptions[VERDICT_MAX_INPUTS];
 	size_t n_assumptions;
+	const struct dump_state *dump; /* a vmcore's state, or NULL */
 };
 
 static void assume(struct yrun *r, const char *what)
@@ -208,6 +209,9 @@ static uint64_t child_size(enum model2009 m, const int64_t *col)
 	return pages(m == M2009_MMOTM_2009_11 ? col[TASK_RSS]
 					      : col[TASK_TOTAL_VM]);
 }
+
+static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
+			    uint64_t uptime);
 
 static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 			uint64_t swap_used, uint64_t child_all,
@@ -309,6 +313,53 @@ static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 	set_range(&t->v[V_QUIET], 0, uptime, 0);
 	pin(r, &t->v[V_QUIET], V_QUIET,
 	    a->quiet == ASSUME_UPTIME ? (int64_t)uptime : a->quiet);
+	if (r->dump)
+		known_from_dump(r, t, col[TASK_PID], uptime);
+}
+
+static void exact(struct yrange *x, uint64_t v)
+{
+	set_range(x, v, v, v);
+}
+
+/* What a vmcore read of this process replaces: exact values. */
+static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
+			    uint64_t uptime)
+{
+	const struct oom_incident *inc = r->inc;
+	struct dump_inputs d;
+
+	dump_inputs_of(r->dump, pid, inc->trigger.pid, inc->has_uptime,
+		       inc->uptime, &d);
+	if (!d.present)
+		return;
+	if (d.hz)
+		t->in.hz = d.hz;
+	if (d.has_children)
+		exact(&t->v[V_CHILDREN], r->m == M2009_MMOTM_2009_11
+						 ? d.child_rss_points
+						 : d.child_vm_points);
+	if (d.has_cpu)
+		exact(&t->v[V_CPU], d.cpu_jiffies);
+	if (d.has_start)
+		exact(&t->v[V_RUNTIME],
+		      uptime > d.start_s ? uptime - d.start_s : 0);
+	if (d.has_nice)
+		exact(&t->v[V_NICE], d.nice > 0);
+	if (d.has_caps)
+		exact(&t->v[V_CAPS], d.caps);
+	if (d.has_mems)
+		exact(&t->v[V_MEMS], d.mems_intersect);
+	if (d.has_anon)
+		exact(&t->v[V_ANON], d.anon);
+	if (d.has_swap)
+		exact(&t->v[V_SWAP], d.swap);
+	if (d.has_low)
+		exact(&t->v[V_LOWRSS], d.low_rss);
+	if (d.has_shared)
+		exact(&t->v[V_SHARED], d.shared_vm);
+	if (d.has_quiet)
+		exact(&t->v[V_QUIET], d.quiet_s);
 }
 
 /* Fill in the variable inputs of t from values x[]. */
@@ -615,6 +666,97 @@ static bool forkbomb_from_log(struct yrun *r, const struct analyzer_options *o,
 	return true;
 }
 
+/* Above this many processes the dump's detector run is skipped (O(n^2)). */
+#define Y_MAX_FORKBOMB_PROCS 20000
+
+/*
+ * Patch 4/6's detector run on a vmcore's process tree, start times and
+ * stale bomb_scores: 1 when it finds a fork bomb (v is then the verdict),
+ * 0 when it finds none, -1 when the dump cannot say (no dump, no start
+ * times, too many processes).
+ */
+static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
+			      uint64_t uptime)
+{
+	const struct dump_state *d = r->dump;
+	size_t n = 0, i, j, row, nk;
+	long *parent = NULL, *order = NULL, b = -1;
+	bool *own = NULL, *skip = NULL;
+	uint64_t *start = NULL, *bomb = NULL;
+	const struct dump_task **p = NULL;
+	int len, found = -1;
+
+	if (!d || !d->n_tasks || d->n_tasks > Y_MAX_FORKBOMB_PROCS)
+		return -1;
+	p = calloc(d->n_tasks, sizeof(*p));
+	parent = calloc(d->n_tasks, sizeof(*parent));
+	order = calloc(d->n_tasks, sizeof(*order));
+	own = calloc(d->n_tasks, sizeof(*own));
+	skip = calloc(d->n_tasks, sizeof(*skip));
+	start = calloc(d->n_tasks, sizeof(*start));
+	bomb = calloc(d->n_tasks, sizeof(*bomb));
+	if (!p || !parent || !order || !own || !skip || !start || !bomb)
+		goto out;
+	/* processes in tasklist order (oldest first), not init_task */
+	for (i = 0; i < d->n_tasks; i++) {
+		const struct dump_task *t = &d->tasks[i];
+
+		if (t->f[DT_PID].v != t->f[DT_TGID].v || t->f[DT_PID].v == 0)
+			continue;
+		if (t->f[DT_START_TIME_NS].prov != DUMP_READ)
+			goto out;
+		p[n++] = t;
+	}
+	for (i = 0; i < n; i++) {
+		parent[i] = -1;
+		for (j = 0; j < n; j++)
+			if (p[j]->f[DT_TGID].v == p[i]->f[DT_PPID].v)
+				parent[i] = (long)j;
+		own[i] = p[i]->mm_addr &&
+			 (parent[i] < 0 ||
+			  p[parent[i]]->mm_addr != p[i]->mm_addr);
+		skip[i] = !p[i]->mm_addr || p[i]->f[DT_PID].v == 1 ||
+			  (p[i]->f[DT_OOM_ADJ].prov == DUMP_READ &&
+			   p[i]->f[DT_OOM_ADJ].v == Y2009_OOM_DISABLE);
+		start[i] = (uint64_t)p[i]->f[DT_START_TIME_NS].v / 1000000000u;
+		bomb[i] = p[i]->f[DT_BOMB_SCORE].prov == DUMP_READ
+				  ? (uint64_t)p[i]->f[DT_BOMB_SCORE].v
+				  : 0;
+	}
+	b = rfc_fork_bomb(n, parent, own, skip, start, uptime, (int)n, bomb);
+	found = 0;
+	if (b < 0)
+		goto out;
+	row = analyzer_row_of_pid(r->inc, p[b]->f[DT_PID].v);
+	if (row == r->n) {
+		found = -1; /* the bomb is not a row of the report */
+		goto out;
+	}
+	found = 1;
+	v->forkbomb_pid = p[b]->f[DT_PID].v;
+	v->has_victim = true;
+	set_task(r, row, UINT64_MAX, &v->victim);
+	kernel_score(UINT64_MAX, UINT64_MAX, v);
+	nk = rfc_fork_bomb_kills(n, parent, own, b, order, n);
+	len = snprintf(
+		v->note, sizeof(v->note),
+		"fork bomb at %lld (found in the vmcore's process tree): "
+		"kills",
+		(long long)v->forkbomb_pid);
+	for (i = 0; i < nk && len > 0 && (size_t)len < sizeof(v->note); i++)
+		len += snprintf(v->note + len, sizeof(v->note) - (size_t)len,
+				" %lld", (long long)p[order[i]]->f[DT_PID].v);
+out:
+	free(p);
+	free(parent);
+	free(order);
+	free(own);
+	free(skip);
+	free(start);
+	free(bomb);
+	return found;
+}
+
 /*
  * Where "as posted" and "as intended" choose differently under the same
  * defaults and assumptions, both verdicts say so.
@@ -740,7 +882,8 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 				const struct analyzer_options *o,
 				struct verdict *v)
 {
-	struct yrun r = {.inc = inc, .m = m};
+	struct yrun r = {.inc = inc, .m = m, .dump = o->dump};
+	int fb;
 	const struct oom_meminfo *mem = &inc->mem;
 	unsigned pk = oom_incident_page_kb(inc);
 	uint64_t uptime, swap_used = Y_CAP, child_all = 0;
@@ -758,7 +901,10 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 		assume(&r, "a complete task table (the report is cut)");
 	uptime = inc->has_uptime && inc->uptime >= 0 ? (uint64_t)inc->uptime
 						     : ((uint64_t)1 << 32);
-	if (!inc->has_uptime)
+	if (!inc->has_uptime && o->dump &&
+	    o->dump->g[DG_UPTIME_NS].prov == DUMP_DERIVED)
+		uptime = (uint64_t)o->dump->g[DG_UPTIME_NS].v / 1000000000u;
+	else if (!inc->has_uptime)
 		assume(&r, "uptime below 2^32 s (no uptime stamp)");
 	if (mem->present && mem->total_swap_kb != OOM_VAL_NONE) {
 		swap_used = pages(mem->total_swap_kb / pk);
@@ -785,7 +931,13 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 			    r.t[i].v[k].lo != r.t[i].v[k].hi)
 				r.active |= 1u << k;
 	}
-	if (!r.rfc || !forkbomb_from_log(&r, o, v))
+	fb = r.rfc && o->assume.forkbomb != 0
+		     ? forkbomb_from_dump(&r, v, uptime)
+		     : -1;
+	if (fb == 1) {
+		v->certainty = VERDICT_CERTAIN;
+		v->n_candidates_total = 1;
+	} else if (fb == 0 || !r.rfc || !forkbomb_from_log(&r, o, v))
 		decide(&r, o, v);
 	else {
 		v->certainty = VERDICT_ASSUMED;

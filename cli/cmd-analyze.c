@@ -9,12 +9,14 @@
 #include "cli/commands.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
+#include "parsers/vmcore.h"
 #include "reports/report.h"
 #include "core/banned.h"
 
 static const char analyze_usage[] =
 	"usage: oomlens analyze [--format text|json] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
+	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"\n"
 	"Read kernel logs (dmesg, dmesg -T, syslog, journalctl exports, in any\n"
 	"mix; plain, compressed or in a tar archive such as a sosreport) and\n"
@@ -43,6 +45,13 @@ static const char analyze_usage[] =
 	"                    (default), mems=intersect (default), forkbomb=none,\n"
 	"                    hz=N (250)\n"
 	"  -e, --explain PID the score of PID term by term under each model\n"
+	"  -k, --vmlinux FILE the FILEs are kdump vmcores of the kernel whose\n"
+	"                    debuginfo (vmlinux with DWARF) this is: report the\n"
+	"                    OOM incidents in each dump's log buffer, its process\n"
+	"                    table from memory, and run the models with what the\n"
+	"                    dump knows (start and CPU time, nice, capabilities,\n"
+	"                    the process tree, the RFC's counters) as known inputs\n"
+	"      --force       read a dump even if the debuginfo does not match it\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found, 2 usage or I/O error.\n";
@@ -92,6 +101,29 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 		a->status = EXIT_TROUBLE;
 }
 
+/* One VMCORE argument (with --vmlinux): its process table and its log. */
+static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
+					    const char *path,
+					    const char *vmlinux, bool force)
+{
+	struct vmcore_options opt = {.force = force};
+	struct dump_state d;
+	struct oomlens_error *err;
+
+	err = vmcore_read(path, vmlinux, &opt, &d);
+	if (err)
+		return err;
+	if (d.partial)
+		a->status = EXIT_TROUBLE;
+	err = report_dump(a->report, &d, path);
+	a->models.dump = &d;
+	if (!err)
+		err = oomlog_parse_text(d.log, d.log_len, path, &a->sink);
+	a->models.dump = NULL;
+	dump_state_release(&d);
+	return err;
+}
+
 /* One FILE argument: a file, compressed file or archive, or "-". */
 static struct oomlens_error *analyze_path(struct analyze_ctx *a,
 					  const char *path)
@@ -113,6 +145,8 @@ int cmd_analyze(int argc, char **argv)
 		{"model", required_argument, NULL, 'm'},
 		{"assume", required_argument, NULL, 'a'},
 		{"explain", required_argument, NULL, 'e'},
+		{"vmlinux", required_argument, NULL, 'k'},
+		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -121,11 +155,13 @@ int cmd_analyze(int argc, char **argv)
 	struct oomlens_error *err;
 	char *stdin_only[] = {(char *)"-"};
 	char **files;
+	const char *vmlinux = NULL;
+	bool force = false;
 	int nfiles, i, c;
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:a:e:h", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "f:m:a:e:k:h", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'm':
@@ -166,6 +202,12 @@ int cmd_analyze(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			break;
+		case 'k':
+			vmlinux = optarg;
+			break;
+		case 'F':
+			force = true;
+			break;
 		case 'h':
 			fputs(analyze_usage, stdout);
 			return 0;
@@ -173,6 +215,10 @@ int cmd_analyze(int argc, char **argv)
 			fputs(analyze_usage, stderr);
 			return EXIT_TROUBLE;
 		}
+	}
+	if (vmlinux && optind >= argc) {
+		fprintf(stderr, "oomlens analyze: --vmlinux needs a VMCORE\n");
+		return EXIT_TROUBLE;
 	}
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
@@ -187,7 +233,8 @@ int cmd_analyze(int argc, char **argv)
 	a.sink.ctx = &a;
 	a.status = EXIT_FOUND;
 	for (i = 0; i < nfiles; i++) {
-		err = analyze_path(&a, files[i]);
+		err = vmlinux ? analyze_vmcore(&a, files[i], vmlinux, force)
+			      : analyze_path(&a, files[i]);
 		if (err) {
 			/* report the file and go on with the others */
 			fprintf(stderr, "oomlens analyze: %s\n", err->message);

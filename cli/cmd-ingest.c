@@ -12,12 +12,15 @@
 #include "cli/commands.h"
 #include "core/hash.h"
 #include "db/db.h"
+#include "parsers/kcore.h"
 #include "parsers/oomlog.h"
+#include "parsers/vmcore.h"
 #include "parsers/source.h"
 #include "core/banned.h"
 
 static const char ingest_usage[] =
-	"usage: oomlens ingest [--db FILE] [--quiet] PATH...\n"
+	"usage: oomlens ingest [--db FILE] [--quiet] [--vmlinux FILE |\n"
+	"                      --debuginfo DIR] [--force] PATH...\n"
 	"\n"
 	"Read kernel logs and store every OOM incident in an SQLite database.\n"
 	"PATH is a file (plain, .gz, .xz, .zst, .bz2, .lz4, or a tar archive of\n"
@@ -27,6 +30,15 @@ static const char ingest_usage[] =
 	"\n"
 	"  --db FILE   the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -q, --quiet no progress line and no summary\n"
+	"  --vmlinux FILE   read kdump vmcores among the PATHs with this\n"
+	"              kernel debuginfo: the incidents in each dump's log are\n"
+	"              stored with every process's state from memory\n"
+	"              (table task_dump_fields)\n"
+	"  --debuginfo DIR  find each vmcore's debuginfo in DIR: by build id\n"
+	"              (DIR/.build-id/xx/rest.debug), else DIR/vmlinux-RELEASE,\n"
+	"              DIR/usr/lib/debug/boot/vmlinux-RELEASE or\n"
+	"              DIR/usr/lib/debug/lib/modules/RELEASE/vmlinux\n"
+	"  --force     read a vmcore even if its debuginfo does not match it\n"
 	"  -h, --help  this text\n"
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
@@ -47,6 +59,11 @@ struct ingest {
 	double started, last_progress;
 	int status;
 	bool db_failed; /* the database, not the source, failed */
+	const char *vmlinux, *debuginfo; /* for vmcores */
+	bool force;
+	const struct dump_state *dump; /* the vmcore being stored, or NULL */
+	const char *dump_path;
+	uint64_t vmcores;
 	uint64_t at; /* bytes read of the current source, as far as known */
 };
 
@@ -82,9 +99,13 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 	struct oomlens_error *err;
 	bool was_new = false;
 
+	int64_t id = 0;
+
 	g->at = inc->last.offset;
-	err = db_store_incident(g->db, g->source_id, inc, NULL, &was_new);
+	err = db_store_incident(g->db, g->source_id, inc, &id, &was_new);
 	oom_incident_free(inc);
+	if (!err && g->dump)
+		err = db_store_dump_fields(g->db, id, g->dump, g->dump_path);
 	if (err) {
 		g->db_failed = true;
 		return err;
@@ -218,6 +239,131 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	return NULL;
 }
 
+static bool readable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* The debuginfo of the dump at path, in g->debuginfo, into out. */
+static bool find_debuginfo(struct ingest *g, const char *path, char *out,
+			   size_t n)
+{
+	struct kcore *kc;
+	struct oomlens_error *err = kcore_open(path, &kc);
+	char rel[128] = "", id[129] = "";
+	const char *v;
+
+	if (err) {
+		oomlens_error_free(err);
+		return false;
+	}
+	if ((v = kcore_vmcoreinfo(kc, "OSRELEASE")))
+		snprintf(rel, sizeof(rel), "%s", v);
+	if ((v = kcore_vmcoreinfo(kc, "BUILD-ID")))
+		snprintf(id, sizeof(id), "%s", v);
+	kcore_close(kc);
+	if (strlen(id) > 2 && !strchr(id, '/')) {
+		snprintf(out, n, "%s/.build-id/%.2s/%s.debug", g->debuginfo, id,
+			 id + 2);
+		if (readable(out))
+			return true;
+	}
+	if (!rel[0] || strchr(rel, '/'))
+		return false;
+	snprintf(out, n, "%s/vmlinux-%s", g->debuginfo, rel);
+	if (readable(out))
+		return true;
+	snprintf(out, n, "%s/usr/lib/debug/boot/vmlinux-%s", g->debuginfo, rel);
+	if (readable(out))
+		return true;
+	snprintf(out, n, "%s/usr/lib/debug/lib/modules/%s/vmlinux",
+		 g->debuginfo, rel);
+	return readable(out);
+}
+
+/*
+ * A vmcore found among the PATHs: its log's incidents, each stored with
+ * every process's state from memory, in one transaction.
+ */
+static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
+{
+	struct vmcore_options opt = {.force = g->force};
+	struct db_source src = {0};
+	struct dump_state d;
+	struct oomlens_error *err;
+	char vmlinux[4096], hash[96];
+	bool done = false;
+	struct stat st;
+
+	if (g->vmlinux)
+		snprintf(vmlinux, sizeof(vmlinux), "%s", g->vmlinux);
+	else if (!g->debuginfo) {
+		on_skip(g, path,
+			"a kdump vmcore: give --vmlinux FILE or --debuginfo DIR to read it",
+			false);
+		return NULL;
+	} else if (!find_debuginfo(g, path, vmlinux, sizeof(vmlinux))) {
+		on_skip(g, path,
+			"a kdump vmcore whose debuginfo is not in --debuginfo",
+			true);
+		return NULL;
+	}
+	src.path = path;
+	src.size = stat(path, &st) == 0 ? (int64_t)st.st_size : OOM_VAL_NONE;
+	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
+	if (src.sha256_hex &&
+	    (err = db_source_is_done(g->db, src.path, src.sha256_hex, &done)))
+		return err;
+	if (done) {
+		g->already_done++;
+		return NULL;
+	}
+	err = vmcore_read(path, vmlinux, &opt, &d);
+	if (err) {
+		on_skip(g, path, err->message, true);
+		oomlens_error_free(err);
+		return NULL;
+	}
+	if (d.partial)
+		on_skip(g, path,
+			"vmcore read in part (damaged); what was read is stored",
+			true);
+	src.format = "vmcore";
+	if ((err = db_begin(g->db)))
+		goto out;
+	g->dump = &d;
+	g->dump_path = path;
+	err = db_source_upsert(g->db, &src, &g->source_id);
+	if (!err)
+		err = oomlog_parse_text(d.log, d.log_len, path, &g->sink);
+	if (!err)
+		err = db_source_mark_done(g->db, g->source_id);
+	if (!err)
+		err = db_commit(g->db);
+	if (err) {
+		oomlens_error_free(db_rollback(g->db));
+		g->db_failed = true;
+	} else {
+		g->sources++;
+		g->vmcores++;
+		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;
+	}
+out:
+	g->dump = NULL;
+	dump_state_release(&d);
+	return err;
+}
+
+static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+{
+	struct ingest *g = ctx;
+
+	*claimed = kcore_sniff(path);
+	return *claimed ? ingest_vmcore(g, path) : NULL;
+}
+
 const char *cli_db_path(const char *given)
 {
 	const char *env = getenv("OOMLENS_DB");
@@ -232,6 +378,9 @@ int cmd_ingest(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"vmlinux", required_argument, NULL, 'k'},
+		{"debuginfo", required_argument, NULL, 'D'},
+		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -248,6 +397,15 @@ int cmd_ingest(int argc, char **argv)
 			break;
 		case 'q':
 			g.quiet = true;
+			break;
+		case 'k':
+			g.vmlinux = optarg;
+			break;
+		case 'D':
+			g.debuginfo = optarg;
+			break;
+		case 'F':
+			g.force = true;
 			break;
 		case 'h':
 			fputs(ingest_usage, stdout);
@@ -275,7 +433,8 @@ int cmd_ingest(int argc, char **argv)
 	g.sink.ctx = &g;
 	g.status = 0;
 	for (i = optind; i < argc && !err; i++)
-		err = source_walk(argv[i], on_stream, on_skip, &g, NULL);
+		err = source_walk_claim(argv[i], on_stream, on_skip, on_file,
+					&g, NULL);
 	progress(&g, true);
 	oomlog_library_release();
 	db_close(g.db);
@@ -286,12 +445,12 @@ int cmd_ingest(int argc, char **argv)
 	}
 	if (!g.quiet)
 		fprintf(stderr,
-			"%s: %llu sources read (%.1f MB in %.2f s), %llu already "
+			"%s: %llu sources read (%llu vmcores; %.1f MB in %.2f s), %llu already "
 			"ingested, %llu skipped; %llu incidents: %llu new, %llu "
 			"already known; %llu events (%llu new)\n",
 			db_path, (unsigned long long)g.sources,
-			(double)g.bytes / 1e6, now() - g.started,
-			(unsigned long long)g.already_done,
+			(unsigned long long)g.vmcores, (double)g.bytes / 1e6,
+			now() - g.started, (unsigned long long)g.already_done,
 			(unsigned long long)g.skipped,
 			(unsigned long long)g.incidents,
 			(unsigned long long)g.new_incidents,

@@ -12,6 +12,7 @@ int cmd_analyze(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_rescore(int argc, char **argv);
+int cmd_vmcore(int argc, char **argv);
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);

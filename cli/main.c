@@ -22,6 +22,9 @@ static const struct command commands[] = {
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
 	{"rescore", cmd_rescore,
 	 "rescore [--db FILE] [--model LIST]        run the models on every stored incident"},
+	{"vmcore", cmd_vmcore,
+	 "vmcore --vmlinux FILE [--ps] [--log] VMCORE\n"
+	 "                                           a kdump vmcore's processes and kernel log"},
 	{"report", cmd_report,
 	 "report [--db FILE] [--format text|json] [--incident ID | --summary]\n"
 	 "                                           show the stored incidents"},

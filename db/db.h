@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "model/dump.h"
 #include "model/incident.h"
 #include "model/summary.h"
 #include "model/verdict.h"
@@ -109,6 +110,18 @@ struct oomlens_error *db_source_is_done(struct db *db, const char *path,
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 					const struct oom_incident *inc,
 					int64_t *incident_id, bool *was_new);
+
+/*
+ * Store what a vmcore read of every process (d's tasks) as task_dump_fields
+ * rows of incident_id: one row per (pid, field) the dump had, with its
+ * provenance ("read from <vmcore>", "derived from <vmcore>"); fields the
+ * kernel lacks are left out, unreadable ones stored as NULL. Replaces the
+ * incident's earlier rows of the same pids. Inside the caller's
+ * transaction.
+ */
+struct oomlens_error *db_store_dump_fields(struct db *db, int64_t incident_id,
+					   const struct dump_state *d,
+					   const char *vmcore);
 
 /* Store an event unless it is stored already; was_new may be NULL. */
 struct oomlens_error *db_store_event(struct db *db, int64_t source_id,

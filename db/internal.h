@@ -72,6 +72,7 @@ enum db_stmt_id {
 	DB_ST_SCORES_CLEAR,
 	DB_ST_SCORE,
 	DB_ST_LIST_IDS,
+	DB_ST_DUMP_FIELD,
 	DB_NSTMTS
 };
 

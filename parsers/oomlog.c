@@ -1702,3 +1702,36 @@ struct oomlens_error *oomlog_parse_file(const char *path,
 	linesrc_close(&src);
 	return err;
 }
+
+struct mem_reader {
+	const char *p;
+	size_t left;
+};
+
+static ssize_t mem_read(void *ctx, void *buf, size_t n)
+{
+	struct mem_reader *m = ctx;
+
+	if (n > m->left)
+		n = m->left;
+	memcpy(buf, m->p, n);
+	m->p += n;
+	m->left -= n;
+	return (ssize_t)n;
+}
+
+struct oomlens_error *oomlog_parse_text(const char *text, size_t len,
+					const char *name,
+					const struct oomlog_sink *sink)
+{
+	struct mem_reader m = {text, text ? len : 0};
+	struct linesrc src;
+	struct oomlens_error *err;
+
+	err = linesrc_init_reader(&src, name, mem_read, &m);
+	if (err)
+		return err;
+	err = oomlog_parse_lines(&src, name, NULL, sink, NULL);
+	linesrc_close(&src);
+	return err;
+}

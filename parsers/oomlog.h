@@ -85,4 +85,12 @@ struct oomlens_error *oomlog_parse_file(const char *path,
 					const struct oomlog_sink *sink,
 					struct oomlog_stats *stats);
 
+/*
+ * Parse text held in memory (a kernel log extracted from a vmcore), len
+ * bytes, named name in incidents and messages.
+ */
+struct oomlens_error *oomlog_parse_text(const char *text, size_t len,
+					const char *name,
+					const struct oomlog_sink *sink);
+
 #endif

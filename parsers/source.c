@@ -23,6 +23,7 @@ struct walk {
 	source_skip_fn *skip;
 	void *ctx;
 	struct source_stats *stats;
+	source_claim_fn *claim;
 };
 
 /* Entry names worth reading inside an archive (fnmatch, basename or path). */
@@ -460,6 +461,13 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 		w->stats->files++; /* nothing to read, and libarchive would balk */
 		return NULL;
 	}
+	if (S_ISREG(st.st_mode) && w->claim) {
+		bool claimed = false;
+
+		err = w->claim(w->ctx, path, &claimed);
+		if (err || claimed)
+			return err;
+	}
 	if (S_ISREG(st.st_mode))
 		return looks_packed(path)
 			       ? walk_file(w, path, (int64_t)st.st_size)
@@ -504,7 +512,18 @@ struct oomlens_error *source_walk(const char *path, source_fn *fn,
 				  struct source_stats *stats)
 {
 	struct source_stats local = {0};
-	struct walk w = {fn, skip, ctx, stats ? stats : &local};
+	struct walk w = {fn, skip, ctx, stats ? stats : &local, NULL};
+
+	return walk_path(&w, path, 0);
+}
+
+struct oomlens_error *source_walk_claim(const char *path, source_fn *fn,
+					source_skip_fn *skip,
+					source_claim_fn *claim, void *ctx,
+					struct source_stats *stats)
+{
+	struct source_stats local = {0};
+	struct walk w = {fn, skip, ctx, stats ? stats : &local, claim};
 
 	return walk_path(&w, path, 0);
 }

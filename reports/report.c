@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "reports/report.h"
 
+#include "reports/dump.h"
+
 #include <errno.h>
 #include <stdlib.h>
 
@@ -15,8 +17,8 @@
 struct report {
 	enum report_format fmt;
 	FILE *f;
-	size_t incidents, events;
-	struct strbuf out, ev;
+	size_t incidents, events, vmcores;
+	struct strbuf out, ev, vm;
 	struct jw ejw;
 };
 
@@ -40,6 +42,7 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	r->f = f;
 	strbuf_init(&r->out, OUT_CAP);
 	strbuf_init(&r->ev, EVENTS_CAP);
+	strbuf_init(&r->vm, SIZE_MAX / 2);
 	jw_init(&r->ejw, &r->ev, 2);
 	r->ejw.depth = 1; /* inside the "events" array */
 	if (fmt == REPORT_JSON)
@@ -95,6 +98,31 @@ struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
 	return incident(r, id, inc, NULL, true);
 }
 
+struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
+				  const char *path)
+{
+	struct oomlens_error *err;
+
+	r->vmcores++;
+	if (r->fmt == REPORT_JSON) {
+		struct jw w;
+
+		jw_init(&w, &r->vm, 2);
+		w.depth = 1;
+		w.need_comma[0] = r->vmcores > 1;
+		jw_object(&w, NULL);
+		render_dump_json(&w, d, path);
+		jw_end_object(&w);
+		return w.err;
+	}
+	err = render_dump_head_text(&r->out, d, path);
+	if (!err)
+		err = render_dump_ps_text(&r->out, d);
+	if (!err)
+		err = strbuf_adds(&r->out, "\n");
+	return err ? err : flush(r);
+}
+
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)
 {
 	r->events++;
@@ -110,9 +138,13 @@ struct oomlens_error *report_end(struct report *r)
 	struct oomlens_error *err = NULL;
 
 	if (r->fmt == REPORT_JSON) {
-		strbuf_addf(&r->out, "%s],\n  \"events\": [%s%s%s]\n}\n",
+		strbuf_addf(&r->out, "%s],\n  \"events\": [%s%s%s]",
 			    r->incidents ? "\n  " : "", r->ev.buf,
 			    r->events ? "\n  " : "", "");
+		if (r->vmcores)
+			strbuf_addf(&r->out, ",\n  \"vmcores\": [%s\n  ]",
+				    r->vm.buf);
+		strbuf_adds(&r->out, "\n}\n");
 	} else {
 		if (!r->incidents)
 			strbuf_adds(&r->out,
@@ -137,5 +169,6 @@ void report_abort(struct report *r)
 		return;
 	strbuf_release(&r->out);
 	strbuf_release(&r->ev);
+	strbuf_release(&r->vm);
 	free(r);
 }

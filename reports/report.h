@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "core/error.h"
+#include "model/dump.h"
 #include "model/incident.h"
 #include "model/verdict.h"
 
@@ -50,6 +51,13 @@ struct oomlens_error *report_incident_models(struct report *r,
  */
 struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
 					     const struct oom_incident *inc);
+
+/*
+ * A vmcore's machine and process table (reports/dump.h): in text at once,
+ * in JSON as an entry of a "vmcores" array after "events". Borrowed.
+ */
+struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
+				  const char *path);
 
 /* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
 struct oomlens_error *report_event(struct report *r,

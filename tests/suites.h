@@ -22,6 +22,7 @@ Suite *kernel_output_suite(void);
 Suite *db_suite(void);
 Suite *analyzer_suite(void);
 Suite *kdwarf_suite(void);
+Suite *vmcore_suite(void);
 
 /* Parse text (lines split at '\n') and keep what the parser emits. */
 struct collected {

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+/*
+ * From a vmcore's process state to the models' inputs: the values a log
+ * lacks (CPU time, start time, nice, capabilities, cpuset mems, the RFC's
+ * counters, the process tree), made exact. Capability bit numbers are
+ * those of include/uapi/linux/capability.h (stable since 2.6.x).
+ */
+#include "analyzer/internal.h"
+
+#include <string.h>
+
+#include "core/banned.h"
+
+#define CAP_SYS_RAWIO 17
+#define CAP_SYS_ADMIN 21
+#define CAP_SYS_RESOURCE 24
+#define NSEC 1000000000ull
+
+static bool ok(const struct dump_val *x)
+{
+	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
+}
+
+static uint64_t nonneg(int64_t v)
+{
+	return v < 0 ? 0 : (uint64_t)v;
+}
+
+/* cputime of the dump (jiffies before 4.11, ns since) in jiffies. */
+static uint64_t jiffies_of(const struct dump_state *d, int64_t v, unsigned hz)
+{
+	if (d->cputime_unit == DU_NS)
+		return nonneg(v) / (NSEC / hz);
+	return nonneg(v);
+}
+
+static void children(const struct dump_state *d, const struct dump_task *t,
+		     struct dump_inputs *in)
+{
+	in->has_children = true;
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		const struct dump_task *c = &d->tasks[i];
+		uint64_t rss = 0;
+
+		if (!ok(&c->f[DT_PPID]) || c->f[DT_PPID].v != t->f[DT_TGID].v ||
+		    c == t)
+			continue;
+		/*
+		 * badness(): children with an mm of their own. Every task
+		 * whose real parent is t counts, threads included: 2.6.32's
+		 * copy_process() puts threads on the parent's children
+		 * list too, and each adds its mm's size again.
+		 */
+		if (!c->mm_addr || c->mm_addr == t->mm_addr)
+			continue;
+		if (!ok(&c->f[DT_TOTAL_VM])) {
+			in->has_children = false;
+			return;
+		}
+		for (int f = DT_RSS_FILE; f <= DT_RSS_SHMEM; f++)
+			if (ok(&c->f[f]))
+				rss += nonneg(c->f[f].v);
+		in->child_vm_points += nonneg(c->f[DT_TOTAL_VM].v) / 2 + 1;
+		in->child_rss_points += rss / 2 + 1;
+	}
+}
+
+void dump_inputs_of(const struct dump_state *d, int64_t pid,
+		    int64_t trigger_pid, bool has_oom_s, double oom_s,
+		    struct dump_inputs *in)
+{
+	const struct dump_task *t = dump_find_task(d, pid);
+	const struct dump_task *cur = dump_find_task(d, trigger_pid);
+	const struct dump_val *g = d->g;
+	uint64_t lag = 0; /* seconds from the OOM to the dump */
+
+	memset(in, 0, sizeof(*in));
+	if (!t)
+		return;
+	in->present = true;
+	in->hz = ok(&g[DG_HZ]) && g[DG_HZ].v > 0 && g[DG_HZ].v <= 10000
+			 ? (unsigned)g[DG_HZ].v
+			 : 0;
+	if (ok(&g[DG_UPTIME_NS])) {
+		in->has_uptime = true;
+		in->uptime_s = nonneg(g[DG_UPTIME_NS].v) / NSEC;
+		if (has_oom_s && oom_s >= 0 && (double)in->uptime_s > oom_s)
+			lag = in->uptime_s - (uint64_t)oom_s;
+	}
+	/* thread_group_cputime(): the live threads and the dead ones' */
+	if (in->hz && ok(&t->f[DT_GROUP_UTIME]) && ok(&t->f[DT_GROUP_STIME])) {
+		in->has_cpu = true;
+		in->cpu_jiffies =
+			jiffies_of(d, t->f[DT_GROUP_UTIME].v, in->hz) +
+			jiffies_of(d, t->f[DT_GROUP_STIME].v, in->hz);
+		if (ok(&t->f[DT_SIGNAL_UTIME]))
+			in->cpu_jiffies +=
+				jiffies_of(d, t->f[DT_SIGNAL_UTIME].v, in->hz);
+		if (ok(&t->f[DT_SIGNAL_STIME]))
+			in->cpu_jiffies +=
+				jiffies_of(d, t->f[DT_SIGNAL_STIME].v, in->hz);
+	}
+	if (ok(&t->f[DT_START_TIME_NS])) {
+		in->has_start = true;
+		in->start_s = nonneg(t->f[DT_START_TIME_NS].v) / NSEC;
+	}
+	if (ok(&t->f[DT_STATIC_PRIO])) {
+		in->has_nice = true;
+		in->nice = (int)(t->f[DT_STATIC_PRIO].v - 120);
+	}
+	if (ok(&t->f[DT_CAP_EFFECTIVE])) {
+		uint64_t c = (uint64_t)t->f[DT_CAP_EFFECTIVE].v;
+
+		in->has_caps = true;
+		in->caps = (c >> CAP_SYS_ADMIN & 1) |
+			   (c >> CAP_SYS_RESOURCE & 1) << 1 |
+			   (c >> CAP_SYS_RAWIO & 1) << 2;
+	}
+	if (ok(&t->f[DT_MEMS_ALLOWED]) && cur && ok(&cur->f[DT_MEMS_ALLOWED])) {
+		in->has_mems = true;
+		in->mems_intersect = (t->f[DT_MEMS_ALLOWED].v &
+				      cur->f[DT_MEMS_ALLOWED].v) != 0;
+	}
+	if (ok(&t->f[DT_RSS_ANON])) {
+		in->has_anon = true;
+		in->anon = nonneg(t->f[DT_RSS_ANON].v);
+	}
+	if (ok(&t->f[DT_SWAP_USAGE]) || ok(&t->f[DT_SWAPENTS])) {
+		in->has_swap = true;
+		in->swap =
+			nonneg(ok(&t->f[DT_SWAP_USAGE]) ? t->f[DT_SWAP_USAGE].v
+							: t->f[DT_SWAPENTS].v);
+	}
+	if (ok(&t->f[DT_LOW_RSS])) {
+		in->has_low = true;
+		in->low_rss = nonneg(t->f[DT_LOW_RSS].v);
+	}
+	if (ok(&t->f[DT_SHARED_VM])) {
+		in->has_shared = true;
+		in->shared_vm = nonneg(t->f[DT_SHARED_VM].v);
+	}
+	if (in->hz && ok(&t->f[DT_LAST_VM_EXPANSION]) && ok(&g[DG_JIFFIES])) {
+		/* jiffies - last_vm_expansion in unsigned long (wraps on
+		 * 32-bit); then back from the dump to the OOM */
+		uint64_t j = (uint64_t)g[DG_JIFFIES].v -
+			     (uint64_t)t->f[DT_LAST_VM_EXPANSION].v;
+
+		if (d->g[DG_PAGE_SIZE].v && strcmp(d->machine, "ia32") == 0)
+			j = (uint32_t)j;
+		in->has_quiet = true;
+		in->quiet_s = j / in->hz;
+		in->quiet_s = in->quiet_s > lag ? in->quiet_s - lag : 0;
+	}
+	if (ok(&t->f[DT_NR_PTES])) {
+		in->has_ptes = true;
+		in->nr_ptes = t->f[DT_NR_PTES].v;
+	} else if (ok(&t->f[DT_PGTABLES_BYTES]) && g[DG_PAGE_SIZE].v > 0) {
+		in->has_ptes = true;
+		in->nr_ptes = t->f[DT_PGTABLES_BYTES].v / g[DG_PAGE_SIZE].v;
+	}
+	children(d, t, in);
+}

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/commands.h"
+#include "parsers/vmcore.h"
+#include "reports/dump.h"
+#include "core/banned.h"
+
+static const char vmcore_usage[] =
+	"usage: oomlens vmcore --vmlinux FILE [--ps] [--log] [--format text|json]\n"
+	"                      [--force] VMCORE\n"
+	"\n"
+	"Read a kdump vmcore (ELF, kdump-compressed or makedumpfile's flattened\n"
+	"format) with the kernel's debuginfo and print its processes and/or the\n"
+	"kernel log it holds. Members are found by name through DWARF, so any\n"
+	"kernel from 2.6.x to 6.x whose vmlinux has DWARF is read alike.\n"
+	"\n"
+	"  -k, --vmlinux FILE the kernel's vmlinux with DWARF (the -dbg or\n"
+	"                    -debuginfo package's), matching the dump\n"
+	"  -p, --ps          the process table (the default): PID PPID state,\n"
+	"                    VSZ, RSS (with the threads' cached deltas, as crash\n"
+	"                    counts), swap, oom_score_adj, start time (s), comm\n"
+	"  -l, --log         the kernel log from the dump's log buffer\n"
+	"  -f, --format FMT  text (default) or json: {\"vmcore\": {...},\n"
+	"                    \"tasks\": [...], \"log\": ...} (docs/json-schema.md)\n"
+	"      --force       read even when the debuginfo does not match the dump\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Exit status: 0 read, 1 read but partial (see the warnings), 2 error.\n";
+
+int cmd_vmcore(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{"vmlinux", required_argument, NULL, 'k'},
+		{"ps", no_argument, NULL, 'p'},
+		{"log", no_argument, NULL, 'l'},
+		{"format", required_argument, NULL, 'f'},
+		{"force", no_argument, NULL, 'F'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *vmlinux = NULL;
+	bool ps = false, log = false, json = false;
+	struct vmcore_options opt = {0};
+	struct dump_state d;
+	struct oomlens_error *err;
+	struct strbuf sb = STRBUF_INIT(SIZE_MAX / 2);
+	int c, status;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "k:plf:h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			vmlinux = optarg;
+			break;
+		case 'p':
+			ps = true;
+			break;
+		case 'l':
+			log = true;
+			break;
+		case 'f':
+			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
+				fprintf(stderr,
+					"oomlens vmcore: unknown format '%s' (text or json)\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			json = !strcmp(optarg, "json");
+			break;
+		case 'F':
+			opt.force = true;
+			break;
+		case 'h':
+			fputs(vmcore_usage, stdout);
+			return 0;
+		default:
+			fputs(vmcore_usage, stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (optind != argc - 1 || !vmlinux) {
+		fprintf(stderr, "oomlens vmcore: %s\n\n%s",
+			!vmlinux ? "--vmlinux is required"
+				 : "give exactly one VMCORE",
+			vmcore_usage);
+		return EXIT_TROUBLE;
+	}
+	if (!ps && !log)
+		ps = true;
+	opt.no_log = !log;
+	opt.no_tasks = !ps;
+	err = vmcore_read(argv[optind], vmlinux, &opt, &d);
+	if (err) {
+		fprintf(stderr, "oomlens vmcore: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
+	if (json) {
+		struct jw w;
+
+		jw_init(&w, &sb, 2);
+		jw_object(&w, NULL);
+		render_dump_json(&w, &d, argv[optind]);
+		if (log)
+			jw_strn(&w, "log", d.log ? d.log : "", d.log_len);
+		jw_end_object(&w);
+		err = w.err;
+		if (!err)
+			err = strbuf_adds(&sb, "\n");
+	} else {
+		err = render_dump_head_text(&sb, &d, argv[optind]);
+		if (!err && ps)
+			err = render_dump_ps_text(&sb, &d);
+		if (!err && log && d.log)
+			err = strbuf_add(&sb, d.log, d.log_len);
+	}
+	if (err) {
+		fprintf(stderr, "oomlens vmcore: %s\n", err->message);
+		oomlens_error_free(err);
+		status = EXIT_TROUBLE;
+	} else {
+		fwrite(sb.buf, 1, sb.len, stdout);
+		status = d.partial ? EXIT_NONE : EXIT_FOUND;
+	}
+	strbuf_release(&sb);
+	dump_state_release(&d);
+	return status;
+}

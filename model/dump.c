@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: MIT
+#include "model/dump.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/banned.h"
+
+const struct dump_field_info dump_task_field_info[DT_FIELD_COUNT] = {
+	[DT_PID] = {"pid", DU_COUNT},
+	[DT_TGID] = {"tgid", DU_COUNT},
+	[DT_PPID] = {"ppid", DU_COUNT},
+	[DT_STATE] = {"state", DU_BITS},
+	[DT_FLAGS] = {"flags", DU_BITS},
+	[DT_UID] = {"uid", DU_COUNT},
+	[DT_START_TIME_NS] = {"start_time_ns", DU_NS},
+	[DT_REAL_START_TIME_NS] = {"real_start_time_ns", DU_NS},
+	[DT_UTIME] = {"utime", DU_CPUTIME},
+	[DT_STIME] = {"stime", DU_CPUTIME},
+	[DT_SIGNAL_UTIME] = {"signal_utime", DU_CPUTIME},
+	[DT_SIGNAL_STIME] = {"signal_stime", DU_CPUTIME},
+	[DT_GROUP_UTIME] = {"group_utime", DU_CPUTIME},
+	[DT_GROUP_STIME] = {"group_stime", DU_CPUTIME},
+	[DT_STATIC_PRIO] = {"static_prio", DU_COUNT},
+	[DT_OOM_ADJ] = {"oom_adj", DU_COUNT},
+	[DT_OOM_SCORE_ADJ] = {"oom_score_adj", DU_COUNT},
+	[DT_CAP_EFFECTIVE] = {"cap_effective", DU_BITS},
+	[DT_MEMS_ALLOWED] = {"mems_allowed", DU_BITS},
+	[DT_TOTAL_VM] = {"total_vm", DU_PAGES},
+	[DT_SHARED_VM] = {"shared_vm", DU_PAGES},
+	[DT_HIWATER_VM] = {"hiwater_vm", DU_PAGES},
+	[DT_HIWATER_RSS] = {"hiwater_rss", DU_PAGES},
+	[DT_RSS_FILE] = {"rss_file", DU_PAGES},
+	[DT_RSS_ANON] = {"rss_anon", DU_PAGES},
+	[DT_RSS_SHMEM] = {"rss_shmem", DU_PAGES},
+	[DT_SWAPENTS] = {"swapents", DU_PAGES},
+	[DT_SWAP_USAGE] = {"swap_usage", DU_PAGES},
+	[DT_LOW_RSS] = {"low_rss", DU_PAGES},
+	[DT_BOMB_SCORE] = {"bomb_score", DU_COUNT},
+	[DT_LAST_VM_EXPANSION] = {"last_vm_expansion", DU_JIFFIES},
+	[DT_NR_PTES] = {"nr_ptes", DU_COUNT},
+	[DT_PGTABLES_BYTES] = {"pgtables_bytes", DU_BYTES},
+	[DT_RSS_CACHED] = {"rss_cached", DU_PAGES},
+	[DT_SWAP_CACHED] = {"swap_cached", DU_PAGES},
+	[DT_THREADS] = {"threads", DU_COUNT},
+	[DT_NR_CHILDREN] = {"nr_children", DU_COUNT},
+};
+
+const struct dump_field_info dump_global_info[DG_COUNT] = {
+	[DG_PAGE_SIZE] = {"page_size", DU_BYTES},
+	[DG_HZ] = {"hz", DU_COUNT},
+	[DG_JIFFIES] = {"jiffies", DU_JIFFIES},
+	[DG_UPTIME_NS] = {"uptime_ns", DU_NS},
+	[DG_TOTALRAM_PAGES] = {"totalram_pages", DU_PAGES},
+	[DG_TOTAL_SWAP_PAGES] = {"total_swap_pages", DU_PAGES},
+	[DG_NR_THREADS] = {"nr_threads", DU_COUNT},
+	[DG_KERNEL_OFFSET] = {"kernel_offset", DU_BYTES},
+};
+
+const char *dump_prov_name(enum dump_prov p)
+{
+	switch (p) {
+	case DUMP_ABSENT:
+		return "absent";
+	case DUMP_READ:
+		return "read";
+	case DUMP_DERIVED:
+		return "derived";
+	case DUMP_UNREADABLE:
+		return "unreadable";
+	}
+	return "?";
+}
+
+const char *dump_unit_name(enum dump_unit u)
+{
+	static const char *const names[] = {
+		[DU_COUNT] = "count", [DU_PAGES] = "pages",
+		[DU_BYTES] = "bytes", [DU_JIFFIES] = "jiffies",
+		[DU_NS] = "ns",	      [DU_CPUTIME] = "cputime",
+		[DU_BITS] = "bits",
+	};
+	return (unsigned)u < sizeof(names) / sizeof(names[0]) ? names[u] : "?";
+}
+
+const char *dump_log_layout_name(enum dump_log_layout l)
+{
+	switch (l) {
+	case DUMP_LOG_NONE:
+		return "none";
+	case DUMP_LOG_RING:
+		return "ring";
+	case DUMP_LOG_PRINTK_LOG:
+		return "printk_log";
+	case DUMP_LOG_RINGBUFFER:
+		return "printk_ringbuffer";
+	}
+	return "?";
+}
+
+int dump_task_field_by_name(const char *name)
+{
+	for (int i = 0; i < DT_FIELD_COUNT; i++)
+		if (strcmp(dump_task_field_info[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+void dump_state_init(struct dump_state *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->cputime_unit = DU_JIFFIES;
+}
+
+void dump_state_release(struct dump_state *d)
+{
+	free(d->tasks);
+	free(d->log);
+	for (size_t i = 0; i < d->n_warnings; i++)
+		free(d->warnings[i]);
+	free(d->warnings);
+	dump_state_init(d);
+}
+
+bool dump_warn(struct dump_state *d, const char *fmt, ...)
+{
+	char **w;
+	char *s;
+	va_list ap;
+	int n;
+
+	/* A hostile dump could make every task warn: keep the first few. */
+	if (d->n_warnings >= 64)
+		return true;
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return false;
+	w = realloc(d->warnings, (d->n_warnings + 1) * sizeof(*w));
+	if (!w) {
+		free(s);
+		return false;
+	}
+	w[d->n_warnings++] = s;
+	d->warnings = w;
+	return true;
+}
+
+const struct dump_task *dump_find_thread(const struct dump_state *d,
+					 int64_t pid)
+{
+	for (size_t i = 0; i < d->n_tasks; i++)
+		if (d->tasks[i].f[DT_PID].v == pid &&
+		    d->tasks[i].f[DT_PID].prov == DUMP_READ)
+			return &d->tasks[i];
+	return NULL;
+}
+
+const struct dump_task *dump_find_task(const struct dump_state *d, int64_t pid)
+{
+	for (size_t i = 0; i < d->n_tasks; i++)
+		if (d->tasks[i].f[DT_TGID].v == pid &&
+		    d->tasks[i].f[DT_PID].v == pid &&
+		    d->tasks[i].f[DT_TGID].prov == DUMP_READ)
+			return &d->tasks[i];
+	return NULL;
+}

@@ -1,0 +1,427 @@
+// SPDX-License-Identifier: MIT
+/*
+ * kcore: a vmcore through libkdumpfile, and the flattened format.
+ *
+ * makedumpfile's flattened format (makedumpfile -F; QEMU 7.2
+ * dump-guest-memory -z) is a stream made for pipes: a 4096-byte header
+ * starting "makedumpfile" with a big-endian type and version (1, 1), then
+ * blocks of { be64 offset, be64 size, size bytes } to be written at offset
+ * of the real kdump file, then an end marker with offset and size both -1.
+ * libkdumpfile 0.5.1 does not read it, so kcore_open() replays the blocks
+ * into an unlinked temporary file first (like `makedumpfile -R`).
+ */
+#include "parsers/kcore.h"
+
+#include <endian.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <libkdumpfile/kdumpfile.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/banned.h"
+
+#define FLAT_SIGNATURE "makedumpfile"
+#define FLAT_HEADER_SIZE 4096
+#define FLAT_BLOCK_MAX (64u << 20) /* makedumpfile writes far smaller */
+/* i386 with the default VMSPLIT_3G: lowmem is mapped from here, 896 MB */
+#define IA32_PAGE_OFFSET 0xc0000000ull
+#define IA32_LOWMEM_END (IA32_PAGE_OFFSET + (896ull << 20))
+
+struct kcore {
+	kdump_ctx_t *ctx;
+	int fd;
+	const char *format;
+	char arch[16];
+	unsigned ptr_size, page_size;
+	char *vmcoreinfo; /* raw text, owned */
+	char *value; /* the last kcore_vmcoreinfo() answer */
+	char err[160];
+	uint64_t reads, bytes;
+	bool lowmem_fallback; /* ia32 kdump: see kcore_read() */
+	uint64_t fallback_reads;
+};
+
+bool kcore_is_flattened(const void *head, size_t len)
+{
+	return len >= sizeof(FLAT_SIGNATURE) &&
+	       memcmp(head, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) == 0;
+}
+
+bool kcore_sniff(const char *path)
+{
+	unsigned char h[20];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return false;
+	n = pread(fd, h, sizeof(h), 0);
+	close(fd);
+	if (n < (ssize_t)sizeof(h))
+		return false;
+	if (kcore_is_flattened(h, sizeof(h)) || memcmp(h, "KDUMP   ", 8) == 0)
+		return true;
+	/* ELF, e_type ET_CORE (4) in the file's byte order */
+	return memcmp(h, "\177ELF", 4) == 0 &&
+	       (h[5] == 1 ? h[16] == 4 && h[17] == 0
+			  : h[16] == 0 && h[17] == 4);
+}
+
+static bool read_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	char *p = buf;
+
+	while (len) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+static bool write_full(int fd, const void *buf, size_t len, uint64_t off)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(fd, p, len, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
+				      const char *name)
+{
+	unsigned char head[FLAT_HEADER_SIZE];
+	uint64_t pos = FLAT_HEADER_SIZE, type, version;
+	/*
+	 * The blocks rebuild a file about as large as the stream: a block
+	 * that writes far past that is damage, not data (and would make a
+	 * huge sparse file).
+	 */
+	uint64_t limit = in_size * 2 + (16u << 20);
+	char *buf = NULL;
+
+	if (!read_full(fd_in, head, sizeof(head), 0) ||
+	    !kcore_is_flattened(head, sizeof(head)))
+		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
+					 "'%s': not a flattened dump", name);
+	memcpy(&type, head + 16, 8);
+	memcpy(&version, head + 24, 8);
+	if (be64toh(type) != 1 || be64toh(version) != 1)
+		return oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s': flattened dump of unknown type %llu version %llu",
+			name, (unsigned long long)be64toh(type),
+			(unsigned long long)be64toh(version));
+	buf = malloc(FLAT_BLOCK_MAX < 1u << 20 ? FLAT_BLOCK_MAX : 1u << 20);
+	if (!buf)
+		return &oomlens_error_nomem;
+	for (;;) {
+		int64_t bh[2];
+		uint64_t off, size;
+
+		if (!read_full(fd_in, bh, sizeof(bh), pos)) {
+			free(buf);
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"'%s': flattened dump ends at offset %llu without its end marker (truncated?)",
+				name, (unsigned long long)pos);
+		}
+		off = be64toh((uint64_t)bh[0]);
+		size = be64toh((uint64_t)bh[1]);
+		if (off == UINT64_MAX && size == UINT64_MAX)
+			break;
+		if (size > FLAT_BLOCK_MAX || off > limit ||
+		    size > limit - off || size > in_size - pos - sizeof(bh)) {
+			free(buf);
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"'%s': bad flattened block at offset %llu (writes %llu bytes at %llu)",
+				name, (unsigned long long)pos,
+				(unsigned long long)size,
+				(unsigned long long)off);
+		}
+		pos += sizeof(bh);
+		while (size) {
+			size_t n = size < (1u << 20) ? size : (1u << 20);
+
+			if (!read_full(fd_in, buf, n, pos) ||
+			    !write_full(fd_out, buf, n, off)) {
+				int e = errno;
+
+				free(buf);
+				return oomlens_error_errno(
+					OOMLENS_ERR_IO, e,
+					"'%s': cannot copy the flattened block at offset %llu",
+					name, (unsigned long long)pos);
+			}
+			pos += n;
+			off += n;
+			size -= n;
+		}
+	}
+	free(buf);
+	return NULL;
+}
+
+static int temp_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+
+	if (!dir || !*dir)
+		dir = "/tmp";
+	return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+}
+
+static struct oomlens_error *kdump_failure(struct kcore *kc, const char *path,
+					   const char *what)
+{
+	return oomlens_error_new(OOMLENS_ERR_CORRUPT, "'%s': %s: %s", path,
+				 what, kdump_get_err(kc->ctx));
+}
+
+/* libkdumpfile needs to know the OS before it can translate addresses. */
+static struct oomlens_error *setup_linux(struct kcore *kc, const char *path)
+{
+	const char *s;
+	kdump_num_t n;
+
+	if (kdump_set_string_attr(kc->ctx, KDUMP_ATTR_OSTYPE, "linux") !=
+	    KDUMP_OK)
+		return kdump_failure(kc, path,
+				     "cannot set up linux address translation");
+	if (kdump_get_string_attr(kc->ctx, KDUMP_ATTR_ARCH_NAME, &s) ==
+	    KDUMP_OK)
+		snprintf(kc->arch, sizeof(kc->arch), "%s", s);
+	if (kdump_get_number_attr(kc->ctx, KDUMP_ATTR_PTR_SIZE, &n) == KDUMP_OK)
+		kc->ptr_size = (unsigned)n;
+	if (kdump_get_number_attr(kc->ctx, KDUMP_ATTR_PAGE_SIZE, &n) ==
+	    KDUMP_OK)
+		kc->page_size = (unsigned)n;
+	kc->lowmem_fallback =
+		strcmp(kc->arch, "ia32") == 0 && strcmp(kc->format, "elf") != 0;
+	if (kc->arch[0] && kc->ptr_size != 4 && kc->ptr_size != 8)
+		return oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s': dump has no usable pointer size", path);
+	if (kdump_vmcoreinfo_raw(kc->ctx, &kc->vmcoreinfo) != KDUMP_OK)
+		kc->vmcoreinfo = NULL;
+	return NULL;
+}
+
+struct oomlens_error *kcore_open(const char *path, struct kcore **out)
+{
+	struct kcore *kc;
+	struct oomlens_error *err;
+	unsigned char head[64];
+	struct stat st;
+	kdump_status st_k;
+	const char *fmt;
+	ssize_t n;
+
+	kc = calloc(1, sizeof(*kc));
+	if (!kc)
+		return &oomlens_error_nomem;
+	kc->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (kc->fd < 0) {
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot open '%s'", path);
+		free(kc);
+		return err;
+	}
+	if (fstat(kc->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+		err = oomlens_error_new(OOMLENS_ERR_IO,
+					"'%s' is not a regular file", path);
+		goto fail;
+	}
+	n = pread(kc->fd, head, sizeof(head), 0);
+	if (n < 0) {
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot read '%s'", path);
+		goto fail;
+	}
+	kc->format = NULL;
+	if (kcore_is_flattened(head, (size_t)n)) {
+		int tmp = temp_file();
+
+		if (tmp < 0) {
+			err = oomlens_error_errno(
+				OOMLENS_ERR_IO, errno,
+				"'%s' is a flattened dump; cannot make a temporary file to reassemble it",
+				path);
+			goto fail;
+		}
+		err = kcore_unflatten(kc->fd, (uint64_t)st.st_size, tmp, path);
+		close(kc->fd);
+		kc->fd = tmp;
+		if (err)
+			goto fail;
+		kc->format = "flattened kdump";
+	}
+	kc->ctx = kdump_new();
+	if (!kc->ctx) {
+		err = &oomlens_error_nomem;
+		goto fail;
+	}
+	st_k = kdump_open_fd(kc->ctx, kc->fd);
+	if (st_k != KDUMP_OK) {
+		err = oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s' is not a vmcore libkdumpfile can read: %s", path,
+			kdump_get_err(kc->ctx));
+		goto fail;
+	}
+	if (!kc->format) {
+		kc->format = "kdump";
+		if (kdump_get_string_attr(kc->ctx, KDUMP_ATTR_FILE_FORMAT,
+					  &fmt) == KDUMP_OK &&
+		    strcmp(fmt, "elf") == 0)
+			kc->format = "elf";
+	}
+	err = setup_linux(kc, path);
+	if (err)
+		goto fail;
+	*out = kc;
+	return NULL;
+fail:
+	kcore_close(kc);
+	return err;
+}
+
+struct oomlens_error *kcore_set_arch(struct kcore *kc, const char *arch,
+				     const char *path)
+{
+	if (kdump_set_string_attr(kc->ctx, KDUMP_ATTR_ARCH_NAME, arch) !=
+	    KDUMP_OK)
+		return kdump_failure(kc, path, "cannot set the architecture");
+	free(kc->vmcoreinfo);
+	kc->vmcoreinfo = NULL;
+	return setup_linux(kc, path);
+}
+
+void kcore_close(struct kcore *kc)
+{
+	if (!kc)
+		return;
+	if (kc->ctx)
+		kdump_free(kc->ctx);
+	if (kc->fd >= 0)
+		close(kc->fd);
+	free(kc->vmcoreinfo);
+	free(kc->value);
+	free(kc);
+}
+
+const char *kcore_format(const struct kcore *kc)
+{
+	return kc->format;
+}
+
+const char *kcore_arch(const struct kcore *kc)
+{
+	return kc->arch;
+}
+
+unsigned kcore_ptr_size(const struct kcore *kc)
+{
+	return kc->ptr_size;
+}
+
+unsigned kcore_page_size(const struct kcore *kc)
+{
+	return kc->page_size;
+}
+
+/* Looked up in the raw text: libkdumpfile's own parse drops some keys. */
+const char *kcore_vmcoreinfo(struct kcore *kc, const char *key)
+{
+	size_t klen = strlen(key);
+	const char *p = kc->vmcoreinfo;
+
+	while (p && *p) {
+		const char *eol = strchr(p, '\n');
+		size_t len = eol ? (size_t)(eol - p) : strlen(p);
+
+		if (len > klen && p[klen] == '=' && memcmp(p, key, klen) == 0) {
+			char *v = strndup(p + klen + 1, len - klen - 1);
+
+			if (!v)
+				return NULL;
+			free(kc->value);
+			kc->value = v;
+			return v;
+		}
+		p = eol ? eol + 1 : NULL;
+	}
+	return NULL;
+}
+
+bool kcore_read(struct kcore *kc, uint64_t addr, void *buf, size_t len)
+{
+	size_t got = len;
+	kdump_status st;
+
+	kc->reads++;
+	st = kdump_read(kc->ctx, KDUMP_KVADDR, addr, buf, &got);
+	if (st == KDUMP_OK) {
+		kc->bytes += len;
+		return true;
+	}
+	/*
+	 * libkdumpfile 0.5.1 cannot translate an ia32 kdump-compressed
+	 * file's kernel addresses (it would need swapper_pg_dir, a virtual
+	 * address, to read swapper_pg_dir). What the walker reads lives in
+	 * lowmem, which i386 maps linearly at PAGE_OFFSET (0xc0000000 with
+	 * the default 3G/1G split): read it there by physical address.
+	 */
+	if (kc->lowmem_fallback && addr >= IA32_PAGE_OFFSET &&
+	    addr + len <= IA32_LOWMEM_END) {
+		kdump_clear_err(kc->ctx);
+		got = len;
+		st = kdump_read(kc->ctx, KDUMP_KPHYSADDR,
+				addr - IA32_PAGE_OFFSET, buf, &got);
+		if (st == KDUMP_OK) {
+			kc->bytes += len;
+			kc->fallback_reads++;
+			return true;
+		}
+	}
+	snprintf(kc->err, sizeof(kc->err), "%s", kdump_get_err(kc->ctx));
+	kdump_clear_err(kc->ctx);
+	return false;
+}
+
+const char *kcore_last_error(const struct kcore *kc)
+{
+	return kc->err;
+}
+
+uint64_t kcore_lowmem_reads(const struct kcore *kc)
+{
+	return kc->fallback_reads;
+}
+
+void kcore_counts(const struct kcore *kc, uint64_t *reads, uint64_t *bytes)
+{
+	*reads = kc->reads;
+	*bytes = kc->bytes;
+}

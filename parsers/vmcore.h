@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_VMCORE_H
+#define OOMLENS_PARSERS_VMCORE_H
+
+/*
+ * Read a kdump vmcore with its kernel's debuginfo into a struct dump_state:
+ * every process (thread-group leader) on the task list with its memory
+ * state, the machine's counters, and the kernel log.
+ *
+ * Members are found by name through DWARF (parsers/kdwarf.h) and read
+ * through libkdumpfile (parsers/kcore.h); which members exist decides what
+ * is read, so one reader serves 2.6.x to 6.x (the eras are in the table in
+ * vmcore.c). The walk is bounded and cycle-safe: a damaged list yields
+ * the tasks read so far, a warning and `partial`.
+ */
+
+#include <stdbool.h>
+
+#include "core/error.h"
+#include "model/dump.h"
+
+struct vmcore_options {
+	bool force; /* read even if the debuginfo does not match the dump */
+	bool no_log; /* skip the log buffer */
+	bool no_tasks; /* skip the task list */
+	unsigned max_tasks; /* 0: the default cap (VMCORE_MAX_TASKS) */
+};
+
+#define VMCORE_MAX_TASKS 1000000u
+
+/*
+ * Read vmcore with the debuginfo in vmlinux into *out (initialised here).
+ * An error means nothing useful could be read (wrong files, mismatch
+ * without force); damage found later is reported as warnings in *out.
+ */
+struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
+				  const struct vmcore_options *opt,
+				  struct dump_state *out);
+
+#endif

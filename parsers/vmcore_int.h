@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_VMCORE_INT_H
+#define OOMLENS_PARSERS_VMCORE_INT_H
+
+/* Shared by parsers/vmcore.c (tasks, globals) and vmcore_log.c (the log). */
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "model/dump.h"
+#include "parsers/kcore.h"
+#include "parsers/kdwarf.h"
+
+struct vmc {
+	struct kcore *kc;
+	struct kdwarf *dw;
+	struct dump_state *d;
+	const char *path; /* the vmcore, for messages */
+	uint64_t koff; /* KERNELOFFSET: added to every symbol */
+	unsigned psz; /* pointer size */
+	unsigned kver; /* KV() of OSRELEASE, 0 if unknown */
+};
+
+/* A symbol's runtime address (link address + KERNELOFFSET). */
+bool vmc_symbol(const struct vmc *v, const char *name, uint64_t *addr);
+/* Read a pointer-sized word. */
+bool vmc_read_ptr(struct vmc *v, uint64_t addr, uint64_t *out);
+/* Read a scalar field f of the object at addr (whatever its size). */
+bool vmc_read_field(struct vmc *v, uint64_t addr, const struct kfield *f,
+		    int64_t *out);
+/* The value of scalar field f inside buf (size bytes); false if outside. */
+bool vmc_field(const struct kfield *f, const unsigned char *buf, uint32_t size,
+	       int64_t *out);
+/* A global scalar variable. */
+bool vmc_global(struct vmc *v, const char *name, int64_t *out);
+
+/* Extract the kernel log into v->d->log (vmcore_log.c). */
+void vmc_read_log(struct vmc *v);
+
+#endif

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kernel log from a dump, in the three layouts the kernel has had:
+ *
+ *   layout              kernels     symbols and types
+ *   ------------------  ----------  -----------------------------------------
+ *   character ring      <= 3.4      log_buf, log_buf_len, log_end: text with
+ *                                   "<N>" levels, overwritten in a circle
+ *   printk_log records  3.5-5.9     log_buf, log_buf_len, log_first_idx,
+ *                                   log_next_idx; struct log (3.5-3.10),
+ *                                   struct printk_log (3.11+): header then
+ *                                   text; a zero len means "wrap to 0"
+ *   printk_ringbuffer   5.10+       prb -> desc_ring (descs, infos, ids) and
+ *                                   text_data_ring (data, lpos); each text
+ *                                   block starts with its descriptor's id
+ *
+ * The layout is chosen by what the debuginfo has (prb, then log_first_idx,
+ * then log_end). Every record is rendered as `dmesg -r` prints it,
+ * "<N>[%5lu.%06lu] text" with N = facility * 8 + level (the ring's lines
+ * already carry their own), so the log parser reads it like any dmesg. Sizes are capped and every
+ * index is checked against the buffer it points into.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/strbuf.h"
+#include "parsers/vmcore_int.h"
+#include "core/banned.h"
+
+#define LOG_MAX (64u << 20) /* the kernel's own cap is 2^25 bytes */
+
+struct out {
+	char *p;
+	size_t len, cap;
+	bool full;
+};
+
+static void emit(struct out *o, const char *s, size_t n)
+{
+	if (o->full)
+		return;
+	if (o->len + n + 1 > o->cap) {
+		size_t cap = o->cap ? o->cap * 2 : 65536;
+		char *p;
+
+		while (cap < o->len + n + 1)
+			cap *= 2;
+		if (cap > 2 * (size_t)LOG_MAX || !(p = realloc(o->p, cap))) {
+			o->full = true;
+			return;
+		}
+		o->p = p;
+		o->cap = cap;
+	}
+	memcpy(o->p + o->len, s, n);
+	o->len += n;
+	o->p[o->len] = '\0';
+}
+
+/* One record as a dmesg line; embedded NULs become spaces. */
+static void emit_record(struct out *o, unsigned prefix, uint64_t ts_nsec,
+			const char *text, size_t n)
+{
+	char head[64];
+	int h = snprintf(head, sizeof(head), "<%u>[%5llu.%06llu] ", prefix,
+			 (unsigned long long)(ts_nsec / 1000000000ull),
+			 (unsigned long long)(ts_nsec % 1000000000ull / 1000));
+	size_t start = 0;
+
+	emit(o, head, (size_t)h);
+	for (size_t i = 0; i < n; i++)
+		if (text[i] == '\0') {
+			emit(o, text + start, i - start);
+			emit(o, " ", 1);
+			start = i + 1;
+		}
+	emit(o, text + start, n - start);
+	emit(o, "\n", 1);
+}
+
+static unsigned char *read_blob(struct vmc *v, uint64_t addr, uint64_t size)
+{
+	unsigned char *buf;
+
+	if (!addr || !size || size > LOG_MAX)
+		return NULL;
+	buf = malloc(size);
+	if (buf && !kcore_read(v->kc, addr, buf, size)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static bool global_ptr(struct vmc *v, const char *name, uint64_t *out)
+{
+	uint64_t addr;
+
+	return vmc_symbol(v, name, &addr) && vmc_read_ptr(v, addr, out);
+}
+
+/* <= 3.4: the last log_buf_len characters before log_end. */
+static bool log_ring(struct vmc *v, struct out *o)
+{
+	uint64_t buf_addr, start, n;
+	int64_t len, end;
+	unsigned char *buf;
+
+	if (!global_ptr(v, "log_buf", &buf_addr) ||
+	    !vmc_global(v, "log_buf_len", &len) ||
+	    !vmc_global(v, "log_end", &end))
+		return false;
+	if (len <= 0 || len > LOG_MAX || (len & (len - 1))) {
+		dump_warn(v->d, "log_buf_len %lld is not a sane power of two",
+			  (long long)len);
+		return false;
+	}
+	buf = read_blob(v, buf_addr, (uint64_t)len);
+	if (!buf) {
+		dump_warn(v->d, "log_buf at 0x%llx unreadable",
+			  (unsigned long long)buf_addr);
+		return false;
+	}
+	end = (int64_t)(uint32_t)end; /* log_end is an unsigned int */
+	n = (uint64_t)end < (uint64_t)len ? (uint64_t)end : (uint64_t)len;
+	start = (uint64_t)end - n;
+	/* A wrapped ring starts mid-line: drop the partial first line. */
+	if (start > 0) {
+		while (n && buf[start % (uint64_t)len] != '\n') {
+			start++;
+			n--;
+		}
+		if (n) {
+			start++;
+			n--;
+		}
+	}
+	for (uint64_t i = 0; i < n; i++) {
+		char c = (char)buf[(start + i) & ((uint64_t)len - 1)];
+
+		emit(o, c ? &c : " ", 1);
+	}
+	if (o->len && o->p[o->len - 1] != '\n')
+		emit(o, "\n", 1);
+	free(buf);
+	v->d->log_layout = DUMP_LOG_RING;
+	return true;
+}
+
+/* 3.5-5.9: variable-length records from log_first_idx to log_next_idx. */
+static bool log_records(struct vmc *v, struct out *o)
+{
+	const char *type =
+		kdwarf_struct_size(v->dw, "printk_log") ? "printk_log" : "log";
+	uint32_t hsize = kdwarf_struct_size(v->dw, type);
+	struct kfield ts, len, text_len, level, facility;
+	uint64_t buf_addr, idx, count = 0;
+	int64_t blen, first, next, val;
+	unsigned char *buf;
+
+	if (!vmc_global(v, "log_first_idx", &first) ||
+	    !vmc_global(v, "log_next_idx", &next) ||
+	    !global_ptr(v, "log_buf", &buf_addr) ||
+	    !vmc_global(v, "log_buf_len", &blen))
+		return false;
+	if (!hsize || !kdwarf_member(v->dw, type, "ts_nsec", &ts) ||
+	    !kdwarf_member(v->dw, type, "len", &len) ||
+	    !kdwarf_member(v->dw, type, "text_len", &text_len)) {
+		dump_warn(v->d, "the debuginfo lacks struct printk_log");
+		return false;
+	}
+	blen = (int64_t)(uint32_t)blen;
+	if (blen <= 0 || blen > LOG_MAX) {
+		dump_warn(v->d, "log_buf_len %lld is not sane",
+			  (long long)blen);
+		return false;
+	}
+	buf = read_blob(v, buf_addr, (uint64_t)blen);
+	if (!buf) {
+		dump_warn(v->d, "log_buf at 0x%llx unreadable",
+			  (unsigned long long)buf_addr);
+		return false;
+	}
+	if (!kdwarf_member(v->dw, type, "level", &level))
+		memset(&level, 0, sizeof(level));
+	if (!kdwarf_member(v->dw, type, "facility", &facility))
+		memset(&facility, 0, sizeof(facility));
+	idx = (uint32_t)first;
+	while (idx != (uint64_t)(uint32_t)next) {
+		int64_t rlen, tlen, tsv, lv = 0, fac = 0;
+
+		if (++count > (uint64_t)blen / 8 + 2 ||
+		    idx + hsize > (uint64_t)blen) {
+			dump_warn(v->d,
+				  "printk_log records damaged at index %llu",
+				  (unsigned long long)idx);
+			v->d->partial = true;
+			break;
+		}
+		if (!vmc_field(&len, buf + idx, hsize, &rlen))
+			break;
+		if (rlen == 0) { /* the rest of the buffer is padding */
+			idx = 0;
+			continue;
+		}
+		if (rlen < (int64_t)hsize ||
+		    idx + (uint64_t)rlen > (uint64_t)blen ||
+		    !vmc_field(&text_len, buf + idx, hsize, &tlen) ||
+		    !vmc_field(&ts, buf + idx, hsize, &tsv)) {
+			dump_warn(
+				v->d,
+				"printk_log record at index %llu has length %lld",
+				(unsigned long long)idx, (long long)rlen);
+			v->d->partial = true;
+			break;
+		}
+		if (tlen > rlen - (int64_t)hsize)
+			tlen = rlen - (int64_t)hsize;
+		vmc_field(&level, buf + idx, hsize, &lv);
+		vmc_field(&facility, buf + idx, hsize, &fac);
+		emit_record(o, (unsigned)((fac & 0xff) * 8 + (lv & 7)),
+			    (uint64_t)tsv, (const char *)buf + idx + hsize,
+			    (size_t)tlen);
+		idx += (uint64_t)rlen;
+	}
+	(void)val;
+	free(buf);
+	v->d->log_layout = DUMP_LOG_PRINTK_LOG;
+	return true;
+}
+
+/* 5.10+: kernel/printk/printk_ringbuffer.h. */
+struct prb {
+	struct kfield count_bits, descs, infos, head_id, tail_id;
+	struct kfield size_bits, data;
+	struct kfield state_var, begin, next;
+	struct kfield seq_ts, text_len, level, facility;
+	uint32_t desc_size, info_size;
+};
+
+static bool prb_layout(struct vmc *v, struct prb *p)
+{
+	struct kfield dr, tr;
+
+	p->desc_size = kdwarf_struct_size(v->dw, "prb_desc");
+	p->info_size = kdwarf_struct_size(v->dw, "printk_info");
+	if (!kdwarf_member(v->dw, "printk_ringbuffer", "desc_ring", &dr) ||
+	    !kdwarf_member(v->dw, "printk_ringbuffer", "text_data_ring", &tr) ||
+	    !kdwarf_member(v->dw, "prb_desc_ring", "count_bits",
+			   &p->count_bits) ||
+	    !kdwarf_member(v->dw, "prb_desc_ring", "descs", &p->descs) ||
+	    !kdwarf_member(v->dw, "prb_desc_ring", "infos", &p->infos) ||
+	    !kdwarf_member(v->dw, "prb_desc_ring", "head_id", &p->head_id) ||
+	    !kdwarf_member(v->dw, "prb_desc_ring", "tail_id", &p->tail_id) ||
+	    !kdwarf_member(v->dw, "prb_data_ring", "size_bits",
+			   &p->size_bits) ||
+	    !kdwarf_member(v->dw, "prb_data_ring", "data", &p->data) ||
+	    !kdwarf_member(v->dw, "prb_desc", "state_var", &p->state_var) ||
+	    !kdwarf_member(v->dw, "prb_desc", "text_blk_lpos.begin",
+			   &p->begin) ||
+	    !kdwarf_member(v->dw, "prb_desc", "text_blk_lpos.next", &p->next) ||
+	    !kdwarf_member(v->dw, "printk_info", "ts_nsec", &p->seq_ts) ||
+	    !kdwarf_member(v->dw, "printk_info", "text_len", &p->text_len) ||
+	    !p->desc_size || !p->info_size)
+		return false;
+	if (!kdwarf_member(v->dw, "printk_info", "level", &p->level))
+		memset(&p->level, 0, sizeof(p->level));
+	if (!kdwarf_member(v->dw, "printk_info", "facility", &p->facility))
+		memset(&p->facility, 0, sizeof(p->facility));
+	p->count_bits.offset += dr.offset;
+	p->descs.offset += dr.offset;
+	p->infos.offset += dr.offset;
+	p->head_id.offset += dr.offset;
+	p->tail_id.offset += dr.offset;
+	p->size_bits.offset += tr.offset;
+	p->data.offset += tr.offset;
+	return true;
+}
+
+static bool log_ringbuffer(struct vmc *v, struct out *o)
+{
+	struct prb p;
+	uint64_t prb_addr, ring_size, count, id_mask, id, head, tail;
+	int64_t cb, sb, descs, infos, data, hid, tid;
+	unsigned char *ring = NULL, *d = NULL, *in = NULL;
+	unsigned bits = v->psz * 8;
+	unsigned char hdr[4096];
+	uint32_t hsize = kdwarf_struct_size(v->dw, "printk_ringbuffer");
+	bool ok = false;
+
+	if (!global_ptr(v, "prb", &prb_addr))
+		return false;
+	if (!prb_layout(v, &p) || !hsize || hsize > sizeof(hdr)) {
+		dump_warn(v->d,
+			  "the debuginfo lacks the printk_ringbuffer types");
+		return false;
+	}
+	if (!kcore_read(v->kc, prb_addr, hdr, hsize) ||
+	    !vmc_field(&p.count_bits, hdr, hsize, &cb) ||
+	    !vmc_field(&p.descs, hdr, hsize, &descs) ||
+	    !vmc_field(&p.infos, hdr, hsize, &infos) ||
+	    !vmc_field(&p.head_id, hdr, hsize, &hid) ||
+	    !vmc_field(&p.tail_id, hdr, hsize, &tid) ||
+	    !vmc_field(&p.size_bits, hdr, hsize, &sb) ||
+	    !vmc_field(&p.data, hdr, hsize, &data)) {
+		dump_warn(v->d, "printk_ringbuffer at 0x%llx unreadable",
+			  (unsigned long long)prb_addr);
+		return false;
+	}
+	if (cb < 0 || cb > 22 || sb < 0 || sb > 26) {
+		dump_warn(
+			v->d,
+			"printk_ringbuffer sizes out of range (count_bits %lld, size_bits %lld)",
+			(long long)cb, (long long)sb);
+		return false;
+	}
+	count = (uint64_t)1 << cb;
+	ring_size = (uint64_t)1 << sb;
+	d = read_blob(v, (uint64_t)descs, count * p.desc_size);
+	in = read_blob(v, (uint64_t)infos, count * p.info_size);
+	ring = read_blob(v, (uint64_t)data, ring_size);
+	if (!d || !in || !ring) {
+		dump_warn(v->d, "printk_ringbuffer arrays unreadable");
+		goto out;
+	}
+	/* state_var: 2 state bits on top, the id below (DESC_FLAGS_SHIFT) */
+	id_mask = bits == 64 ? ~(3ull << 62) : 0x3fffffffull;
+	head = (uint64_t)hid & id_mask;
+	tail = (uint64_t)tid & id_mask;
+	id = tail;
+	for (uint64_t n = 0; n <= count; n++) {
+		uint64_t idx = id & (count - 1);
+		unsigned char *desc = d + idx * p.desc_size;
+		unsigned char *info = in + idx * p.info_size;
+		int64_t sv, b, e, tsv, tlen, lv = 0, fac = 0;
+		uint64_t state, bi, ei, len, off;
+
+		if (vmc_field(&p.state_var, desc, p.desc_size, &sv) &&
+		    vmc_field(&p.begin, desc, p.desc_size, &b) &&
+		    vmc_field(&p.next, desc, p.desc_size, &e) &&
+		    vmc_field(&p.seq_ts, info, p.info_size, &tsv) &&
+		    vmc_field(&p.text_len, info, p.info_size, &tlen)) {
+			state = ((uint64_t)sv >> (bits - 2)) & 3;
+			/* committed (1) or finalized (2), and still this id */
+			if ((state == 1 || state == 2) &&
+			    ((uint64_t)sv & id_mask) == id && !(b & 1)) {
+				bi = (uint64_t)b & (ring_size - 1);
+				ei = (uint64_t)e & (ring_size - 1);
+				if ((uint64_t)b >> sb == (uint64_t)e >> sb) {
+					off = bi;
+					len = ei > bi ? ei - bi : 0;
+				} else { /* wrapped: the block is at 0 */
+					off = 0;
+					len = ei;
+				}
+				if (len > v->psz && off + len <= ring_size) {
+					len -= v->psz; /* the block's id */
+					if ((uint64_t)tlen < len)
+						len = (uint64_t)tlen;
+					vmc_field(&p.level, info, p.info_size,
+						  &lv);
+					vmc_field(&p.facility, info,
+						  p.info_size, &fac);
+					emit_record(
+						o,
+						(unsigned)((fac & 0xff) * 8 +
+							   (lv & 7)),
+						(uint64_t)tsv,
+						(const char *)ring + off +
+							v->psz,
+						len);
+				}
+			}
+		}
+		if (id == head)
+			break;
+		id = (id + 1) & id_mask;
+	}
+	ok = true;
+	v->d->log_layout = DUMP_LOG_RINGBUFFER;
+out:
+	free(d);
+	free(in);
+	free(ring);
+	return ok;
+}
+
+void vmc_read_log(struct vmc *v)
+{
+	struct out o = {0};
+	uint64_t a;
+
+	if (vmc_symbol(v, "prb", &a))
+		log_ringbuffer(v, &o);
+	else if (vmc_symbol(v, "log_first_idx", &a))
+		log_records(v, &o);
+	else if (vmc_symbol(v, "log_end", &a))
+		log_ring(v, &o);
+	else
+		dump_warn(v->d, "no kernel log buffer found in the debuginfo");
+	if (o.full) {
+		dump_warn(v->d, "kernel log cut at %zu bytes", o.len);
+		v->d->partial = true;
+	}
+	v->d->log = o.p;
+	v->d->log_len = o.len;
+}

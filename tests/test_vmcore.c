@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vmcore reader against the synthetic dumps of fixtures/vmgen: every
+ * value the generator planted (its NAME.expect) must come back, from each
+ * file format; and damaged inputs must give a clear error or a partial
+ * result, never a crash.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parsers/kcore.h"
+#include "parsers/vmcore.h"
+#include "tests/suites.h"
+
+/* BUILD/fixtures/vmcore/name, BUILD being where this binary is (BUILD/tests/run). */
+static const char *fx(const char *name)
+{
+	static char path[4096];
+	char exe[4000];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	for (int i = 0; i < 2; i++) {
+		slash = strrchr(exe, '/');
+		ck_assert_ptr_nonnull(slash);
+		*slash = '\0';
+	}
+	snprintf(path, sizeof(path), "%s/fixtures/vmcore/%s", exe, name);
+	return path;
+}
+
+static const char *const scenarios[] = {
+	"x86_64-2.6.32-rfc",
+	"i386-2.6.32-rfc-highmem",
+	"x86_64-4.19",
+};
+
+/* The dump files of a scenario, with the extension vmgen gives each format. */
+static const char *const formats[] = {
+	"elf", "kdump", "flat", "lzo.kdump", "zstd.kdump", "excl.kdump",
+};
+
+static int64_t num(const char *s)
+{
+	return (int64_t)strtoull(s, NULL, 0);
+}
+
+static bool known(const struct dump_val *x)
+{
+	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
+}
+
+static int check_global(const struct dump_state *d, const char *field,
+			const char *value, const char *where)
+{
+	int64_t v = num(value);
+	const struct dump_val *x = NULL;
+
+	if (!strcmp(field, "osrelease")) {
+		if (strcmp(d->osrelease, value) == 0)
+			return 0;
+		fprintf(stderr, "%s: osrelease %s, want %s\n", where,
+			d->osrelease, value);
+		return 1;
+	}
+	for (int g = 0; g < DG_COUNT; g++)
+		if (!strcmp(dump_global_info[g].name, field))
+			x = &d->g[g];
+	if (!x)
+		return 0; /* a generator fact the reader does not report */
+	if (known(x) && x->v == v)
+		return 0;
+	fprintf(stderr, "%s: global %s = %lld (%s), want %lld\n", where, field,
+		(long long)x->v, dump_prov_name(x->prov), (long long)v);
+	return 1;
+}
+
+static int check_task(const struct dump_state *d, int64_t pid,
+		      const char *field, const char *value, const char *where)
+{
+	const struct dump_task *t = dump_find_thread(d, pid);
+	int f;
+
+	if (!t) {
+		fprintf(stderr, "%s: pid %lld not found\n", where,
+			(long long)pid);
+		return 1;
+	}
+	if (!strcmp(field, "comm")) {
+		if (!strcmp(t->comm, value))
+			return 0;
+		fprintf(stderr, "%s: pid %lld comm '%s', want '%s'\n", where,
+			(long long)pid, t->comm, value);
+		return 1;
+	}
+	if (!strcmp(field, "mm")) { /* "mm none": a kernel thread */
+		if (!strcmp(value, "none") == !t->mm_addr)
+			return 0;
+		fprintf(stderr, "%s: pid %lld mm 0x%llx, want %s\n", where,
+			(long long)pid, (unsigned long long)t->mm_addr, value);
+		return 1;
+	}
+	f = dump_task_field_by_name(field);
+	if (f < 0) {
+		fprintf(stderr, "%s: unknown field %s\n", where, field);
+		return 1;
+	}
+	if (known(&t->f[f]) && t->f[f].v == num(value))
+		return 0;
+	fprintf(stderr, "%s: pid %lld %s = %lld (%s), want %s\n", where,
+		(long long)pid, field, (long long)t->f[f].v,
+		dump_prov_name(t->f[f].prov), value);
+	return 1;
+}
+
+/* Every line of NAME.expect against what the reader got from file. */
+static int check_expect(const char *name, const char *file)
+{
+	char path[4200], vmlinux[4300], where[4400], line[2048];
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+	struct dump_state d;
+	const char *log_at;
+	int bad = 0, n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s", fx(name));
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", path);
+	snprintf(where, sizeof(where), "%s.%s", name, file);
+	strcat(path, ".");
+	strcat(path, file);
+	opt.force = getenv("VMT_FORCE") != NULL;
+	err = vmcore_read(path, vmlinux, &opt, &d);
+	if (err) {
+		fprintf(stderr, "%s: %s\n", where, err->message);
+		oomlens_error_free(err);
+		return 1;
+	}
+	bad += d.partial;
+	snprintf(path, sizeof(path), "%s.expect", fx(name));
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	log_at = d.log ? d.log : "";
+	while (fgets(line, sizeof(line), f)) {
+		char *s = strchr(line, '\n');
+		char kind[16], field[64], pid[32];
+		int off = 0;
+
+		if (s)
+			*s = '\0';
+		if (!line[0] || line[0] == '#')
+			continue;
+		n++;
+		if (sscanf(line, "%15s", kind) != 1)
+			continue;
+		if (!strcmp(kind, "log")) {
+			/* each planted line, in order, in the extracted log */
+			const char *text = line + 4,
+				   *hit = strstr(log_at, text);
+
+			if (!hit) {
+				fprintf(stderr,
+					"%s: log line missing or out of order: %s\n",
+					where, text);
+				bad++;
+			} else {
+				log_at = hit + strlen(text);
+			}
+		} else if (!strcmp(kind, "global") &&
+			   sscanf(line, "%*s %63s %n", field, &off) == 1) {
+			bad += check_global(&d, field, line + off, where);
+		} else if (!strcmp(kind, "task") &&
+			   sscanf(line, "%*s %31s %63s %n", pid, field, &off) ==
+				   2) {
+			bad += check_task(&d, num(pid), field, line + off,
+					  where);
+		}
+	}
+	fclose(f);
+	for (size_t i = 0; bad && i < d.n_warnings; i++)
+		fprintf(stderr, "%s: warning: %s\n", where, d.warnings[i]);
+	dump_state_release(&d);
+	ck_assert_msg(n > 100, "%s: only %d expectations", where, n);
+	return bad;
+}
+
+START_TEST(planted_values_round_trip)
+{
+	const char *name = scenarios[_i / 6];
+	const char *file = formats[_i % 6];
+
+	ck_assert_msg(check_expect(name, file) == 0,
+		      "%s.%s: planted values differ (see stderr)", name, file);
+}
+END_TEST
+
+/* The RFC's fields are read where the kernel has them. */
+START_TEST(rfc_fields_have_provenance)
+{
+	char path[4200], vmlinux[4200];
+	struct vmcore_options opt = {0};
+	struct dump_state d;
+	const struct dump_task *t;
+
+	snprintf(path, sizeof(path), "%s.elf", fx("x86_64-2.6.32-rfc"));
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux",
+		 fx("x86_64-2.6.32-rfc"));
+	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &d));
+	t = dump_find_task(&d, 5120);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(t->f[DT_SWAP_USAGE].prov, DUMP_READ);
+	ck_assert_int_eq(t->f[DT_LOW_RSS].prov, DUMP_READ);
+	ck_assert_int_eq(t->f[DT_BOMB_SCORE].prov, DUMP_READ);
+	ck_assert_int_eq(t->f[DT_LAST_VM_EXPANSION].prov, DUMP_READ);
+	/* a 2.6.32 kernel has none of these members */
+	ck_assert_int_eq(t->f[DT_OOM_SCORE_ADJ].prov, DUMP_ABSENT);
+	ck_assert_int_eq(t->f[DT_SWAPENTS].prov, DUMP_ABSENT);
+	ck_assert_int_eq(t->f[DT_PGTABLES_BYTES].prov, DUMP_ABSENT);
+	ck_assert_int_eq(d.cputime_unit, DU_JIFFIES);
+	ck_assert_int_eq(d.log_layout, DUMP_LOG_RING);
+	dump_state_release(&d);
+}
+END_TEST
+
+/* Write the first `keep` bytes of src (or all, then flip bytes) to dst. */
+static void damaged_copy(const char *src, const char *dst, off_t keep)
+{
+	int in = open(src, O_RDONLY), out;
+	char buf[65536];
+	off_t done = 0;
+	ssize_t n;
+
+	ck_assert_int_ge(in, 0);
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	ck_assert_int_ge(out, 0);
+	while (done < keep && (n = read(in, buf, sizeof(buf))) > 0) {
+		if (n > keep - done)
+			n = keep - done;
+		ck_assert_int_eq(write(out, buf, (size_t)n), n);
+		done += n;
+	}
+	close(in);
+	close(out);
+}
+
+static off_t file_size(const char *path)
+{
+	struct stat st;
+
+	ck_assert_int_eq(stat(path, &st), 0);
+	return st.st_size;
+}
+
+/* Cut every format at several points: an error or a partial read. */
+START_TEST(truncated_dumps_fail_cleanly)
+{
+	const char *name = scenarios[_i / 6];
+	const char *file = formats[_i % 6];
+	char path[4200], vmlinux[4200], cut[] = "/tmp/oomlens-cut-XXXXXX";
+	int fd = mkstemp(cut);
+	off_t size;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s.%s", fx(name), file);
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx(name));
+	size = file_size(path);
+	for (int k = 0; k < 8; k++) {
+		struct vmcore_options opt = {0};
+		struct oomlens_error *err;
+		struct dump_state d;
+
+		damaged_copy(path, cut, size * k / 8);
+		err = vmcore_read(cut, vmlinux, &opt, &d);
+		if (err) {
+			ck_assert_ptr_nonnull(strstr(err->message, cut));
+			oomlens_error_free(err);
+			continue;
+		}
+		/* what could be read is marked partial when something was not */
+		ck_assert_msg(d.partial || d.n_tasks > 0,
+			      "%s cut at %lld/8: nothing read and no warning",
+			      path, (long long)k);
+		dump_state_release(&d);
+	}
+	unlink(cut);
+}
+END_TEST
+
+START_TEST(wrong_inputs_are_refused)
+{
+	char x64[4200], i386[4200], vm64[4200], vm32[4200];
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+	struct dump_state d;
+
+	snprintf(x64, sizeof(x64), "%s.elf", fx("x86_64-2.6.32-rfc"));
+	snprintf(vm64, sizeof(vm64), "%s.vmlinux", fx("x86_64-2.6.32-rfc"));
+	snprintf(i386, sizeof(i386), "%s.elf", fx("i386-2.6.32-rfc-highmem"));
+	snprintf(vm32, sizeof(vm32), "%s.vmlinux",
+		 fx("i386-2.6.32-rfc-highmem"));
+	/* the other architecture's debuginfo */
+	err = vmcore_read(x64, vm32, &opt, &d);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "64-bit dump"));
+	oomlens_error_free(err);
+	/* a log file is not a dump */
+	err = vmcore_read("../fixtures/demo/rhel7-storm.log", vm64, &opt, &d);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "rhel7-storm.log"));
+	oomlens_error_free(err);
+	/* a dump is not debuginfo */
+	err = vmcore_read(x64, x64, &opt, &d);
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
+	/* missing files are named */
+	err = vmcore_read("/nonexistent/vmcore", vm64, &opt, &d);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "/nonexistent/vmcore"));
+	oomlens_error_free(err);
+	(void)i386;
+}
+END_TEST
+
+/* A debuginfo without DWARF: stripped, the message says what is needed. */
+START_TEST(vmlinux_without_dwarf)
+{
+	char x64[4200], vm64[4200], cmd[9000];
+	char stripped[] = "/tmp/oomlens-strip-XXXXXX";
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+	struct dump_state d;
+	int fd = mkstemp(stripped);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(x64, sizeof(x64), "%s.elf", fx("x86_64-2.6.32-rfc"));
+	snprintf(vm64, sizeof(vm64), "%s.vmlinux", fx("x86_64-2.6.32-rfc"));
+	snprintf(cmd, sizeof(cmd), "objcopy --strip-debug '%s' '%s'", vm64,
+		 stripped);
+	ck_assert_int_eq(system(cmd), 0);
+	err = vmcore_read(x64, stripped, &opt, &d);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "DWARF"));
+	oomlens_error_free(err);
+	unlink(stripped);
+}
+END_TEST
+
+/* The flattened format: reassembled like makedumpfile -R. */
+START_TEST(unflatten_matches_kdump)
+{
+	char flat[4200], kdump[4200], out[] = "/tmp/oomlens-unflat-XXXXXX";
+	int in, fd = mkstemp(out);
+	struct oomlens_error *err;
+	off_t n;
+
+	ck_assert_int_ge(fd, 0);
+	snprintf(flat, sizeof(flat), "%s.flat", fx("x86_64-2.6.32-rfc"));
+	snprintf(kdump, sizeof(kdump), "%s.kdump", fx("x86_64-2.6.32-rfc"));
+	in = open(flat, O_RDONLY);
+	ck_assert_int_ge(in, 0);
+	err = kcore_unflatten(in, (uint64_t)file_size(flat), fd, flat);
+	ck_assert_ptr_null(err);
+	close(in);
+	n = file_size(kdump);
+	ck_assert_int_eq(file_size(out), n);
+	{
+		char cmd[9000];
+
+		snprintf(cmd, sizeof(cmd), "cmp -s '%s' '%s'", out, kdump);
+		ck_assert_int_eq(system(cmd), 0);
+	}
+	/* cut short: an error naming the file and the offset */
+	{
+		char cut[] = "/tmp/oomlens-cutflat-XXXXXX";
+		int c = mkstemp(cut);
+
+		ck_assert_int_ge(c, 0);
+		close(c);
+		damaged_copy(flat, cut, file_size(flat) - 100);
+		in = open(cut, O_RDONLY);
+		ck_assert_int_ge(in, 0);
+		ck_assert_int_eq(ftruncate(fd, 0), 0);
+		err = kcore_unflatten(in, (uint64_t)file_size(cut), fd, cut);
+		unlink(cut);
+	}
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err->message, "offset") != NULL, "%s",
+		      err->message);
+	oomlens_error_free(err);
+	close(in);
+	close(fd);
+	unlink(out);
+}
+END_TEST
+
+Suite *vmcore_suite(void)
+{
+	Suite *s = suite_create("vmcore");
+	TCase *tc = tcase_create("synthetic");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, planted_values_round_trip, 0, 18);
+	tcase_add_test(tc, rfc_fields_have_provenance);
+	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0, 18);
+	tcase_add_test(tc, wrong_inputs_are_refused);
+	tcase_add_test(tc, vmlinux_without_dwarf);
+	tcase_add_test(tc, unflatten_matches_kdump);
+	suite_add_tcase(s, tc);
+	return s;
+}

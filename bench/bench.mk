@@ -51,3 +51,11 @@ $(BENCH_CORPUS)/dense-%.log $(BENCH_CORPUS)/dense-%.meta: $(BENCH_GEN)
 
 bench-clean:
 	rm -rf $(BENCH_CORPUS) bench/results.txt
+
+# The vmcore process table against crash (issue 5); needs a real dump made
+# by fixtures/qemu/vmcore.sh and Debian's crash: skipped without them.
+VMLINUX ?= /work/lab/vmlinux-6.1.0-57-cloud-amd64
+VMCORE ?= /work/lab/vmcore/memcg.elf
+.PHONY: bench-vmcore
+bench-vmcore: oomlens
+	sh bench/vmcore.sh ./oomlens $(VMLINUX) $(VMCORE)

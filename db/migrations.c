@@ -261,9 +261,9 @@ static const char migration_1[] =
 	"  incident_id INTEGER NOT NULL -- the incident\n"
 	"    REFERENCES incidents(id) ON DELETE CASCADE,\n"
 	"  pid INTEGER NOT NULL, -- the task\n"
-	"  field TEXT NOT NULL, -- e.g. mm.rss_stat.count[MM_ANONPAGES]\n"
+	"  field TEXT NOT NULL, -- a model/dump.h field name, e.g. rss_anon\n"
 	"  value, -- INTEGER or TEXT as read\n"
-	"  provenance TEXT, -- where it was read: symbol, DWARF member, offset\n"
+	"  provenance TEXT, -- read from / derived from / unreadable in VMCORE\n"
 	"  PRIMARY KEY (incident_id, pid, field)\n"
 	") WITHOUT ROWID;\n"
 

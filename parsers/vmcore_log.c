@@ -391,14 +391,23 @@ void vmc_read_log(struct vmc *v)
 	struct out o = {0};
 	uint64_t a;
 
+	bool ok;
+
 	if (vmc_symbol(v, "prb", &a))
-		log_ringbuffer(v, &o);
+		ok = log_ringbuffer(v, &o);
 	else if (vmc_symbol(v, "log_first_idx", &a))
-		log_records(v, &o);
+		ok = log_records(v, &o);
 	else if (vmc_symbol(v, "log_end", &a))
-		log_ring(v, &o);
-	else
+		ok = log_ring(v, &o);
+	else {
 		dump_warn(v->d, "no kernel log buffer found in the debuginfo");
+		ok = true;
+	}
+	if (!ok) {
+		dump_warn(v->d, "the kernel log buffer could not be read (%s)",
+			  kcore_last_error(v->kc));
+		v->d->partial = true;
+	}
 	if (o.full) {
 		dump_warn(v->d, "kernel log cut at %zu bytes", o.len);
 		v->d->partial = true;

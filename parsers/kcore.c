@@ -183,6 +183,36 @@ struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
 	return NULL;
 }
 
+/*
+ * libkdumpfile 0.5.1 trusts a kdump header's sizes: it maps and allocates
+ * what block_size, sub_hdr_size and bitmap_blocks say, and crashes
+ * (SIGBUS past the end of the file) or asks for gigabytes when they lie.
+ * The header, sub-header and both bitmaps must lie within the file, in
+ * the 64-bit layout (block_size at 428) or the 32-bit one (at 416).
+ */
+static bool kdump_header_sane(int fd, uint64_t file_size)
+{
+	unsigned char h[440];
+	static const unsigned at[2] = {428, 416};
+
+	if (!read_full(fd, h, sizeof(h), 0))
+		return false;
+	for (int i = 0; i < 2; i++) {
+		uint32_t bs, sub, bm;
+
+		memcpy(&bs, h + at[i], 4);
+		memcpy(&sub, h + at[i] + 4, 4);
+		memcpy(&bm, h + at[i] + 8, 4);
+		bs = le32toh(bs);
+		sub = le32toh(sub);
+		bm = le32toh(bm);
+		if (bs >= 512 && bs <= (1u << 20) && !(bs & (bs - 1)) &&
+		    (1 + (uint64_t)sub + bm) * bs <= file_size)
+			return true;
+	}
+	return false;
+}
+
 static int temp_file(void)
 {
 	const char *dir = getenv("TMPDIR");
@@ -276,6 +306,16 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 		if (err)
 			goto fail;
 		kc->format = "flattened kdump";
+	}
+	/* kc->fd is the file or its reassembly */
+	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 8, 0) == 8 &&
+	    memcmp(head, "KDUMP   ", 8) == 0 &&
+	    !kdump_header_sane(kc->fd, (uint64_t)st.st_size)) {
+		err = oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s': kdump header gives sizes beyond the end of the file (truncated or damaged)",
+			path);
+		goto fail;
 	}
 	kc->ctx = kdump_new();
 	if (!kc->ctx) {

@@ -311,6 +311,25 @@ START_TEST(wrong_inputs_are_refused)
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_nonnull(strstr(err->message, "64-bit dump"));
 	oomlens_error_free(err);
+	/* another release's debuginfo: refused, or read anyway with --force */
+	{
+		char vm419[4200];
+
+		snprintf(vm419, sizeof(vm419), "%s.vmlinux", fx("x86_64-4.19"));
+		err = vmcore_read(x64, vm419, &opt, &d);
+		ck_assert_ptr_nonnull(err);
+		ck_assert_msg(strstr(err->message, "2.6.32-rc5-mm1-oomrenewal") &&
+				      strstr(err->message, "4.19.0-vmgen") &&
+				      strstr(err->message, "--force"),
+			      "%s", err->message);
+		oomlens_error_free(err);
+		opt.force = true;
+		err = vmcore_read(x64, vm419, &opt, &d);
+		ck_assert_ptr_null(err);
+		ck_assert_int_gt(d.n_warnings, 0);
+		dump_state_release(&d);
+		opt.force = false;
+	}
 	/* a log file is not a dump */
 	err = vmcore_read("../fixtures/demo/rhel7-storm.log", vm64, &opt, &d);
 	ck_assert_ptr_nonnull(err);

@@ -160,3 +160,12 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 	}
 	children(d, t, in);
 }
+
+bool dump_inputs_of_row(const struct dump_state *d,
+			const struct oom_incident *inc, int64_t pid,
+			struct dump_inputs *out)
+{
+	dump_inputs_of(d, pid, inc->trigger.pid, inc->has_uptime, inc->uptime,
+		       out);
+	return out->present;
+}

@@ -59,5 +59,9 @@ struct dump_inputs {
 void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		    int64_t trigger_pid, bool has_oom_s, double oom_s,
 		    struct dump_inputs *out);
+/* The same for a table row of inc: true if the dump has that process. */
+bool dump_inputs_of_row(const struct dump_state *d,
+			const struct oom_incident *inc, int64_t pid,
+			struct dump_inputs *out);
 
 #endif

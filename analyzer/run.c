@@ -148,12 +148,9 @@ static int era_from_layout(const struct oom_incident *inc)
 static void known_from_dump(const struct ml_run *r, int64_t pid,
 			    unsigned page_kb, struct ml_task *t)
 {
-	const struct oom_incident *inc = r->inc;
 	struct dump_inputs d;
 
-	dump_inputs_of(r->dump, pid, inc->trigger.pid, inc->has_uptime,
-		       inc->uptime, &d);
-	if (!d.present)
+	if (!dump_inputs_of_row(r->dump, r->inc, pid, &d))
 		return;
 	if (d.has_caps) {
 		t->root = d.caps & 1;

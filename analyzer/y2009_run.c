@@ -326,12 +326,9 @@ static void exact(struct yrange *x, uint64_t v)
 static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 			    uint64_t uptime)
 {
-	const struct oom_incident *inc = r->inc;
 	struct dump_inputs d;
 
-	dump_inputs_of(r->dump, pid, inc->trigger.pid, inc->has_uptime,
-		       inc->uptime, &d);
-	if (!d.present)
+	if (!dump_inputs_of_row(r->dump, r->inc, pid, &d))
 		return;
 	if (d.hz)
 		t->in.hz = d.hz;

@@ -169,6 +169,24 @@ static bool head_hash(const char *path, char *out, size_t n)
 	return true;
 }
 
+/*
+ * Has this source (path and content identity) been read to its end
+ * before? Then it is counted as already done and *done set.
+ */
+static struct oomlens_error *
+source_done(struct ingest *g, const struct db_source *src, bool *done)
+{
+	struct oomlens_error *err = NULL;
+
+	*done = false;
+	if (src->sha256_hex)
+		err = db_source_is_done(g->db, src->path, src->sha256_hex,
+					done);
+	if (!err && *done)
+		g->already_done++;
+	return err;
+}
+
 static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 {
 	struct ingest *g = ctx;
@@ -200,13 +218,8 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 				 : NULL;
 	src.format = s->format;
 	src.host = s->host;
-	if (src.sha256_hex &&
-	    (err = db_source_is_done(g->db, src.path, src.sha256_hex, &done)))
+	if ((err = source_done(g, &src, &done)) || done)
 		return err;
-	if (done) {
-		g->already_done++;
-		return NULL;
-	}
 	/* one transaction per source, committed in batches when large */
 	if ((err = db_begin(g->db)))
 		return err;
@@ -313,13 +326,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	src.path = path;
 	src.size = stat(path, &st) == 0 ? (int64_t)st.st_size : OOM_VAL_NONE;
 	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
-	if (src.sha256_hex &&
-	    (err = db_source_is_done(g->db, src.path, src.sha256_hex, &done)))
+	if ((err = source_done(g, &src, &done)) || done)
 		return err;
-	if (done) {
-		g->already_done++;
-		return NULL;
-	}
 	err = vmcore_read(path, vmlinux, &opt, &d);
 	if (err) {
 		on_skip(g, path, err->message, true);

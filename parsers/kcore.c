@@ -71,12 +71,14 @@ bool kcore_sniff(const char *path)
 			  : h[16] == 0 && h[17] == 4);
 }
 
-static bool read_full(int fd, void *buf, size_t len, uint64_t off)
+/* pread (or pwrite) all of len bytes at off, through EINTR and short I/O. */
+static bool full_io(int fd, void *buf, size_t len, uint64_t off, bool write)
 {
 	char *p = buf;
 
 	while (len) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
+		ssize_t n = write ? pwrite(fd, p, len, (off_t)off)
+				  : pread(fd, p, len, (off_t)off);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -89,22 +91,14 @@ static bool read_full(int fd, void *buf, size_t len, uint64_t off)
 	return true;
 }
 
-static bool write_full(int fd, const void *buf, size_t len, uint64_t off)
+static bool read_full(int fd, void *buf, size_t len, uint64_t off)
 {
-	const char *p = buf;
+	return full_io(fd, buf, len, off, false);
+}
 
-	while (len) {
-		ssize_t n = pwrite(fd, p, len, (off_t)off);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		off += (uint64_t)n;
-		len -= (size_t)n;
-	}
-	return true;
+static bool write_full(int fd, void *buf, size_t len, uint64_t off)
+{
+	return full_io(fd, buf, len, off, true);
 }
 
 struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,

@@ -105,7 +105,7 @@ struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 {
 	struct oomlens_error *err;
 
-	err = strbuf_addf(sb, "vmcore %s: %s %s dump (%s), %zu processes", path,
+	err = strbuf_addf(sb, "vmcore %s: %s %s dump (%s), %zu tasks", path,
 			  d->osrelease[0] ? d->osrelease : "unknown kernel",
 			  d->machine, d->format ? d->format : "?", d->n_tasks);
 	if (!err && known(&d->g[DG_UPTIME_NS]))

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <dirent.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,24 @@ void check_each_file(const char *dir, const char *suffix, const char *what,
 	closedir(d);
 	ck_assert_msg(files > 0, "no %s in %s", what, dir);
 	ck_assert_msg(!bad, "%d of %d %s wrong", bad, files, what);
+}
+
+const char *build_fixture(const char *sub, const char *name)
+{
+	static char path[4096];
+	char exe[3000];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	ck_assert_int_gt(n, 0);
+	exe[n] = '\0';
+	for (int i = 0; i < 2; i++) {
+		slash = strrchr(exe, '/');
+		ck_assert_ptr_nonnull(slash);
+		*slash = '\0';
+	}
+	snprintf(path, sizeof(path), "%s/fixtures/%s/%s", exe, sub, name);
+	return path;
 }
 
 int main(void)

@@ -42,6 +42,12 @@ void collected_release(struct collected *c);
  * the name without it). Fails the test if the folder is missing, empty, or
  * any check returns non-zero; what names the files in the message.
  */
+/*
+ * BUILD/fixtures/SUB/NAME, BUILD being the build folder of this test binary
+ * (BUILD/tests/run), where make puts generated fixtures. A static buffer.
+ */
+const char *build_fixture(const char *sub, const char *name);
+
 void check_each_file(const char *dir, const char *suffix, const char *what,
 		     int (*check)(const char *dir, const char *stem));
 

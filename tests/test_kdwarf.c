@@ -17,24 +17,9 @@
 #include "parsers/kdwarf.h"
 #include "tests/suites.h"
 
-/* The fixtures sit in the build folder of this binary: BUILD/tests/run. */
 static const char *fx(const char *name)
 {
-	static char path[4096];
-	char exe[4000];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-	int i;
-
-	ck_assert_int_gt(n, 0);
-	exe[n] = '\0';
-	for (i = 0; i < 2; i++) {
-		slash = strrchr(exe, '/');
-		ck_assert_ptr_nonnull(slash);
-		*slash = '\0';
-	}
-	snprintf(path, sizeof(path), "%s/fixtures/kdwarf/%s", exe, name);
-	return path;
+	return build_fixture("kdwarf", name);
 }
 
 static struct kdwarf *open_fx(const char *name)

@@ -17,23 +17,9 @@
 #include "parsers/vmcore.h"
 #include "tests/suites.h"
 
-/* BUILD/fixtures/vmcore/name, BUILD being where this binary is (BUILD/tests/run). */
 static const char *fx(const char *name)
 {
-	static char path[4096];
-	char exe[4000];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
-
-	ck_assert_int_gt(n, 0);
-	exe[n] = '\0';
-	for (int i = 0; i < 2; i++) {
-		slash = strrchr(exe, '/');
-		ck_assert_ptr_nonnull(slash);
-		*slash = '\0';
-	}
-	snprintf(path, sizeof(path), "%s/fixtures/vmcore/%s", exe, name);
-	return path;
+	return build_fixture("vmcore", name);
 }
 
 static const char *const scenarios[] = {
@@ -318,10 +304,11 @@ START_TEST(wrong_inputs_are_refused)
 		snprintf(vm419, sizeof(vm419), "%s.vmlinux", fx("x86_64-4.19"));
 		err = vmcore_read(x64, vm419, &opt, &d);
 		ck_assert_ptr_nonnull(err);
-		ck_assert_msg(strstr(err->message, "2.6.32-rc5-mm1-oomrenewal") &&
-				      strstr(err->message, "4.19.0-vmgen") &&
-				      strstr(err->message, "--force"),
-			      "%s", err->message);
+		ck_assert_msg(
+			strstr(err->message, "2.6.32-rc5-mm1-oomrenewal") &&
+				strstr(err->message, "4.19.0-vmgen") &&
+				strstr(err->message, "--force"),
+			"%s", err->message);
 		oomlens_error_free(err);
 		opt.force = true;
 		err = vmcore_read(x64, vm419, &opt, &d);

@@ -46,6 +46,8 @@
 #define MAX_CHILDREN 100000u
 #define MAX_THREADS 100000u
 #define MAX_CPUS 8192u
+/* Larger "structs" are a hostile or broken debuginfo: treated as absent. */
+#define MAX_STRUCT_SIZE (1u << 20)
 
 /* Where every member lives in this kernel; KF_NONE where it has none. */
 struct layout {
@@ -171,15 +173,23 @@ static void member2(struct vmc *v, const char *type, const char *a,
 		member(v, type, b, out);
 }
 
+/* sizeof(struct name), 0 if unknown or beyond MAX_STRUCT_SIZE. */
+static uint32_t struct_size(struct vmc *v, const char *name)
+{
+	uint32_t n = kdwarf_struct_size(v->dw, name);
+
+	return n > MAX_STRUCT_SIZE ? 0 : n;
+}
+
 static void resolve_layout(struct vmc *v, struct layout *L)
 {
 	static const char *const mm_enum[4] = {"MM_FILEPAGES", "MM_ANONPAGES",
 					       "MM_SWAPENTS", "MM_SHMEMPAGES"};
 
-	L->task_size = kdwarf_struct_size(v->dw, "task_struct");
-	L->mm_size = kdwarf_struct_size(v->dw, "mm_struct");
-	L->signal_size = kdwarf_struct_size(v->dw, "signal_struct");
-	L->cred_size = kdwarf_struct_size(v->dw, "cred");
+	L->task_size = struct_size(v, "task_struct");
+	L->mm_size = struct_size(v, "mm_struct");
+	L->signal_size = struct_size(v, "signal_struct");
+	L->cred_size = struct_size(v, "cred");
 	member(v, "task_struct", "tasks", &L->t_tasks);
 	member(v, "task_struct", "pid", &L->t_pid);
 	member(v, "task_struct", "tgid", &L->t_tgid);
@@ -257,6 +267,12 @@ static void set(struct dump_val *x, int64_t value, enum dump_prov p)
 {
 	x->v = value;
 	x->prov = (uint8_t)p;
+}
+
+/* Sums of values read from the dump wrap instead of overflowing. */
+static void add(int64_t *x, int64_t val)
+{
+	*x = (int64_t)((uint64_t)*x + (uint64_t)val);
 }
 
 /* Field f of buf into *x: read, or unreadable, or absent if no member. */
@@ -337,8 +353,10 @@ static int64_t timespec_ns(const struct kfield *outer, const struct kfield *sec,
 
 	s.offset += outer->offset;
 	n.offset += outer->offset;
-	*ok = vmc_field(&s, buf, size, &a) && vmc_field(&n, buf, size, &b);
-	return *ok ? a * NSEC_PER_SEC + b : 0;
+	*ok = vmc_field(&s, buf, size, &a) && vmc_field(&n, buf, size, &b) &&
+	      !__builtin_mul_overflow(a, NSEC_PER_SEC, &a) &&
+	      !__builtin_add_overflow(a, b, &a);
+	return *ok ? a : 0;
 }
 
 static void start_times(struct walker *w, struct dump_task *t)
@@ -497,7 +515,8 @@ static void read_rss(struct walker *w, struct dump_task *t, uint64_t mm)
 			enum dump_task_field cf =
 				i == 2 ? DT_SWAP_CACHED : DT_RSS_CACHED;
 
-			set(&t->f[cf], t->f[cf].v + delta, DUMP_READ);
+			add(&t->f[cf].v, delta);
+			t->f[cf].prov = DUMP_READ;
 		}
 	}
 }
@@ -613,14 +632,14 @@ static bool add_thread(struct walker *w, uint64_t node, void *arg)
 	if (!read_obj(w, addr, w->thread, L->task_size))
 		return false;
 	if (vmc_field(&L->t_utime, w->thread, L->task_size, &val))
-		a->t->f[DT_GROUP_UTIME].v += val;
+		add(&a->t->f[DT_GROUP_UTIME].v, val);
 	if (vmc_field(&L->t_stime, w->thread, L->task_size, &val))
-		a->t->f[DT_GROUP_STIME].v += val;
+		add(&a->t->f[DT_GROUP_STIME].v, val);
 	for (i = 0; i < 4; i++)
 		if (L->mm_idx[i] >= 0 && elem(&L->t_rss_count, L->mm_idx[i],
 					      w->thread, L->task_size, &val))
-			a->t->f[i == 2 ? DT_SWAP_CACHED : DT_RSS_CACHED].v +=
-				val;
+			add(&a->t->f[i == 2 ? DT_SWAP_CACHED : DT_RSS_CACHED].v,
+			    val);
 	return true;
 }
 
@@ -651,7 +670,7 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 	t->task_addr = addr;
 	take(&t->f[DT_PID], &L->t_pid, w->task, ts);
 	take(&t->f[DT_TGID], &L->t_tgid, w->task, ts);
-	if (L->t_comm.offset + 16 <= ts)
+	if (L->t_comm.offset <= ts && ts - L->t_comm.offset >= 16)
 		memcpy(t->comm, w->task + L->t_comm.offset, 16);
 	t->comm[16] = '\0';
 	take(&t->f[DT_STATE], &L->t_state, w->task, ts);
@@ -700,8 +719,10 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 			if (L->mm_idx[i] >= 0 &&
 			    elem(&L->t_rss_count, L->mm_idx[i], w->task, ts,
 				 &val))
-				t->f[i == 2 ? DT_SWAP_CACHED : DT_RSS_CACHED]
-					.v += val;
+				add(&t->f[i == 2 ? DT_SWAP_CACHED
+						 : DT_RSS_CACHED]
+					     .v,
+				    val);
 	} else if (L->percpu_rss) {
 		set(&t->f[DT_RSS_CACHED], 0, DUMP_READ);
 		set(&t->f[DT_SWAP_CACHED], 0, DUMP_READ);
@@ -798,8 +819,11 @@ static struct oomlens_error *walk_tasks(struct walker *w)
 		return oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
 			"the debuginfo has no symbol init_task");
-	if (!L->task_size || L->task_size > (1u << 20) || !L->t_tasks.kind ||
-	    !L->t_pid.kind || !L->t_tgid.kind || !L->list_next.kind)
+	if (!L->task_size || L->task_size > MAX_STRUCT_SIZE ||
+	    !L->t_tasks.kind || !L->t_pid.kind || !L->t_tgid.kind ||
+	    !L->list_next.kind || L->t_tasks.offset > L->task_size ||
+	    L->list_next.offset > L->task_size ||
+	    L->t_tasks.offset + L->list_next.offset + v->psz > L->task_size)
 		return oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
 			"the debuginfo lacks struct task_struct or its tasks/pid/tgid members");
@@ -869,16 +893,18 @@ static void read_globals(struct vmc *v)
 		set(&d->g[DG_JIFFIES], val, DUMP_READ);
 		if (hz > 0) {
 			/* INITIAL_JIFFIES: -300 s as an unsigned int (jiffies.h) */
-			uint64_t init = (uint32_t)(-300 * (int32_t)hz);
+			uint64_t init = (uint32_t)(0u - 300u * (uint32_t)hz);
 			uint64_t j = (uint64_t)val - init;
 
 			if (v->psz == 4)
 				j = (uint32_t)j;
-			set(&d->g[DG_UPTIME_NS],
-			    (int64_t)(j / (uint64_t)hz) * NSEC_PER_SEC +
-				    (int64_t)(j % (uint64_t)hz) * NSEC_PER_SEC /
-					    hz,
-			    DUMP_DERIVED);
+			/* hz <= NSEC_PER_SEC: the remainder's term fits */
+			if (j / (uint64_t)hz <= INT64_MAX / NSEC_PER_SEC - 1)
+				set(&d->g[DG_UPTIME_NS],
+				    (int64_t)(j / (uint64_t)hz) * NSEC_PER_SEC +
+					    (int64_t)(j % (uint64_t)hz) *
+						    NSEC_PER_SEC / hz,
+				    DUMP_DERIVED);
 		}
 	}
 	if (vmc_global(v, "_totalram_pages", &val) ||

@@ -230,5 +230,22 @@ else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"
 fi
 
+# the vmcore readers' fuzz reproducers (bench/fuzz/crashes/vmcore-*, see
+# bench/fuzz/README.md): read with the fixture vmlinux, exit 0, 1 or 2 and
+# no sanitizer report (lsan.supp: libkdumpfile's own leaks)
+if [ -r "$vmc/x86_64-2.6.32-rfc.vmlinux" ]; then
+	for f in bench/fuzz/crashes/vmcore-*; do
+		[ -e "$f" ] || continue
+		( ulimit -t 20 2>/dev/null
+		  LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/bench/fuzz/lsan.supp \
+			exec "$bin" vmcore --ps --log --force --vmlinux "$vmc/x86_64-2.6.32-rfc.vmlinux" "$f" ) >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		case $rc in
+		0 | 1 | 2) grep -q "runtime error\|Sanitizer" "$tmp/err" && { bad "vmcore fuzz reproducer $f"; cat "$tmp/err"; } || ok ;;
+		*) bad "vmcore fuzz reproducer $f: exit $rc"; cat "$tmp/err" ;;
+		esac
+	done
+fi
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -1,10 +1,15 @@
 #!/bin/sh
-# Build the libFuzzer target for the OOM log parser: bench/fuzz/README.md.
-# Run from the repository root. Output: $OUT (default /tmp/fuzz_oomlog).
+# Build the libFuzzer targets: bench/fuzz/README.md.
+# Run from the repository root. Output: $OUT (default /tmp/fuzz_oomlog) for
+# the OOM log parser and $OUT_VMCORE (default /tmp/fuzz_vmcore) for the
+# vmcore readers. `bench/fuzz/build.sh vmcore` builds only the second,
+# `bench/fuzz/build.sh oomlog` only the first.
 set -eu
 
 OUT=${OUT:-/tmp/fuzz_oomlog}
+OUT_VMCORE=${OUT_VMCORE:-/tmp/fuzz_vmcore}
 CC=${CC:-clang}
+WHAT=${1:-all}
 
 [ -f Makefile ] && [ -f parsers/oomlog.h ] || {
 	echo "build.sh: run from the repository root" >&2
@@ -28,7 +33,12 @@ LIBS=$(make_var LIBS)
 
 # -fno-sanitize-recover=all: undefined behaviour aborts, so libFuzzer keeps
 # the input instead of printing a diagnostic and going on.
+FLAGS="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	-std=gnu11 -D_GNU_SOURCE -I."
 set -x
-$CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	-std=gnu11 -D_GNU_SOURCE -I. \
-	-o "$OUT" bench/fuzz/fuzz_oomlog.c $LIB_SRC $LIBS
+if [ "$WHAT" != vmcore ]; then
+	$CC $FLAGS -o "$OUT" bench/fuzz/fuzz_oomlog.c $LIB_SRC $LIBS
+fi
+if [ "$WHAT" != oomlog ]; then
+	$CC $FLAGS -o "$OUT_VMCORE" bench/fuzz/fuzz_vmcore.c $LIB_SRC $LIBS
+fi

@@ -26,6 +26,7 @@ static const char *const scenarios[] = {
 	"x86_64-2.6.32-rfc",
 	"i386-2.6.32-rfc-highmem",
 	"x86_64-4.19",
+	"x86_64-6.2",
 };
 
 /* The dump files of a scenario, with the extension vmgen gives each format. */
@@ -414,9 +415,9 @@ Suite *vmcore_suite(void)
 	TCase *tc = tcase_create("synthetic");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, planted_values_round_trip, 0, 18);
+	tcase_add_loop_test(tc, planted_values_round_trip, 0, 24);
 	tcase_add_test(tc, rfc_fields_have_provenance);
-	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0, 18);
+	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0, 24);
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, unflatten_matches_kdump);

@@ -58,7 +58,12 @@ static void emit(struct out *o, const char *s, size_t n)
 	o->p[o->len] = '\0';
 }
 
-/* One record as a dmesg line; embedded NULs become spaces. */
+/*
+ * One record as dmesg lines: each line of a multi-line record (memcg's
+ * memory.stat is one record) gets the prefix, as the console prints it
+ * (record_print_text()); a trailing newline adds no empty line; embedded
+ * NULs become spaces.
+ */
 static void emit_record(struct out *o, unsigned prefix, uint64_t ts_nsec,
 			const char *text, size_t n)
 {
@@ -68,15 +73,16 @@ static void emit_record(struct out *o, unsigned prefix, uint64_t ts_nsec,
 			 (unsigned long long)(ts_nsec % 1000000000ull / 1000));
 	size_t start = 0;
 
-	emit(o, head, (size_t)h);
-	for (size_t i = 0; i < n; i++)
-		if (text[i] == '\0') {
-			emit(o, text + start, i - start);
-			emit(o, " ", 1);
-			start = i + 1;
-		}
-	emit(o, text + start, n - start);
-	emit(o, "\n", 1);
+	do {
+		const char *nl = memchr(text + start, '\n', n - start);
+		size_t end = nl ? (size_t)(nl - text) : n;
+
+		emit(o, head, (size_t)h);
+		for (size_t i = start; i < end; i++)
+			emit(o, text[i] ? text + i : " ", 1);
+		emit(o, "\n", 1);
+		start = end + 1;
+	} while (start < n);
 }
 
 static unsigned char *read_blob(struct vmc *v, uint64_t addr, uint64_t size)

@@ -9,12 +9,16 @@
 
 #include <string.h>
 
+#include "model/kversion.h"
+
 #include "core/banned.h"
 
 #define CAP_SYS_RAWIO 17
 #define CAP_SYS_ADMIN 21
 #define CAP_SYS_RESOURCE 24
 #define NSEC 1000000000ull
+/* include/linux/sched.h, 2.6.31-2.6.39 (the bit means other things since) */
+#define PF_OOM_ORIGIN 0x00080000
 
 static bool ok(const struct dump_val *x)
 {
@@ -99,6 +103,11 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		if (ok(&t->f[DT_SIGNAL_STIME]))
 			in->cpu_jiffies +=
 				jiffies_of(d, t->f[DT_SIGNAL_STIME].v, in->hz);
+	}
+	if (ok(&t->f[DT_FLAGS]) &&
+	    kversion_parse(d->osrelease, strlen(d->osrelease)) < KV(3, 0, 0)) {
+		in->has_origin = true;
+		in->oom_origin = (t->f[DT_FLAGS].v & PF_OOM_ORIGIN) != 0;
 	}
 	if (ok(&t->f[DT_START_TIME_NS])) {
 		in->has_start = true;

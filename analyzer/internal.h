@@ -49,6 +49,7 @@ struct dump_inputs {
 	int64_t nr_ptes; /* page-table pages (nr_ptes, or pgtables_bytes) */
 	bool has_uptime;
 	uint64_t uptime_s; /* the dump's, when the report has none */
+	bool has_origin, oom_origin; /* PF_OOM_ORIGIN (<= 2.6.39 kernels) */
 };
 
 /*

@@ -332,6 +332,8 @@ static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 		return;
 	if (d.hz)
 		t->in.hz = d.hz;
+	if (d.has_origin)
+		t->in.oom_origin = d.oom_origin;
 	if (d.has_children)
 		exact(&t->v[V_CHILDREN], r->m == M2009_MMOTM_2009_11
 						 ? d.child_rss_points

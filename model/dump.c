@@ -56,6 +56,7 @@ const struct dump_field_info dump_global_info[DG_COUNT] = {
 	[DG_TOTALRAM_PAGES] = {"totalram_pages", DU_PAGES},
 	[DG_TOTAL_SWAP_PAGES] = {"total_swap_pages", DU_PAGES},
 	[DG_NR_THREADS] = {"nr_threads", DU_COUNT},
+	[DG_NR_PROCESSES] = {"nr_processes", DU_COUNT},
 	[DG_KERNEL_OFFSET] = {"kernel_offset", DU_BYTES},
 };
 

@@ -110,6 +110,7 @@ enum dump_global {
 	DG_TOTALRAM_PAGES,
 	DG_TOTAL_SWAP_PAGES,
 	DG_NR_THREADS,
+	DG_NR_PROCESSES, /* thread-group leaders found, init_task not counted */
 	DG_KERNEL_OFFSET,
 	DG_COUNT
 };

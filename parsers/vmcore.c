@@ -1070,6 +1070,16 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 			err = &oomlens_error_nomem;
 		else
 			err = walk_tasks(&w);
+		if (!err) {
+			/* nr_processes(): the leaders fork() made */
+			int64_t n = 0;
+
+			for (size_t i = 0; i < out->n_tasks; i++)
+				n += out->tasks[i].f[DT_PID].v ==
+					     out->tasks[i].f[DT_TGID].v &&
+				     out->tasks[i].f[DT_PID].v != 0;
+			set(&out->g[DG_NR_PROCESSES], n, DUMP_DERIVED);
+		}
 		free(w.task);
 		free(w.thread);
 		free(w.mm);

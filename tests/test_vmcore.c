@@ -13,7 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analyzer/analyzer.h"
 #include "parsers/kcore.h"
+#include "parsers/oomlog.h"
 #include "parsers/vmcore.h"
 #include "tests/suites.h"
 
@@ -409,6 +411,76 @@ START_TEST(unflatten_matches_kdump)
 }
 END_TEST
 
+struct one_incident {
+	struct oom_incident *inc;
+};
+
+static struct oomlens_error *keep_first(void *ctx, struct oom_incident *inc)
+{
+	struct one_incident *o = ctx;
+
+	if (o->inc)
+		oom_incident_free(inc);
+	else
+		o->inc = inc;
+	return NULL;
+}
+
+/*
+ * The 2.6.32 models on the dump's own OOM report: from the log alone the
+ * classic badness is undetermined (CPU and start times, children are not
+ * in a log); with the dump's process state it is certain, and its score
+ * is the one worked out by hand from the planted values: firefox (2210),
+ * total_vm 512000 pages, CPU time 52000+9000+300 + 8000+1000+700 + the
+ * signal's 1200+300 = 72500 jiffies >> (SHIFT_HZ(250) + 3) = 35, run
+ * time (4120 - 240) >> 10 = 3: 512000 / int_sqrt(35) = 102400, and
+ * int_sqrt(int_sqrt(3)) = 1.
+ */
+START_TEST(models_on_known_inputs)
+{
+	char path[4200], vmlinux[4200];
+	struct vmcore_options opt = {0};
+	struct oomlog_sink sink = {0};
+	struct one_incident one = {0};
+	struct analyzer_options ao;
+	struct verdict_list vl;
+	struct dump_state d;
+
+	snprintf(path, sizeof(path), "%s.elf", fx("x86_64-2.6.32-rfc"));
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux",
+		 fx("x86_64-2.6.32-rfc"));
+	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &d));
+	sink.incident = keep_first;
+	sink.ctx = &one;
+	ck_assert_ptr_null(oomlog_parse_text(d.log, d.log_len, path, &sink));
+	ck_assert_ptr_nonnull(one.inc);
+	analyzer_options_init(&ao);
+	ck_assert_ptr_null(analyzer_options_parse(&ao, "linux-2.6.32"));
+
+	ck_assert_ptr_null(analyzer_run(one.inc, &ao, &vl));
+	ck_assert_uint_eq(vl.n, 1);
+	ck_assert_int_ne(vl.v[0].certainty, VERDICT_CERTAIN);
+
+	ao.dump = &d;
+	ck_assert_ptr_null(analyzer_run(one.inc, &ao, &vl));
+	ck_assert_uint_eq(vl.n, 1);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert(vl.v[0].has_victim);
+	ck_assert_int_eq(vl.v[0].victim.pid, 2210);
+	ck_assert_int_eq(vl.v[0].kernel_score_lo, 102400);
+	ck_assert_int_eq(vl.v[0].kernel_score_hi, 102400);
+
+	/* the RFC's detector finds the fork bomb in the dump's tree itself */
+	ck_assert_ptr_null(analyzer_options_parse(&ao, "rfc-2009-as-intended"));
+	ck_assert_ptr_null(analyzer_run(one.inc, &ao, &vl));
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(vl.v[0].forkbomb_pid, 5120);
+	oom_incident_free(one.inc);
+	oomlog_library_release();
+	dump_state_release(&d);
+}
+END_TEST
+
 Suite *vmcore_suite(void)
 {
 	Suite *s = suite_create("vmcore");
@@ -421,6 +493,7 @@ Suite *vmcore_suite(void)
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, unflatten_matches_kdump);
+	tcase_add_test(tc, models_on_known_inputs);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -105,7 +105,8 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 	err = db_store_incident(g->db, g->source_id, inc, &id, &was_new);
 	oom_incident_free(inc);
 	if (!err && g->dump)
-		err = db_store_dump_fields(g->db, id, g->dump, g->dump_path);
+		err = db_store_dump(g->db, id, g->source_id, g->dump,
+				    g->dump_path);
 	if (err) {
 		g->db_failed = true;
 		return err;

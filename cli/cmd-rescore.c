@@ -15,7 +15,8 @@ static const char rescore_usage[] =
 	"\n"
 	"Run the heuristic models on every stored incident and store each\n"
 	"model's verdict (victim, score, runner-up, certainty), replacing the\n"
-	"verdicts stored before. 'oomlens report --summary' then compares them\n"
+	"verdicts stored before. Incidents ingested from a vmcore are scored\n"
+	"with the dump's process state as known inputs. 'oomlens report --summary' then compares them\n"
 	"over the whole archive.\n"
 	"\n"
 	"  --db FILE      the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
@@ -41,10 +42,20 @@ static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 	struct verdict_list vl;
 	struct oomlens_error *err;
 
+	struct dump_state dump;
+	bool has_dump = false;
+
 	memset(&vl, 0, sizeof(vl));
 	err = db_load_incident(r->db, id, &inc);
+	/* an incident read from a vmcore: the dump's values are known inputs */
+	if (!err)
+		err = db_load_dump(r->db, id, &dump, &has_dump);
+	r->opts.dump = has_dump ? &dump : NULL;
 	if (!err)
 		err = analyzer_run(inc, &r->opts, &vl);
+	r->opts.dump = NULL;
+	if (has_dump)
+		dump_state_release(&dump);
 	if (!err)
 		err = db_store_verdicts(r->db, id, &vl);
 	oom_incident_free(inc);

@@ -112,16 +112,29 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 					int64_t *incident_id, bool *was_new);
 
 /*
- * Store what a vmcore read of every process (d's tasks) as task_dump_fields
- * rows of incident_id: one row per (pid, field) the dump had, with its
- * provenance ("read from <vmcore>", "derived from <vmcore>"); fields the
- * kernel lacks are left out, unreadable ones stored as NULL. Replaces the
- * incident's earlier rows of the same pids. Inside the caller's
+ * Store what a vmcore read, for incident_id (an incident from the dump's
+ * log): the machine in incident_dumps (source_id: the vmcore's source
+ * row), and every task's fields as task_dump_fields rows: one per (pid,
+ * field) the dump had, with its provenance ("read from <vmcore>", "derived
+ * from <vmcore>"); fields the kernel lacks are left out, unreadable ones
+ * stored as NULL; plus `comm`, `mm_addr` and `seq` (the task-list
+ * position). Replaces what the incident had. Inside the caller's
  * transaction.
  */
-struct oomlens_error *db_store_dump_fields(struct db *db, int64_t incident_id,
-					   const struct dump_state *d,
-					   const char *vmcore);
+struct oomlens_error *db_store_dump(struct db *db, int64_t incident_id,
+				    int64_t source_id,
+				    const struct dump_state *d,
+				    const char *vmcore);
+
+/*
+ * Load what db_store_dump() stored for incident_id into *out (initialised
+ * here; release with dump_state_release()); *found is false, and *out
+ * empty, when the incident has no vmcore. Values come back with their
+ * provenance (read or derived; unreadable for NULLs). The log text is not
+ * stored.
+ */
+struct oomlens_error *db_load_dump(struct db *db, int64_t incident_id,
+				   struct dump_state *out, bool *found);
 
 /* Store an event unless it is stored already; was_new may be NULL. */
 struct oomlens_error *db_store_event(struct db *db, int64_t source_id,

@@ -261,9 +261,9 @@ static const char migration_1[] =
 	"  incident_id INTEGER NOT NULL -- the incident\n"
 	"    REFERENCES incidents(id) ON DELETE CASCADE,\n"
 	"  pid INTEGER NOT NULL, -- the task\n"
-	"  field TEXT NOT NULL, -- a model/dump.h field name, e.g. rss_anon\n"
+	"  field TEXT NOT NULL, -- e.g. mm.rss_stat.count[MM_ANONPAGES]\n"
 	"  value, -- INTEGER or TEXT as read\n"
-	"  provenance TEXT, -- read from / derived from / unreadable in VMCORE\n"
+	"  provenance TEXT, -- where it was read: symbol, DWARF member, offset\n"
 	"  PRIMARY KEY (incident_id, pid, field)\n"
 	") WITHOUT ROWID;\n"
 
@@ -335,9 +335,43 @@ static const char migration_1[] =
 	"FROM incidents i JOIN sources s ON s.id = i.source_id\n"
 	"GROUP BY 1;\n";
 
+/*
+ * 2: what a vmcore says of the machine, per incident read from its log
+ * (task_dump_fields, from migration 1, holds the per-task values; their
+ * `field` is a name of model/dump.h's dump_task_field_info, plus `comm`,
+ * `mm_addr` and `seq`, and `provenance` says "read from VMCORE", "derived
+ * from VMCORE" or "unreadable in VMCORE": docs/schema.md).
+ */
+static const char migration_2[] =
+	"CREATE TABLE incident_dumps ( -- the vmcore an incident's report was\n"
+	"  -- read from (oomlens ingest --vmlinux) and the machine it shows\n"
+	"  incident_id INTEGER PRIMARY KEY -- the incident\n"
+	"    REFERENCES incidents(id) ON DELETE CASCADE,\n"
+	"  source_id INTEGER NOT NULL -- the vmcore\n"
+	"    REFERENCES sources(id),\n"
+	"  osrelease TEXT, -- VMCOREINFO OSRELEASE\n"
+	"  machine TEXT, -- x86_64, ia32\n"
+	"  format TEXT, -- elf, kdump, flattened kdump\n"
+	"  cputime_unit TEXT NOT NULL, -- of the utime/stime fields: jiffies\n"
+	"    -- (kernels before 4.11) or ns\n"
+	"  page_size INTEGER, -- bytes\n"
+	"  hz INTEGER, -- CONFIG_HZ, derived from tick_nsec\n"
+	"  jiffies INTEGER, -- jiffies_64 when the dump was taken\n"
+	"  uptime_ns INTEGER, -- derived from jiffies and HZ\n"
+	"  totalram_pages INTEGER, -- pages\n"
+	"  total_swap_pages INTEGER, -- pages\n"
+	"  nr_threads INTEGER, -- the kernel's count\n"
+	"  nr_processes INTEGER, -- thread-group leaders on the task list\n"
+	"  kernel_offset INTEGER, -- KASLR: bytes added to link addresses\n"
+	"  partial INTEGER NOT NULL -- 1: parts of the dump could not be read\n"
+	");\n"
+	"CREATE INDEX incident_dumps_source ON incident_dumps(source_id);\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
+	{2, "the vmcore of an incident and its machine (incident_dumps)",
+	 migration_2},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "analyzer/analyzer.h"
+#include "db/db.h"
 #include "parsers/kcore.h"
 #include "parsers/oomlog.h"
 #include "parsers/vmcore.h"
@@ -481,6 +482,78 @@ START_TEST(models_on_known_inputs)
 }
 END_TEST
 
+/* What ingest stores of a dump comes back as it was read, in order. */
+START_TEST(dump_round_trips_through_the_store)
+{
+	const char *name = scenarios[_i];
+	char path[4200], vmlinux[4200], dbp[] = "/tmp/oomlens-dumpdb-XXXXXX";
+	struct vmcore_options opt = {0};
+	struct oomlog_sink sink = {0};
+	struct one_incident one = {0};
+	struct db_source src = {0};
+	struct dump_state d, back;
+	struct db *db;
+	int64_t sid, iid;
+	bool found, was_new;
+	int fd = mkstemp(dbp);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	unlink(dbp);
+	snprintf(path, sizeof(path), "%s.kdump", fx(name));
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx(name));
+	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &d));
+	sink.incident = keep_first;
+	sink.ctx = &one;
+	ck_assert_ptr_null(oomlog_parse_text(d.log, d.log_len, path, &sink));
+	ck_assert_ptr_nonnull(one.inc);
+	ck_assert_ptr_null(db_open(&db, dbp));
+	ck_assert_ptr_null(db_begin(db));
+	src.path = path;
+	src.size = OOM_VAL_NONE;
+	src.format = "vmcore";
+	ck_assert_ptr_null(db_source_upsert(db, &src, &sid));
+	ck_assert_ptr_null(db_store_incident(db, sid, one.inc, &iid, &was_new));
+	ck_assert_ptr_null(db_store_dump(db, iid, sid, &d, path));
+	ck_assert_ptr_null(db_commit(db));
+	ck_assert_ptr_null(db_load_dump(db, iid, &back, &found));
+	ck_assert(found);
+	ck_assert_str_eq(back.osrelease, d.osrelease);
+	ck_assert_int_eq(back.cputime_unit, d.cputime_unit);
+	ck_assert_int_eq(back.partial, d.partial);
+	for (int g = 0; g < DG_COUNT; g++) {
+		ck_assert_int_eq(back.g[g].prov, d.g[g].prov);
+		ck_assert_int_eq(back.g[g].v, d.g[g].v);
+	}
+	ck_assert_uint_eq(back.n_tasks, d.n_tasks);
+	for (size_t i = 0; i < d.n_tasks; i++) {
+		const struct dump_task *a = &d.tasks[i], *b = &back.tasks[i];
+
+		ck_assert_str_eq(b->comm, a->comm);
+		ck_assert_uint_eq(b->mm_addr, a->mm_addr);
+		for (int f = 0; f < DT_FIELD_COUNT; f++) {
+			ck_assert_msg(
+				b->f[f].prov == a->f[f].prov &&
+					(a->f[f].prov == DUMP_UNREADABLE ||
+					 b->f[f].v == a->f[f].v),
+				"%s pid %lld %s: %lld (%d) back as %lld (%d)",
+				name, (long long)a->f[DT_PID].v,
+				dump_task_field_info[f].name,
+				(long long)a->f[f].v, a->f[f].prov,
+				(long long)b->f[f].v, b->f[f].prov);
+		}
+	}
+	dump_state_release(&back);
+	/* an incident without a dump has none */
+	ck_assert_ptr_null(db_load_dump(db, iid + 1000, &back, &found));
+	ck_assert(!found);
+	db_close(db);
+	oom_incident_free(one.inc);
+	dump_state_release(&d);
+	unlink(dbp);
+}
+END_TEST
+
 Suite *vmcore_suite(void)
 {
 	Suite *s = suite_create("vmcore");
@@ -494,6 +567,8 @@ Suite *vmcore_suite(void)
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, unflatten_matches_kdump);
 	tcase_add_test(tc, models_on_known_inputs);
+	tcase_add_loop_test(tc, dump_round_trips_through_the_store, 0,
+			    sizeof(scenarios) / sizeof(scenarios[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

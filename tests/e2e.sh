@@ -225,6 +225,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	if command -v python3 >/dev/null 2>&1; then
 		python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); n=c.execute("select count(*) from task_dump_fields where pid=5120 and field=\"last_vm_expansion\" and value=4295921046").fetchone()[0]; sys.exit(0 if n==1 else 1)' "$tmp/v.db" &&
 			ok || bad "ingest --debuginfo: the dump's fields are stored"
+		expect 0 "rescore a vmcore's incident" -- "$bin" rescore --db "$tmp/v.db" --model linux-2.6.32
+		python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute("select victim_pid, certainty from model_verdicts where model=\"linux-2.6.32\"").fetchall(); sys.exit(0 if r==[(2210,"certain")] else 1)' "$tmp/v.db" &&
+			ok || bad "rescore: the dump makes linux-2.6.32's verdict certain (firefox 2210)"
 	fi
 else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"

@@ -67,6 +67,12 @@ struct oomlog {
 	/* the one-line lookahead that joins wrapped lines */
 	struct strbuf pend;
 	bool pend_valid, pend_prefixed;
+	/*
+	 * pend's prefix, parsed when it was fed, pointing into pend.buf: each
+	 * line is parsed once. Invalid once pend is joined or cut.
+	 */
+	struct log_line pend_ll;
+	bool pend_ll_valid;
 	uint64_t pend_lineno, pend_offset, pend_last_lineno;
 	size_t pend_piece_len; /* length of its last physical piece */
 	uint64_t end_line; /* last physical line of the message being handled */
@@ -1393,7 +1399,10 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	if (!log->pend_valid)
 		return NULL;
 	log->pend_valid = false;
-	prefix_parse(log->pend.buf, log->pend.len, &ll);
+	if (log->pend_ll_valid)
+		ll = log->pend_ll;
+	else
+		prefix_parse(log->pend.buf, log->pend.len, &ll);
 	if (ll.style == PREFIX_JOURNAL_META)
 		return NULL;
 	log->ll = &ll;
@@ -1466,8 +1475,9 @@ static bool continues(struct oomlog *log, const char *text,
 	alone = row_of(pl.msg, pl.msg_len);
 	if (alone < 0)
 		return true;
-	/* try the join, then take it back */
+	/* try the join, then take it back (pend.buf may move) */
 	old_len = log->pend.len;
+	log->pend_ll_valid = false;
 	err = strbuf_add(&log->pend, ll->msg, ll->msg_len);
 	if (err) {
 		oomlens_error_free(err);
@@ -1495,6 +1505,7 @@ static struct oomlens_error *join_pending(struct oomlog *log,
 	struct oomlens_error *err;
 	struct log_line pl;
 
+	log->pend_ll_valid = false;
 	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
 		n--;
 	if (n && p[n - 1] == '\\') {
@@ -1526,6 +1537,17 @@ static struct oomlens_error *join_pending(struct oomlog *log,
 	return NULL;
 }
 
+/* Move the pointers of ll, parsed from text, to the same bytes at copy. */
+static void rebase(struct log_line *ll, const char *text, const char *copy)
+{
+	const char **p[] = {&ll->msg, &ll->when, &ll->host, &ll->tag};
+	size_t i;
+
+	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
+		if (*p[i])
+			*p[i] = copy + (*p[i] - text);
+}
+
 struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 				  size_t len, uint64_t lineno, uint64_t offset)
 {
@@ -1551,8 +1573,13 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 		/* a line over the cap: keep its head */
 		oomlens_error_free(err);
 		strbuf_reset(&log->pend);
+		log->pend_ll_valid = false;
 		if ((err = strbuf_add(&log->pend, text, log->pend.cap)))
 			return err;
+	} else {
+		log->pend_ll = ll;
+		rebase(&log->pend_ll, text, log->pend.buf);
+		log->pend_ll_valid = true;
 	}
 	log->pend_valid = true;
 	log->pend_prefixed = ll.style != PREFIX_NONE && ll.from_kernel;

@@ -267,6 +267,12 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 		err = &oomlens_error_nomem;
 		goto close;
 	}
+	/*
+	 * No allocation statistics (nothing reads them): without them
+	 * SQLite's malloc takes no global mutex. Only possible before the
+	 * library initialises, so a later call fails harmlessly.
+	 */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	rc = sqlite3_open_v2(path, &db->sql,
 			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 				     SQLITE_OPEN_NOMUTEX,

@@ -49,8 +49,12 @@ enum db_stmt_id {
 	DB_ST_SIGHTING,
 	DB_ST_COLUMN,
 	DB_ST_STAT,
-	DB_ST_TASK,
-	DB_ST_TASK_BATCH,
+	DB_ST_TASK, /* tasks one row to a step, then 2, 4, ... TASK_BATCH: */
+	DB_ST_TASK_2,
+	DB_ST_TASK_4,
+	DB_ST_TASK_8,
+	DB_ST_TASK_16,
+	DB_ST_TASK_BATCH, /* = DB_ST_TASK + log2(TASK_BATCH) */
 	DB_ST_TASK_EXTRA,
 	DB_ST_KILL,
 	DB_ST_FORKBOMB,

@@ -20,11 +20,6 @@
 #include "core/strbuf.h"
 #include "core/banned.h"
 
-static const char sql_task[] =
-	"INSERT INTO tasks(incident_id, page_kb, seq, line, comm, n_extra, " DB_TASK_COLUMNS
-	") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-	" ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
-
 static const char sql_task_extra[] =
 	"INSERT INTO task_extra(incident_id, task_seq, seq, name, value)"
 	" VALUES (?1, ?2, ?3, ?4, ?5)";
@@ -317,31 +312,35 @@ static void bind_task(struct db_bind *b, size_t seq, const struct oom_task *t)
 		db_bind_int(b, t->col[c]);
 }
 
-/* Per-row values of sql_task; the batch repeats them TASK_BATCH times. */
+/* Per-row values of a task statement, after ?1 (incident id), ?2 (page). */
 #define TASK_ROW_VALUES (4 + TASK_COL_COUNT)
-#define TASK_BATCH 32
+#define TASK_BATCH_LOG2 5
+#define TASK_BATCH (1 << TASK_BATCH_LOG2)
+_Static_assert(DB_ST_TASK_BATCH - DB_ST_TASK == TASK_BATCH_LOG2,
+	       "a statement slot for each power of two up to TASK_BATCH");
 
 /*
- * "INSERT INTO tasks(...) VALUES (?1, ?2, ?, ...), (?1, ?2, ?, ...), ...":
- * TASK_BATCH rows per step, which halves the cost of a row. Anonymous
- * parameters number on from the highest so far, so row r's values are
- * parameters 3 + 20r to 22 + 20r. 2 + 32 * 20 = 642 parameters stay
- * under the 999 of older SQLite builds.
+ * "INSERT INTO tasks(...) VALUES (?1, ?2, ?, ...), (?1, ?2, ?, ...), ..."
+ * for 2^k rows, in slot DB_ST_TASK + k. A step costs about as much as a
+ * row, so a table goes in at most log2(TASK_BATCH) + 1 steps plus one per
+ * full batch. Anonymous parameters number on from the highest so far, so
+ * row r's values are parameters 3 + 20r to 22 + 20r. 2 + 32 * 20 = 642
+ * parameters stay under the 999 of older SQLite builds.
  */
-static struct oomlens_error *task_batch_stmt(struct db *db, sqlite3_stmt **out)
+static struct oomlens_error *task_stmt(struct db *db, int k, sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 16);
 	struct oomlens_error *err;
 	int r, v;
 
-	if (db->stmt[DB_ST_TASK_BATCH]) {
-		*out = db->stmt[DB_ST_TASK_BATCH];
+	if (db->stmt[DB_ST_TASK + k]) {
+		*out = db->stmt[DB_ST_TASK + k];
 		return NULL;
 	}
 	err = strbuf_adds(&sb,
 			  "INSERT INTO tasks(incident_id, page_kb, seq,"
 			  " line, comm, n_extra, " DB_TASK_COLUMNS ") VALUES ");
-	for (r = 0; r < TASK_BATCH && !err; r++) {
+	for (r = 0; r < 1 << k && !err; r++) {
 		err = strbuf_adds(&sb, r ? ", (?1, ?2" : "(?1, ?2");
 		for (v = 0; v < TASK_ROW_VALUES && !err; v++)
 			err = strbuf_adds(&sb, ", ?");
@@ -349,67 +348,52 @@ static struct oomlens_error *task_batch_stmt(struct db *db, sqlite3_stmt **out)
 			err = strbuf_adds(&sb, ")");
 	}
 	if (!err)
-		err = db_stmt(db, DB_ST_TASK_BATCH, sb.buf, out);
+		err = db_stmt(db, DB_ST_TASK + k, sb.buf, out);
 	strbuf_release(&sb);
 	return err;
 }
 
-/* Bind parameters 1 and 2 of a task statement. */
-static struct oomlens_error *bind_incident(struct db *db, sqlite3_stmt *st,
-					   int64_t id,
-					   const struct oom_incident *inc)
-{
-	struct db_bind b;
-
-	db_bind_start(&b, st, 0);
-	db_bind_int(&b, id);
-	db_bind_int(&b, oom_incident_page_kb(inc));
-	return b.rc == SQLITE_OK ? NULL : db_fail(db, b.rc, "sqlite3_bind");
-}
-
 /*
- * The hot loop: rows go TASK_BATCH to a step, the rest at the end one to a
- * step; then the extra columns of the rows that have any. The incident id
- * and page size are bound once: bindings outlive a reset.
+ * The hot loop: full batches of TASK_BATCH rows, then the rest in falling
+ * powers of two (45 rows: 32, 8, 4, 1); then the extra columns of the rows
+ * that have any. Each statement's incident id and page size are bound when
+ * it is first used for the incident: bindings outlive a reset.
  */
 static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 					  const struct oom_incident *inc)
 {
-	struct oomlens_error *err;
-	sqlite3_stmt *one = NULL, *many = NULL;
+	struct oomlens_error *err = NULL;
+	unsigned bound = 0; /* bit k: slot DB_ST_TASK + k has ?1 and ?2 */
 	struct db_bind b;
 	size_t i = 0, r;
 
-	if (!inc->n_tasks)
-		return NULL;
-	err = db_stmt(db, DB_ST_TASK, sql_task, &one);
-	if (!err)
-		err = task_batch_stmt(db, &many);
-	if (err)
-		return err;
-	err = bind_incident(db, one, id, inc);
-	if (!err)
-		err = bind_incident(db, many, id, inc);
-	if (err)
-		return err;
-	while (i < inc->n_tasks) {
-		const struct oom_task *t = &inc->tasks[i];
+	while (i < inc->n_tasks && !err) {
+		size_t left = inc->n_tasks - i;
+		int k = TASK_BATCH_LOG2;
+		sqlite3_stmt *st = NULL;
 
-		if (inc->n_tasks - i >= TASK_BATCH) {
-			db_bind_start(&b, many, 2);
-			for (r = 0; r < TASK_BATCH; r++)
-				bind_task(&b, i + r, &t[r]);
-			err = db_step_done(db, &b, many);
-			i += TASK_BATCH;
-		} else {
-			db_bind_start(&b, one, 2);
-			bind_task(&b, i, t);
-			err = db_step_done(db, &b, one);
-			i++;
-		}
+		while ((size_t)1 << k > left)
+			k--;
+		err = task_stmt(db, k, &st);
 		if (err)
-			return err;
+			break;
+		if (!(bound & 1u << k)) {
+			db_bind_start(&b, st, 0);
+			db_bind_int(&b, id);
+			db_bind_int(&b, oom_incident_page_kb(inc));
+			bound |= 1u << k;
+		} else {
+			db_bind_start(&b, st, 2);
+		}
+		for (r = 0; r < (size_t)1 << k; r++)
+			bind_task(&b, i + r, &inc->tasks[i + r]);
+		err = db_step_done(db, &b, st);
+		i += (size_t)1 << k;
 	}
+	/* forget the borrowed names now, in the statements used only */
+	for (r = 0; r <= TASK_BATCH_LOG2; r++)
+		if (bound & 1u << r)
+			sqlite3_clear_bindings(db->stmt[DB_ST_TASK + r]);
 	for (i = 0; i < inc->n_tasks && !err; i++)
 		if (inc->tasks[i].n_extra)
 			err = insert_extras(db, id, i, &inc->tasks[i]);
@@ -517,12 +501,13 @@ static struct oomlens_error *insert_sighting(struct db *db, int64_t id,
 	return db_step_done(db, &b, st);
 }
 
-/* Statements that bind strings borrowed from the incident being stored. */
+/*
+ * Statements that bind strings borrowed from the incident being stored
+ * (insert_tasks() clears its own).
+ */
 static const enum db_stmt_id borrowing[] = {
-	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT,
-	DB_ST_COLUMN,	     DB_ST_STAT,
-	DB_ST_TASK,	     DB_ST_TASK_BATCH,
-	DB_ST_TASK_EXTRA,    DB_ST_KILL,
+	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_COLUMN,
+	DB_ST_STAT,	     DB_ST_TASK_EXTRA,	    DB_ST_KILL,
 	DB_ST_FORKBOMB,	     DB_ST_WARNING,
 };
 

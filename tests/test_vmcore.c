@@ -34,8 +34,11 @@ static const char *const scenarios[] = {
 
 /* The dump files of a scenario, with the extension vmgen gives each format. */
 static const char *const formats[] = {
-	"elf", "kdump", "flat", "lzo.kdump", "zstd.kdump", "excl.kdump",
+	"elf",	      "kdump",	      "flat",	    "lzo.kdump",
+	"zstd.kdump", "snappy.kdump", "excl.kdump",
 };
+#define NFORMATS (sizeof(formats) / sizeof(formats[0]))
+#define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
 
 static int64_t num(const char *s)
 {
@@ -183,8 +186,8 @@ static int check_expect(const char *name, const char *file)
 
 START_TEST(planted_values_round_trip)
 {
-	const char *name = scenarios[_i / 6];
-	const char *file = formats[_i % 6];
+	const char *name = scenarios[_i / NFORMATS];
+	const char *file = formats[_i % NFORMATS];
 
 	ck_assert_msg(check_expect(name, file) == 0,
 		      "%s.%s: planted values differ (see stderr)", name, file);
@@ -251,8 +254,8 @@ static off_t file_size(const char *path)
 /* Cut every format at several points: an error or a partial read. */
 START_TEST(truncated_dumps_fail_cleanly)
 {
-	const char *name = scenarios[_i / 6];
-	const char *file = formats[_i % 6];
+	const char *name = scenarios[_i / NFORMATS];
+	const char *file = formats[_i % NFORMATS];
 	char path[4200], vmlinux[4200], cut[] = "/tmp/oomlens-cut-XXXXXX";
 	int fd = mkstemp(cut);
 	off_t size;
@@ -560,15 +563,17 @@ Suite *vmcore_suite(void)
 	TCase *tc = tcase_create("synthetic");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, planted_values_round_trip, 0, 24);
+	tcase_add_loop_test(tc, planted_values_round_trip, 0,
+			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, rfc_fields_have_provenance);
-	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0, 24);
+	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0,
+			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, unflatten_matches_kdump);
 	tcase_add_test(tc, models_on_known_inputs);
 	tcase_add_loop_test(tc, dump_round_trips_through_the_store, 0,
-			    sizeof(scenarios) / sizeof(scenarios[0]));
+			    NSCENARIOS);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -16,6 +16,7 @@
 #include "analyzer/analyzer.h"
 #include "db/db.h"
 #include "parsers/kcore.h"
+#include "parsers/kdwarf.h"
 #include "parsers/oomlog.h"
 #include "parsers/vmcore.h"
 #include "tests/suites.h"
@@ -342,6 +343,56 @@ START_TEST(wrong_inputs_are_refused)
 }
 END_TEST
 
+/* The same release built twice: the build ids differ, the dump is refused. */
+START_TEST(build_id_mismatch_is_refused)
+{
+	char x64[4200], vm64[4200], copy[] = "/tmp/oomlens-bid-XXXXXX";
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+	struct dump_state d;
+	struct kdwarf *dw;
+	const uint8_t *id;
+	unsigned char *buf, *at;
+	size_t n;
+	off_t size;
+	int fd;
+	FILE *f;
+
+	snprintf(x64, sizeof(x64), "%s.elf", fx("x86_64-2.6.32-rfc"));
+	snprintf(vm64, sizeof(vm64), "%s.vmlinux", fx("x86_64-2.6.32-rfc"));
+	ck_assert_ptr_null(kdwarf_open(vm64, &dw));
+	n = kdwarf_build_id(dw, &id);
+	ck_assert_uint_gt(n, 0);
+	size = file_size(vm64);
+	buf = malloc((size_t)size);
+	ck_assert_ptr_nonnull(buf);
+	f = fopen(vm64, "rb");
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)size, f), (size_t)size);
+	fclose(f);
+	at = memmem(buf, (size_t)size, id, n);
+	ck_assert_ptr_nonnull(at);
+	at[0] ^= 0xff; /* another build of the same release */
+	kdwarf_close(dw);
+	fd = mkstemp(copy);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, (size_t)size), size);
+	close(fd);
+	free(buf);
+	err = vmcore_read(x64, copy, &opt, &d);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err->message, "build id") &&
+			      strstr(err->message, "--force"),
+		      "%s", err->message);
+	oomlens_error_free(err);
+	opt.force = true;
+	ck_assert_ptr_null(vmcore_read(x64, copy, &opt, &d));
+	ck_assert_uint_gt(d.n_tasks, 10);
+	dump_state_release(&d);
+	unlink(copy);
+}
+END_TEST
+
 /* A debuginfo without DWARF: stripped, the message says what is needed. */
 START_TEST(vmlinux_without_dwarf)
 {
@@ -570,6 +621,7 @@ Suite *vmcore_suite(void)
 			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, vmlinux_without_dwarf);
+	tcase_add_test(tc, build_id_mismatch_is_refused);
 	tcase_add_test(tc, unflatten_matches_kdump);
 	tcase_add_test(tc, models_on_known_inputs);
 	tcase_add_loop_test(tc, dump_round_trips_through_the_store, 0,

@@ -99,10 +99,14 @@ check-valgrind: oomlens $(BUILD)/tests/run
 		--error-exitcode=9 ./oomlens report --db $(BUILD)/vg.db --format json >/dev/null
 
 # Installs missing Debian packages (as root) or names them, builds, and
-# analyzes the bundled fixtures.
+# analyzes the bundled fixtures: the demo logs, then a synthetic vmcore.
 demo: deps
-	$(MAKE) oomlens
+	$(MAKE) oomlens $(BUILD)/fixtures/vmcore/.stamp
 	./oomlens analyze fixtures/demo/*.log
+	@echo; echo "== a synthetic vmcore of a 2.6.32 kernel carrying the 2009 RFC:"
+	./oomlens analyze --model all \
+		--vmlinux $(BUILD)/fixtures/vmcore/x86_64-2.6.32-rfc.vmlinux \
+		$(BUILD)/fixtures/vmcore/x86_64-2.6.32-rfc.kdump
 
 deps:
 	@scripts/deps.sh

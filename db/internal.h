@@ -47,8 +47,16 @@ enum db_stmt_id {
 	DB_ST_INCIDENT_FIND,
 	DB_ST_INCIDENT_INSERT,
 	DB_ST_SIGHTING,
-	DB_ST_COLUMN,
-	DB_ST_STAT,
+	DB_ST_COLUMN, /* header names one to a step, then 2, 4, 8, 16: */
+	DB_ST_COLUMN_2,
+	DB_ST_COLUMN_4,
+	DB_ST_COLUMN_8,
+	DB_ST_COLUMN_16,
+	DB_ST_COLUMN_JSON, /* a header with bytes above 0x7f */
+	DB_ST_STAT, /* stats one run to a step, then 2, 4, STAT_BATCH: */
+	DB_ST_STAT_2,
+	DB_ST_STAT_4,
+	DB_ST_STAT_8,
 	DB_ST_TASK, /* tasks one row to a step, then 2, 4, ... TASK_BATCH: */
 	DB_ST_TASK_2,
 	DB_ST_TASK_4,

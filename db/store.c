@@ -139,13 +139,39 @@ static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
 
 static struct oomlens_error *json_key(struct strbuf *sb, const char *s);
 
+/* "INSERT INTO incident_columns ... VALUES (?1, ?, ?), ..." for 2^k rows. */
+static struct oomlens_error *column_stmt(struct db *db, int k,
+					 sqlite3_stmt **out)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 12);
+	struct oomlens_error *err;
+	int r;
+
+	if (db->stmt[DB_ST_COLUMN + k]) {
+		*out = db->stmt[DB_ST_COLUMN + k];
+		return NULL;
+	}
+	err = strbuf_adds(&sb, "INSERT INTO incident_columns(incident_id, seq,"
+			       " name) VALUES ");
+	for (r = 0; r < 1 << k && !err; r++)
+		err = strbuf_adds(&sb, r ? ", (?1, ?, ?)" : "(?1, ?, ?)");
+	if (!err)
+		err = db_stmt(db, DB_ST_COLUMN + k, sb.buf, out);
+	strbuf_release(&sb);
+	return err;
+}
+
+#define COLUMN_BATCH_LOG2 4
+_Static_assert(DB_ST_COLUMN_16 - DB_ST_COLUMN == COLUMN_BATCH_LOG2,
+	       "a statement slot for each power of two up to 16 columns");
+
 /*
  * The header's names in one step: a JSON array that json_each() turns into
  * rows (index, name). (Bytes of a name above 0x7f come back read as
  * Latin-1, as for counter names.)
  */
-static struct oomlens_error *insert_columns(struct db *db, int64_t id,
-					    const struct oom_incident *inc)
+static struct oomlens_error *insert_columns_json(struct db *db, int64_t id,
+						 const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct strbuf sb = STRBUF_INIT((size_t)1 << 20);
@@ -153,9 +179,7 @@ static struct oomlens_error *insert_columns(struct db *db, int64_t id,
 	sqlite3_stmt *st = NULL;
 	size_t i;
 
-	if (!inc->n_columns)
-		return NULL;
-	err = db_stmt(db, DB_ST_COLUMN,
+	err = db_stmt(db, DB_ST_COLUMN_JSON,
 		      "INSERT INTO incident_columns(incident_id, seq, name)"
 		      " SELECT ?1, key, value FROM json_each(?2)",
 		      &st);
@@ -176,6 +200,56 @@ static struct oomlens_error *insert_columns(struct db *db, int64_t id,
 		err = db_step_done(db, &b, st);
 	}
 	strbuf_release(&sb);
+	return err;
+}
+
+/* Does a name hold a byte above 0x7f? */
+static bool has_high_byte(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s > 0x7f)
+			return true;
+	return false;
+}
+
+/*
+ * The header's names, in falling powers of two of rows to a step; a header
+ * with a byte above 0x7f goes through JSON as it always did.
+ */
+static struct oomlens_error *insert_columns(struct db *db, int64_t id,
+					    const struct oom_incident *inc)
+{
+	struct oomlens_error *err = NULL;
+	unsigned used = 0;
+	struct db_bind b;
+	size_t i = 0, r;
+	int k;
+
+	for (r = 0; r < inc->n_columns; r++)
+		if (has_high_byte(inc->columns[r]))
+			return insert_columns_json(db, id, inc);
+	while (i < inc->n_columns && !err) {
+		sqlite3_stmt *st = NULL;
+
+		for (k = COLUMN_BATCH_LOG2;
+		     (size_t)1 << k > inc->n_columns - i;)
+			k--;
+		err = column_stmt(db, k, &st);
+		if (err)
+			break;
+		used |= 1u << k;
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		for (r = i; r < i + ((size_t)1 << k); r++) {
+			db_bind_int(&b, (int64_t)r);
+			db_bind_str(&b, inc->columns[r]);
+		}
+		err = db_step_done(db, &b, st);
+		i += (size_t)1 << k;
+	}
+	for (k = 0; k <= COLUMN_BATCH_LOG2; k++)
+		if (used & 1u << k)
+			sqlite3_clear_bindings(db->stmt[DB_ST_COLUMN + k]);
 	return err;
 }
 
@@ -225,54 +299,140 @@ static struct oomlens_error *json_int(struct strbuf *sb, int64_t v)
 }
 
 /*
+ * ",\"key\":value" (no comma first) in one append when the key is plain
+ * and short, which is every key the kernel prints; json_key() otherwise.
+ */
+static struct oomlens_error *json_counter(struct strbuf *sb, bool first,
+					  const char *key, int64_t v)
+{
+	struct oomlens_error *err;
+	char buf[96];
+	size_t n = 0;
+	const char *k;
+
+	if (!first)
+		buf[n++] = ',';
+	buf[n++] = '"';
+	for (k = key; *k && n < 64; k++) {
+		if (*k == '"' || *k == '\\' || (unsigned char)*k < 0x20 ||
+		    (unsigned char)*k > 0x7e)
+			break;
+		buf[n++] = *k;
+	}
+	if (!*k) {
+		char digits[24], *p = digits + sizeof(digits);
+		uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+		buf[n++] = '"';
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (v < 0)
+			*--p = '-';
+		*--p = ':';
+		memcpy(buf + n, p, (size_t)(digits + sizeof(digits) - p));
+		n += (size_t)(digits + sizeof(digits) - p);
+		return strbuf_add(sb, buf, n);
+	}
+	err = first ? NULL : strbuf_add(sb, ",", 1);
+	if (!err)
+		err = json_key(sb, key);
+	return err ? err : json_int(sb, v);
+}
+
+/* Per-row values of a stats statement, after ?1 (incident id). */
+#define STAT_ROW_VALUES 4
+#define STAT_BATCH_LOG2 3
+#define STAT_BATCH (1 << STAT_BATCH_LOG2)
+_Static_assert(DB_ST_STAT_8 - DB_ST_STAT == STAT_BATCH_LOG2,
+	       "a statement slot for each power of two up to STAT_BATCH");
+
+/* "INSERT INTO incident_stats ... VALUES (?1, ?, ?, ?, ?), ..." for 2^k. */
+static struct oomlens_error *stat_stmt(struct db *db, int k, sqlite3_stmt **out)
+{
+	struct strbuf sb = STRBUF_INIT(1 << 12);
+	struct oomlens_error *err;
+	int r;
+
+	if (db->stmt[DB_ST_STAT + k]) {
+		*out = db->stmt[DB_ST_STAT + k];
+		return NULL;
+	}
+	err = strbuf_adds(&sb, "INSERT INTO incident_stats(incident_id, seq,"
+			       " scope, unit, counters) VALUES ");
+	for (r = 0; r < 1 << k && !err; r++)
+		err = strbuf_adds(&sb, r ? ", (?1, ?, ?, ?, ?)"
+					 : "(?1, ?, ?, ?, ?)");
+	if (!err)
+		err = db_stmt(db, DB_ST_STAT + k, sb.buf, out);
+	strbuf_release(&sb);
+	return err;
+}
+
+/*
  * Counters go a run to a row: consecutive ones of one scope and unit, as a
- * JSON object (a Mem-Info zone line is one row, not thirty).
+ * JSON object (a Mem-Info zone line is one row, not thirty). Up to
+ * STAT_BATCH runs are written into sb, each ending in its NUL, then go in
+ * falling powers of two of rows to a step.
  */
 static struct oomlens_error *insert_stats(struct db *db, int64_t id,
 					  const struct oom_incident *inc)
 {
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
 	struct strbuf sb = STRBUF_INIT((size_t)64 << 20);
 	struct db_bind b;
-	sqlite3_stmt *st = NULL;
 	size_t i = 0, seq = 0;
+	unsigned used = 0; /* bit k: slot DB_ST_STAT + k was bound */
+	int k;
 
-	err = db_stmt(
-		db, DB_ST_STAT,
-		"INSERT INTO incident_stats(incident_id, seq, scope, unit,"
-		" counters) VALUES (?1, ?2, ?3, ?4, ?5)",
-		&st);
 	while (i < inc->n_stats && !err) {
-		const struct oom_stat *first = &inc->stats[i];
-		size_t j = i;
+		const struct oom_stat *run[STAT_BATCH];
+		size_t off[STAT_BATCH], nrun = 0, done = 0, r;
 
 		strbuf_reset(&sb);
-		err = strbuf_add(&sb, "{", 1);
-		for (; !err && j < inc->n_stats &&
-		       inc->stats[j].unit == first->unit &&
-		       (inc->stats[j].scope == first->scope ||
-			!strcmp(inc->stats[j].scope, first->scope));
-		     j++) {
-			if (j > i)
-				err = strbuf_add(&sb, ",", 1);
-			if (!err)
-				err = json_key(&sb, inc->stats[j].key);
-			if (!err)
-				err = json_int(&sb, inc->stats[j].value);
+		while (nrun < STAT_BATCH && i < inc->n_stats && !err) {
+			const struct oom_stat *first = &inc->stats[i];
+			size_t j = i;
+
+			run[nrun] = first;
+			off[nrun++] = sb.len;
+			err = strbuf_add(&sb, "{", 1);
+			for (; !err && j < inc->n_stats &&
+			       inc->stats[j].unit == first->unit &&
+			       (inc->stats[j].scope == first->scope ||
+				!strcmp(inc->stats[j].scope, first->scope));
+			     j++)
+				err = json_counter(&sb, j == i,
+						   inc->stats[j].key,
+						   inc->stats[j].value);
+			if (!err) /* "}" and the run's NUL */
+				err = strbuf_add(&sb, "}", 2);
+			i = j;
 		}
-		if (!err)
-			err = strbuf_add(&sb, "}", 1);
-		if (err)
-			break;
-		db_bind_start(&b, st, 0);
-		db_bind_int(&b, id);
-		db_bind_int(&b, (int64_t)seq++);
-		db_bind_str(&b, first->scope);
-		db_bind_str(&b, oom_unit_name(first->unit));
-		db_bind_str(&b, sb.buf);
-		err = db_step_done(db, &b, st);
-		i = j;
+		while (done < nrun && !err) {
+			sqlite3_stmt *st = NULL;
+
+			for (k = STAT_BATCH_LOG2; (size_t)1 << k > nrun - done;)
+				k--;
+			err = stat_stmt(db, k, &st);
+			if (err)
+				break;
+			used |= 1u << k;
+			db_bind_start(&b, st, 0);
+			db_bind_int(&b, id);
+			for (r = done; r < done + ((size_t)1 << k); r++) {
+				db_bind_int(&b, (int64_t)seq++);
+				db_bind_str(&b, run[r]->scope);
+				db_bind_str(&b, oom_unit_name(run[r]->unit));
+				db_bind_str(&b, sb.buf + off[r]);
+			}
+			err = db_step_done(db, &b, st);
+			done += (size_t)1 << k;
+		}
 	}
+	for (k = 0; k <= STAT_BATCH_LOG2; k++)
+		if (used & 1u << k)
+			sqlite3_clear_bindings(db->stmt[DB_ST_STAT + k]);
 	strbuf_release(&sb);
 	return err;
 }
@@ -506,9 +666,10 @@ static struct oomlens_error *insert_sighting(struct db *db, int64_t id,
  * (insert_tasks() clears its own).
  */
 static const enum db_stmt_id borrowing[] = {
-	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_COLUMN,
-	DB_ST_STAT,	     DB_ST_TASK_EXTRA,	    DB_ST_KILL,
-	DB_ST_FORKBOMB,	     DB_ST_WARNING,
+	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT,
+	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,
+	DB_ST_KILL,	     DB_ST_FORKBOMB,
+	DB_ST_WARNING,
 };
 
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,

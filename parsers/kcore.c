@@ -177,34 +177,161 @@ struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
 	return NULL;
 }
 
+/* The unsigned field of n bytes at p, little- or big-endian (be). */
+static uint64_t get_uint(const unsigned char *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
+	return v;
+}
+
+/* [off, off + size) lies within the file; an empty range always does. */
+static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
+{
+	return size == 0 || (off <= file_size && size <= file_size - off);
+}
+
+/*
+ * The kdump sub-header (block 1), 64-bit or packed 32-bit layout: the
+ * vmcoreinfo (header_version 3+), ELF notes (4+) and eraseinfo (5+) it
+ * points at must lie within the file.
+ */
+static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
+			   uint32_t version, uint32_t bs)
+{
+	/* offset (8 bytes) then size (4 or 8) of vmcoreinfo, notes, eraseinfo */
+	static const unsigned at64[3] = {32, 48, 64}, at32[3] = {20, 32, 44};
+	unsigned char s[80];
+	unsigned size_len = is32 ? 4 : 8;
+
+	if (version < 3)
+		return true;
+	if (!read_full(fd, s, sizeof(s), bs))
+		return false;
+	for (unsigned i = 0; i < 3 && version >= 3 + i; i++) {
+		unsigned at = is32 ? at32[i] : at64[i];
+
+		if (!in_file(get_uint(s + at, 8, false),
+			     get_uint(s + at + 8, size_len, false), file_size))
+			return false;
+	}
+	return true;
+}
+
 /*
  * libkdumpfile 0.5.1 trusts a kdump header's sizes: it maps and allocates
- * what block_size, sub_hdr_size and bitmap_blocks say, and crashes
- * (SIGBUS past the end of the file) or asks for gigabytes when they lie.
- * The header, sub-header and both bitmaps must lie within the file, in
- * the 64-bit layout (block_size at 428) or the 32-bit one (at 416).
+ * what block_size, sub_hdr_size, bitmap_blocks and the sub-header's
+ * offsets and sizes say, and crashes (SIGBUS past the end of the file)
+ * or asks for gigabytes or exabytes when they lie. The header,
+ * sub-header and both bitmaps must lie within the file, and so must the
+ * data the sub-header points at (kdump_sub_sane). libkdumpfile takes the
+ * 32-bit layout (block_size at 416) when its block_size looks valid, else
+ * the 64-bit one (at 428): the first layout whose sizes fit is checked.
  */
 static bool kdump_header_sane(int fd, uint64_t file_size)
 {
 	unsigned char h[440];
-	static const unsigned at[2] = {428, 416};
+	static const unsigned at[2] = {416, 428};
 
 	if (!read_full(fd, h, sizeof(h), 0))
 		return false;
 	for (int i = 0; i < 2; i++) {
-		uint32_t bs, sub, bm;
+		uint32_t bs = (uint32_t)get_uint(h + at[i], 4, false);
+		uint32_t sub = (uint32_t)get_uint(h + at[i] + 4, 4, false);
+		uint32_t bm = (uint32_t)get_uint(h + at[i] + 8, 4, false);
 
-		memcpy(&bs, h + at[i], 4);
-		memcpy(&sub, h + at[i] + 4, 4);
-		memcpy(&bm, h + at[i] + 8, 4);
-		bs = le32toh(bs);
-		sub = le32toh(sub);
-		bm = le32toh(bm);
 		if (bs >= 512 && bs <= (1u << 20) && !(bs & (bs - 1)) &&
 		    (1 + (uint64_t)sub + bm) * bs <= file_size)
-			return true;
+			return kdump_sub_sane(
+				fd, file_size, i == 0,
+				(uint32_t)get_uint(h + 8, 4, false), bs);
 	}
 	return false;
+}
+
+/*
+ * An ELF dump's headers: libkdumpfile 0.5.1 reads the program and section
+ * header tables and the notes where e_phoff, e_shoff and the PT_NOTE
+ * entries say, and takes e_phentsize and e_shentsize on trust: a table or
+ * note past the end of the file, or a wrong entry size, made it die of
+ * SEGV or allocate exabytes. Extended numbering (e_phnum PN_XNUM, e_shnum
+ * 0 or e_shstrndx SHN_XINDEX, the real values in section 0) is followed.
+ */
+static bool elf_header_sane(int fd, uint64_t file_size)
+{
+	unsigned char e[64], sh[64], ph[64 * 56];
+	bool is64, be;
+	uint64_t phoff, shoff, phnum, shnum, shstrndx;
+	unsigned phent, shent;
+
+	if (!read_full(fd, e, sizeof(e), 0) || (e[4] != 1 && e[4] != 2) ||
+	    (e[5] != 1 && e[5] != 2))
+		return false;
+	is64 = e[4] == 2;
+	be = e[5] == 2;
+	phoff = get_uint(e + (is64 ? 32 : 28), is64 ? 8 : 4, be);
+	shoff = get_uint(e + (is64 ? 40 : 32), is64 ? 8 : 4, be);
+	phent = (unsigned)get_uint(e + (is64 ? 54 : 42), 2, be);
+	phnum = get_uint(e + (is64 ? 56 : 44), 2, be);
+	shent = (unsigned)get_uint(e + (is64 ? 58 : 46), 2, be);
+	shnum = get_uint(e + (is64 ? 60 : 48), 2, be);
+	shstrndx = get_uint(e + (is64 ? 62 : 50), 2, be);
+	if (phent != (is64 ? 56u : 32u))
+		return false;
+	if (shoff || shnum) {
+		if (shent != (is64 ? 64u : 40u) ||
+		    !in_file(shoff, shent, file_size) ||
+		    !read_full(fd, sh, shent, shoff))
+			return false;
+		/* section 0: sh_size, sh_link, sh_info */
+		if (shnum == 0)
+			shnum = get_uint(sh + (is64 ? 32 : 20), is64 ? 8 : 4,
+					 be);
+		if (shstrndx == 0xffff)
+			shstrndx = get_uint(sh + (is64 ? 40 : 24), 4, be);
+		if (phnum == 0xffff)
+			phnum = get_uint(sh + (is64 ? 44 : 28), 4, be);
+		if (shnum > file_size / shent ||
+		    !in_file(shoff, shnum * shent, file_size) ||
+		    (shstrndx && shstrndx >= shnum))
+			return false;
+		/* the names: libkdumpfile reads the string table whole */
+		if (shstrndx) {
+			uint64_t at = shoff + shstrndx * shent;
+
+			if (!read_full(fd, sh, shent, at) ||
+			    !in_file(get_uint(sh + (is64 ? 24 : 16),
+					      is64 ? 8 : 4, be),
+				     get_uint(sh + (is64 ? 32 : 20),
+					      is64 ? 8 : 4, be),
+				     file_size))
+				return false;
+		}
+	}
+	if (phnum == 0 || phnum > file_size / phent ||
+	    !in_file(phoff, phnum * phent, file_size))
+		return false;
+	/* the notes are read whole when the dump is opened */
+	for (uint64_t i = 0; i < phnum; i += 64) {
+		unsigned n = phnum - i < 64 ? (unsigned)(phnum - i) : 64;
+
+		if (!read_full(fd, ph, (size_t)n * phent, phoff + i * phent))
+			return false;
+		for (unsigned j = 0; j < n; j++) {
+			const unsigned char *p = ph + (size_t)j * phent;
+
+			if (get_uint(p, 4, be) == 4 /* PT_NOTE */ &&
+			    !in_file(get_uint(p + (is64 ? 8 : 4), is64 ? 8 : 4,
+					      be),
+				     get_uint(p + (is64 ? 32 : 16),
+					      is64 ? 8 : 4, be),
+				     file_size))
+				return false;
+		}
+	}
+	return true;
 }
 
 static int temp_file(void)
@@ -308,6 +435,15 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 		err = oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
 			"'%s': kdump header gives sizes beyond the end of the file (truncated or damaged)",
+			path);
+		goto fail;
+	}
+	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 4, 0) == 4 &&
+	    memcmp(head, "\177ELF", 4) == 0 &&
+	    !elf_header_sane(kc->fd, (uint64_t)st.st_size)) {
+		err = oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s': ELF headers or notes lie beyond the end of the file or have the wrong sizes (truncated or damaged)",
 			path);
 		goto fail;
 	}

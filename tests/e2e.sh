@@ -249,6 +249,21 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.vmlinux" ]; then
 		esac
 	done
 fi
+# bench/fuzz/crashes/vmlinux-*: hostile vmlinux files (the fuzzer's vmlinux
+# mode), read with the fixture dump; the same exits, no sanitizer report
+if [ -r "$vmc/x86_64-2.6.32-rfc.kdump" ]; then
+	for f in bench/fuzz/crashes/vmlinux-*; do
+		[ -e "$f" ] || continue
+		( ulimit -t 20 2>/dev/null
+		  LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/bench/fuzz/lsan.supp \
+			exec "$bin" vmcore --ps --log --force --vmlinux "$f" "$vmc/x86_64-2.6.32-rfc.kdump" ) >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		case $rc in
+		0 | 1 | 2) grep -q "runtime error\|Sanitizer" "$tmp/err" && { bad "vmlinux fuzz reproducer $f"; cat "$tmp/err"; } || ok ;;
+		*) bad "vmlinux fuzz reproducer $f: exit $rc"; cat "$tmp/err" ;;
+		esac
+	done
+fi
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]

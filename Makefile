@@ -134,3 +134,5 @@ clean:
 -include bench/bench.mk
 # synthetic vmcores (fixtures/vmgen/README.md)
 include fixtures/vmgen/vmgen.mk
+# a real lab dump, shrunk (fixtures/vmshrink/README.md)
+include fixtures/vmshrink/vmshrink.mk

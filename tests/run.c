@@ -135,6 +135,7 @@ int main(void)
 	srunner_add_suite(sr, analyzer_suite());
 	srunner_add_suite(sr, kdwarf_suite());
 	srunner_add_suite(sr, vmcore_suite());
+	srunner_add_suite(sr, vmcore_real_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -23,6 +23,7 @@ Suite *db_suite(void);
 Suite *analyzer_suite(void);
 Suite *kdwarf_suite(void);
 Suite *vmcore_suite(void);
+Suite *vmcore_real_suite(void);
 
 /* Parse text (lines split at '\n') and keep what the parser emits. */
 struct collected {

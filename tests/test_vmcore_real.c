@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The vmcore reader on a real dump: the memcg lab dump of Debian's 6.1
+ * kernel (fixtures/vmcore-lab), shrunk by fixtures/vmshrink to the bytes
+ * and types the reader uses (fixtures/vmcore-lab/mini-memcg.*.xz, unpacked
+ * into BUILD/fixtures/vmcore-lab/ by make). Its process table must be the
+ * one the guest printed from /proc just before the dump (memcg.proc.tsv),
+ * as fixtures/vmcore-lab/compare.py checks it on the full dump, and its
+ * log must hold every console line of the OOM report.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers/vmcore.h"
+#include "reports/dump.h"
+#include "tests/suites.h"
+
+#define LAB "../fixtures/vmcore-lab/"
+#define MAX_COLS 32
+
+static bool known(const struct dump_val *x)
+{
+	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
+}
+
+static void read_mini(struct dump_state *d)
+{
+	static char elf[4096], vmlinux[4096];
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+
+	snprintf(elf, sizeof(elf), "%s",
+		 build_fixture("vmcore-lab", "mini-memcg.elf"));
+	snprintf(vmlinux, sizeof(vmlinux), "%s",
+		 build_fixture("vmcore-lab", "mini-memcg.vmlinux"));
+	err = vmcore_read(elf, vmlinux, &opt, d);
+	ck_assert_msg(!err, "%s", err ? err->message : "");
+	ck_assert_str_eq(d->osrelease, "6.1.0-57-cloud-amd64");
+	ck_assert(!d->partial);
+	ck_assert_uint_eq(d->n_warnings, 0);
+}
+
+/* Split line at tabs into col[]; the number of columns. */
+static int split(char *line, char **col)
+{
+	int n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	for (char *p = line; n < MAX_COLS;) {
+		col[n++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	return n;
+}
+
+static int col_of(char **head, int n, const char *name)
+{
+	for (int i = 0; i < n; i++)
+		if (strcmp(head[i], name) == 0)
+			return i;
+	ck_abort_msg("memcg.proc.tsv has no column %s", name);
+	return -1;
+}
+
+/* A /proc value; "-" (no such line: kernel threads) is 0 for Vm* lines. */
+static int64_t val(const char *s)
+{
+	return strcmp(s, "-") == 0 ? 0 : strtoll(s, NULL, 10);
+}
+
+static int64_t kb(const struct dump_state *d, int64_t pages)
+{
+	return pages < 0 ? -1 : pages * (d->g[DG_PAGE_SIZE].v / 1024);
+}
+
+static int bad;
+static char first_bad[512];
+
+static void differ(int64_t pid, const char *what, int64_t want, int64_t got)
+{
+	if (!bad++)
+		snprintf(first_bad, sizeof(first_bad),
+			 "pid %lld: %s /proc %lld oomlens %lld", (long long)pid,
+			 what, (long long)want, (long long)got);
+}
+
+START_TEST(test_proc_table)
+{
+	char line[4096], hl[4096], *head[MAX_COLS], *col[MAX_COLS];
+	int nh, c_pid, c_ppid, c_comm, c_vsz, c_rss, c_swap, c_adj, c_start;
+	FILE *f = fopen(LAB "memcg.proc.tsv", "r");
+	struct dump_state d;
+	int rows = 0;
+
+	ck_assert_ptr_nonnull(f);
+	read_mini(&d);
+	ck_assert_ptr_nonnull(fgets(hl, sizeof(hl), f));
+	nh = split(hl, head);
+	c_pid = col_of(head, nh, "pid");
+	c_ppid = col_of(head, nh, "ppid");
+	c_comm = col_of(head, nh, "comm");
+	c_vsz = col_of(head, nh, "vmsize_kb");
+	c_rss = col_of(head, nh, "vmrss_kb");
+	c_swap = col_of(head, nh, "vmswap_kb");
+	c_adj = col_of(head, nh, "oom_score_adj");
+	c_start = col_of(head, nh, "start_ticks");
+	bad = 0;
+	while (fgets(line, sizeof(line), f)) {
+		const struct dump_task *t;
+		char want[16], got[16];
+		int64_t pid;
+
+		if (split(line, col) != nh)
+			continue;
+		rows++;
+		pid = val(col[c_pid]);
+		t = dump_find_task(&d, pid);
+		if (!t) {
+			differ(pid, "missing, pid", pid, -1);
+			continue;
+		}
+		if (val(col[c_ppid]) != t->f[DT_PPID].v)
+			differ(pid, "ppid", val(col[c_ppid]), t->f[DT_PPID].v);
+		/* comm: 15 characters; /proc appends a kworker's workqueue */
+		snprintf(want, sizeof(want), "%.15s", col[c_comm]);
+		snprintf(got, sizeof(got), "%.15s", t->comm);
+		if (strncmp(got, "kworker/", 8) == 0 &&
+		    strncmp(want, got, strlen(got)) == 0 &&
+		    want[strlen(got)] == '-')
+			want[strlen(got)] = '\0';
+		if (strcmp(want, got) != 0 && !bad++)
+			snprintf(first_bad, sizeof(first_bad),
+				 "pid %lld: comm /proc %s oomlens %s",
+				 (long long)pid, want, got);
+		{
+			int64_t vsz = known(&t->f[DT_TOTAL_VM])
+					      ? t->f[DT_TOTAL_VM].v
+					      : -1;
+			int64_t w;
+
+			/* 6.1: /proc's VmRSS is get_mm_counter(), the mm's
+			 * counters alone (rss_kernel_kb) */
+			if ((w = val(col[c_vsz])) != kb(&d, vsz))
+				differ(pid, "VmSize", w, kb(&d, vsz));
+			if ((w = val(col[c_rss])) !=
+			    kb(&d, dump_rss_kernel_pages(t)))
+				differ(pid, "VmRSS", w,
+				       kb(&d, dump_rss_kernel_pages(t)));
+			if ((w = val(col[c_swap])) !=
+			    kb(&d, dump_swap_kernel_pages(t)))
+				differ(pid, "VmSwap", w,
+				       kb(&d, dump_swap_kernel_pages(t)));
+			if ((w = val(col[c_adj])) != t->f[DT_OOM_SCORE_ADJ].v)
+				differ(pid, "oom_score_adj", w,
+				       t->f[DT_OOM_SCORE_ADJ].v);
+			/* /proc stat's starttime: USER_HZ (100) ticks */
+			if (known(&t->f[DT_REAL_START_TIME_NS]) &&
+			    (w = val(col[c_start])) !=
+				    t->f[DT_REAL_START_TIME_NS].v / 10000000)
+				differ(pid, "start ticks", w,
+				       t->f[DT_REAL_START_TIME_NS].v /
+					       10000000);
+		}
+	}
+	fclose(f);
+	ck_assert_int_eq(rows, 65);
+	ck_assert_msg(!bad, "%d differences with /proc; first: %s", bad,
+		      first_bad);
+	/* the victim was reaped before the table; nothing else is extra */
+	ck_assert_uint_eq(d.g[DG_NR_PROCESSES].v, 65);
+	dump_state_release(&d);
+}
+END_TEST
+
+/* The text after the "[   time] " of a log line, or NULL. */
+static const char *after_stamp(const char *line)
+{
+	const char *p = strstr(line, "] ");
+
+	return line[0] == '[' || line[0] == '<' ? (p ? p + 2 : NULL) : NULL;
+}
+
+START_TEST(test_oom_report_in_log)
+{
+	FILE *f = fopen(LAB "memcg.console.log", "r");
+	int lines = 0, found = 0;
+	bool inside = false;
+	struct dump_state d;
+	char line[4096], missing[512] = "";
+
+	ck_assert_ptr_nonnull(f);
+	read_mini(&d);
+	ck_assert_int_eq(d.log_layout, DUMP_LOG_RINGBUFFER);
+	ck_assert_ptr_nonnull(d.log);
+	while (fgets(line, sizeof(line), f)) {
+		const char *text;
+		bool hit = false;
+
+		line[strcspn(line, "\r\n")] = '\0';
+		if (line[0] != '[' || !(text = after_stamp(line)))
+			continue;
+		inside = inside || strstr(text, "invoked oom-killer");
+		if (!inside)
+			continue;
+		lines++;
+		/* a whole line of the dump's log, after its stamp */
+		for (const char *p = d.log; p && *p;) {
+			const char *eol = strchr(p, '\n');
+			size_t len = eol ? (size_t)(eol - p) : strlen(p);
+			const char *s = memmem(p, len, "] ", 2);
+
+			if (s && (size_t)(p + len - s - 2) == strlen(text) &&
+			    memcmp(s + 2, text, strlen(text)) == 0) {
+				hit = true;
+				break;
+			}
+			p = eol ? eol + 1 : NULL;
+		}
+		if (hit)
+			found++;
+		else if (!missing[0])
+			snprintf(missing, sizeof(missing), "%s", text);
+		if (strstr(text, "Killed process") ||
+		    strstr(text, "Kernel panic"))
+			inside = false;
+	}
+	fclose(f);
+	ck_assert_int_eq(lines, 68);
+	ck_assert_msg(found == lines,
+		      "%d of %d console lines not in the log: %s",
+		      lines - found, lines, missing);
+	ck_assert_ptr_nonnull(strstr(d.log, "Killed process 173 (lab-grower)"));
+	dump_state_release(&d);
+}
+END_TEST
+
+Suite *vmcore_real_suite(void)
+{
+	Suite *s = suite_create("vmcore_real");
+	TCase *tc = tcase_create("memcg");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_proc_table);
+	tcase_add_test(tc, test_oom_report_in_log);
+	suite_add_tcase(s, tc);
+	return s;
+}

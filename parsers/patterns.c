@@ -2,6 +2,7 @@
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "parsers/patterns.h"
 
+#include <ctype.h>
 #include <pcre2.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +387,13 @@ const char *pat_family_name(enum pat_family f)
 }
 
 static pcre2_code **codes;
+/*
+ * The bytes an anchored row's subject may start with (bit c of first[i]),
+ * from PCRE2's own analysis: a subject starting otherwise is refused
+ * without a call into PCRE2. NULL: no such set is known.
+ */
+static uint8_t (*first)[32];
+static bool *has_first;
 static pcre2_match_data *match_data;
 /*
  * Limits on one match: a pattern that backtracks badly on a hostile line
@@ -397,6 +405,38 @@ static pcre2_match_context *match_ctx;
 /* The rows of each family, in table order. */
 static size_t *fam_rows[FAM_COUNT];
 static size_t fam_nrows[FAM_COUNT];
+
+/*
+ * The set of first bytes of any subject code can match, if code is anchored
+ * (every alternative starts with ^) and PCRE2 knows its first code unit or
+ * a bitmap of them. A first unit of a caseless pattern counts in both cases.
+ */
+static bool first_bytes(const pcre2_code *code, uint8_t set[32])
+{
+	uint32_t opts = 0, type = 0, unit = 0;
+	const uint8_t *map = NULL;
+	int c;
+
+	if (pcre2_pattern_info(code, PCRE2_INFO_ALLOPTIONS, &opts) ||
+	    !(opts & PCRE2_ANCHORED) ||
+	    pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODETYPE, &type))
+		return false;
+	if (type == 1 &&
+	    !pcre2_pattern_info(code, PCRE2_INFO_FIRSTCODEUNIT, &unit) &&
+	    unit < 256) {
+		memset(set, 0, 32);
+		for (c = 0; c < 256; c++)
+			if (c == (int)unit || tolower(c) == tolower((int)unit))
+				set[c / 8] |= (uint8_t)(1u << (c % 8));
+		return true;
+	}
+	if (type == 0 &&
+	    !pcre2_pattern_info(code, PCRE2_INFO_FIRSTBITMAP, &map) && map) {
+		memcpy(set, map, 32);
+		return true;
+	}
+	return false;
+}
 
 struct oomlens_error *patterns_init(void)
 {
@@ -431,6 +471,14 @@ struct oomlens_error *patterns_init(void)
 		if (!getenv("OOMLENS_NO_JIT"))
 			pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
 	}
+	first = calloc(pat_nrows, sizeof(*first));
+	has_first = calloc(pat_nrows, sizeof(*has_first));
+	if (!first || !has_first) {
+		patterns_release();
+		return &oomlens_error_nomem;
+	}
+	for (i = 0; i < pat_nrows; i++)
+		has_first[i] = first_bytes(codes[i], first[i]);
 	for (i = 0; i < FAM_COUNT; i++) {
 		fam_rows[i] = malloc(pat_nrows * sizeof(*fam_rows[i]));
 		if (!fam_rows[i]) {
@@ -465,6 +513,10 @@ void patterns_release(void)
 			pcre2_code_free(codes[i]);
 	free(codes);
 	codes = NULL;
+	free(first);
+	first = NULL;
+	free(has_first);
+	has_first = NULL;
 	for (i = 0; i < FAM_COUNT; i++) {
 		free(fam_rows[i]);
 		fam_rows[i] = NULL;
@@ -481,6 +533,10 @@ bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
 	int rc;
 
 	if (!codes || i >= pat_nrows)
+		return false;
+	if (has_first && has_first[i] &&
+	    (!n || !(first[i][(unsigned char)s[0] / 8] &
+		     (1u << ((unsigned char)s[0] % 8)))))
 		return false;
 	rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
 			 match_data, match_ctx);

@@ -550,10 +550,20 @@ static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 		err = db_step_done(db, &b, st);
 		i += (size_t)1 << k;
 	}
-	/* forget the borrowed names now, in the statements used only */
-	for (r = 0; r <= TASK_BATCH_LOG2; r++)
-		if (bound & 1u << r)
-			sqlite3_clear_bindings(db->stmt[DB_ST_TASK + r]);
+	/*
+	 * Forget the borrowed names now, in the statements used only: comm
+	 * is the only string, parameter 5 of row 0 (cheaper than clearing
+	 * all 642 of a full batch).
+	 */
+	for (r = 0; r <= TASK_BATCH_LOG2; r++) {
+		size_t row;
+
+		if (!(bound & 1u << r))
+			continue;
+		for (row = 0; row < (size_t)1 << r; row++)
+			sqlite3_bind_null(db->stmt[DB_ST_TASK + r],
+					  (int)(5 + row * TASK_ROW_VALUES));
+	}
 	for (i = 0; i < inc->n_tasks && !err; i++)
 		if (inc->tasks[i].n_extra)
 			err = insert_extras(db, id, i, &inc->tasks[i]);

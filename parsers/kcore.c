@@ -252,6 +252,62 @@ static bool kdump_header_sane(int fd, uint64_t file_size)
 }
 
 /*
+ * libkdumpfile 0.5.1 turns each line of an ELF dump's VMCOREINFO note
+ * into an attribute named after its key, and dies of SEGV in
+ * kdump_open_fd() on a key that starts with '.' (an empty first name
+ * component). No kernel writes one.
+ */
+static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
+{
+	unsigned char buf[4096];
+	bool line_start = true;
+
+	while (size) {
+		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
+
+		if (!read_full(fd, buf, n, off))
+			return false;
+		for (size_t i = 0; i < n; i++) {
+			if (line_start && buf[i] == '.')
+				return false;
+			line_start = buf[i] == '\n';
+		}
+		off += n;
+		size -= n;
+	}
+	return true;
+}
+
+/* The VMCOREINFO notes of a PT_NOTE segment at [off, off + size). */
+static bool elf_notes_sane(int fd, uint64_t off, uint64_t size, bool be)
+{
+	uint64_t end = off + size;
+
+	while (end - off >= 12) {
+		unsigned char h[12 + 16];
+		uint64_t namesz, descsz, desc;
+
+		if (!read_full(fd, h, 12, off))
+			return false;
+		namesz = get_uint(h, 4, be);
+		descsz = get_uint(h + 4, 4, be);
+		desc = off + 12 + ((namesz + 3) & ~3ull);
+		if (desc > end || descsz > end - desc)
+			return true; /* a cut note: left to libkdumpfile */
+		if ((namesz == 11 || namesz == 15) &&
+		    read_full(fd, h + 12, namesz, off + 12) &&
+		    (memcmp(h + 12, "VMCOREINFO", 11) == 0 ||
+		     memcmp(h + 12, "VMCOREINFO_XEN", 15) == 0) &&
+		    !vmcoreinfo_sane(fd, desc, descsz))
+			return false;
+		off = desc + ((descsz + 3) & ~3ull);
+		if (off > end)
+			break;
+	}
+	return true;
+}
+
+/*
  * An ELF dump's headers: libkdumpfile 0.5.1 reads the program and section
  * header tables and the notes where e_phoff, e_shoff and the PT_NOTE
  * entries say, and takes e_phentsize and e_shentsize on trust: a table or
@@ -321,13 +377,14 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 			return false;
 		for (unsigned j = 0; j < n; j++) {
 			const unsigned char *p = ph + (size_t)j * phent;
+			uint64_t off =
+				get_uint(p + (is64 ? 8 : 4), is64 ? 8 : 4, be);
+			uint64_t size = get_uint(p + (is64 ? 32 : 16),
+						 is64 ? 8 : 4, be);
 
 			if (get_uint(p, 4, be) == 4 /* PT_NOTE */ &&
-			    !in_file(get_uint(p + (is64 ? 8 : 4), is64 ? 8 : 4,
-					      be),
-				     get_uint(p + (is64 ? 32 : 16),
-					      is64 ? 8 : 4, be),
-				     file_size))
+			    (!in_file(off, size, file_size) ||
+			     !elf_notes_sane(fd, off, size, be)))
 				return false;
 		}
 	}

@@ -1556,7 +1556,11 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 
 	log->stats.lines++;
 	log->stats.bytes += len + 1;
-	prefix_parse(text, len, &ll);
+	if (log->pend_valid && log->pend_ll_valid)
+		prefix_parse_after(text, len, log->pend.buf, &log->pend_ll,
+				   &ll);
+	else
+		prefix_parse(text, len, &ll);
 	if (continues(log, text, &ll)) {
 		err = join_pending(log, &ll);
 		if (!err) {

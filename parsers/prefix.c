@@ -353,3 +353,48 @@ done:
 	out->msg = s.p;
 	out->msg_len = scan_left(&s);
 }
+
+void prefix_parse_after(const char *p, size_t len, const char *prev,
+			const struct log_line *pl, struct log_line *out)
+{
+	struct scan s;
+	size_t head;
+
+	/*
+	 * The head that decided pl's date, host and tag: up to the tag's ':'
+	 * and the blank after it. Lines with a <level> or indentation take the
+	 * long way, so that out->level and out->indented come out the same.
+	 */
+	if ((pl->style != PREFIX_SYSLOG && pl->style != PREFIX_RFC3339 &&
+	     pl->style != PREFIX_JOURNAL_UNIX) ||
+	    !pl->tag || pl->indented || pl->level != -1 || pl->when != prev)
+		goto slow;
+	head = (size_t)(pl->tag - prev) + pl->tag_len + 2;
+	if (len < head || prev[head - 2] != ':' || prev[head - 1] != ' ' ||
+	    memcmp(p, prev, head) != 0)
+		goto slow;
+	memset(out, 0, sizeof(*out));
+	out->level = -1;
+	out->style = pl->style;
+	out->from_kernel = pl->from_kernel;
+	out->when = p;
+	out->when_len = pl->when_len;
+	if (pl->host) {
+		out->host = p + (pl->host - prev);
+		out->host_len = pl->host_len;
+	}
+	out->tag = p + (pl->tag - prev);
+	out->tag_len = pl->tag_len;
+	s = scan_of(p + head, len - head);
+	if (len > head && p[len - 1] == '\r')
+		s.end--;
+	if (out->from_kernel) {
+		scan_level(&s, out);
+		scan_kernel_stamps(&s, out);
+	}
+	out->msg = s.p;
+	out->msg_len = scan_left(&s);
+	return;
+slow:
+	prefix_parse(p, len, out);
+}

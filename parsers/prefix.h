@@ -57,4 +57,13 @@ struct log_line {
 /* Split line [p, p+len) into prefix and message. Never fails. */
 void prefix_parse(const char *p, size_t len, struct log_line *out);
 
+/*
+ * prefix_parse() of [p, p+len), given the line before it, prev (borrowed),
+ * and prev's parse pl: when both start with the same date, host and tag
+ * bytes of a syslog-style prefix, those are not scanned again (in a report
+ * most lines share them). The result is what prefix_parse() gives.
+ */
+void prefix_parse_after(const char *p, size_t len, const char *prev,
+			const struct log_line *pl, struct log_line *out);
+
 #endif

@@ -89,6 +89,68 @@ START_TEST(prefix_styles)
 }
 END_TEST
 
+/* Lines of one log in a row: prefix_parse_after() of each pair. */
+static const char *const after_lines[] = {
+	"Mar  1 00:00:44 db-01 kernel: [6782230.927044] Mem-Info:",
+	"Mar  1 00:00:44 db-01 kernel: [6782230.927209] mongod cpuset=/",
+	"Mar  1 00:00:44 db-01 kernel: <4>[6782230.9] lowmem_reserve[]: 0 0",
+	"Mar  1 00:00:44 db-01 kernel: plain message without stamp",
+	"Mar  1 00:00:44 db-01 kernel: ",
+	"Mar  1 00:00:44 db-01 kernel: [6782230.927209] with cr\r",
+	"Mar  1 00:00:44 db-01 kernel:",
+	"Mar  1 00:00:44 db-01 kernelx: [1.000001] not the kernel",
+	"Mar  1 00:00:44 db-01 sshd[12]: Accepted publickey",
+	"Mar  1 00:00:45 db-01 kernel: [6782231.000001] next second",
+	"Mar  1 00:00:45 kernel: [6782231.000001] no host",
+	"<6>Mar  1 00:00:45 db-01 kernel: [6782231.000001] level first",
+	"  Mar  1 00:00:45 db-01 kernel: [6782231.000001] indented",
+	"2026-11-03T12:00:01.123456+00:00 h1 kernel: [ 5.000001] iso",
+	"2026-11-03T12:00:01.123456+00:00 h1 kernel: [ 5.000002] iso again",
+	"1793707201.123456 h1 kernel: [ 5.000003] unix",
+	"1793707201.123456 h1 kernel: [ 5.000004] unix again",
+	"[ 1234.567890] dmesg line",
+	"[123033]    48 23033    53758      838   4       0 httpd",
+};
+
+#define N_AFTER (sizeof(after_lines) / sizeof(after_lines[0]))
+
+static void same_ptr(const char *a, const char *la, const char *b,
+		     const char *lb)
+{
+	ck_assert_int_eq(a == NULL, b == NULL);
+	if (a)
+		ck_assert_int_eq(a - la, b - lb);
+}
+
+START_TEST(prefix_after_same)
+{
+	const char *prev = after_lines[(size_t)_i / N_AFTER];
+	const char *line = after_lines[(size_t)_i % N_AFTER];
+	char copy[256];
+	struct log_line pl, want, got;
+
+	/* the line in its own buffer, as the parser has it */
+	memcpy(copy, line, strlen(line) + 1);
+	prefix_parse(prev, strlen(prev), &pl);
+	prefix_parse(copy, strlen(copy), &want);
+	prefix_parse_after(copy, strlen(copy), prev, &pl, &got);
+	ck_assert_msg(got.style == want.style, "'%s' after '%s'", line, prev);
+	same_ptr(got.msg, copy, want.msg, copy);
+	ck_assert_uint_eq(got.msg_len, want.msg_len);
+	ck_assert_int_eq(got.has_uptime, want.has_uptime);
+	ck_assert(got.uptime == want.uptime);
+	same_ptr(got.when, copy, want.when, copy);
+	ck_assert_uint_eq(got.when_len, want.when_len);
+	same_ptr(got.host, copy, want.host, copy);
+	ck_assert_uint_eq(got.host_len, want.host_len);
+	same_ptr(got.tag, copy, want.tag, copy);
+	ck_assert_uint_eq(got.tag_len, want.tag_len);
+	ck_assert_int_eq(got.from_kernel, want.from_kernel);
+	ck_assert_int_eq(got.indented, want.indented);
+	ck_assert_int_eq(got.level, want.level);
+}
+END_TEST
+
 Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -96,6 +158,7 @@ Suite *prefix_suite(void)
 
 	tcase_add_loop_test(tc, prefix_styles, 0,
 			    sizeof(cases) / sizeof(cases[0]));
+	tcase_add_loop_test(tc, prefix_after_same, 0, (int)(N_AFTER * N_AFTER));
 	suite_add_tcase(s, tc);
 	return s;
 }

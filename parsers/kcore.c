@@ -194,9 +194,65 @@ static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
 }
 
 /*
+ * libkdumpfile 0.5.1 turns each line of a VMCOREINFO ELF note (in an ELF
+ * dump's PT_NOTE or a kdump's note data) into an attribute named after
+ * its key, and dies of SEGV in kdump_open_fd() on a key that starts with
+ * '.' (an empty first name component). No kernel writes one.
+ */
+static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
+{
+	unsigned char buf[4096];
+	bool line_start = true;
+
+	while (size) {
+		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
+
+		if (!read_full(fd, buf, n, off))
+			return false;
+		for (size_t i = 0; i < n; i++) {
+			if (line_start && buf[i] == '.')
+				return false;
+			line_start = buf[i] == '\n';
+		}
+		off += n;
+		size -= n;
+	}
+	return true;
+}
+
+/* The VMCOREINFO notes among the ELF notes at [off, off + size). */
+static bool elf_notes_sane(int fd, uint64_t off, uint64_t size, bool be)
+{
+	uint64_t end = off + size;
+
+	while (end - off >= 12) {
+		unsigned char h[12 + 16];
+		uint64_t namesz, descsz, desc;
+
+		if (!read_full(fd, h, 12, off))
+			return false;
+		namesz = get_uint(h, 4, be);
+		descsz = get_uint(h + 4, 4, be);
+		desc = off + 12 + ((namesz + 3) & ~3ull);
+		if (desc > end || descsz > end - desc)
+			return true; /* a cut note: left to libkdumpfile */
+		if ((namesz == 11 || namesz == 15) &&
+		    read_full(fd, h + 12, namesz, off + 12) &&
+		    (memcmp(h + 12, "VMCOREINFO", 11) == 0 ||
+		     memcmp(h + 12, "VMCOREINFO_XEN", 15) == 0) &&
+		    !vmcoreinfo_sane(fd, desc, descsz))
+			return false;
+		off = desc + ((descsz + 3) & ~3ull);
+		if (off > end)
+			break;
+	}
+	return true;
+}
+
+/*
  * The kdump sub-header (block 1), 64-bit or packed 32-bit layout: the
  * vmcoreinfo (header_version 3+), ELF notes (4+) and eraseinfo (5+) it
- * points at must lie within the file.
+ * points at must lie within the file, and the notes be sane.
  */
 static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
 			   uint32_t version, uint32_t bs)
@@ -217,7 +273,12 @@ static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
 			     get_uint(s + at + 8, size_len, false), file_size))
 			return false;
 	}
-	return true;
+	return version < 4 ||
+	       elf_notes_sane(
+		       fd, get_uint(s + (is32 ? at32[1] : at64[1]), 8, false),
+		       get_uint(s + (is32 ? at32[1] : at64[1]) + 8, size_len,
+				false),
+		       false);
 }
 
 /*
@@ -249,62 +310,6 @@ static bool kdump_header_sane(int fd, uint64_t file_size)
 				(uint32_t)get_uint(h + 8, 4, false), bs);
 	}
 	return false;
-}
-
-/*
- * libkdumpfile 0.5.1 turns each line of an ELF dump's VMCOREINFO note
- * into an attribute named after its key, and dies of SEGV in
- * kdump_open_fd() on a key that starts with '.' (an empty first name
- * component). No kernel writes one.
- */
-static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
-{
-	unsigned char buf[4096];
-	bool line_start = true;
-
-	while (size) {
-		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
-
-		if (!read_full(fd, buf, n, off))
-			return false;
-		for (size_t i = 0; i < n; i++) {
-			if (line_start && buf[i] == '.')
-				return false;
-			line_start = buf[i] == '\n';
-		}
-		off += n;
-		size -= n;
-	}
-	return true;
-}
-
-/* The VMCOREINFO notes of a PT_NOTE segment at [off, off + size). */
-static bool elf_notes_sane(int fd, uint64_t off, uint64_t size, bool be)
-{
-	uint64_t end = off + size;
-
-	while (end - off >= 12) {
-		unsigned char h[12 + 16];
-		uint64_t namesz, descsz, desc;
-
-		if (!read_full(fd, h, 12, off))
-			return false;
-		namesz = get_uint(h, 4, be);
-		descsz = get_uint(h + 4, 4, be);
-		desc = off + 12 + ((namesz + 3) & ~3ull);
-		if (desc > end || descsz > end - desc)
-			return true; /* a cut note: left to libkdumpfile */
-		if ((namesz == 11 || namesz == 15) &&
-		    read_full(fd, h + 12, namesz, off + 12) &&
-		    (memcmp(h + 12, "VMCOREINFO", 11) == 0 ||
-		     memcmp(h + 12, "VMCOREINFO_XEN", 15) == 0) &&
-		    !vmcoreinfo_sane(fd, desc, descsz))
-			return false;
-		off = desc + ((descsz + 3) & ~3ull);
-		if (off > end)
-			break;
-	}
-	return true;
 }
 
 /*

@@ -358,7 +358,7 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 		    !in_file(shoff, shnum * shent, file_size) ||
 		    (shstrndx && shstrndx >= shnum))
 			return false;
-		/* the names: libkdumpfile reads the string table whole */
+		/* and the section names, as for any valid ELF file */
 		if (shstrndx) {
 			uint64_t at = shoff + shstrndx * shent;
 
@@ -374,7 +374,7 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 	if (phnum == 0 || phnum > file_size / phent ||
 	    !in_file(phoff, phnum * phent, file_size))
 		return false;
-	/* the notes are read whole when the dump is opened */
+	/* libkdumpfile reads the notes whole when it opens the dump */
 	for (uint64_t i = 0; i < phnum; i += 64) {
 		unsigned n = phnum - i < 64 ? (unsigned)(phnum - i) : 64;
 

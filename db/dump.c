@@ -16,6 +16,16 @@
 #define F_MM "mm_addr"
 #define F_SEQ "seq"
 
+/* incident_dumps' machine columns, in their order in both statements */
+static const enum dump_global machine_cols[] = {
+	DG_PAGE_SIZE,	   DG_HZ,
+	DG_JIFFIES,	   DG_UPTIME_NS,
+	DG_TOTALRAM_PAGES, DG_TOTAL_SWAP_PAGES,
+	DG_NR_THREADS,	   DG_NR_PROCESSES,
+	DG_KERNEL_OFFSET,
+};
+#define N_MACHINE_COLS (sizeof(machine_cols) / sizeof(machine_cols[0]))
+
 static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 					   int64_t source_id,
 					   const struct dump_state *d)
@@ -26,13 +36,6 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 		" jiffies, uptime_ns, totalram_pages, total_swap_pages,"
 		" nr_threads, nr_processes, kernel_offset, partial)"
 		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
-	static const enum dump_global cols[] = {
-		DG_PAGE_SIZE,	   DG_HZ,
-		DG_JIFFIES,	   DG_UPTIME_NS,
-		DG_TOTALRAM_PAGES, DG_TOTAL_SWAP_PAGES,
-		DG_NR_THREADS,	   DG_NR_PROCESSES,
-		DG_KERNEL_OFFSET,
-	};
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
 	struct db_bind b;
@@ -47,8 +50,8 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 	db_bind_str(&b, d->machine[0] ? d->machine : NULL);
 	db_bind_str(&b, d->format);
 	db_bind_str(&b, dump_unit_name(d->cputime_unit));
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
-		const struct dump_val *x = &d->g[cols[i]];
+	for (size_t i = 0; i < N_MACHINE_COLS; i++) {
+		const struct dump_val *x = &d->g[machine_cols[i]];
 
 		db_bind_int(&b, x->prov == DUMP_READ || x->prov == DUMP_DERIVED
 					? x->v
@@ -138,13 +141,6 @@ static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
 		" jiffies, uptime_ns, totalram_pages, total_swap_pages,"
 		" nr_threads, nr_processes, kernel_offset, partial"
 		" FROM incident_dumps WHERE incident_id = ?";
-	static const enum dump_global cols[] = {
-		DG_PAGE_SIZE,	   DG_HZ,
-		DG_JIFFIES,	   DG_UPTIME_NS,
-		DG_TOTALRAM_PAGES, DG_TOTAL_SWAP_PAGES,
-		DG_NR_THREADS,	   DG_NR_PROCESSES,
-		DG_KERNEL_OFFSET,
-	};
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
 	struct db_bind b;
@@ -165,16 +161,17 @@ static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
 	s = sqlite3_column_text(st, 2);
 	d->cputime_unit =
 		s && !strcmp((const char *)s, "ns") ? DU_NS : DU_JIFFIES;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++) {
+	for (size_t i = 0; i < N_MACHINE_COLS; i++) {
 		if (sqlite3_column_type(st, (int)i + 3) == SQLITE_NULL)
 			continue;
-		d->g[cols[i]].v = sqlite3_column_int64(st, (int)i + 3);
+		d->g[machine_cols[i]].v = sqlite3_column_int64(st, (int)i + 3);
 		/* the reader derives these three; it reads the others */
-		d->g[cols[i]].prov = cols[i] == DG_HZ ||
-						     cols[i] == DG_UPTIME_NS ||
-						     cols[i] == DG_NR_PROCESSES
-					     ? DUMP_DERIVED
-					     : DUMP_READ;
+		d->g[machine_cols[i]].prov =
+			machine_cols[i] == DG_HZ ||
+					machine_cols[i] == DG_UPTIME_NS ||
+					machine_cols[i] == DG_NR_PROCESSES
+				? DUMP_DERIVED
+				: DUMP_READ;
 	}
 	d->partial = sqlite3_column_int64(st, 12) != 0;
 	sqlite3_reset(st);

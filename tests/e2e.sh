@@ -233,35 +233,27 @@ else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"
 fi
 
-# the vmcore readers' fuzz reproducers (bench/fuzz/crashes/vmcore-*, see
-# bench/fuzz/README.md): read with the fixture vmlinux, exit 0, 1 or 2 and
-# no sanitizer report (lsan.supp: libkdumpfile's own leaks)
+# The vmcore readers' fuzz reproducers (bench/fuzz/README.md): hostile dumps
+# (crashes/vmcore-*) read with the fixture vmlinux, hostile vmlinux files
+# (crashes/vmlinux-*) read with the fixture dump. Each must exit 0, 1 or 2
+# with no sanitizer report (lsan.supp: libkdumpfile's own leaks).
+# replay WHAT VMLINUX VMCORE
+replay() {
+	( ulimit -t 20 2>/dev/null
+	  LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/bench/fuzz/lsan.supp \
+		exec "$bin" vmcore --ps --log --force --vmlinux "$2" "$3" ) >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	case $rc in
+	0 | 1 | 2) grep -q "runtime error\|Sanitizer" "$tmp/err" && { bad "fuzz reproducer $1"; cat "$tmp/err"; } || ok ;;
+	*) bad "fuzz reproducer $1: exit $rc"; cat "$tmp/err" ;;
+	esac
+}
 if [ -r "$vmc/x86_64-2.6.32-rfc.vmlinux" ]; then
 	for f in bench/fuzz/crashes/vmcore-*; do
-		[ -e "$f" ] || continue
-		( ulimit -t 20 2>/dev/null
-		  LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/bench/fuzz/lsan.supp \
-			exec "$bin" vmcore --ps --log --force --vmlinux "$vmc/x86_64-2.6.32-rfc.vmlinux" "$f" ) >"$tmp/out" 2>"$tmp/err"
-		rc=$?
-		case $rc in
-		0 | 1 | 2) grep -q "runtime error\|Sanitizer" "$tmp/err" && { bad "vmcore fuzz reproducer $f"; cat "$tmp/err"; } || ok ;;
-		*) bad "vmcore fuzz reproducer $f: exit $rc"; cat "$tmp/err" ;;
-		esac
+		[ -e "$f" ] && replay "$f" "$vmc/x86_64-2.6.32-rfc.vmlinux" "$f"
 	done
-fi
-# bench/fuzz/crashes/vmlinux-*: hostile vmlinux files (the fuzzer's vmlinux
-# mode), read with the fixture dump; the same exits, no sanitizer report
-if [ -r "$vmc/x86_64-2.6.32-rfc.kdump" ]; then
 	for f in bench/fuzz/crashes/vmlinux-*; do
-		[ -e "$f" ] || continue
-		( ulimit -t 20 2>/dev/null
-		  LSAN_OPTIONS=${LSAN_OPTIONS:+$LSAN_OPTIONS:}suppressions=$PWD/bench/fuzz/lsan.supp \
-			exec "$bin" vmcore --ps --log --force --vmlinux "$f" "$vmc/x86_64-2.6.32-rfc.kdump" ) >"$tmp/out" 2>"$tmp/err"
-		rc=$?
-		case $rc in
-		0 | 1 | 2) grep -q "runtime error\|Sanitizer" "$tmp/err" && { bad "vmlinux fuzz reproducer $f"; cat "$tmp/err"; } || ok ;;
-		*) bad "vmlinux fuzz reproducer $f: exit $rc"; cat "$tmp/err" ;;
-		esac
+		[ -e "$f" ] && replay "$f" "$f" "$vmc/x86_64-2.6.32-rfc.kdump"
 	done
 fi
 

@@ -260,31 +260,22 @@ static bool readable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* The debuginfo of the dump at path, in g->debuginfo, into out. */
-static bool find_debuginfo(struct ingest *g, const char *path, char *out,
-			   size_t n)
+/*
+ * The debuginfo of a dump in g->debuginfo (vmcore_options.locate): by build
+ * id, as debuginfod and the -dbgsym packages lay it out, then by release.
+ */
+static bool find_debuginfo(void *ctx, const char *rel, const char *id,
+			   char *out, size_t n)
 {
-	struct kcore *kc;
-	struct oomlens_error *err = kcore_open(path, &kc);
-	char rel[128] = "", id[129] = "";
-	const char *v;
+	const struct ingest *g = ctx;
 
-	if (err) {
-		oomlens_error_free(err);
-		return false;
-	}
-	if ((v = kcore_vmcoreinfo(kc, "OSRELEASE")))
-		snprintf(rel, sizeof(rel), "%s", v);
-	if ((v = kcore_vmcoreinfo(kc, "BUILD-ID")))
-		snprintf(id, sizeof(id), "%s", v);
-	kcore_close(kc);
-	if (strlen(id) > 2 && !strchr(id, '/')) {
+	if (id && strlen(id) > 2 && !strchr(id, '/')) {
 		snprintf(out, n, "%s/.build-id/%.2s/%s.debug", g->debuginfo, id,
 			 id + 2);
 		if (readable(out))
 			return true;
 	}
-	if (!rel[0] || strchr(rel, '/'))
+	if (!rel || strchr(rel, '/'))
 		return false;
 	snprintf(out, n, "%s/vmlinux-%s", g->debuginfo, rel);
 	if (readable(out))
@@ -303,25 +294,19 @@ static bool find_debuginfo(struct ingest *g, const char *path, char *out,
  */
 static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 {
-	struct vmcore_options opt = {.force = g->force};
+	struct vmcore_options opt = {
+		.force = g->force, .locate = find_debuginfo, .locate_ctx = g};
 	struct db_source src = {0};
 	struct dump_state d;
 	struct oomlens_error *err;
-	char vmlinux[4096], hash[96];
+	char hash[96];
 	bool done = false;
 	struct stat st;
 
-	if (g->vmlinux)
-		snprintf(vmlinux, sizeof(vmlinux), "%s", g->vmlinux);
-	else if (!g->debuginfo) {
+	if (!g->vmlinux && !g->debuginfo) {
 		on_skip(g, path,
 			"a kdump vmcore: give --vmlinux FILE or --debuginfo DIR to read it",
 			false);
-		return NULL;
-	} else if (!find_debuginfo(g, path, vmlinux, sizeof(vmlinux))) {
-		on_skip(g, path,
-			"a kdump vmcore whose debuginfo is not in --debuginfo",
-			true);
 		return NULL;
 	}
 	src.path = path;
@@ -329,7 +314,7 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
 	if ((err = source_done(g, &src, &done)) || done)
 		return err;
-	err = vmcore_read(path, vmlinux, &opt, &d);
+	err = vmcore_read(path, g->vmlinux, &opt, &d);
 	if (err) {
 		on_skip(g, path, err->message, true);
 		oomlens_error_free(err);

@@ -162,10 +162,10 @@ const struct dump_task *dump_find_thread(const struct dump_state *d,
 
 const struct dump_task *dump_find_task(const struct dump_state *d, int64_t pid)
 {
-	for (size_t i = 0; i < d->n_tasks; i++)
-		if (d->tasks[i].f[DT_TGID].v == pid &&
-		    d->tasks[i].f[DT_PID].v == pid &&
-		    d->tasks[i].f[DT_TGID].prov == DUMP_READ)
-			return &d->tasks[i];
-	return NULL;
+	const struct dump_task *t = dump_find_thread(d, pid);
+
+	/* a process is the thread whose pid is its tgid */
+	return t && t->f[DT_TGID].prov == DUMP_READ && t->f[DT_TGID].v == pid
+		       ? t
+		       : NULL;
 }

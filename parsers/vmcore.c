@@ -67,6 +67,7 @@ struct layout {
 	struct kfield pc_count, pc_counters; /* struct percpu_counter */
 	struct kfield list_next;
 	int64_t mm_idx[4]; /* MM_FILEPAGES, ANON, SWAPENTS, SHMEM; -1 none */
+#define MM_SLOT_SWAP 2 /* mm_idx[2]: MM_SWAPENTS */
 	bool percpu_rss; /* 6.2+ */
 	uint64_t percpu_offsets_addr; /* __per_cpu_offset */
 	unsigned nr_cpus;
@@ -389,7 +390,6 @@ static void start_times(struct walker *w, struct dump_task *t)
 static void read_signal(struct walker *w, struct dump_task *t, uint64_t sig)
 {
 	const struct layout *L = &w->L;
-	int64_t adj;
 
 	if (!read_obj(w, sig, w->sig, L->signal_size)) {
 		if (L->s_oom_adj.kind || L->s_oom_score_adj.kind)
@@ -411,7 +411,6 @@ static void read_signal(struct walker *w, struct dump_task *t, uint64_t sig)
 	     L->signal_size);
 	take(&t->f[DT_SIGNAL_UTIME], &L->s_utime, w->sig, L->signal_size);
 	take(&t->f[DT_SIGNAL_STIME], &L->s_stime, w->sig, L->signal_size);
-	(void)adj;
 }
 
 static void read_cred(struct walker *w, struct dump_task *t)
@@ -477,43 +476,44 @@ static bool percpu_deltas(struct walker *w, uint64_t counter_addr, int64_t *sum)
 	return true;
 }
 
-static void read_rss(struct walker *w, struct dump_task *t, uint64_t mm)
+/*
+ * The RSS counters from the mm_struct in w->mm (size bytes of it; 0 when it
+ * could not be read, which makes every present counter unreadable).
+ */
+static void read_rss(struct walker *w, struct dump_task *t, uint64_t mm,
+		     uint32_t size)
 {
 	const struct layout *L = &w->L;
 	static const enum dump_task_field idx_field[4] = {
 		DT_RSS_FILE, DT_RSS_ANON, DT_SWAPENTS, DT_RSS_SHMEM};
 
 	if (L->m_rss.kind == KF_NONE) { /* <= 2.6.33 */
-		take(&t->f[DT_RSS_FILE], &L->m_file_rss, w->mm, L->mm_size);
-		take(&t->f[DT_RSS_ANON], &L->m_anon_rss, w->mm, L->mm_size);
+		take(&t->f[DT_RSS_FILE], &L->m_file_rss, w->mm, size);
+		take(&t->f[DT_RSS_ANON], &L->m_anon_rss, w->mm, size);
 		return;
 	}
 	for (int i = 0; i < 4; i++) {
-		int64_t val, idx = L->mm_idx[i];
+		int64_t val, delta, idx = L->mm_idx[i];
+		struct kfield c = L->pc_count;
+		bool ok;
 
 		if (idx < 0)
 			continue;
 		if (!L->percpu_rss) {
-			if (elem(&L->m_rss, idx, w->mm, L->mm_size, &val))
-				set(&t->f[idx_field[i]], val, DUMP_READ);
-			else
-				set(&t->f[idx_field[i]], 0, DUMP_UNREADABLE);
-			continue;
+			ok = elem(&L->m_rss, idx, w->mm, size, &val);
+		} else { /* 6.2+: the OOM killer reads `count` alone */
+			c.offset += L->m_rss.offset +
+				    (uint64_t)idx * L->m_rss.elem_size;
+			ok = vmc_field(&c, w->mm, size, &val);
 		}
-		/* 6.2+: the OOM killer reads `count` alone */
-		struct kfield c = L->pc_count;
-		int64_t delta;
-
-		c.offset +=
-			L->m_rss.offset + (uint64_t)idx * L->m_rss.elem_size;
-		if (vmc_field(&c, w->mm, L->mm_size, &val))
-			set(&t->f[idx_field[i]], val, DUMP_READ);
-		else
-			set(&t->f[idx_field[i]], 0, DUMP_UNREADABLE);
-		if (percpu_deltas(w, mm + c.offset - L->pc_count.offset,
+		set(&t->f[idx_field[i]], ok ? val : 0,
+		    ok ? DUMP_READ : DUMP_UNREADABLE);
+		if (ok && mm && L->percpu_rss &&
+		    percpu_deltas(w, mm + c.offset - L->pc_count.offset,
 				  &delta)) {
-			enum dump_task_field cf =
-				i == 2 ? DT_SWAP_CACHED : DT_RSS_CACHED;
+			enum dump_task_field cf = i == MM_SLOT_SWAP
+							  ? DT_SWAP_CACHED
+							  : DT_RSS_CACHED;
 
 			add(&t->f[cf].v, delta);
 			t->f[cf].prov = DUMP_READ;
@@ -521,64 +521,38 @@ static void read_rss(struct walker *w, struct dump_task *t, uint64_t mm)
 	}
 }
 
+/*
+ * The mm's fields. A kernel thread (mm NULL) has no memory of its own:
+ * every member its kernel has reads as 0. An mm_struct that cannot be read
+ * leaves every member its kernel has unreadable.
+ */
 static void read_mm(struct walker *w, struct dump_task *t, uint64_t mm)
 {
 	const struct layout *L = &w->L;
-	static const enum dump_task_field mm_fields[] = {
-		DT_TOTAL_VM,	DT_SHARED_VM,	   DT_HIWATER_VM,
-		DT_HIWATER_RSS, DT_RSS_FILE,	   DT_RSS_ANON,
-		DT_RSS_SHMEM,	DT_SWAPENTS,	   DT_SWAP_USAGE,
-		DT_LOW_RSS,	DT_BOMB_SCORE,	   DT_LAST_VM_EXPANSION,
-		DT_NR_PTES,	DT_PGTABLES_BYTES,
-	};
-	const struct kfield *has[] = {
-		&L->m_total_vm,
-		&L->m_shared_vm,
-		&L->m_hiwater_vm,
-		&L->m_hiwater_rss,
-		L->m_rss.kind ? &L->m_rss : &L->m_file_rss,
-		L->m_rss.kind ? &L->m_rss : &L->m_anon_rss,
-		L->mm_idx[3] >= 0 ? &L->m_rss : &L->list_next /* absent */,
-		L->mm_idx[2] >= 0 ? &L->m_rss : &L->list_next,
-		&L->m_swap_usage,
-		&L->m_low_rss,
-		&L->m_bomb,
-		&L->m_last_exp,
-		&L->m_nr_ptes,
-		&L->m_pgtables,
-	};
+	uint32_t size = L->mm_size;
 
 	t->mm_addr = mm;
-	if (!mm) { /* a kernel thread: no memory of its own */
-		for (size_t i = 0; i < sizeof(mm_fields) / sizeof(mm_fields[0]);
-		     i++)
-			if (has[i] != &L->list_next && has[i]->kind != KF_NONE)
-				set(&t->f[mm_fields[i]], 0, DUMP_READ);
-		return;
-	}
-	if (!read_obj(w, mm, w->mm, L->mm_size)) {
+	if (!mm) {
+		memset(w->mm, 0, size);
+	} else if (!read_obj(w, mm, w->mm, size)) {
 		dump_warn(w->v->d,
 			  "pid %lld: mm_struct at 0x%llx unreadable: %s",
 			  (long long)t->f[DT_PID].v, (unsigned long long)mm,
 			  kcore_last_error(w->v->kc));
 		w->v->d->partial = true;
-		for (size_t i = 0; i < sizeof(mm_fields) / sizeof(mm_fields[0]);
-		     i++)
-			if (has[i] != &L->list_next && has[i]->kind != KF_NONE)
-				set(&t->f[mm_fields[i]], 0, DUMP_UNREADABLE);
-		return;
+		size = 0;
 	}
-	take(&t->f[DT_TOTAL_VM], &L->m_total_vm, w->mm, L->mm_size);
-	take(&t->f[DT_SHARED_VM], &L->m_shared_vm, w->mm, L->mm_size);
-	take(&t->f[DT_HIWATER_VM], &L->m_hiwater_vm, w->mm, L->mm_size);
-	take(&t->f[DT_HIWATER_RSS], &L->m_hiwater_rss, w->mm, L->mm_size);
-	take(&t->f[DT_SWAP_USAGE], &L->m_swap_usage, w->mm, L->mm_size);
-	take(&t->f[DT_LOW_RSS], &L->m_low_rss, w->mm, L->mm_size);
-	take(&t->f[DT_BOMB_SCORE], &L->m_bomb, w->mm, L->mm_size);
-	take(&t->f[DT_LAST_VM_EXPANSION], &L->m_last_exp, w->mm, L->mm_size);
-	take(&t->f[DT_NR_PTES], &L->m_nr_ptes, w->mm, L->mm_size);
-	take(&t->f[DT_PGTABLES_BYTES], &L->m_pgtables, w->mm, L->mm_size);
-	read_rss(w, t, mm);
+	take(&t->f[DT_TOTAL_VM], &L->m_total_vm, w->mm, size);
+	take(&t->f[DT_SHARED_VM], &L->m_shared_vm, w->mm, size);
+	take(&t->f[DT_HIWATER_VM], &L->m_hiwater_vm, w->mm, size);
+	take(&t->f[DT_HIWATER_RSS], &L->m_hiwater_rss, w->mm, size);
+	take(&t->f[DT_SWAP_USAGE], &L->m_swap_usage, w->mm, size);
+	take(&t->f[DT_LOW_RSS], &L->m_low_rss, w->mm, size);
+	take(&t->f[DT_BOMB_SCORE], &L->m_bomb, w->mm, size);
+	take(&t->f[DT_LAST_VM_EXPANSION], &L->m_last_exp, w->mm, size);
+	take(&t->f[DT_NR_PTES], &L->m_nr_ptes, w->mm, size);
+	take(&t->f[DT_PGTABLES_BYTES], &L->m_pgtables, w->mm, size);
+	read_rss(w, t, mm, size);
 }
 
 /* Walk a circular list from head (an address of a list_head), calling
@@ -609,12 +583,30 @@ struct thread_acc {
 	uint64_t node_off; /* the thread list member in task_struct */
 };
 
+/*
+ * A task_struct's own unflushed split-RSS deltas (task->rss_stat.count[],
+ * 2.6.34-6.1), added to t's cached RSS and swap.
+ */
+static void add_task_deltas(const struct layout *L, const unsigned char *task,
+			    struct dump_task *t)
+{
+	int64_t val;
+
+	for (int i = 0; i < 4; i++)
+		if (L->mm_idx[i] >= 0 && elem(&L->t_rss_count, L->mm_idx[i],
+					      task, L->task_size, &val))
+			add(&t->f[i == MM_SLOT_SWAP ? DT_SWAP_CACHED
+						    : DT_RSS_CACHED]
+				     .v,
+			    val);
+}
+
 static bool add_thread(struct walker *w, uint64_t node, void *arg)
 {
 	struct thread_acc *a = arg;
 	const struct layout *L = &w->L;
 	uint64_t addr = node - a->node_off;
-	int64_t val, i;
+	int64_t val;
 
 	if (addr == a->leader)
 		return true; /* thread_group lists include the leader */
@@ -635,11 +627,7 @@ static bool add_thread(struct walker *w, uint64_t node, void *arg)
 		add(&a->t->f[DT_GROUP_UTIME].v, val);
 	if (vmc_field(&L->t_stime, w->thread, L->task_size, &val))
 		add(&a->t->f[DT_GROUP_STIME].v, val);
-	for (i = 0; i < 4; i++)
-		if (L->mm_idx[i] >= 0 && elem(&L->t_rss_count, L->mm_idx[i],
-					      w->thread, L->task_size, &val))
-			add(&a->t->f[i == 2 ? DT_SWAP_CACHED : DT_RSS_CACHED].v,
-			    val);
+	add_task_deltas(L, w->thread, a->t);
 	return true;
 }
 
@@ -662,7 +650,7 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 	struct vmc *v = w->v;
 	const struct layout *L = &w->L;
 	uint32_t ts = L->task_size;
-	int64_t p, i, val;
+	int64_t p, val;
 	struct thread_acc acc = {t, addr, 0};
 	bool whole = true;
 
@@ -715,14 +703,7 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 	if (L->t_rss_count.kind == KF_ARRAY) {
 		set(&t->f[DT_RSS_CACHED], 0, DUMP_READ);
 		set(&t->f[DT_SWAP_CACHED], 0, DUMP_READ);
-		for (i = 0; i < 4; i++)
-			if (L->mm_idx[i] >= 0 &&
-			    elem(&L->t_rss_count, L->mm_idx[i], w->task, ts,
-				 &val))
-				add(&t->f[i == 2 ? DT_SWAP_CACHED
-						 : DT_RSS_CACHED]
-					     .v,
-				    val);
+		add_task_deltas(L, w->task, t);
 	} else if (L->percpu_rss) {
 		set(&t->f[DT_RSS_CACHED], 0, DUMP_READ);
 		set(&t->f[DT_SWAP_CACHED], 0, DUMP_READ);
@@ -992,6 +973,27 @@ static void find_offset(struct vmc *v)
 	}
 }
 
+/* The debuginfo opt->locate names for the dump's release and build id. */
+static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
+				    const struct vmcore_options *opt, char *buf,
+				    size_t n)
+{
+	char rel[128] = "", id[129] = "";
+	const char *s;
+
+	if ((s = kcore_vmcoreinfo(v->kc, "OSRELEASE")))
+		snprintf(rel, sizeof(rel), "%s", s);
+	if ((s = kcore_vmcoreinfo(v->kc, "BUILD-ID")))
+		snprintf(id, sizeof(id), "%s", s);
+	if (opt->locate && opt->locate(opt->locate_ctx, rel[0] ? rel : NULL,
+				       id[0] ? id : NULL, buf, n))
+		return NULL;
+	return oomlens_error_new(
+		OOMLENS_ERR_USAGE,
+		"no debuginfo found for '%s' (release %s, build id %s)", vmcore,
+		rel[0] ? rel : "unknown", id[0] ? id : "unknown");
+}
+
 struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,
 				  struct dump_state *out)
@@ -1000,26 +1002,26 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 	struct walker w = {0};
 	struct oomlens_error *err;
 	const char *arch;
+	char found[4096];
 
 	dump_state_init(out);
 	v.d = out;
 	v.path = vmcore;
-	err = kdwarf_open(vmlinux, &v.dw);
+	err = kcore_open(vmcore, &v.kc);
 	if (err)
 		return err;
-	if (!kdwarf_has_types(v.dw)) {
+	if (!vmlinux)
+		err = locate(&v, vmcore, opt, found, sizeof(found));
+	vmlinux = vmlinux ? vmlinux : found;
+	if (!err)
+		err = kdwarf_open(vmlinux, &v.dw);
+	if (!err && !kdwarf_has_types(v.dw))
 		err = oomlens_error_new(
 			OOMLENS_ERR_USAGE,
 			"'%s' has no DWARF type information (the vmlinux of the kernel's -dbg/debuginfo package is needed)",
 			vmlinux);
-		kdwarf_close(v.dw);
-		return err;
-	}
-	err = kcore_open(vmcore, &v.kc);
-	if (err) {
-		kdwarf_close(v.dw);
-		return err;
-	}
+	if (err)
+		goto done;
 	if (!kcore_arch(v.kc)[0]) {
 		/* EM_X86_64 62, EM_386 3 (elf.h) */
 		const char *guess = kdwarf_machine(v.dw) == 62	? "x86_64"
@@ -1059,8 +1061,6 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 		w.max_tasks =
 			opt->max_tasks ? opt->max_tasks : VMCORE_MAX_TASKS;
 		resolve_layout(&v, &w.L);
-		if (!w.L.mm_size)
-			w.L.mm_size = 0;
 		w.task = calloc(1, w.L.task_size + 8);
 		w.thread = calloc(1, w.L.task_size + 8);
 		w.mm = calloc(1, w.L.mm_size + 8);

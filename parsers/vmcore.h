@@ -15,6 +15,7 @@
  */
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "core/error.h"
 #include "model/dump.h"
@@ -24,12 +25,21 @@ struct vmcore_options {
 	bool no_log; /* skip the log buffer */
 	bool no_tasks; /* skip the task list */
 	unsigned max_tasks; /* 0: the default cap (VMCORE_MAX_TASKS) */
+	/*
+	 * With no vmlinux given: called once the dump is open, with its
+	 * VMCOREINFO OSRELEASE and BUILD-ID (NULL when absent), to name its
+	 * debuginfo in buf (n bytes); false when there is none.
+	 */
+	bool (*locate)(void *ctx, const char *osrelease, const char *build_id,
+		       char *buf, size_t n);
+	void *locate_ctx;
 };
 
 #define VMCORE_MAX_TASKS 1000000u
 
 /*
- * Read vmcore with the debuginfo in vmlinux into *out (initialised here).
+ * Read vmcore with the debuginfo in vmlinux (or, when vmlinux is NULL, the
+ * one opt->locate names) into *out (initialised here).
  * An error means nothing useful could be read (wrong files, mismatch
  * without force); damage found later is reported as warnings in *out.
  */

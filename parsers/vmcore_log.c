@@ -58,6 +58,20 @@ static void emit(struct out *o, const char *s, size_t n)
 	o->p[o->len] = '\0';
 }
 
+/* Text, with the NUL bytes a damaged buffer may hold as spaces. */
+static void emit_text(struct out *o, const char *p, size_t n)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i <= n; i++)
+		if (i == n || !p[i]) {
+			emit(o, p + run, i - run);
+			if (i < n)
+				emit(o, " ", 1);
+			run = i + 1;
+		}
+}
+
 /*
  * One record as dmesg lines: each line of a multi-line record (memcg's
  * memory.stat is one record) gets the prefix, as the console prints it
@@ -78,8 +92,7 @@ static void emit_record(struct out *o, unsigned prefix, uint64_t ts_nsec,
 		size_t end = nl ? (size_t)(nl - text) : n;
 
 		emit(o, head, (size_t)h);
-		for (size_t i = start; i < end; i++)
-			emit(o, text[i] ? text + i : " ", 1);
+		emit_text(o, text + start, end - start);
 		emit(o, "\n", 1);
 		start = end + 1;
 	} while (start < n);
@@ -142,10 +155,13 @@ static bool log_ring(struct vmc *v, struct out *o)
 			n--;
 		}
 	}
-	for (uint64_t i = 0; i < n; i++) {
-		char c = (char)buf[(start + i) & ((uint64_t)len - 1)];
+	{ /* the ring's text from start, in at most two pieces */
+		uint64_t at = start & ((uint64_t)len - 1);
+		uint64_t first =
+			n < (uint64_t)len - at ? n : (uint64_t)len - at;
 
-		emit(o, c ? &c : " ", 1);
+		emit_text(o, (const char *)buf + at, first);
+		emit_text(o, (const char *)buf, n - first);
 	}
 	if (o->len && o->p[o->len - 1] != '\n')
 		emit(o, "\n", 1);
@@ -162,7 +178,7 @@ static bool log_records(struct vmc *v, struct out *o)
 	uint32_t hsize = kdwarf_struct_size(v->dw, type);
 	struct kfield ts, len, text_len, level, facility;
 	uint64_t buf_addr, idx, count = 0;
-	int64_t blen, first, next, val;
+	int64_t blen, first, next;
 	unsigned char *buf;
 
 	if (!vmc_global(v, "log_first_idx", &first) ||
@@ -230,7 +246,6 @@ static bool log_records(struct vmc *v, struct out *o)
 			    (size_t)tlen);
 		idx += (uint64_t)rlen;
 	}
-	(void)val;
 	free(buf);
 	v->d->log_layout = DUMP_LOG_PRINTK_LOG;
 	return true;

@@ -37,24 +37,23 @@ int64_t dump_rss_kernel_pages(const struct dump_task *t)
 	return any ? sum : -1;
 }
 
+/* counter pages (-1: unknown) plus the unflushed deltas, if known */
+static int64_t with_cached(int64_t pages, const struct dump_val *cached)
+{
+	if (pages < 0 || !known(cached))
+		return pages;
+	pages += cached->v;
+	return pages < 0 ? 0 : pages;
+}
+
 int64_t dump_rss_pages(const struct dump_task *t)
 {
-	int64_t rss = dump_rss_kernel_pages(t);
-
-	if (rss < 0 || !known(&t->f[DT_RSS_CACHED]))
-		return rss;
-	rss += t->f[DT_RSS_CACHED].v;
-	return rss < 0 ? 0 : rss;
+	return with_cached(dump_rss_kernel_pages(t), &t->f[DT_RSS_CACHED]);
 }
 
 int64_t dump_swap_pages(const struct dump_task *t)
 {
-	int64_t swap = dump_swap_kernel_pages(t);
-
-	if (swap < 0 || !known(&t->f[DT_SWAP_CACHED]))
-		return swap;
-	swap += t->f[DT_SWAP_CACHED].v;
-	return swap < 0 ? 0 : swap;
+	return with_cached(dump_swap_kernel_pages(t), &t->f[DT_SWAP_CACHED]);
 }
 
 int64_t dump_swap_kernel_pages(const struct dump_task *t)

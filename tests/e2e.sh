@@ -221,6 +221,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	cp "$k64" "$tmp/dbg/.build-id/$(echo "$id" | cut -c1-2)/$(echo "$id" | cut -c3-).debug"
 	expect 0 "ingest: a vmcore without debuginfo is skipped" -- "$bin" ingest --db "$tmp/v.db" "$tmp/dumps"
 	grep -q "give --vmlinux FILE or --debuginfo DIR" "$tmp/err" && ok || bad "ingest: vmcore skip message"
+	mkdir -p "$tmp/nodbg"
+	expect 2 "ingest: no debuginfo for a vmcore in --debuginfo" -- "$bin" ingest --db "$tmp/v.db" --debuginfo "$tmp/nodbg" "$tmp/dumps"
+	grep -q "no debuginfo found for '$tmp/dumps/x86_64-2.6.32-rfc.kdump' (release 2.6.32-rc5-mm1-oomrenewal, build id [0-9a-f]*)" "$tmp/err" && ok || bad "ingest: the missing debuginfo message names the dump, release and build id"
 	expect 0 "ingest --debuginfo" -- "$bin" ingest --db "$tmp/v.db" --debuginfo "$tmp/dbg" "$tmp/dumps"
 	if command -v python3 >/dev/null 2>&1; then
 		python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); n=c.execute("select count(*) from task_dump_fields where pid=5120 and field=\"last_vm_expansion\" and value=4295921046").fetchone()[0]; sys.exit(0 if n==1 else 1)' "$tmp/v.db" &&

@@ -14,6 +14,7 @@ BENCH_P2_REPORTS ?= 5000
 BENCH_GEN := fixtures/gen/oomgen
 BENCH_CORPUS := bench/corpus
 BENCH_RUN := $(or $(BUILD),build)/bench/run
+BENCH_FLOOR := $(or $(BUILD),build)/bench/storefloor
 BENCH_P1 := $(BENCH_CORPUS)/sparse-$(BENCH_P1_MB).log
 BENCH_P1_HALF := $(BENCH_CORPUS)/sparse-$(shell expr $(BENCH_P1_MB) / 2).log
 BENCH_P1_QUARTER := $(BENCH_CORPUS)/sparse-$(shell expr $(BENCH_P1_MB) / 4).log
@@ -22,13 +23,17 @@ BENCH_LOGS := $(BENCH_P1) $(BENCH_P1_HALF) $(BENCH_P1_QUARTER) $(BENCH_P2)
 
 .PHONY: bench bench-clean
 
-bench: oomlens $(BENCH_RUN) $(BENCH_LOGS) $(BENCH_LOGS:.log=.meta)
-	sh bench/bench.sh ./oomlens $(BENCH_RUN) $(BENCH_P1) $(BENCH_P1_HALF) \
-		$(BENCH_P1_QUARTER) $(BENCH_P2) bench/results.txt
+bench: oomlens $(BENCH_RUN) $(BENCH_FLOOR) $(BENCH_LOGS) $(BENCH_LOGS:.log=.meta)
+	sh bench/bench.sh ./oomlens $(BENCH_RUN) $(BENCH_FLOOR) $(BENCH_P1) \
+		$(BENCH_P1_HALF) $(BENCH_P1_QUARTER) $(BENCH_P2) bench/results.txt
 
 $(BENCH_RUN): bench/run.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
+
+$(BENCH_FLOOR): bench/storefloor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(shell pkg-config --libs sqlite3)
 
 # Log and ground truth come from one run of the generator (a grouped target).
 $(BENCH_CORPUS)/sparse-%.log $(BENCH_CORPUS)/sparse-%.meta: $(BENCH_GEN)

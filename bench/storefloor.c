@@ -82,16 +82,16 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return p;
 }
 
-static size_t keep_bytes(const void *p, int n)
+/* A text or blob value: its bytes go to the arena. */
+static void keep(struct cell *v, const void *p, int n)
 {
-	size_t off = arena_len;
-
+	v->len = n;
+	v->u.off = arena_len;
 	arena = grow(arena, &arena_cap, arena_len + (size_t)n + 1, 1);
 	if (n)
-		memcpy(arena + off, p, (size_t)n);
-	arena[off + (size_t)n] = '\0';
+		memcpy(arena + arena_len, p, (size_t)n);
+	arena[arena_len + (size_t)n] = '\0';
 	arena_len += (size_t)n + 1;
-	return off;
 }
 
 static void exec(sqlite3 *db, const char *sql)
@@ -118,6 +118,8 @@ static void read_table(sqlite3 *src, struct table *t)
 				sizeof(*t->cells));
 		row = t->cells + t->nrows * (size_t)t->ncol;
 		for (c = 0; c < t->ncol; c++) {
+			const void *p;
+
 			row[c].type = sqlite3_column_type(st, c);
 			row[c].len = 0;
 			switch (row[c].type) {
@@ -127,17 +129,14 @@ static void read_table(sqlite3 *src, struct table *t)
 			case SQLITE_FLOAT:
 				row[c].u.d = sqlite3_column_double(st, c);
 				break;
-			case SQLITE_TEXT:
-			case SQLITE_BLOB: {
-				const void *p = row[c].type == SQLITE_TEXT
-							? (const void *)
-							  sqlite3_column_text(st, c)
-							: sqlite3_column_blob(st, c);
-
-				row[c].len = sqlite3_column_bytes(st, c);
-				row[c].u.off = keep_bytes(p, row[c].len);
+			case SQLITE_TEXT: /* the text first, then its length */
+				p = sqlite3_column_text(st, c);
+				keep(&row[c], p, sqlite3_column_bytes(st, c));
 				break;
-			}
+			case SQLITE_BLOB:
+				p = sqlite3_column_blob(st, c);
+				keep(&row[c], p, sqlite3_column_bytes(st, c));
+				break;
 			}
 		}
 		t->nrows++;
@@ -219,7 +218,8 @@ static void store_table(sqlite3 *dst, const struct table *t)
 
 			for (r = 0; r < n; r++)
 				bind_row(st, (int)(r * (size_t)t->ncol) + 1,
-					 t->cells + (done + r) * (size_t)t->ncol,
+					 t->cells +
+						 (done + r) * (size_t)t->ncol,
 					 t->ncol);
 			if (sqlite3_step(st) != SQLITE_DONE)
 				die(t->name, dst);
@@ -263,7 +263,7 @@ int main(int argc, char **argv)
 	sqlite3_finalize(st);
 
 	for (i = 0; i < 3; i++) {
-		static const char *const suffix[] = { "", "-wal", "-shm" };
+		static const char *const suffix[] = {"", "-wal", "-shm"};
 
 		snprintf(path, sizeof(path), "%s%s", argv[2], suffix[i]);
 		unlink(path);

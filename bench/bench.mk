@@ -31,7 +31,7 @@ $(BENCH_RUN): bench/run.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
 
-$(BENCH_FLOOR): bench/storefloor.c
+$(BENCH_FLOOR): bench/storefloor.c db/settings.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(shell pkg-config --libs sqlite3)
 

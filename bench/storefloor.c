@@ -7,7 +7,7 @@
  * wrote) into memory, then times storing exactly those rows into DST, a
  * fresh database made with SRC's own CREATE TABLE and CREATE INDEX
  * statements and the connection settings oomlens uses (db/db.c: foreign
- * keys on, WAL, synchronous NORMAL, the same cache and checkpoint sizes).
+ * keys on, then db/settings.h: WAL, synchronous NORMAL and the rest).
  * It stores them the cheapest way SQLite offers: tables in the order they
  * were created (parents first), rows in SRC's order, up to ROWS_PER_INSERT
  * rows to a prepared multi-row INSERT, values bound as they were read
@@ -38,6 +38,8 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "db/settings.h"
 
 #define ROWS_PER_INSERT 32
 #define MAX_PARAMS 999 /* SQLITE_MAX_VARIABLE_NUMBER of builds before 3.32 */
@@ -230,14 +232,77 @@ static void store_table(sqlite3 *dst, const struct table *t)
 	}
 }
 
+/* A query of SRC's schema, ready to step. */
+static sqlite3_stmt *schema_query(sqlite3 *src, const char *sql)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(src, sql, -1, &st, NULL) != SQLITE_OK)
+		die("reading the schema", src);
+	return st;
+}
+
+/* Every table of SRC in the order of creation, rows and all. */
+static size_t read_tables(sqlite3 *src, struct table *tables, size_t max)
+{
+	sqlite3_stmt *st = schema_query(
+		src, "SELECT name FROM sqlite_master WHERE type = 'table'"
+		     " AND name NOT LIKE 'sqlite_%' ORDER BY rowid");
+	size_t n = 0;
+
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (n == max) {
+			fprintf(stderr, "storefloor: more than %zu tables\n",
+				max);
+			exit(1);
+		}
+		memset(&tables[n], 0, sizeof(tables[n]));
+		tables[n].name =
+			strdup((const char *)sqlite3_column_text(st, 0));
+		if (!tables[n].name)
+			die("reading", NULL);
+		read_table(src, &tables[n++]);
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+/* A fresh DST with SRC's tables and indexes, set up as db/db.c does. */
+static sqlite3 *make_copy(sqlite3 *src, const char *dst_path)
+{
+	static const char *const suffix[] = {"", "-wal", "-shm"};
+	char path[4096];
+	sqlite3_stmt *st;
+	sqlite3 *dst;
+	size_t i;
+
+	for (i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++) {
+		snprintf(path, sizeof(path), "%s%s", dst_path, suffix[i]);
+		unlink(path);
+	}
+	if (sqlite3_open_v2(dst_path, &dst,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+				    SQLITE_OPEN_NOMUTEX,
+			    NULL))
+		die(dst_path, dst);
+	exec(dst, "PRAGMA foreign_keys = ON");
+	for (i = 0; i < sizeof(db_settings) / sizeof(db_settings[0]); i++)
+		exec(dst, db_settings[i]);
+	st = schema_query(src, "SELECT sql FROM sqlite_master WHERE sql NOT"
+			       " NULL AND type IN ('table', 'index')"
+			       " AND name NOT LIKE 'sqlite_%' ORDER BY rowid");
+	while (sqlite3_step(st) == SQLITE_ROW)
+		exec(dst, (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return dst;
+}
+
 int main(int argc, char **argv)
 {
 	struct table tables[64];
-	size_t ntables = 0, i, rows = 0, task_rows = 0;
-	char path[4096];
+	size_t ntables, i, rows = 0, task_rows = 0;
 	struct timespec t0, t1;
 	sqlite3 *src, *dst;
-	sqlite3_stmt *st;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: storefloor SRC.db DST.db\n");
@@ -246,48 +311,8 @@ int main(int argc, char **argv)
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0); /* as db/db.c */
 	if (sqlite3_open_v2(argv[1], &src, SQLITE_OPEN_READONLY, NULL))
 		die(argv[1], src);
-	if (sqlite3_prepare_v2(src,
-			       "SELECT name FROM sqlite_master WHERE type ="
-			       " 'table' AND name NOT LIKE 'sqlite_%'"
-			       " ORDER BY rowid",
-			       -1, &st, NULL))
-		die("reading the schema", src);
-	while (sqlite3_step(st) == SQLITE_ROW && ntables < 64) {
-		memset(&tables[ntables], 0, sizeof(tables[0]));
-		tables[ntables].name =
-			strdup((const char *)sqlite3_column_text(st, 0));
-		if (!tables[ntables].name)
-			die("reading", NULL);
-		read_table(src, &tables[ntables++]);
-	}
-	sqlite3_finalize(st);
-
-	for (i = 0; i < 3; i++) {
-		static const char *const suffix[] = {"", "-wal", "-shm"};
-
-		snprintf(path, sizeof(path), "%s%s", argv[2], suffix[i]);
-		unlink(path);
-	}
-	if (sqlite3_open_v2(argv[2], &dst,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				    SQLITE_OPEN_NOMUTEX,
-			    NULL))
-		die(argv[2], dst);
-	exec(dst, "PRAGMA foreign_keys = ON");
-	exec(dst, "PRAGMA journal_mode = WAL");
-	exec(dst, "PRAGMA synchronous = NORMAL");
-	exec(dst, "PRAGMA wal_autocheckpoint = 16384");
-	exec(dst, "PRAGMA cache_size = -16384");
-	exec(dst, "PRAGMA temp_store = MEMORY");
-	if (sqlite3_prepare_v2(src,
-			       "SELECT sql FROM sqlite_master WHERE sql NOT"
-			       " NULL AND type IN ('table', 'index')"
-			       " AND name NOT LIKE 'sqlite_%' ORDER BY rowid",
-			       -1, &st, NULL))
-		die("reading the schema", src);
-	while (sqlite3_step(st) == SQLITE_ROW)
-		exec(dst, (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	ntables = read_tables(src, tables, sizeof(tables) / sizeof(tables[0]));
+	dst = make_copy(src, argv[2]);
 	sqlite3_close(src);
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);

@@ -12,6 +12,7 @@
  * "PRAGMA user_version = N", from the migration table's integer).
  */
 #include "db/internal.h"
+#include "db/settings.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,6 +255,7 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	struct oomlens_error *err;
 	struct db *db;
 	int64_t version;
+	size_t i;
 	int rc;
 
 	if (!path)
@@ -290,17 +292,9 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	err = check_file(db, &version);
 	if (err)
 		goto close;
-	err = exec(db, "PRAGMA journal_mode = WAL");
-	if (!err)
-		err = exec(db, "PRAGMA synchronous = NORMAL");
-	if (!err) /* fewer checkpoints (and their fsyncs) during an ingest */
-		err = exec(db, "PRAGMA wal_autocheckpoint = 16384");
-	if (!err)
-		err = exec(db, "PRAGMA cache_size = -16384");
-	if (!err) /* savepoints journal in memory, not in temporary files */
-		err = exec(db, "PRAGMA temp_store = MEMORY");
-	if (err)
-		goto wrap;
+	for (i = 0; i < sizeof(db_settings) / sizeof(db_settings[0]); i++)
+		if ((err = exec(db, db_settings[i])))
+			goto wrap;
 	err = migrate(db, version);
 	if (err)
 		goto close;

@@ -64,3 +64,8 @@ VMCORE ?= /work/lab/vmcore/memcg.elf
 .PHONY: bench-vmcore
 bench-vmcore: oomlens
 	sh bench/vmcore.sh ./oomlens $(VMLINUX) $(VMCORE)
+
+# SQLite's own floor for P2 with oomlens's store and two smaller ones.
+.PHONY: bench-floor
+bench-floor: oomlens $(BENCH_FLOOR) $(BENCH_P2)
+	sh bench/floor.sh ./oomlens $(BENCH_FLOOR) $(BENCH_P2)

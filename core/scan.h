@@ -92,9 +92,10 @@ static inline bool scan_u64(struct scan *s, uint64_t *out)
 	for (; p < s->end && scan_is_digit(*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
-		if (v > (UINT64_MAX - d) / 10)
+		/* v * 10 + d > UINT64_MAX, without a division per digit */
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, d, &v))
 			return false;
-		v = v * 10 + d;
 	}
 	*out = v;
 	s->p = p;

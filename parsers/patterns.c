@@ -396,6 +396,17 @@ static uint8_t (*first)[32];
 static bool *has_first;
 static pcre2_match_data *match_data;
 /*
+ * Each row's table of named groups, as PCRE2 keeps it (entries of
+ * `size` bytes: the group number in two bytes, then the name and its
+ * NUL). pat_group() reads it directly: a row has a dozen names at most, and
+ * a scan comparing first letters is cheaper than PCRE2's general lookup.
+ */
+struct name_table {
+	const uint8_t *entries;
+	uint32_t count, size;
+};
+static struct name_table *names;
+/*
  * Limits on one match: a pattern that backtracks badly on a hostile line
  * fails that line instead of hanging (found by fuzzing; see bench/fuzz).
  */
@@ -479,6 +490,22 @@ struct oomlens_error *patterns_init(void)
 	}
 	for (i = 0; i < pat_nrows; i++)
 		has_first[i] = first_bytes(codes[i], first[i]);
+	names = calloc(pat_nrows, sizeof(*names));
+	if (!names) {
+		patterns_release();
+		return &oomlens_error_nomem;
+	}
+	for (i = 0; i < pat_nrows; i++) {
+		PCRE2_SPTR table = NULL;
+
+		if (pcre2_pattern_info(codes[i], PCRE2_INFO_NAMECOUNT,
+				       &names[i].count) ||
+		    pcre2_pattern_info(codes[i], PCRE2_INFO_NAMEENTRYSIZE,
+				       &names[i].size) ||
+		    pcre2_pattern_info(codes[i], PCRE2_INFO_NAMETABLE, &table))
+			names[i].count = 0;
+		names[i].entries = table;
+	}
 	for (i = 0; i < FAM_COUNT; i++) {
 		fam_rows[i] = malloc(pat_nrows * sizeof(*fam_rows[i]));
 		if (!fam_rows[i]) {
@@ -522,6 +549,8 @@ void patterns_release(void)
 		fam_rows[i] = NULL;
 		fam_nrows[i] = 0;
 	}
+	free(names);
+	names = NULL;
 	pcre2_match_data_free(match_data);
 	match_data = NULL;
 	pcre2_match_context_free(match_ctx);
@@ -617,12 +646,25 @@ long patterns_row_index(const char *id)
 	return -1;
 }
 
+/* The number of row i's group called name, or -1. */
+static int group_number(size_t i, const char *name)
+{
+	const struct name_table *t = &names[i];
+	const uint8_t *e = t->entries;
+	uint32_t k;
+
+	for (k = 0; k < t->count; k++, e += t->size)
+		if (e[2] == (uint8_t)name[0] &&
+		    strcmp((const char *)e + 2, name) == 0)
+			return e[0] << 8 | e[1];
+	return -1;
+}
+
 bool pat_group(const struct pat_match *m, const char *name, const char **s,
 	       size_t *n)
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
-	int num = pcre2_substring_number_from_name(codes[m->index],
-						   (PCRE2_SPTR)name);
+	int num = group_number(m->index, name);
 
 	if (num < 0 || ov[2 * num] == PCRE2_UNSET)
 		return false;

@@ -10,16 +10,6 @@
 
 #include "core/banned.h"
 
-bool scan_lit(struct scan *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if (scan_left(s) < n || memcmp(s->p, lit, n) != 0)
-		return false;
-	s->p += n;
-	return true;
-}
-
 bool scan_decimal(struct scan *s, double *out)
 {
 	struct scan t = *s;
@@ -49,17 +39,60 @@ bool scan_until(struct scan *s, char c, const char **start, size_t *len)
 	return true;
 }
 
-const char *scan_find(const char *p, size_t len, const char *lit)
+/* The plain search: where lit's first byte is, compare the rest. */
+static const char *find_bytes(const char *p, size_t len, const char *lit,
+			      size_t n, size_t from)
 {
-	return memmem(p, len, lit, strlen(lit));
+	size_t i;
+
+	for (i = from; i + n <= len; i++)
+		if (p[i] == lit[0] && memcmp(p + i + 1, lit + 1, n - 1) == 0)
+			return p + i;
+	return NULL;
 }
 
-bool scan_starts(const char *p, size_t len, const char *lit)
+#if defined(__SSE2__)
+/*
+ * 16 starting places at a time: those where both lit's first and last byte
+ * are in place (two loads, n - 1 bytes apart) are compared in full, in
+ * order, so the first occurrence is found. Every load stays inside
+ * [p, p+len); the last few places go to find_bytes().
+ */
+const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
 {
-	size_t n = strlen(lit);
+	__m128i first, last;
+	size_t i = 0;
 
-	return len >= n && memcmp(p, lit, n) == 0;
+	if (n < 2)
+		return n ? memchr(p, lit[0], len) : p;
+	if (n > len)
+		return NULL;
+	first = _mm_set1_epi8(lit[0]);
+	last = _mm_set1_epi8(lit[n - 1]);
+	for (; i + n - 1 + 16 <= len; i += 16) {
+		__m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+		__m128i b = _mm_loadu_si128((const __m128i *)(p + i + n - 1));
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+
+		while (mask) {
+			size_t at = i + (size_t)__builtin_ctz(mask);
+
+			if (memcmp(p + at + 1, lit + 1, n - 2) == 0)
+				return p + at;
+			mask &= mask - 1;
+		}
+	}
+	return find_bytes(p, len, lit, n, i);
 }
+#else
+const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
+{
+	if (n < 2)
+		return n ? memchr(p, lit[0], len) : p;
+	return find_bytes(p, len, lit, n, 0);
+}
+#endif
 
 void scan_trim(const char **p, size_t *len)
 {

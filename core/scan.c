@@ -53,37 +53,67 @@ static const char *find_bytes(const char *p, size_t len, const char *lit,
 
 #if defined(__SSE2__)
 /*
- * 16 starting places at a time: those where both lit's first and last byte
- * are in place (two loads, n - 1 bytes apart) are compared in full, in
- * order, so the first occurrence is found. Every load stays inside
- * [p, p+len); the last few places go to find_bytes().
+ * The places i..i+15 where lit may start, as a bit mask: both its first and
+ * its last byte are in place (two loads, n - 1 bytes apart).
+ */
+static unsigned candidates16(const char *p, size_t i, size_t n, __m128i first,
+			     __m128i last)
+{
+	__m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+	__m128i b = _mm_loadu_si128((const __m128i *)(p + i + n - 1));
+
+	return (unsigned)_mm_movemask_epi8(_mm_and_si128(
+		_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
+}
+
+/* The first candidate of mask (places from i on) that holds lit, or NULL. */
+static const char *verify16(const char *p, size_t i, unsigned mask,
+			    const char *lit, size_t n)
+{
+	for (; mask; mask &= mask - 1) {
+		size_t at = i + (size_t)__builtin_ctz(mask);
+
+		if (memcmp(p + at + 1, lit + 1, n - 2) == 0)
+			return p + at;
+	}
+	return NULL;
+}
+
+/*
+ * 16 starting places at a time, candidates compared in full in order, so
+ * the first occurrence is found. Every load stays inside [p, p+len): the
+ * last places are covered by one more block that ends at the last place
+ * (overlapping places already looked at are masked off); a text too short
+ * for one block goes to find_bytes().
  */
 const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
 {
 	__m128i first, last;
-	size_t i = 0;
+	size_t i = 0, places;
+	const char *hit;
 
 	if (n < 2)
 		return n ? memchr(p, lit[0], len) : p;
 	if (n > len)
 		return NULL;
+	places = len - n + 1; /* where lit may start: 0 .. places-1 */
+	if (places < 16)
+		return find_bytes(p, len, lit, n, 0);
 	first = _mm_set1_epi8(lit[0]);
 	last = _mm_set1_epi8(lit[n - 1]);
-	for (; i + n - 1 + 16 <= len; i += 16) {
-		__m128i a = _mm_loadu_si128((const __m128i *)(p + i));
-		__m128i b = _mm_loadu_si128((const __m128i *)(p + i + n - 1));
-		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(
-			_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
-
-		while (mask) {
-			size_t at = i + (size_t)__builtin_ctz(mask);
-
-			if (memcmp(p + at + 1, lit + 1, n - 2) == 0)
-				return p + at;
-			mask &= mask - 1;
-		}
+	for (; i + 16 <= places; i += 16) {
+		hit = verify16(p, i, candidates16(p, i, n, first, last), lit,
+			       n);
+		if (hit)
+			return hit;
 	}
-	return find_bytes(p, len, lit, n, i);
+	if (i < places) {
+		size_t j = places - 16; /* j < i: places j..i-1 are done */
+		unsigned mask = candidates16(p, j, n, first, last);
+
+		return verify16(p, j, mask & ~((1u << (i - j)) - 1), lit, n);
+	}
+	return NULL;
 }
 #else
 const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)

@@ -653,10 +653,16 @@ static int group_number(size_t i, const char *name)
 	const uint8_t *e = t->entries;
 	uint32_t k;
 
-	for (k = 0; k < t->count; k++, e += t->size)
-		if (e[2] == (uint8_t)name[0] &&
-		    strcmp((const char *)e + 2, name) == 0)
+	for (k = 0; k < t->count; k++, e += t->size) {
+		const uint8_t *a = e + 2;
+		const char *b = name;
+
+		/* names are short: compare here rather than call strcmp */
+		while (*a && *a == (uint8_t)*b)
+			a++, b++;
+		if (*a == (uint8_t)*b)
 			return e[0] << 8 | e[1];
+	}
 	return -1;
 }
 

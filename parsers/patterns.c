@@ -416,6 +416,21 @@ static pcre2_match_context *match_ctx;
 /* The rows of each family, in table order. */
 static size_t *fam_rows[FAM_COUNT];
 static size_t fam_nrows[FAM_COUNT];
+/*
+ * A set of a family's rows: bit k is its k-th row (fam_rows order), so the
+ * set bits from the lowest up are the rows in table order.
+ */
+#define MAX_FAMILY_ROWS 64
+typedef uint64_t row_set;
+/*
+ * For each family and first byte of a subject, the rows such a subject may
+ * match: those whose first-byte set holds the byte, and those without a
+ * known set. Index 256: an empty subject, which only the latter may match.
+ */
+static row_set fam_first[FAM_COUNT][257];
+/* The rows whose version range holds kv_cached (patterns_match()'s kv). */
+static unsigned kv_cached[FAM_COUNT];
+static row_set in_range_cached[FAM_COUNT];
 
 /*
  * The set of first bytes of any subject code can match, if code is anchored
@@ -447,6 +462,19 @@ static bool first_bytes(const pcre2_code *code, uint8_t set[32])
 		return true;
 	}
 	return false;
+}
+
+/* Enter row i, the k-th of family f, in fam_first[f]. */
+static void add_first_bytes(enum pat_family f, size_t k, size_t i)
+{
+	row_set bit = (row_set)1 << k;
+	unsigned c;
+
+	for (c = 0; c < 256; c++)
+		if (!has_first[i] || (first[i][c / 8] & (1u << (c % 8))))
+			fam_first[f][c] |= bit;
+	if (!has_first[i])
+		fam_first[f][256] |= bit;
 }
 
 struct oomlens_error *patterns_init(void)
@@ -516,6 +544,14 @@ struct oomlens_error *patterns_init(void)
 	for (i = 0; i < pat_nrows; i++) {
 		enum pat_family f = pat_rows[i].family;
 
+		if (fam_nrows[f] == MAX_FAMILY_ROWS) {
+			patterns_release();
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"pattern family '%s' has more than %d rows",
+				pat_family_name(f), MAX_FAMILY_ROWS);
+		}
+		add_first_bytes(f, fam_nrows[f], i);
 		fam_rows[f][fam_nrows[f]++] = i;
 	}
 	match_ctx = pcre2_match_context_create(NULL);
@@ -548,7 +584,10 @@ void patterns_release(void)
 		free(fam_rows[i]);
 		fam_rows[i] = NULL;
 		fam_nrows[i] = 0;
+		kv_cached[i] = 0;
+		in_range_cached[i] = 0;
 	}
+	memset(fam_first, 0, sizeof(fam_first));
 	free(names);
 	names = NULL;
 	pcre2_match_data_free(match_data);
@@ -557,18 +596,12 @@ void patterns_release(void)
 	match_ctx = NULL;
 }
 
-bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
+/* Run row i's expression, its first-byte set already passed. */
+static bool match_code(size_t i, const char *s, size_t n, struct pat_match *m)
 {
-	int rc;
+	int rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
+			     match_data, match_ctx);
 
-	if (!codes || i >= pat_nrows)
-		return false;
-	if (has_first && has_first[i] &&
-	    (!n || !(first[i][(unsigned char)s[0] / 8] &
-		     (1u << ((unsigned char)s[0] % 8)))))
-		return false;
-	rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
-			 match_data, match_ctx);
 	if (rc < 0)
 		return false;
 	m->row = &pat_rows[i];
@@ -579,9 +612,39 @@ bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
 	return true;
 }
 
+bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
+{
+	if (!codes || i >= pat_nrows)
+		return false;
+	if (has_first && has_first[i] &&
+	    (!n || !(first[i][(unsigned char)s[0] / 8] &
+		     (1u << ((unsigned char)s[0] % 8)))))
+		return false;
+	return match_code(i, s, n, m);
+}
+
 static bool in_range(const struct pat_row *r, unsigned kv)
 {
 	return kv >= r->kv_min && kv <= r->kv_max;
+}
+
+/*
+ * The rows of f expected for release kv (none when kv is 0), kept for the
+ * last kv asked: a file states its release once per report.
+ */
+static row_set rows_in_range(enum pat_family f, unsigned kv)
+{
+	row_set set = 0;
+	size_t k;
+
+	if (kv == kv_cached[f])
+		return in_range_cached[f];
+	for (k = 0; k < fam_nrows[f]; k++)
+		if (in_range(&pat_rows[fam_rows[f][k]], kv))
+			set |= (row_set)1 << k;
+	kv_cached[f] = kv;
+	in_range_cached[f] = kv ? set : 0;
+	return in_range_cached[f];
 }
 
 /*
@@ -615,25 +678,27 @@ bool patterns_may_match(enum pat_family f, const char *s, size_t n)
 	return false;
 }
 
+/* Try the rows of set in table order. */
+static bool match_rows(enum pat_family f, row_set set, const char *s, size_t n,
+		       struct pat_match *m)
+{
+	for (; set; set &= set - 1)
+		if (match_code(fam_rows[f][__builtin_ctzll(set)], s, n, m))
+			return true;
+	return false;
+}
+
 bool patterns_match(enum pat_family f, const char *s, size_t n, unsigned kv,
 		    struct pat_match *m)
 {
-	size_t i;
-	int pass;
+	row_set may = fam_first[f][n ? (unsigned char)s[0] : 256], expected;
 
-	if (!patterns_may_match(f, s, n))
+	if (!may || !patterns_may_match(f, s, n))
 		return false;
 	/* With a known release, the rows expected for it go first. */
-	for (pass = kv ? 0 : 1; pass < 2; pass++)
-		for (i = 0; i < fam_nrows[f]; i++) {
-			size_t r = fam_rows[f][i];
-
-			if (kv && (pass == 0) != in_range(&pat_rows[r], kv))
-				continue;
-			if (patterns_match_row(r, s, n, m))
-				return true;
-		}
-	return false;
+	expected = rows_in_range(f, kv);
+	return match_rows(f, may & expected, s, n, m) ||
+	       match_rows(f, may & ~expected, s, n, m);
 }
 
 long patterns_row_index(const char *id)

@@ -394,6 +394,8 @@ static pcre2_code **codes;
  */
 static uint8_t (*first)[32];
 static bool *has_first;
+/* Rows whose JIT compilation succeeded: matched by pcre2_jit_match(). */
+static bool *jitted;
 static pcre2_match_data *match_data;
 /*
  * Each row's table of named groups, as PCRE2 keeps it (entries of
@@ -512,12 +514,19 @@ struct oomlens_error *patterns_init(void)
 	}
 	first = calloc(pat_nrows, sizeof(*first));
 	has_first = calloc(pat_nrows, sizeof(*has_first));
-	if (!first || !has_first) {
+	jitted = calloc(pat_nrows, sizeof(*jitted));
+	if (!first || !has_first || !jitted) {
 		patterns_release();
 		return &oomlens_error_nomem;
 	}
-	for (i = 0; i < pat_nrows; i++)
+	for (i = 0; i < pat_nrows; i++) {
+		size_t jit_size = 0;
+
 		has_first[i] = first_bytes(codes[i], first[i]);
+		jitted[i] = !pcre2_pattern_info(codes[i], PCRE2_INFO_JITSIZE,
+						&jit_size) &&
+			    jit_size;
+	}
 	names = calloc(pat_nrows, sizeof(*names));
 	if (!names) {
 		patterns_release();
@@ -580,6 +589,8 @@ void patterns_release(void)
 	first = NULL;
 	free(has_first);
 	has_first = NULL;
+	free(jitted);
+	jitted = NULL;
 	for (i = 0; i < FAM_COUNT; i++) {
 		free(fam_rows[i]);
 		fam_rows[i] = NULL;
@@ -596,11 +607,19 @@ void patterns_release(void)
 	match_ctx = NULL;
 }
 
-/* Run row i's expression, its first-byte set already passed. */
+/*
+ * Run row i's expression, its first-byte set already passed. A JIT-compiled
+ * row goes straight to its code: pcre2_jit_match() gives what pcre2_match()
+ * would, without the checks pcre2_match() makes on every call before it
+ * calls the same code.
+ */
 static bool match_code(size_t i, const char *s, size_t n, struct pat_match *m)
 {
-	int rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
-			     match_data, match_ctx);
+	int rc = jitted[i] ? pcre2_jit_match(codes[i], (PCRE2_SPTR)s, n, 0, 0,
+					     match_data, match_ctx)
+			   : pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0,
+					 PCRE2_NO_UTF_CHECK, match_data,
+					 match_ctx);
 
 	if (rc < 0)
 		return false;

@@ -779,8 +779,6 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 /* 5.3+ memory.stat lines: "anon 31154200576"; sizes in bytes. */
 static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 {
-	static const char *const events[] = {"pg",   "workingset_", "thp_",
-					     "zswp", "swpin",	    "swpout"};
 	struct scan sc = scan_of(s, n);
 	const char *k;
 	size_t kl, i;
@@ -794,9 +792,11 @@ static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 		if (!((k[i] >= 'a' && k[i] <= 'z') || k[i] == '_' ||
 		      (k[i] >= '0' && k[i] <= '9')))
 			return false;
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (scan_starts(k, kl, events[i]))
-			unit = UNIT_COUNT;
+	/* event counters; literals, so that each test is inline */
+	if (scan_starts(k, kl, "pg") || scan_starts(k, kl, "workingset_") ||
+	    scan_starts(k, kl, "thp_") || scan_starts(k, kl, "zswp") ||
+	    scan_starts(k, kl, "swpin") || scan_starts(k, kl, "swpout"))
+		unit = UNIT_COUNT;
 	oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
 	return true;
 }

@@ -396,6 +396,30 @@ static uint8_t (*first)[32];
 static bool *has_first;
 /* Rows whose JIT compilation succeeded: matched by pcre2_jit_match(). */
 static bool *jitted;
+
+/*
+ * Literals that every match of a row holds, written out in its pattern
+ * outside any optional part: a subject without its needle is refused
+ * without running the expression. For the Mem-Info rows, which are tried
+ * in turn on each line of the block that is not theirs. patterns_init()
+ * checks that each row exists and that its example holds the needle.
+ */
+static const struct {
+	const char *id, *needle;
+} row_needles[] = {
+	{"meminfo-percpu-head", " per-cpu:"},
+	{"meminfo-node", "active_anon:"},
+	{"meminfo-zone", " free:"},
+	{"meminfo-buddy", "*"},
+	{"meminfo-hugepages", "hugepages_total="},
+	{"meminfo-pagecache", " total pagecache pages"},
+	{"meminfo-swapcache", " pages in swap cache"},
+	{"meminfo-slab", "KB"},
+};
+
+/* Each row's needle (NULL: none) and its length. */
+static const char **needle_of;
+static size_t *needle_len;
 static pcre2_match_data *match_data;
 /*
  * Each row's table of named groups, as PCRE2 keeps it (entries of
@@ -515,9 +539,24 @@ struct oomlens_error *patterns_init(void)
 	first = calloc(pat_nrows, sizeof(*first));
 	has_first = calloc(pat_nrows, sizeof(*has_first));
 	jitted = calloc(pat_nrows, sizeof(*jitted));
-	if (!first || !has_first || !jitted) {
+	needle_of = calloc(pat_nrows, sizeof(*needle_of));
+	needle_len = calloc(pat_nrows, sizeof(*needle_len));
+	if (!first || !has_first || !jitted || !needle_of || !needle_len) {
 		patterns_release();
 		return &oomlens_error_nomem;
+	}
+	for (i = 0; i < sizeof(row_needles) / sizeof(row_needles[0]); i++) {
+		long r = patterns_row_index(row_needles[i].id);
+		const char *lit = row_needles[i].needle;
+
+		if (r < 0 || !lit[0] || !strstr(pat_rows[r].example, lit)) {
+			patterns_release();
+			return oomlens_error_new(OOMLENS_ERR_CORRUPT,
+						 "needle of row '%s'",
+						 row_needles[i].id);
+		}
+		needle_of[r] = lit;
+		needle_len[r] = strlen(lit);
 	}
 	for (i = 0; i < pat_nrows; i++) {
 		size_t jit_size = 0;
@@ -591,6 +630,10 @@ void patterns_release(void)
 	has_first = NULL;
 	free(jitted);
 	jitted = NULL;
+	free(needle_of);
+	needle_of = NULL;
+	free(needle_len);
+	needle_len = NULL;
 	for (i = 0; i < FAM_COUNT; i++) {
 		free(fam_rows[i]);
 		fam_rows[i] = NULL;
@@ -615,12 +658,14 @@ void patterns_release(void)
  */
 static bool match_code(size_t i, const char *s, size_t n, struct pat_match *m)
 {
-	int rc = jitted[i] ? pcre2_jit_match(codes[i], (PCRE2_SPTR)s, n, 0, 0,
-					     match_data, match_ctx)
-			   : pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0,
-					 PCRE2_NO_UTF_CHECK, match_data,
-					 match_ctx);
+	int rc;
 
+	if (needle_of[i] && !scan_find_n(s, n, needle_of[i], needle_len[i]))
+		return false;
+	rc = jitted[i] ? pcre2_jit_match(codes[i], (PCRE2_SPTR)s, n, 0, 0,
+					 match_data, match_ctx)
+		       : pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0,
+				     PCRE2_NO_UTF_CHECK, match_data, match_ctx);
 	if (rc < 0)
 		return false;
 	m->row = &pat_rows[i];

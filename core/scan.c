@@ -92,8 +92,8 @@ const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
 	size_t i = 0, places;
 	const char *hit;
 
-	if (n < 2)
-		return n ? memchr(p, lit[0], len) : p;
+	if (n < 2) /* memmem's answers; no memchr() of an empty range */
+		return !n ? p : len ? memchr(p, lit[0], len) : NULL;
 	if (n > len)
 		return NULL;
 	places = len - n + 1; /* where lit may start: 0 .. places-1 */
@@ -118,8 +118,8 @@ const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
 #else
 const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
 {
-	if (n < 2)
-		return n ? memchr(p, lit[0], len) : p;
+	if (n < 2) /* memmem's answers; no memchr() of an empty range */
+		return !n ? p : len ? memchr(p, lit[0], len) : NULL;
 	return find_bytes(p, len, lit, n, 0);
 }
 #endif

@@ -6,8 +6,8 @@
 
 #include "core/banned.h"
 
-struct oomlens_error *array_grow(void **arr, size_t *alloc, size_t need,
-				 size_t elem_size, size_t max)
+struct oomlens_error *array_grow_slow(void **arr, size_t *alloc, size_t need,
+				      size_t elem_size, size_t max)
 {
 	size_t want;
 	void *p;

@@ -18,7 +18,16 @@
 
 #include "core/error.h"
 
-struct oomlens_error *array_grow(void **arr, size_t *alloc, size_t need,
-				 size_t elem_size, size_t max);
+struct oomlens_error *array_grow_slow(void **arr, size_t *alloc, size_t need,
+				      size_t elem_size, size_t max);
+
+/* Inline: most calls find the room already there (once per task row). */
+static inline struct oomlens_error *
+array_grow(void **arr, size_t *alloc, size_t need, size_t elem_size, size_t max)
+{
+	if (need <= *alloc)
+		return NULL;
+	return array_grow_slow(arr, alloc, need, elem_size, max);
+}
 
 #endif

@@ -10,16 +10,6 @@
 
 #include "core/banned.h"
 
-bool scan_lit(struct scan *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if (scan_left(s) < n || memcmp(s->p, lit, n) != 0)
-		return false;
-	s->p += n;
-	return true;
-}
-
 bool scan_decimal(struct scan *s, double *out)
 {
 	struct scan t = *s;
@@ -49,17 +39,90 @@ bool scan_until(struct scan *s, char c, const char **start, size_t *len)
 	return true;
 }
 
-const char *scan_find(const char *p, size_t len, const char *lit)
+/* The plain search: where lit's first byte is, compare the rest. */
+static const char *find_bytes(const char *p, size_t len, const char *lit,
+			      size_t n, size_t from)
 {
-	return memmem(p, len, lit, strlen(lit));
+	size_t i;
+
+	for (i = from; i + n <= len; i++)
+		if (p[i] == lit[0] && memcmp(p + i + 1, lit + 1, n - 1) == 0)
+			return p + i;
+	return NULL;
 }
 
-bool scan_starts(const char *p, size_t len, const char *lit)
+#if defined(__SSE2__)
+/*
+ * The places i..i+15 where lit may start, as a bit mask: both its first and
+ * its last byte are in place (two loads, n - 1 bytes apart).
+ */
+static unsigned candidates16(const char *p, size_t i, size_t n, __m128i first,
+			     __m128i last)
 {
-	size_t n = strlen(lit);
+	__m128i a = _mm_loadu_si128((const __m128i *)(p + i));
+	__m128i b = _mm_loadu_si128((const __m128i *)(p + i + n - 1));
 
-	return len >= n && memcmp(p, lit, n) == 0;
+	return (unsigned)_mm_movemask_epi8(_mm_and_si128(
+		_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last)));
 }
+
+/* The first candidate of mask (places from i on) that holds lit, or NULL. */
+static const char *verify16(const char *p, size_t i, unsigned mask,
+			    const char *lit, size_t n)
+{
+	for (; mask; mask &= mask - 1) {
+		size_t at = i + (size_t)__builtin_ctz(mask);
+
+		if (memcmp(p + at + 1, lit + 1, n - 2) == 0)
+			return p + at;
+	}
+	return NULL;
+}
+
+/*
+ * 16 starting places at a time, candidates compared in full in order, so
+ * the first occurrence is found. Every load stays inside [p, p+len): the
+ * last places are covered by one more block that ends at the last place
+ * (overlapping places already looked at are masked off); a text too short
+ * for one block goes to find_bytes().
+ */
+const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
+{
+	__m128i first, last;
+	size_t i = 0, places;
+	const char *hit;
+
+	if (n < 2) /* memmem's answers; no memchr() of an empty range */
+		return !n ? p : len ? memchr(p, lit[0], len) : NULL;
+	if (n > len)
+		return NULL;
+	places = len - n + 1; /* where lit may start: 0 .. places-1 */
+	if (places < 16)
+		return find_bytes(p, len, lit, n, 0);
+	first = _mm_set1_epi8(lit[0]);
+	last = _mm_set1_epi8(lit[n - 1]);
+	for (; i + 16 <= places; i += 16) {
+		hit = verify16(p, i, candidates16(p, i, n, first, last), lit,
+			       n);
+		if (hit)
+			return hit;
+	}
+	if (i < places) {
+		size_t j = places - 16; /* j < i: places j..i-1 are done */
+		unsigned mask = candidates16(p, j, n, first, last);
+
+		return verify16(p, j, mask & ~((1u << (i - j)) - 1), lit, n);
+	}
+	return NULL;
+}
+#else
+const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n)
+{
+	if (n < 2) /* memmem's answers; no memchr() of an empty range */
+		return !n ? p : len ? memchr(p, lit[0], len) : NULL;
+	return find_bytes(p, len, lit, n, 0);
+}
+#endif
 
 void scan_trim(const char **p, size_t *len)
 {

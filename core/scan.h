@@ -21,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct scan {
 	const char *p; /* the cursor */
@@ -92,9 +93,10 @@ static inline bool scan_u64(struct scan *s, uint64_t *out)
 	for (; p < s->end && scan_is_digit(*p); p++) {
 		unsigned d = (unsigned)(*p - '0');
 
-		if (v > (UINT64_MAX - d) / 10)
+		/* v * 10 + d > UINT64_MAX, without a division per digit */
+		if (__builtin_mul_overflow(v, 10, &v) ||
+		    __builtin_add_overflow(v, d, &v))
 			return false;
-		v = v * 10 + d;
 	}
 	*out = v;
 	s->p = p;
@@ -147,8 +149,19 @@ static inline bool scan_word(struct scan *s, const char **start, size_t *len)
 	return true;
 }
 
-/* Consume the literal text lit. */
-bool scan_lit(struct scan *s, const char *lit);
+/*
+ * Consume the literal text lit. Inline, as scan_starts() and scan_find()
+ * below: with a literal argument its length is known at compile time.
+ */
+static inline bool scan_lit(struct scan *s, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	if (scan_left(s) < n || memcmp(s->p, lit, n) != 0)
+		return false;
+	s->p += n;
+	return true;
+}
 /* Consume a decimal number "123.456"; frac digits may be absent. */
 bool scan_decimal(struct scan *s, double *out);
 /* Consume bytes up to (not including) c; fails if c is absent. */
@@ -169,10 +182,26 @@ size_t scan_count_newlines(const char *p, size_t len);
 const char *scan_find_any3(const char *p, size_t len, const char *anchors,
 			   size_t n, size_t *newlines);
 
+/*
+ * memmem: the first place in [p, p+len) where the n bytes of lit start, NULL
+ * if none. SIMD on x86-64: cheaper than libc's memmem on the short texts
+ * of log lines, which it spends most of its time setting up for.
+ */
+const char *scan_find_n(const char *p, size_t len, const char *lit, size_t n);
+
 /* memmem for a literal over [p, p+len), NULL if absent. */
-const char *scan_find(const char *p, size_t len, const char *lit);
+static inline const char *scan_find(const char *p, size_t len, const char *lit)
+{
+	return scan_find_n(p, len, lit, strlen(lit));
+}
+
 /* True if [p, p+len) starts with lit. */
-bool scan_starts(const char *p, size_t len, const char *lit);
+static inline bool scan_starts(const char *p, size_t len, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	return len >= n && memcmp(p, lit, n) == 0;
+}
 /* Skip leading and trailing spaces/tabs/CR of a range in place. */
 void scan_trim(const char **p, size_t *len);
 

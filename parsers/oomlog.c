@@ -123,11 +123,27 @@ static bool match(struct oomlog *log, enum pat_family f, const char *s,
 	return n <= MAX_MATCH_LEN && patterns_match(f, s, n, log->kv, m);
 }
 
-/* Rows the state machine asks for by name, resolved once. */
+/*
+ * Rows the state machine asks for by name, resolved once: also the Mem-Info
+ * rows, which on_meminfo() tells apart on every line of that block.
+ */
 enum named_row {
 	ROW_FORKBOMB_DETECTED,
 	ROW_FORKBOMB_KILL,
 	ROW_PIDS_REJECTED,
+	ROW_MEMINFO_NODE,
+	ROW_MEMINFO_ZONE,
+	ROW_MEMINFO_LOWMEM_RESERVE,
+	ROW_MEMINFO_BUDDY,
+	ROW_MEMINFO_HUGEPAGES,
+	ROW_MEMINFO_PAGECACHE,
+	ROW_MEMINFO_SWAPCACHE,
+	ROW_MEMINFO_FREE_SWAP,
+	ROW_MEMINFO_TOTAL_SWAP,
+	ROW_MEMINFO_PAGES,
+	ROW_MEMINFO_PAGES_2_6_18,
+	ROW_MEMINFO_SLAB,
+	ROW_MEMINFO_FREE_2_6_18,
 	ROW_COUNT
 };
 
@@ -135,9 +151,28 @@ static const char *const named_row_ids[ROW_COUNT] = {
 	[ROW_FORKBOMB_DETECTED] = "forkbomb-detected",
 	[ROW_FORKBOMB_KILL] = "forkbomb-kill",
 	[ROW_PIDS_REJECTED] = "pids-rejected",
+	[ROW_MEMINFO_NODE] = "meminfo-node",
+	[ROW_MEMINFO_ZONE] = "meminfo-zone",
+	[ROW_MEMINFO_LOWMEM_RESERVE] = "meminfo-lowmem-reserve",
+	[ROW_MEMINFO_BUDDY] = "meminfo-buddy",
+	[ROW_MEMINFO_HUGEPAGES] = "meminfo-hugepages",
+	[ROW_MEMINFO_PAGECACHE] = "meminfo-pagecache",
+	[ROW_MEMINFO_SWAPCACHE] = "meminfo-swapcache",
+	[ROW_MEMINFO_FREE_SWAP] = "meminfo-free-swap",
+	[ROW_MEMINFO_TOTAL_SWAP] = "meminfo-total-swap",
+	[ROW_MEMINFO_PAGES] = "meminfo-pages",
+	[ROW_MEMINFO_PAGES_2_6_18] = "meminfo-pages-2.6.18",
+	[ROW_MEMINFO_SLAB] = "meminfo-slab",
+	[ROW_MEMINFO_FREE_2_6_18] = "meminfo-free-2.6.18",
 };
 
 static long named_rows[ROW_COUNT];
+
+/* Did m match row r? (Row ids are unique: the same as comparing ids.) */
+static bool row_is(const struct pat_match *m, enum named_row r)
+{
+	return named_rows[r] >= 0 && m->index == (size_t)named_rows[r];
+}
 
 static bool match_id(const char *s, size_t n, enum named_row r,
 		     struct pat_match *m)
@@ -482,10 +517,46 @@ static struct oomlens_error *add_kv_tokens(struct oomlog *log,
 	}
 }
 
-static const char *node_scope(struct oomlog *log, const struct pat_match *m,
-			      const char *what)
+/*
+ * A short text put together without printf, which costs more than the
+ * rest of a Mem-Info line's handling: scope names and keys. Like
+ * snprintf(), it cuts what does not fit.
+ */
+struct short_text {
+	char s[96];
+	size_t n;
+};
+
+static void text_add(struct short_text *t, const char *s, size_t n)
 {
-	char buf[96];
+	size_t room = sizeof(t->s) - 1 - t->n;
+
+	if (n > room)
+		n = room;
+	memcpy(t->s + t->n, s, n);
+	t->n += n;
+	t->s[t->n] = '\0';
+}
+
+/* As "%lld" would print v. */
+static void text_add_int(struct short_text *t, int64_t v)
+{
+	char d[24];
+	size_t i = sizeof(d);
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	do
+		d[--i] = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		d[--i] = '-';
+	text_add(t, d + i, sizeof(d) - i);
+}
+
+static const char *node_scope(struct oomlog *log, const struct pat_match *m,
+			      const char *what, size_t what_len)
+{
+	struct short_text t = {.n = 0};
 	const char *zone, *node;
 	size_t zl, nl;
 
@@ -493,18 +564,16 @@ static const char *node_scope(struct oomlog *log, const struct pat_match *m,
 		node = "0";
 		nl = 1;
 	}
+	text_add(&t, "node ", 5);
+	text_add(&t, node, nl > 8 ? 8 : nl);
 	if (what) {
-		snprintf(buf, sizeof(buf), "node %.*s %s",
-			 (int)(nl > 8 ? 8 : nl), node, what);
+		text_add(&t, " ", 1);
+		text_add(&t, what, what_len);
 	} else if (pat_group(m, "zone", &zone, &zl)) {
-		snprintf(buf, sizeof(buf), "node %.*s %.*s",
-			 (int)(nl > 8 ? 8 : nl), node, (int)(zl > 16 ? 16 : zl),
-			 zone);
-	} else {
-		snprintf(buf, sizeof(buf), "node %.*s", (int)(nl > 8 ? 8 : nl),
-			 node);
+		text_add(&t, " ", 1);
+		text_add(&t, zone, zl > 16 ? 16 : zl);
 	}
-	return oom_incident_str(log->cur, buf, strlen(buf));
+	return oom_incident_str(log->cur, t.s, t.n);
 }
 
 /* Page size from the first buddy bucket, "N*4kB". */
@@ -530,19 +599,19 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 {
 	struct oom_incident *inc = log->cur;
 	struct oom_meminfo *mem = &inc->mem;
-	const char *id = m->row->id, *s, *scope;
+	const char *s, *scope;
 	size_t n;
 
 	mem->present = true;
 	log->blk = BLK_MEMINFO;
-	if (!strcmp(id, "meminfo-node") || !strcmp(id, "meminfo-zone")) {
-		scope = node_scope(log, m, NULL);
+	if (row_is(m, ROW_MEMINFO_NODE) || row_is(m, ROW_MEMINFO_ZONE)) {
+		scope = node_scope(log, m, NULL, 0);
 		log->scope = scope;
 		if (!scope || !pat_group(m, "rest", &s, &n))
 			return scope ? NULL : &oomlens_error_nomem;
 		return add_kv_tokens(log, scope, s, n, UNIT_KB);
 	}
-	if (!strcmp(id, "meminfo-lowmem-reserve")) {
+	if (row_is(m, ROW_MEMINFO_LOWMEM_RESERVE)) {
 		struct scan sc;
 		int64_t v;
 		unsigned i = 0;
@@ -551,19 +620,21 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 			return NULL;
 		for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v);
 		     i++) {
-			char key[32];
+			struct short_text key = {.n = 0};
 			struct oomlens_error *err;
 
-			snprintf(key, sizeof(key), "lowmem_reserve[%u]", i);
-			err = oom_incident_add_stat(inc, log->scope, key,
-						    strlen(key), v, UNIT_PAGES);
+			text_add(&key, "lowmem_reserve[", 15);
+			text_add_int(&key, i);
+			text_add(&key, "]", 1);
+			err = oom_incident_add_stat(inc, log->scope, key.s,
+						    key.n, v, UNIT_PAGES);
 			if (err)
 				return err;
 		}
 		return NULL;
 	}
-	if (!strcmp(id, "meminfo-buddy")) {
-		scope = node_scope(log, m, NULL);
+	if (row_is(m, ROW_MEMINFO_BUDDY)) {
+		scope = node_scope(log, m, NULL, 0);
 		if (!scope || !pat_group(m, "rest", &s, &n))
 			return scope ? NULL : &oomlens_error_nomem;
 		if (!mem->page_kb)
@@ -571,13 +642,14 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		return oom_incident_add_stat(inc, scope, "buddy_free", 10,
 					     pat_int(m, "total"), UNIT_KB);
 	}
-	if (!strcmp(id, "meminfo-hugepages")) {
-		char what[48];
+	if (row_is(m, ROW_MEMINFO_HUGEPAGES)) {
+		struct short_text what = {.n = 0};
 		struct oomlens_error *err;
 
-		snprintf(what, sizeof(what), "hugepages-%lldkB",
-			 (long long)pat_int(m, "size"));
-		scope = node_scope(log, m, what);
+		text_add(&what, "hugepages-", 10);
+		text_add_int(&what, pat_int(m, "size"));
+		text_add(&what, "kB", 2);
+		scope = node_scope(log, m, what.s, what.n);
 		if (!scope)
 			return &oomlens_error_nomem;
 		if ((err = oom_incident_add_stat(inc, scope, "total", 5,
@@ -590,16 +662,16 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		return oom_incident_add_stat(inc, scope, "surplus", 7,
 					     pat_int(m, "surp"), UNIT_COUNT);
 	}
-	if (!strcmp(id, "meminfo-pagecache"))
+	if (row_is(m, ROW_MEMINFO_PAGECACHE))
 		mem->pagecache_pages = pat_int(m, "pages");
-	else if (!strcmp(id, "meminfo-swapcache"))
+	else if (row_is(m, ROW_MEMINFO_SWAPCACHE))
 		mem->swapcache_pages = pat_int(m, "pages");
-	else if (!strcmp(id, "meminfo-free-swap"))
+	else if (row_is(m, ROW_MEMINFO_FREE_SWAP))
 		mem->free_swap_kb = pat_int(m, "kb");
-	else if (!strcmp(id, "meminfo-total-swap"))
+	else if (row_is(m, ROW_MEMINFO_TOTAL_SWAP))
 		mem->total_swap_kb = pat_int(m, "kb");
-	else if (!strcmp(id, "meminfo-pages") ||
-		 !strcmp(id, "meminfo-pages-2.6.18")) {
+	else if (row_is(m, ROW_MEMINFO_PAGES) ||
+		 row_is(m, ROW_MEMINFO_PAGES_2_6_18)) {
 		int64_t v = pat_int(m, "pages");
 
 		if (group_is(m, "what", "RAM") ||
@@ -619,7 +691,7 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		else if (group_is(m, "what", "shared") ||
 			 group_is(m, "what", "pages shared"))
 			mem->pages_shared = v;
-	} else if (!strcmp(id, "meminfo-slab")) {
+	} else if (row_is(m, ROW_MEMINFO_SLAB)) {
 		const char *name;
 		size_t nl;
 
@@ -627,7 +699,7 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 			return oom_incident_add_stat(
 				inc, "unreclaimable slab", name, nl,
 				pat_int(m, "total"), UNIT_KB);
-	} else if (!strcmp(id, "meminfo-free-2.6.18")) {
+	} else if (row_is(m, ROW_MEMINFO_FREE_2_6_18)) {
 		return oom_incident_add_stat(inc, "global", "free_kb", 7,
 					     pat_int(m, "free_kb"), UNIT_KB);
 	}
@@ -707,8 +779,6 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 /* 5.3+ memory.stat lines: "anon 31154200576"; sizes in bytes. */
 static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 {
-	static const char *const events[] = {"pg",   "workingset_", "thp_",
-					     "zswp", "swpin",	    "swpout"};
 	struct scan sc = scan_of(s, n);
 	const char *k;
 	size_t kl, i;
@@ -722,9 +792,11 @@ static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 		if (!((k[i] >= 'a' && k[i] <= 'z') || k[i] == '_' ||
 		      (k[i] >= '0' && k[i] <= '9')))
 			return false;
-	for (i = 0; i < sizeof(events) / sizeof(events[0]); i++)
-		if (scan_starts(k, kl, events[i]))
-			unit = UNIT_COUNT;
+	/* event counters; literals, so that each test is inline */
+	if (scan_starts(k, kl, "pg") || scan_starts(k, kl, "workingset_") ||
+	    scan_starts(k, kl, "thp_") || scan_starts(k, kl, "zswp") ||
+	    scan_starts(k, kl, "swpin") || scan_starts(k, kl, "swpout"))
+		unit = UNIT_COUNT;
 	oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
 	return true;
 }

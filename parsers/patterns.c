@@ -394,7 +394,44 @@ static pcre2_code **codes;
  */
 static uint8_t (*first)[32];
 static bool *has_first;
+/* Rows whose JIT compilation succeeded: matched by pcre2_jit_match(). */
+static bool *jitted;
+
+/*
+ * Literals that every match of a row holds, written out in its pattern
+ * outside any optional part: a subject without its needle is refused
+ * without running the expression. For the Mem-Info rows, which are tried
+ * in turn on each line of the block that is not theirs. patterns_init()
+ * checks that each row exists and that its example holds the needle.
+ */
+static const struct {
+	const char *id, *needle;
+} row_needles[] = {
+	{"meminfo-percpu-head", " per-cpu:"},
+	{"meminfo-node", "active_anon:"},
+	{"meminfo-zone", " free:"},
+	{"meminfo-buddy", "*"},
+	{"meminfo-hugepages", "hugepages_total="},
+	{"meminfo-pagecache", " total pagecache pages"},
+	{"meminfo-swapcache", " pages in swap cache"},
+	{"meminfo-slab", "KB"},
+};
+
+/* Each row's needle (NULL: none) and its length. */
+static const char **needle_of;
+static size_t *needle_len;
 static pcre2_match_data *match_data;
+/*
+ * Each row's table of named groups, as PCRE2 keeps it (entries of
+ * `size` bytes: the group number in two bytes, then the name and its
+ * NUL). pat_group() reads it directly: a row has a dozen names at most, and
+ * a scan comparing first letters is cheaper than PCRE2's general lookup.
+ */
+struct name_table {
+	const uint8_t *entries;
+	uint32_t count, size;
+};
+static struct name_table *names;
 /*
  * Limits on one match: a pattern that backtracks badly on a hostile line
  * fails that line instead of hanging (found by fuzzing; see bench/fuzz).
@@ -405,6 +442,21 @@ static pcre2_match_context *match_ctx;
 /* The rows of each family, in table order. */
 static size_t *fam_rows[FAM_COUNT];
 static size_t fam_nrows[FAM_COUNT];
+/*
+ * A set of a family's rows: bit k is its k-th row (fam_rows order), so the
+ * set bits from the lowest up are the rows in table order.
+ */
+#define MAX_FAMILY_ROWS 64
+typedef uint64_t row_set;
+/*
+ * For each family and first byte of a subject, the rows such a subject may
+ * match: those whose first-byte set holds the byte, and those without a
+ * known set. Index 256: an empty subject, which only the latter may match.
+ */
+static row_set fam_first[FAM_COUNT][257];
+/* The rows whose version range holds kv_cached (patterns_match()'s kv). */
+static unsigned kv_cached[FAM_COUNT];
+static row_set in_range_cached[FAM_COUNT];
 
 /*
  * The set of first bytes of any subject code can match, if code is anchored
@@ -436,6 +488,19 @@ static bool first_bytes(const pcre2_code *code, uint8_t set[32])
 		return true;
 	}
 	return false;
+}
+
+/* Enter row i, the k-th of family f, in fam_first[f]. */
+static void add_first_bytes(enum pat_family f, size_t k, size_t i)
+{
+	row_set bit = (row_set)1 << k;
+	unsigned c;
+
+	for (c = 0; c < 256; c++)
+		if (!has_first[i] || (first[i][c / 8] & (1u << (c % 8))))
+			fam_first[f][c] |= bit;
+	if (!has_first[i])
+		fam_first[f][256] |= bit;
 }
 
 struct oomlens_error *patterns_init(void)
@@ -473,12 +538,50 @@ struct oomlens_error *patterns_init(void)
 	}
 	first = calloc(pat_nrows, sizeof(*first));
 	has_first = calloc(pat_nrows, sizeof(*has_first));
-	if (!first || !has_first) {
+	jitted = calloc(pat_nrows, sizeof(*jitted));
+	needle_of = calloc(pat_nrows, sizeof(*needle_of));
+	needle_len = calloc(pat_nrows, sizeof(*needle_len));
+	if (!first || !has_first || !jitted || !needle_of || !needle_len) {
 		patterns_release();
 		return &oomlens_error_nomem;
 	}
-	for (i = 0; i < pat_nrows; i++)
+	for (i = 0; i < sizeof(row_needles) / sizeof(row_needles[0]); i++) {
+		long r = patterns_row_index(row_needles[i].id);
+		const char *lit = row_needles[i].needle;
+
+		if (r < 0 || !lit[0] || !strstr(pat_rows[r].example, lit)) {
+			patterns_release();
+			return oomlens_error_new(OOMLENS_ERR_CORRUPT,
+						 "needle of row '%s'",
+						 row_needles[i].id);
+		}
+		needle_of[r] = lit;
+		needle_len[r] = strlen(lit);
+	}
+	for (i = 0; i < pat_nrows; i++) {
+		size_t jit_size = 0;
+
 		has_first[i] = first_bytes(codes[i], first[i]);
+		jitted[i] = !pcre2_pattern_info(codes[i], PCRE2_INFO_JITSIZE,
+						&jit_size) &&
+			    jit_size;
+	}
+	names = calloc(pat_nrows, sizeof(*names));
+	if (!names) {
+		patterns_release();
+		return &oomlens_error_nomem;
+	}
+	for (i = 0; i < pat_nrows; i++) {
+		PCRE2_SPTR table = NULL;
+
+		if (pcre2_pattern_info(codes[i], PCRE2_INFO_NAMECOUNT,
+				       &names[i].count) ||
+		    pcre2_pattern_info(codes[i], PCRE2_INFO_NAMEENTRYSIZE,
+				       &names[i].size) ||
+		    pcre2_pattern_info(codes[i], PCRE2_INFO_NAMETABLE, &table))
+			names[i].count = 0;
+		names[i].entries = table;
+	}
 	for (i = 0; i < FAM_COUNT; i++) {
 		fam_rows[i] = malloc(pat_nrows * sizeof(*fam_rows[i]));
 		if (!fam_rows[i]) {
@@ -489,6 +592,14 @@ struct oomlens_error *patterns_init(void)
 	for (i = 0; i < pat_nrows; i++) {
 		enum pat_family f = pat_rows[i].family;
 
+		if (fam_nrows[f] == MAX_FAMILY_ROWS) {
+			patterns_release();
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"pattern family '%s' has more than %d rows",
+				pat_family_name(f), MAX_FAMILY_ROWS);
+		}
+		add_first_bytes(f, fam_nrows[f], i);
 		fam_rows[f][fam_nrows[f]++] = i;
 	}
 	match_ctx = pcre2_match_context_create(NULL);
@@ -517,29 +628,44 @@ void patterns_release(void)
 	first = NULL;
 	free(has_first);
 	has_first = NULL;
+	free(jitted);
+	jitted = NULL;
+	free(needle_of);
+	needle_of = NULL;
+	free(needle_len);
+	needle_len = NULL;
 	for (i = 0; i < FAM_COUNT; i++) {
 		free(fam_rows[i]);
 		fam_rows[i] = NULL;
 		fam_nrows[i] = 0;
+		kv_cached[i] = 0;
+		in_range_cached[i] = 0;
 	}
+	memset(fam_first, 0, sizeof(fam_first));
+	free(names);
+	names = NULL;
 	pcre2_match_data_free(match_data);
 	match_data = NULL;
 	pcre2_match_context_free(match_ctx);
 	match_ctx = NULL;
 }
 
-bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
+/*
+ * Run row i's expression, its first-byte set already passed. A JIT-compiled
+ * row goes straight to its code: pcre2_jit_match() gives what pcre2_match()
+ * would, without the checks pcre2_match() makes on every call before it
+ * calls the same code.
+ */
+static bool match_code(size_t i, const char *s, size_t n, struct pat_match *m)
 {
 	int rc;
 
-	if (!codes || i >= pat_nrows)
+	if (needle_of[i] && !scan_find_n(s, n, needle_of[i], needle_len[i]))
 		return false;
-	if (has_first && has_first[i] &&
-	    (!n || !(first[i][(unsigned char)s[0] / 8] &
-		     (1u << ((unsigned char)s[0] % 8)))))
-		return false;
-	rc = pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0, PCRE2_NO_UTF_CHECK,
-			 match_data, match_ctx);
+	rc = jitted[i] ? pcre2_jit_match(codes[i], (PCRE2_SPTR)s, n, 0, 0,
+					 match_data, match_ctx)
+		       : pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0,
+				     PCRE2_NO_UTF_CHECK, match_data, match_ctx);
 	if (rc < 0)
 		return false;
 	m->row = &pat_rows[i];
@@ -550,9 +676,39 @@ bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
 	return true;
 }
 
+bool patterns_match_row(size_t i, const char *s, size_t n, struct pat_match *m)
+{
+	if (!codes || i >= pat_nrows)
+		return false;
+	if (has_first && has_first[i] &&
+	    (!n || !(first[i][(unsigned char)s[0] / 8] &
+		     (1u << ((unsigned char)s[0] % 8)))))
+		return false;
+	return match_code(i, s, n, m);
+}
+
 static bool in_range(const struct pat_row *r, unsigned kv)
 {
 	return kv >= r->kv_min && kv <= r->kv_max;
+}
+
+/*
+ * The rows of f expected for release kv (none when kv is 0), kept for the
+ * last kv asked: a file states its release once per report.
+ */
+static row_set rows_in_range(enum pat_family f, unsigned kv)
+{
+	row_set set = 0;
+	size_t k;
+
+	if (kv == kv_cached[f])
+		return in_range_cached[f];
+	for (k = 0; k < fam_nrows[f]; k++)
+		if (in_range(&pat_rows[fam_rows[f][k]], kv))
+			set |= (row_set)1 << k;
+	kv_cached[f] = kv;
+	in_range_cached[f] = kv ? set : 0;
+	return in_range_cached[f];
 }
 
 /*
@@ -586,25 +742,27 @@ bool patterns_may_match(enum pat_family f, const char *s, size_t n)
 	return false;
 }
 
+/* Try the rows of set in table order. */
+static bool match_rows(enum pat_family f, row_set set, const char *s, size_t n,
+		       struct pat_match *m)
+{
+	for (; set; set &= set - 1)
+		if (match_code(fam_rows[f][__builtin_ctzll(set)], s, n, m))
+			return true;
+	return false;
+}
+
 bool patterns_match(enum pat_family f, const char *s, size_t n, unsigned kv,
 		    struct pat_match *m)
 {
-	size_t i;
-	int pass;
+	row_set may = fam_first[f][n ? (unsigned char)s[0] : 256], expected;
 
-	if (!patterns_may_match(f, s, n))
+	if (!may || !patterns_may_match(f, s, n))
 		return false;
 	/* With a known release, the rows expected for it go first. */
-	for (pass = kv ? 0 : 1; pass < 2; pass++)
-		for (i = 0; i < fam_nrows[f]; i++) {
-			size_t r = fam_rows[f][i];
-
-			if (kv && (pass == 0) != in_range(&pat_rows[r], kv))
-				continue;
-			if (patterns_match_row(r, s, n, m))
-				return true;
-		}
-	return false;
+	expected = rows_in_range(f, kv);
+	return match_rows(f, may & expected, s, n, m) ||
+	       match_rows(f, may & ~expected, s, n, m);
 }
 
 long patterns_row_index(const char *id)
@@ -617,12 +775,31 @@ long patterns_row_index(const char *id)
 	return -1;
 }
 
+/* The number of row i's group called name, or -1. */
+static int group_number(size_t i, const char *name)
+{
+	const struct name_table *t = &names[i];
+	const uint8_t *e = t->entries;
+	uint32_t k;
+
+	for (k = 0; k < t->count; k++, e += t->size) {
+		const uint8_t *a = e + 2;
+		const char *b = name;
+
+		/* names are short: compare here rather than call strcmp */
+		while (*a && *a == (uint8_t)*b)
+			a++, b++;
+		if (*a == (uint8_t)*b)
+			return e[0] << 8 | e[1];
+	}
+	return -1;
+}
+
 bool pat_group(const struct pat_match *m, const char *name, const char **s,
 	       size_t *n)
 {
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(m->md);
-	int num = pcre2_substring_number_from_name(codes[m->index],
-						   (PCRE2_SPTR)name);
+	int num = group_number(m->index, name);
 
 	if (num < 0 || ov[2 * num] == PCRE2_UNSET)
 		return false;

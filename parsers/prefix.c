@@ -25,22 +25,37 @@ const char *prefix_style_name(enum prefix_style s)
 /* "[ 1234.567890]": printk's "[%5lu.%06lu]"; the fraction is mandatory. */
 static bool scan_uptime(struct scan *s, double *uptime)
 {
-	struct scan t = *s;
+	/* exact in a double: the same quotient as a digit-by-digit scale */
+	static const double ten_pow[10] = {1e0, 1e1, 1e2, 1e3, 1e4,
+					   1e5, 1e6, 1e7, 1e8, 1e9};
+	struct scan t = *s, six;
 	uint64_t ip;
-	double frac = 0, scale = 1;
+	unsigned frac = 0; /* at most 9 digits: exact, as a double too */
 	const char *f;
+	size_t digits;
 
 	if (!scan_char(&t, '[') || !scan_spaces(&t) || !scan_u64(&t, &ip) ||
 	    !scan_char(&t, '.'))
 		return false;
-	for (f = t.p; !scan_eof(&t) && scan_is_digit(*t.p) && t.p - f < 9;
-	     t.p++) {
-		frac = frac * 10 + (*t.p - '0');
-		scale *= 10;
+	/*
+	 * The fraction every writer prints: "%06lu" (printk on every kernel
+	 * 2.6.x to 6.x, dmesg, journalctl -o short-monotonic), so six digits
+	 * and the ']' are taken in one step; any other width below.
+	 */
+	six = t;
+	if (scan_digits(&six, 6, &frac) && scan_char(&six, ']')) {
+		*uptime = (double)ip + (double)frac / ten_pow[6];
+		*s = six;
+		return true;
 	}
-	if (t.p - f < 3 || !scan_char(&t, ']'))
+	frac = 0;
+	for (f = t.p; !scan_eof(&t) && scan_is_digit(*t.p) && t.p - f < 9;
+	     t.p++)
+		frac = frac * 10 + (unsigned)(*t.p - '0');
+	digits = (size_t)(t.p - f);
+	if (digits < 3 || !scan_char(&t, ']'))
 		return false;
-	*uptime = (double)ip + frac / scale;
+	*uptime = (double)ip + (double)frac / ten_pow[digits];
 	*s = t;
 	return true;
 }

@@ -51,6 +51,55 @@ START_TEST(scan_chains_and_does_not_move_on_failure)
 	s = scan_of("-9223372036854775808", 20);
 	ck_assert(scan_i64(&s, &pid));
 	ck_assert_int_eq(pid, INT64_MIN);
+	s = scan_of("18446744073709551615", 20);
+	ck_assert(scan_u64(&s, &u) && scan_eof(&s));
+	ck_assert_uint_eq(u, UINT64_MAX);
+	s = scan_of("18446744073709551616", 20);
+	ck_assert(!scan_u64(&s, &u));
+	s = scan_of("18446744073709551620", 20);
+	ck_assert(!scan_u64(&s, &u));
+}
+END_TEST
+
+/*
+ * scan_find_n() against memmem: needles of every length up to 20 at every
+ * place of haystacks up to 80 bytes, among near misses (same first and last
+ * byte). Each haystack is allocated to its exact size, so that a sanitizer
+ * build catches a load past its end.
+ */
+START_TEST(scan_find_is_memmem)
+{
+	const char *needle = "abcdefghijklmnopqrst";
+	size_t len, n, at;
+
+	for (len = 0; len <= 80; len++) {
+		char *h = malloc(len ? len : 1);
+
+		ck_assert_ptr_nonnull(h);
+		for (n = 1; n <= 20; n++) {
+			for (at = 0; at + n <= len + n; at++) {
+				size_t i;
+
+				/* near misses everywhere, the needle at `at` */
+				for (i = 0; i < len; i++)
+					h[i] = i % n == 0	? needle[0]
+					       : i % n == n - 1 ? needle[n - 1]
+								: 'x';
+				if (at + n <= len)
+					memcpy(h + at, needle, n);
+				ck_assert_ptr_eq(scan_find_n(h, len, needle, n),
+						 memmem(h, len, needle, n));
+			}
+		}
+		ck_assert_ptr_eq(scan_find_n(h, len, needle, 0), h);
+		free(h);
+	}
+	{
+		const char *t = "a#01b#012#012";
+
+		ck_assert_ptr_eq(scan_find(t, 13, "#012"), t + 5);
+		ck_assert_ptr_null(scan_find(t, 8, "#012"));
+	}
 }
 END_TEST
 
@@ -98,6 +147,7 @@ Suite *core_suite(void)
 
 	tcase_add_test(tc, strbuf_grows_until_its_cap);
 	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
+	tcase_add_test(tc, scan_find_is_memmem);
 	tcase_add_test(tc, error_wrap_adds_context);
 	tcase_add_test(tc, strpool_and_array_respect_caps);
 	suite_add_tcase(s, tc);

@@ -151,6 +151,38 @@ START_TEST(prefix_after_same)
 }
 END_TEST
 
+/*
+ * The uptime of every fraction width the parser takes (3 to 9 digits), to
+ * the bit: integer part plus fraction over its power of ten, in doubles.
+ */
+static const struct {
+	const char *line;
+	double uptime; /* < 0: no uptime stamp */
+} widths[] = {
+	{"[ 6782230.927044] x", 6782230 + 927044 / 1e6},
+	{"[   12.000001] x", 12 + 1 / 1e6},
+	{"[99999999.999999] x", 99999999 + 999999 / 1e6},
+	{"[12.345] x", 12 + 345 / 1e3},
+	{"[1.1234567] x", 1 + 1234567 / 1e7},
+	{"[1.123456789] x", 1 + 123456789 / 1e9},
+	{"[1.1234567891] x", -1},
+	{"[5.12] x", -1},
+	{"[5.123456 x", -1},
+};
+
+START_TEST(uptime_widths)
+{
+	const char *line = widths[_i].line;
+	struct log_line ll;
+
+	prefix_parse(line, strlen(line), &ll);
+	ck_assert_int_eq(ll.has_uptime, widths[_i].uptime >= 0);
+	if (widths[_i].uptime >= 0)
+		ck_assert_msg(ll.uptime == widths[_i].uptime, "'%s': %.9f",
+			      line, ll.uptime);
+}
+END_TEST
+
 Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -159,6 +191,8 @@ Suite *prefix_suite(void)
 	tcase_add_loop_test(tc, prefix_styles, 0,
 			    sizeof(cases) / sizeof(cases[0]));
 	tcase_add_loop_test(tc, prefix_after_same, 0, (int)(N_AFTER * N_AFTER));
+	tcase_add_loop_test(tc, uptime_widths, 0,
+			    sizeof(widths) / sizeof(widths[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -615,6 +615,9 @@ struct oomlens_error *patterns_init(void)
 	return NULL;
 }
 
+/* Free p and forget it, so that a second release is harmless. */
+#define FREE_AND_NULL(p) (free(p), (p) = NULL)
+
 void patterns_release(void)
 {
 	size_t i;
@@ -622,28 +625,20 @@ void patterns_release(void)
 	if (codes)
 		for (i = 0; i < pat_nrows; i++)
 			pcre2_code_free(codes[i]);
-	free(codes);
-	codes = NULL;
-	free(first);
-	first = NULL;
-	free(has_first);
-	has_first = NULL;
-	free(jitted);
-	jitted = NULL;
-	free(needle_of);
-	needle_of = NULL;
-	free(needle_len);
-	needle_len = NULL;
+	FREE_AND_NULL(codes);
+	FREE_AND_NULL(first);
+	FREE_AND_NULL(has_first);
+	FREE_AND_NULL(jitted);
+	FREE_AND_NULL(needle_of);
+	FREE_AND_NULL(needle_len);
 	for (i = 0; i < FAM_COUNT; i++) {
-		free(fam_rows[i]);
-		fam_rows[i] = NULL;
+		FREE_AND_NULL(fam_rows[i]);
 		fam_nrows[i] = 0;
 		kv_cached[i] = 0;
 		in_range_cached[i] = 0;
 	}
 	memset(fam_first, 0, sizeof(fam_first));
-	free(names);
-	names = NULL;
+	FREE_AND_NULL(names);
 	pcre2_match_data_free(match_data);
 	match_data = NULL;
 	pcre2_match_context_free(match_ctx);

@@ -1327,11 +1327,8 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 		on_select(log, &m);
 		return NULL;
 	}
-	if (log->blk == BLK_MEMINFO && is_counter_line(s, n)) {
-		touch(log);
-		return add_kv_tokens(log, "global", s, n, UNIT_PAGES);
-	}
-	if (match(log, FAM_MEMINFO, s, n, &m)) {
+	/* inside the Mem-Info block both were tried first, above */
+	if (log->blk != BLK_MEMINFO && match(log, FAM_MEMINFO, s, n, &m)) {
 		touch(log);
 		return on_meminfo(log, &m);
 	}

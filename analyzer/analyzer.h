@@ -58,6 +58,68 @@ struct mainline_counts {
 	int64_t pgtables_pages; /* 4.15+: pgtables_bytes / PAGE_SIZE */
 };
 
+/*
+ * How the era's kernel holds `points` while it scales by 1000 (2.6.36-3.4,
+ * whose scores are 0..1000); eras from 3.5 on work in pages, in a long.
+ */
+enum badness_width {
+	BW_LONG, /* no overflow: 2.6.36-2.6.38's unsigned long product, or
+		    the long points of 3.0.16+, 3.2+ and RHEL6 */
+	BW_INT_OVERFLOW, /* 2.6.39-3.0.15, 3.1.y: int points; points *= 1000
+			    wraps above 2147483 pages (CVE-2011-4097) */
+};
+
+/* Which of equal maxima select_bad_process() keeps. */
+enum tie_rule {
+	TIE_FIRST_MAX, /* strict '>': the first in iteration order */
+	TIE_LAST_MAX, /* '< chosen: skip': the last (5.3+, RHEL8 240+) */
+};
+
+/* The formula a kernel ran: an era's terms, its integer width, its ties. */
+struct kernel_formula {
+	enum mainline_era era;
+	enum badness_width width;
+	enum tie_rule tie;
+};
+
+/*
+ * One row of the table of kernels (analyzer/kernels.c): the releases it
+ * covers, the formula they ran, and where that was checked. A release
+ * takes the first row that matches it.
+ */
+struct kernel_row {
+	const char *kernels; /* "RHEL8 4.18.0-240.el8 and later" */
+	const char *match; /* fnmatch(3) pattern of the release; NULL: any */
+	unsigned from, to; /* KV() range of the release's base, inclusive */
+	unsigned build_from, build_to; /* distro build (the number after the
+					  first '-'), inclusive; 0, 0: any */
+	struct kernel_formula f;
+	/*
+	 * Where the row's releases are not all established: the other
+	 * formula they may have run. analyzer_run() scores with both, and
+	 * a victim they disagree on is no longer certain.
+	 */
+	bool has_alt;
+	struct kernel_formula alt;
+	const char *source; /* the kernel source the row was checked against */
+};
+
+extern const struct kernel_row kernel_rows[];
+extern const size_t n_kernel_rows;
+
+/*
+ * The row of a release ("3.10.0-1160.el7.x86_64", "5.4.214"), or NULL
+ * when none covers it (kernels before 2.6.36, except RHEL6). Pure.
+ */
+const struct kernel_row *kernel_row_of_release(const char *release);
+
+/*
+ * The formula of era for a release: its row's when the row runs that era
+ * (or names it as the alternative), else the era's upstream defaults. Pure.
+ */
+struct kernel_formula kernel_formula_of(const char *release,
+					enum mainline_era era);
+
 /* The pages oom_badness() starts from, for that era. Pure. */
 int64_t mainline_base_pages(enum mainline_era era,
 			    const struct mainline_counts *c);
@@ -75,6 +137,11 @@ int64_t mainline_badness(enum mainline_era era, int64_t base,
 			 int64_t oom_score_adj, bool cap_sys_admin,
 			 int64_t totalpages);
 
+/* The same in the width the kernel used (BW_INT_OVERFLOW wraps). Pure. */
+int64_t mainline_badness_w(enum mainline_era era, enum badness_width width,
+			   int64_t base, int64_t oom_score_adj,
+			   bool cap_sys_admin, int64_t totalpages);
+
 /*
  * The score the era's kernel prints for a chosen task of `points`: points
  * itself in 2.6.36-3.4, points*1000/totalpages from 3.5. Pure.
@@ -82,12 +149,10 @@ int64_t mainline_badness(enum mainline_era era, int64_t base,
 int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
 			      int64_t totalpages);
 
-/* Does a later task with the same points replace the choice (5.3+)? */
-bool mainline_last_max_wins(enum mainline_era era, unsigned kversion);
-
 /*
  * The era of a kernel release ("3.10.0-514.el7.x86_64"), or -1 when no
- * mainline era covers it (before 2.6.36, except RHEL6's 2.6.32).
+ * mainline era covers it (before 2.6.36, except RHEL6's 2.6.32): the era
+ * of kernel_row_of_release().
  */
 int mainline_era_of_release(const char *release);
 

@@ -108,6 +108,36 @@ int64_t mainline_badness(enum mainline_era era, int64_t base,
 			 int64_t oom_score_adj, bool cap_sys_admin,
 			 int64_t totalpages)
 {
+	return mainline_badness_w(era, BW_LONG, base, oom_score_adj,
+				  cap_sys_admin, totalpages);
+}
+
+/*
+ * 2.6.39-3.0.15 and 3.1.y before the CVE-2011-4097 fix (ff05b6f7ae76,
+ * 3.2) hold points in an int while they scale it:
+ *   int points = rss + nr_ptes;  points += swapents;   (truncated to int)
+ *   points *= 1000;                                    (int, wraps)
+ *   points /= totalpages;   (points is converted to unsigned long first:
+ *                            a negative one becomes huge)
+ * and the quotient is stored back in the int.
+ * Example: base 3000000 pages, T 8388608: 3000000 * 1000 wraps to
+ * -1294967296; as unsigned long 2^64 - 1294967296, / 2^23 = 2^41 - 155,
+ * which as an int is -155: the task scores 1, whatever its size.
+ */
+static int64_t int_overflow_points(int64_t base, int64_t totalpages)
+{
+	int32_t points = (int32_t)(uint32_t)(uint64_t)base;
+	uint64_t q;
+
+	points = (int32_t)((uint32_t)points * 1000u);
+	q = (uint64_t)(int64_t)points / (uint64_t)totalpages;
+	return (int32_t)(uint32_t)q;
+}
+
+int64_t mainline_badness_w(enum mainline_era era, enum badness_width width,
+			   int64_t base, int64_t oom_score_adj,
+			   bool cap_sys_admin, int64_t totalpages)
+{
 	int64_t points, adj;
 
 	if (oom_score_adj <= -1000)
@@ -121,6 +151,8 @@ int64_t mainline_badness(enum mainline_era era, int64_t base,
 		uint64_t q = (uint64_t)base * 1000 / (uint64_t)totalpages;
 
 		points = (int32_t)(uint32_t)q;
+		if (width == BW_INT_OVERFLOW)
+			points = int_overflow_points(base, totalpages);
 		if (cap_sys_admin)
 			points -= 30;
 		points += oom_score_adj;
@@ -165,46 +197,11 @@ int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
 	return (int64_t)((uint64_t)points * 1000 / (uint64_t)totalpages);
 }
 
-/*
- * Tie rule (spec 2.6): a strict `>` keeps the first maximum in tasklist
- * order until 5.2 (3.14-5.2 replace on ties only when the choice is not a
- * group leader, and every row of the table is one); 5.3+ skip only
- * `points < chosen`, so the last maximum wins.
- * Example: two tasks of 5000 points: 5.2.1 kills the first, 5.3.1 the
- * second.
- */
-bool mainline_last_max_wins(enum mainline_era era, unsigned kversion)
-{
-	if (kversion)
-		return kversion >= KV(5, 3, 0) && era >= MAINLINE_4_19;
-	return era == MAINLINE_5_9;
-}
-
-/*
- * Upstream releases by version; RHEL6 2.6.32-*.el6 print the 2.6.36 Kill line
- * and compute the 2.6.36 oom_badness (spec 1.7); RHEL7 3.10.0-*.el7 carry
- * the 3.14 root bonus (verified in 3.10.0-1160). Example: "3.13.0-43-generic"
- * is mainline-3.5, "3.10.0-514.6.1.el7.x86_64" mainline-3.14.
- */
 int mainline_era_of_release(const char *release)
 {
-	unsigned v;
-	int e;
+	const struct kernel_row *row = kernel_row_of_release(release);
 
-	if (!release)
-		return -1;
-	v = kversion_parse(release, strlen(release));
-	if (!v)
-		return -1;
-	/* RHEL6 carries the 2.6.36 oom_badness, RHEL7 the 3.14 root bonus */
-	if (strstr(release, ".el6") && v >= KV(2, 6, 32) && v < KV(2, 6, 33))
-		return MAINLINE_2_6_36;
-	if (strstr(release, ".el7") && v >= KV(3, 10, 0) && v < KV(3, 11, 0))
-		return MAINLINE_3_14;
-	for (e = MAINLINE_ERA_COUNT - 1; e >= 0; e--)
-		if (v >= mainline_eras[e].from)
-			return e;
-	return -1;
+	return row ? (int)row->f.era : -1;
 }
 
 int mainline_era_by_name(const char *name)

@@ -71,6 +71,7 @@ struct ml_run {
 	const struct oom_incident *inc;
 	const struct dump_state *dump; /* a vmcore's state, or NULL */
 	enum mainline_era era;
+	enum badness_width width;
 	bool bonus, last_wins;
 	bool kernels_era; /* the era the incident's own kernel ran */
 	struct ml_task *t;
@@ -121,7 +122,7 @@ static int era_from_layout(const struct oom_incident *inc)
 	const char *kf = inc->n_kills ? inc->kills[0].format_id : NULL;
 
 	if (kf && !strcmp(kf, "killed-rhel6"))
-		return MAINLINE_2_6_36;
+		return MAINLINE_2_6_39; /* RHEL6: kernel_rows[] */
 	if (kf && !strcmp(kf, "killed-rhel7"))
 		return MAINLINE_3_14;
 	if (!tf)
@@ -435,8 +436,9 @@ static int64_t score_of(const struct ml_run *r, size_t i, unsigned vary,
 	}
 	if (high && (vary & VARY_CAP) && !k->cap_known)
 		cap = false;
-	return mainline_badness(r->era, mainline_base_pages(r->era, &c), k->osa,
-				cap, t);
+	return mainline_badness_w(r->era, r->width,
+				  mainline_base_pages(r->era, &c), k->osa, cap,
+				  t);
 }
 
 /* Does task i win a tie against task j? */
@@ -582,14 +584,23 @@ static void kernel_score_range(const struct ml_run *r, size_t i, int64_t *lo,
 	size_t e;
 
 	if (r->t_lo == r->t_hi || r->era <= MAINLINE_2_6_39) {
-		*lo = mainline_kernel_score(
-			r->era,
-			mainline_badness(r->era, blo, k->osa, cap, r->t_hi),
-			r->t_hi);
-		*hi = mainline_kernel_score(
-			r->era,
-			mainline_badness(r->era, bhi, k->osa, false, r->t_lo),
-			r->t_lo);
+		*lo = mainline_kernel_score(r->era,
+					    mainline_badness_w(r->era, r->width,
+							       blo, k->osa, cap,
+							       r->t_hi),
+					    r->t_hi);
+		*hi = mainline_kernel_score(r->era,
+					    mainline_badness_w(r->era, r->width,
+							       bhi, k->osa,
+							       false, r->t_lo),
+					    r->t_lo);
+		if (*lo > *hi) {
+			/* the int overflow is not monotonic */
+			int64_t x = *lo;
+
+			*lo = *hi;
+			*hi = x;
+		}
 		return;
 	}
 	b = blo;
@@ -733,12 +744,35 @@ static void decide(struct ml_run *r, struct verdict *v)
 	v->same_as_kernel = analyzer_is_kernels_choice(inc, v->victim.pid);
 }
 
-static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
-				     bool forced, const struct dump_state *dump,
+/*
+ * Does a task's base reach the int overflow of 2.6.39-3.0.15 (2147483
+ * pages) while its base or totalpages is inexact? The scores then are
+ * not monotonic in the unknowns, and the bounds do not hold.
+ */
+static bool overflow_inexact(const struct ml_run *r)
+{
+	size_t i;
+
+	if (r->width != BW_INT_OVERFLOW)
+		return false;
+	for (i = 0; i < r->n; i++) {
+		int64_t bhi = mainline_base_pages(r->era, &r->t[i].hi);
+
+		if (r->t[i].eligible && bhi > INT32_MAX / 1000 &&
+		    (r->t_lo != r->t_hi ||
+		     bhi != mainline_base_pages(r->era, &r->t[i].lo)))
+			return true;
+	}
+	return false;
+}
+
+static struct oomlens_error *run_era(const struct oom_incident *inc,
+				     struct kernel_formula f, bool forced,
+				     const struct dump_state *dump,
 				     struct verdict *v)
 {
-	struct ml_run r = {
-		.inc = inc, .era = (enum mainline_era)era, .dump = dump};
+	struct ml_run r = {.inc = inc, .era = f.era, .dump = dump};
+	int era = (int)f.era;
 	const char *rel = inc->kernel_release;
 	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
 	unsigned pk = oom_incident_page_kb(inc);
@@ -749,7 +783,8 @@ static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
 	snprintf(v->model, sizeof(v->model), "%s", mainline_eras[era].name);
 	v->model_version = MODEL_MAINLINE_VERSION;
 	r.bonus = mainline_has_root_bonus(r.era);
-	r.last_wins = mainline_last_max_wins(r.era, kv);
+	r.width = f.width;
+	r.last_wins = f.tie == TIE_LAST_MAX;
 	/* without a release the era comes from the layout: the kernel's own */
 	r.kernels_era = !rel || mainline_era_of_release(rel) == era;
 	if (!rel)
@@ -801,6 +836,9 @@ static struct oomlens_error *run_era(const struct oom_incident *inc, int era,
 	totalpages(&r, kv, max_swapents);
 	if (r.t_lo < r.t_hi)
 		r.active |= VARY_T;
+	if (overflow_inexact(&r))
+		assume(&r, "scores past the int overflow of 2.6.39-3.0.15 "
+			   "(CVE-2011-4097) with inexact inputs");
 	t_samples(&r);
 	decide(&r, v);
 	free(r.t);
@@ -845,7 +883,8 @@ static void explain_mainline(const struct oom_incident *inc, int era,
 		 (long long)t.lo.swapents);
 	x->steps[0].points = (uint64_t)base;
 	x->steps[0].is_signed = true;
-	p = mainline_badness(r.era, base, t.osa, cap, r.t_lo);
+	p = mainline_badness_w(r.era, kernel_formula_of(rel, r.era).width, base,
+			       t.osa, cap, r.t_lo);
 	snprintf(x->steps[1].term, sizeof(x->steps[1].term),
 		 "oom_badness: oom_score_adj %lld%s, totalpages %lld",
 		 (long long)t.osa, cap ? ", CAP_SYS_ADMIN" : "",
@@ -867,6 +906,40 @@ static int incident_era(const struct oom_incident *inc)
 	return inc->kernel_release
 		       ? mainline_era_of_release(inc->kernel_release)
 		       : era_from_layout(inc);
+}
+
+/*
+ * Where the table does not establish which formula the incident's kernel
+ * ran (kernel_rows[].has_alt), score with the other one too: a victim
+ * the two disagree on is certain no more, and the row's source says why.
+ */
+static struct oomlens_error *check_alt_formula(const struct oom_incident *inc,
+					       const struct dump_state *dump,
+					       struct verdict *v)
+{
+	const struct kernel_row *row =
+		kernel_row_of_release(inc->kernel_release);
+	struct verdict *alt;
+	struct oomlens_error *err;
+	bool differ;
+
+	if (!row || !row->has_alt || !v->has_victim)
+		return NULL;
+	alt = malloc(sizeof(*alt));
+	if (!alt)
+		return &oomlens_error_nomem;
+	err = run_era(inc, row->alt, false, dump, alt);
+	differ = !err && (!alt->has_victim || alt->victim.pid != v->victim.pid);
+	free(alt);
+	if (err)
+		return err;
+	if (!differ)
+		return NULL;
+	if (v->certainty == VERDICT_CERTAIN)
+		v->certainty = VERDICT_ASSUMED;
+	if (v->n_deciding_inputs < VERDICT_MAX_INPUTS)
+		v->deciding_inputs[v->n_deciding_inputs++] = row->source;
+	return NULL;
 }
 
 /* Mark each verdict the same as, or different from, the old badness's. */
@@ -916,8 +989,12 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 			era = incident_era(inc);
 		if (era < 0)
 			continue;
-		err = run_era(inc, era, o->eras[m] >= 0, o->dump,
-			      &out->v[out->n]);
+		err = run_era(inc,
+			      kernel_formula_of(inc->kernel_release,
+						(enum mainline_era)era),
+			      o->eras[m] >= 0, o->dump, &out->v[out->n]);
+		if (!err && o->eras[m] < 0)
+			err = check_alt_formula(inc, o->dump, &out->v[out->n]);
 		if (err)
 			return err;
 		explain_mainline(inc, era, o->explain_pid, &out->v[out->n]);

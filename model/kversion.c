@@ -15,5 +15,5 @@ unsigned kversion_parse(const char *release, size_t len)
 		c = 0;
 	if (a > 255 || b > 255)
 		return 0;
-	return KV((unsigned)a, (unsigned)b, c > 255 ? 255u : (unsigned)c);
+	return KV((unsigned)a, (unsigned)b, c > 65535 ? 65535u : (unsigned)c);
 }

@@ -11,9 +11,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define KV(a, b, c) (((a) << 16) | ((b) << 8) | (c))
+/*
+ * 8 bits of major and minor, 16 of sublevel: stable trees go past 255
+ * (4.14.336, 4.19.325), and where a fix reached a stable tree decides
+ * which formula its kernels ran (analyzer/kernels.c).
+ */
+#define KV(a, b, c) (((a) << 24) | ((b) << 16) | (c))
 #define KV_ANY_MIN 0
-#define KV_ANY_MAX KV(255, 255, 255)
+#define KV_ANY_MAX KV(255u, 255u, 65535u)
 
 /* The base version of a release string, or 0 if it does not start "N.N". */
 unsigned kversion_parse(const char *release, size_t len);

@@ -109,16 +109,23 @@ static const struct {
 	const char *release;
 	int era;
 } release_cases[] = {
-	{"2.6.32-642.11.1.el6.x86_64", MAINLINE_2_6_36},
+	{"2.6.32-642.11.1.el6.x86_64", MAINLINE_2_6_39},
 	{"2.6.32-5-amd64", -1},
 	{"2.6.35-32-generic", -1},
 	{"2.6.36.4", MAINLINE_2_6_36},
 	{"2.6.39", MAINLINE_2_6_39},
 	{"3.4.113", MAINLINE_2_6_39},
 	{"3.6.11-4.fc16.x86_64", MAINLINE_3_5},
-	{"3.13.0-43-generic", MAINLINE_3_5},
+	{"3.13.0-43-generic", MAINLINE_3_14},
+	{"3.13.0", MAINLINE_3_5},
+	{"3.13.10", MAINLINE_3_14},
+	{"3.0.15", MAINLINE_2_6_39},
+	{"5.4.214", MAINLINE_5_9},
+	{"5.4.213", MAINLINE_4_19},
+	{"4.18.0-240.el8.x86_64", MAINLINE_4_19},
 	{"3.10.0-514.6.1.el7.x86_64", MAINLINE_3_14},
-	{"3.10.105", MAINLINE_3_5},
+	{"3.10.105", MAINLINE_3_14},
+	{"3.10.0", MAINLINE_3_5},
 	{"3.19.8", MAINLINE_3_14},
 	{"4.8.0-gentoo", MAINLINE_4_0},
 	{"4.14.336-257.562.amzn2.x86_64", MAINLINE_4_0},
@@ -190,10 +197,6 @@ START_TEST(test_names_and_options)
 	err = analyzer_assume_parse(&o, "runtime");
 	ck_assert_ptr_nonnull(err);
 	oomlens_error_free(err);
-	ck_assert(!mainline_last_max_wins(MAINLINE_4_19, 0x050200));
-	ck_assert(mainline_last_max_wins(MAINLINE_4_19, 0x050300));
-	ck_assert(mainline_last_max_wins(MAINLINE_5_9, 0));
-	ck_assert(!mainline_last_max_wins(MAINLINE_3_14, 0));
 }
 END_TEST
 
@@ -271,6 +274,140 @@ START_TEST(test_ties)
 	ck_assert_int_eq(v->victim.pid, 20);
 	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
 	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * Rows of the kernel table (analyzer/kernels.c) that decide a victim,
+ * each worked by hand.
+ */
+START_TEST(test_kernel_rows)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	/* RHEL8 240 and later: no leader clause, the last of equals wins */
+	inc = built("4.18.0-240.el8.x86_64", 1000000);
+	add_row(inc, 10, 1000, 5000, 0, "first");
+	add_row(inc, 20, 1000, 5000, 0, "second");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-4.19");
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	oom_incident_free(inc);
+	/* before 240 the build is not established: both rules disagree */
+	inc = built("4.18.0-193.el8.x86_64", 1000000);
+	add_row(inc, 10, 1000, 5000, 0, "first");
+	add_row(inc, 20, 1000, 5000, 0, "second");
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
+	ck_assert_ptr_nonnull(
+		strstr(v->deciding_inputs[v->n_deciding_inputs - 1],
+		       "not established"));
+	oom_incident_free(inc);
+
+	/*
+	 * 3.0.10, int points (CVE-2011-4097), T = 8388608 pages:
+	 * big 5000000 pages: 5000000 * 1000 = 5e9 wraps to 705032704,
+	 * / 8388608 = 84; small 1000000: 1e9 / 8388608 = 119. The kernel
+	 * kills small. 3.0.16 holds points in a long: big 596, small 119.
+	 */
+	/* 3000000000 wraps to -1294967296; as unsigned long / 2^23 is
+	 * 2^41 - 155, an int -155: the clamp makes it 1 */
+	ck_assert_int_eq(mainline_badness_w(MAINLINE_2_6_39, BW_INT_OVERFLOW,
+					    3000000, 0, false, 8388608),
+			 1);
+	ck_assert_int_eq(mainline_badness_w(MAINLINE_2_6_39, BW_LONG, 3000000,
+					    0, false, 8388608),
+			 357);
+	inc = built("3.0.10", 8388608);
+	add_row(inc, 10, 1000, 5000000, 0, "big");
+	add_row(inc, 20, 1000, 1000000, 0, "small");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-2.6.39");
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->victim.score, 119);
+	ck_assert_int_eq(v->runner_up.score, 84);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	oom_incident_free(inc);
+	inc = built("3.0.16", 8388608);
+	add_row(inc, 10, 1000, 5000000, 0, "big");
+	add_row(inc, 20, 1000, 1000000, 0, "small");
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->victim.score, 596);
+	oom_incident_free(inc);
+
+	/*
+	 * Every adj -500, T = 4000000: the 5.9 form (5.4.214) scores
+	 * a: 5000 - 500 * 4000 = -1995000, b: 1000 - 2000000 = -1999000,
+	 * and kills a; 4.19's clamp makes both 1 and the last (b) wins. For
+	 * 5.4.213 the first 5.4.y with the change is not established.
+	 */
+	inc = built("5.4.214", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-5.9");
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	oom_incident_free(inc);
+	inc = built("5.4.213", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-4.19");
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* Every row's example release finds its own row. */
+START_TEST(test_kernel_row_lookup)
+{
+	static const struct {
+		const char *release;
+		const char *kernels;
+	} cases[] = {
+		{"2.6.32-754.el6.x86_64", "RHEL6 2.6.32-*.el6"},
+		{"3.10.0-1160.el7.x86_64", "RHEL7 3.10.0-*.el7"},
+		{"4.18.0-553.8.1.el8_10.x86_64",
+		 "RHEL8 4.18.0-240.el8 and later"},
+		{"4.18.0-80.el8.x86_64", "RHEL8 4.18.0-*.el8 before 240"},
+		{"5.14.0-362.8.1.el9_3.x86_64", "RHEL9 5.14.0-*.el9"},
+		{"3.13.0-170-generic", "Ubuntu 3.13.0-*"},
+		{"2.6.38.8", "2.6.36-2.6.38"},
+		{"2.6.39.4", "2.6.39-3.0.15"},
+		{"3.0.101", "3.0.16 and later 3.0.y"},
+		{"3.1.10", "3.1.y"},
+		{"3.4.113", "3.2-3.4"},
+		{"3.10.50", "3.10.1-3.10.104"},
+		{"3.12.74", "3.11.y-3.12.y"},
+		{"4.14.336-257.562.amzn2.x86_64", "4.0-4.14"},
+		{"4.14.35-2047.518.4.el7uek.x86_64", "4.0-4.14"},
+		{"4.19.0-26-amd64", "4.17-5.2"},
+		{"5.4.0-182-generic", "5.4.0-5.4.213"},
+		{"5.4.17-2136.el8uek.x86_64", "5.4.0-5.4.213"},
+		{"6.1.0-18-amd64", "5.9 and later"},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const struct kernel_row *row =
+			kernel_row_of_release(cases[i].release);
+
+		ck_assert_msg(row && !strcmp(row->kernels, cases[i].kernels),
+			      "%s: row %s", cases[i].release,
+			      row ? row->kernels : "(none)");
+	}
+	ck_assert_ptr_null(kernel_row_of_release("2.6.32-5-amd64"));
+	ck_assert_ptr_null(kernel_row_of_release(NULL));
+	/* every row names its source */
+	for (i = 0; i < n_kernel_rows; i++)
+		ck_assert(kernel_rows[i].source && *kernel_rows[i].source);
 }
 END_TEST
 
@@ -1202,6 +1339,8 @@ Suite *analyzer_suite(void)
 			    sizeof(release_cases) / sizeof(release_cases[0]));
 	tcase_add_test(tc, test_names_and_options);
 	tcase_add_test(tc, test_ties);
+	tcase_add_test(tc, test_kernel_rows);
+	tcase_add_test(tc, test_kernel_row_lookup);
 	tcase_add_test(tc, test_root_bonus_certainty);
 	tcase_add_test(tc, test_memcg_interval);
 	tcase_add_test(tc, test_no_model);

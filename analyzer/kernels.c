@@ -1,0 +1,210 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Which oom_badness() a kernel release ran: one row per family of
+ * releases (upstream x.y.z ranges, stable trees that took a later fix,
+ * distribution kernels), each naming the era's terms, the integer width,
+ * the tie rule and the source it was checked against. The first row that
+ * matches a release decides; distribution rows come first, because their
+ * releases carry an upstream base that says little of their backports.
+ *
+ * Where a row's releases are not all established (the first stable
+ * release with a backport is not known), the row names the other formula
+ * those releases may have run, and the analyzer scores with both.
+ *
+ * Sources, as named in the rows:
+ *   spec     ../shared/spec/kernel-oom-formats-and-heuristics.md, whose
+ *            [V] marks say which kernel tree a statement was read in;
+ *   issue 13 the independent reimplementation that issue 13 reports,
+ *            read from 2.6.32-6.1, RHEL6 2.6.32-642, RHEL8 4.18.0-240 and
+ *            the stable trees 3.10.105, 3.13.10 and 5.4.214;
+ *   6.1.192  Debian's linux-source-6.1, mm/oom_kill.c, read here.
+ * A row without a tree of its own in brackets follows its upstream era.
+ *
+ * Invariants: pure (no I/O, no globals but the constant table); a NULL or
+ * unparsable release matches nothing.
+ */
+#include "analyzer/analyzer.h"
+
+#include <fnmatch.h>
+#include <string.h>
+
+#include "core/scan.h"
+#include "model/kversion.h"
+
+#include "core/banned.h"
+
+#define F(e, w, t)                                                             \
+	{                                                                      \
+		MAINLINE_##e, BW_##w, TIE_##t                                  \
+	}
+#define ANY_BUILD 0, 0
+#define NO_ALT false, F(2_6_36, LONG, FIRST_MAX)
+#define ALT(e, w, t) true, F(e, w, t)
+
+const struct kernel_row kernel_rows[] = {
+	/* distributions */
+	{"RHEL6 2.6.32-*.el6", "2.6.32-*.el6*", KV(2, 6, 32), KV(2, 6, 32),
+	 ANY_BUILD, F(2_6_39, LONG, FIRST_MAX), NO_ALT,
+	 "issue 13 [RHEL6 2.6.32-642]: rss + nr_ptes + swap in a long; the "
+	 "Kill line of 2.6.36 (spec 1.7)"},
+	{"RHEL7 3.10.0-*.el7", "3.10.0-*.el7*", KV(3, 10, 0), KV(3, 10, 0),
+	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5 [V RHEL7 3.10.0-1160]: the 3.14 root bonus"},
+	{"RHEL8 4.18.0-240.el8 and later", "4.18.0-*.el8*", KV(4, 18, 0),
+	 KV(4, 18, 0), 240, 65535, F(4_19, LONG, LAST_MAX), NO_ALT,
+	 "issue 13 [RHEL8 4.18.0-240]: no thread-group-leader clause, the "
+	 "last of equal maxima wins"},
+	{"RHEL8 4.18.0-*.el8 before 240", "4.18.0-*.el8*", KV(4, 18, 0),
+	 KV(4, 18, 0), 0, 239, F(4_19, LONG, FIRST_MAX),
+	 ALT(4_19, LONG, LAST_MAX),
+	 "upstream 4.18; the RHEL8 build that dropped the leader clause is "
+	 "not established (240 has)"},
+	{"RHEL9 5.14.0-*.el9", "5.14.0-*.el9*", KV(5, 14, 0), KV(5, 14, 0),
+	 ANY_BUILD, F(5_9, LONG, LAST_MAX), NO_ALT,
+	 "upstream 5.14 (5.9 form, 5.3 tie rule); not read in a RHEL9 tree"},
+	{"Ubuntu 3.13.0-*", "3.13.0-*", KV(3, 13, 0), KV(3, 13, 0), ANY_BUILD,
+	 F(3_14, LONG, FIRST_MAX), NO_ALT,
+	 "issue 13 [Ubuntu 3.13, stable 3.13.10]: the 3.14 root bonus "
+	 "(778c14affaf) backported"},
+
+	/* upstream and stable trees */
+	{"2.6.36-2.6.38", NULL, KV(2, 6, 36), KV(2, 6, 38), ANY_BUILD,
+	 F(2_6_36, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5 [V 2.6.36]: (rss + swap) * 1000 / T, unsigned long"},
+	{"2.6.39-3.0.15", NULL, KV(2, 6, 39), KV(3, 0, 15), ANY_BUILD,
+	 F(2_6_39, INT_OVERFLOW, FIRST_MAX), NO_ALT,
+	 "issue 13 [2.6.39]: int points, points *= 1000 overflows "
+	 "(CVE-2011-4097, fixed by ff05b6f7ae76 in 3.2 and 3.0.16)"},
+	{"3.0.16 and later 3.0.y", NULL, KV(3, 0, 16), KV(3, 0, 0xffff),
+	 ANY_BUILD, F(2_6_39, LONG, FIRST_MAX), NO_ALT,
+	 "issue 13: the CVE-2011-4097 fix in 3.0.16"},
+	{"3.1.y", NULL, KV(3, 1, 0), KV(3, 1, 0xffff), ANY_BUILD,
+	 F(2_6_39, INT_OVERFLOW, FIRST_MAX), ALT(2_6_39, LONG, FIRST_MAX),
+	 "issue 13: 3.1.x before its fix overflows; the first fixed 3.1.y is "
+	 "not established"},
+	{"3.2-3.4", NULL, KV(3, 2, 0), KV(3, 4, 0xffff), ANY_BUILD,
+	 F(2_6_39, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5: long points from 3.2 (ff05b6f7ae76)"},
+	{"3.5-3.9", NULL, KV(3, 5, 0), KV(3, 9, 0xffff), ANY_BUILD,
+	 F(3_5, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5 [a7f638f9]: pages, adj -30"},
+	{"3.10.0", NULL, KV(3, 10, 0), KV(3, 10, 0), ANY_BUILD,
+	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form"},
+	{"3.10.1-3.10.104", NULL, KV(3, 10, 1), KV(3, 10, 104), ANY_BUILD,
+	 F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
+	 "issue 13 [3.10.105]: the 3.14 root bonus; the first 3.10.y with it "
+	 "is not established"},
+	{"3.10.105 and later 3.10.y", NULL, KV(3, 10, 105), KV(3, 10, 0xffff),
+	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
+	 "issue 13, spec 2.5 [V 3.10.105]: the 3.14 root bonus"},
+	{"3.11.y-3.12.y", NULL, KV(3, 11, 0), KV(3, 12, 0xffff), ANY_BUILD,
+	 F(3_5, LONG, FIRST_MAX), ALT(3_14, LONG, FIRST_MAX),
+	 "spec 2.5: the 3.5 form; whether these stable trees took the 3.14 "
+	 "root bonus is not established"},
+	{"3.13.0", NULL, KV(3, 13, 0), KV(3, 13, 0), ANY_BUILD,
+	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form"},
+	{"3.13.1-3.13.9", NULL, KV(3, 13, 1), KV(3, 13, 9), ANY_BUILD,
+	 F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
+	 "issue 13 [3.13.10]: the 3.14 root bonus; the first 3.13.y with it "
+	 "is not established"},
+	{"3.13.10 and later 3.13.y", NULL, KV(3, 13, 10), KV(3, 13, 0xffff),
+	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
+	 "issue 13 [3.13.10]: the 3.14 root bonus"},
+	{"3.14-3.19", NULL, KV(3, 14, 0), KV(3, 19, 0xffff), ANY_BUILD,
+	 F(3_14, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5 [V 3.19]: root bonus of 3% (778c14affaf)"},
+	{"4.0-4.14", NULL, KV(4, 0, 0), KV(4, 14, 0xffff), ANY_BUILD,
+	 F(4_0, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5 [V 4.4, 4.14]: + nr_pmds; 4.14.y not read for the 5.9 "
+	 "change"},
+	{"4.15-4.16", NULL, KV(4, 15, 0), KV(4, 16, 0xffff), ANY_BUILD,
+	 F(4_15, LONG, FIRST_MAX), NO_ALT, "spec 2.5: pgtables_bytes"},
+	{"4.17-5.2", NULL, KV(4, 17, 0), KV(5, 2, 0xffff), ANY_BUILD,
+	 F(4_19, LONG, FIRST_MAX), NO_ALT,
+	 "spec 2.5 [V 4.19], 2.6: no root bonus, the first maximum wins"},
+	{"5.3", NULL, KV(5, 3, 0), KV(5, 3, 0xffff), ANY_BUILD,
+	 F(4_19, LONG, LAST_MAX), NO_ALT,
+	 "spec 2.6 [V 5.3.1]: the last maximum wins"},
+	{"5.4.0-5.4.213", NULL, KV(5, 4, 0), KV(5, 4, 213), ANY_BUILD,
+	 F(4_19, LONG, LAST_MAX), ALT(5_9, LONG, LAST_MAX),
+	 "spec 2.5 [V 5.4.214]: 5.4.y took the 5.9 change; the first 5.4.y "
+	 "with it is not established"},
+	{"5.4.214 and later 5.4.y", NULL, KV(5, 4, 214), KV(5, 4, 0xffff),
+	 ANY_BUILD, F(5_9, LONG, LAST_MAX), NO_ALT,
+	 "issue 13, spec 2.5 [V 5.4.214]: signed, no clamp, LONG_MIN"},
+	{"5.5-5.8", NULL, KV(5, 5, 0), KV(5, 8, 0xffff), ANY_BUILD,
+	 F(4_19, LONG, LAST_MAX), NO_ALT, "spec 2.5: clamp at 1 until 5.9"},
+	{"5.9 and later", NULL, KV(5, 9, 0), KV_ANY_MAX, ANY_BUILD,
+	 F(5_9, LONG, LAST_MAX), NO_ALT,
+	 "spec 2.5 [V 6.1], 6.1.192 mm/oom_kill.c: signed long, LONG_MIN"},
+};
+
+const size_t n_kernel_rows = sizeof(kernel_rows) / sizeof(kernel_rows[0]);
+
+/* The distribution build: the number after the first '-', or 0. */
+static unsigned build_of(const char *release)
+{
+	const char *dash = strchr(release, '-');
+	struct scan s;
+	uint64_t n;
+
+	if (!dash)
+		return 0;
+	s = scan_of(dash + 1, strlen(dash + 1));
+	if (!scan_u64(&s, &n))
+		return 0;
+	return n > 65535 ? 65535u : (unsigned)n;
+}
+
+static bool row_matches(const struct kernel_row *row, const char *release,
+			unsigned kv, unsigned build)
+{
+	if (kv < row->from || kv > row->to)
+		return false;
+	if (row->match && fnmatch(row->match, release, 0) != 0)
+		return false;
+	if (row->build_from || row->build_to)
+		return build >= row->build_from && build <= row->build_to;
+	return true;
+}
+
+const struct kernel_row *kernel_row_of_release(const char *release)
+{
+	unsigned kv, build;
+	size_t i;
+
+	if (!release)
+		return NULL;
+	kv = kversion_parse(release, strlen(release));
+	if (!kv)
+		return NULL;
+	build = build_of(release);
+	for (i = 0; i < n_kernel_rows; i++)
+		if (row_matches(&kernel_rows[i], release, kv, build))
+			return &kernel_rows[i];
+	return NULL;
+}
+
+/*
+ * An era's formula forced on a kernel that ran another (--model): the
+ * era's terms in a long, selected by that kernel's own tie rule, which
+ * belongs to its select_bad_process() and not to the badness; with no
+ * release, the tie rule of the era's own last kernels (5.9: the last
+ * maximum).
+ */
+struct kernel_formula kernel_formula_of(const char *release,
+					enum mainline_era era)
+{
+	const struct kernel_row *row = kernel_row_of_release(release);
+	struct kernel_formula f = {era, BW_LONG, TIE_FIRST_MAX};
+
+	if (row && row->f.era == era)
+		return row->f;
+	if (row && row->has_alt && row->alt.era == era)
+		return row->alt;
+	if (row)
+		f.tie = row->f.tie;
+	else if (era == MAINLINE_5_9)
+		f.tie = TIE_LAST_MAX;
+	return f;
+}

@@ -41,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/scan.h"
 #include "model/kversion.h"
 #include "core/banned.h"
 
@@ -255,9 +256,32 @@ static void task_inputs(struct ml_run *r, const struct oom_task *row,
  *   when swappiness > 0 (v1: swap room = memsw limit - memory limit; v2:
  *   the swap limit). Example (real log 015, 4.8): limit 20480kB = 5120
  *   pages, memsw 40960kB = 10240, total swap unknown: T in [5120, 10240].
- *   cpuset/mempolicy: total swap + the pages of the allowed nodes, bounded
- *   here by total swap + pages RAM.
+ *   cpuset/mempolicy: total swap + the pages of the allowed nodes: their
+ *   present pages as Mem-Info's zone lines show them from 6.1 (6.1.192
+ *   mm/oom_kill.c: node_present_pages), their spanned pages in 2.6.36
+ *   (spec 2.5), which are at least the present ones; the release that
+ *   changed is not established, so before 6.1 T lies in [swap + present,
+ *   swap + pages RAM]. Example (6.1, cpuset mems 1, node 1 present
+ *   8388608kB, no swap): T = 2097152, and a task of 903607 pages scores
+ *   903607000 / 2097152 = 430.
+ *   NEEDSWORK: spanned pages can exceed pages RAM where a node has holes.
  */
+#define CPUSET_PRESENT_FROM KV(6, 1, 0)
+
+/* The nodes a cpuset or mempolicy OOM allowed, or 0 when not shown. */
+static uint64_t allowed_nodes(const struct oom_incident *inc)
+{
+	const char *list = inc->constraint == OOM_CONSTRAINT_CPUSET
+				   ? inc->mems_allowed
+				   : inc->trigger.nodemask;
+	struct scan sc;
+	uint64_t m;
+
+	if (!list)
+		return 0;
+	sc = scan_of(list, strlen(list));
+	return scan_nodelist(&sc, &m) && scan_eof(&sc) ? m : 0;
+}
 static void totalpages(struct ml_run *r, unsigned kv, int64_t max_swapents)
 {
 	const struct oom_incident *inc = r->inc;
@@ -301,9 +325,20 @@ static void totalpages(struct ml_run *r, unsigned kv, int64_t max_swapents)
 		r->t_hi = mem + room;
 	} else if (inc->constraint == OOM_CONSTRAINT_CPUSET ||
 		   inc->constraint == OOM_CONSTRAINT_MEMPOLICY) {
+		uint64_t nodes = allowed_nodes(inc);
+		int64_t present = nodes ? oom_incident_present_kb(inc, nodes)
+					: OOM_VAL_NONE;
+
 		r->t_input = "nodes of the cpuset or mempolicy (totalpages)";
 		r->t_lo = swap_lo + 1;
 		r->t_hi = ram == OOM_VAL_NONE ? ML_CAP : swap_hi + ram;
+		if (present != OOM_VAL_NONE) {
+			r->t_lo = swap_lo + kb_to_pages(present, pk);
+			if (kv >= CPUSET_PRESENT_FROM)
+				r->t_hi = swap_hi + kb_to_pages(present, pk);
+			else if (r->t_hi < r->t_lo)
+				r->t_hi = r->t_lo;
+		}
 	} else {
 		if (inc->constraint != OOM_CONSTRAINT_NONE)
 			assume(r,
@@ -594,12 +629,14 @@ static void kernel_score_range(const struct ml_run *r, size_t i, int64_t *lo,
 							       bhi, k->osa,
 							       false, r->t_lo),
 					    r->t_lo);
-		if (*lo > *hi) {
-			/* the int overflow is not monotonic */
-			int64_t x = *lo;
-
-			*lo = *hi;
-			*hi = x;
+		/*
+		 * The int of 2.6.39-3.0.15 wraps past 2147483 pages: an
+		 * inexact base there can score anything the clamps allow.
+		 */
+		if (r->width == BW_INT_OVERFLOW && bhi > INT32_MAX / 1000 &&
+		    (blo != bhi || r->t_lo != r->t_hi)) {
+			*lo = 1;
+			*hi = 1000;
 		}
 		return;
 	}

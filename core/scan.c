@@ -302,3 +302,24 @@ const char *scan_find_any3(const char *p, size_t len, const char *anchors,
 	return NULL;
 }
 #endif
+
+bool scan_nodelist(struct scan *s, uint64_t *mask)
+{
+	struct scan sc = *s;
+	uint64_t lo, hi, m = 0;
+
+	do {
+		if (!scan_u64(&sc, &lo))
+			return false;
+		hi = lo;
+		if (scan_char(&sc, '-') && !scan_u64(&sc, &hi))
+			return false;
+		if (lo > hi || hi > 63)
+			return false;
+		for (; lo <= hi; lo++)
+			m |= (uint64_t)1 << lo;
+	} while (scan_char(&sc, ','));
+	*s = sc;
+	*mask = m;
+	return true;
+}

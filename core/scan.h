@@ -167,6 +167,13 @@ bool scan_decimal(struct scan *s, double *out);
 /* Consume bytes up to (not including) c; fails if c is absent. */
 bool scan_until(struct scan *s, char c, const char **start, size_t *len);
 
+/*
+ * Consume a "%*pbl" node list such as "0-1,3" into a bit mask of nodes
+ * 0..63; fails (consuming nothing) if it is malformed or names a node
+ * above 63.
+ */
+bool scan_nodelist(struct scan *s, uint64_t *mask);
+
 /* The number of '\n' bytes in [p, p+len), a word at a time. */
 size_t scan_count_newlines(const char *p, size_t len);
 

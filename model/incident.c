@@ -8,6 +8,7 @@
 
 #include "core/array.h"
 #include "core/hash.h"
+#include "core/scan.h"
 #include "core/banned.h"
 
 const char *oom_constraint_name(enum oom_constraint c)
@@ -266,4 +267,23 @@ int64_t oom_incident_stat(const struct oom_incident *inc, const char *scope,
 unsigned oom_incident_page_kb(const struct oom_incident *inc)
 {
 	return inc->mem.page_kb ? inc->mem.page_kb : 4;
+}
+
+int64_t oom_incident_present_kb(const struct oom_incident *inc, uint64_t nodes)
+{
+	int64_t sum = OOM_VAL_NONE;
+	size_t i;
+
+	for (i = 0; i < inc->n_stats; i++) {
+		const struct oom_stat *st = &inc->stats[i];
+		struct scan sc = scan_of(st->scope, strlen(st->scope));
+		uint64_t node;
+
+		if (strcmp(st->key, "present") || st->value < 0 ||
+		    !scan_lit(&sc, "node ") || !scan_u64(&sc, &node) ||
+		    node > 63 || !(nodes >> node & 1))
+			continue;
+		sum = (sum == OOM_VAL_NONE ? 0 : sum) + st->value;
+	}
+	return sum;
 }

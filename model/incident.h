@@ -242,6 +242,12 @@ int64_t oom_incident_stat(const struct oom_incident *inc, const char *scope,
 unsigned oom_incident_page_kb(const struct oom_incident *inc);
 
 /*
+ * The kB that Mem-Info's zone lines of the nodes in `nodes` (a bit mask)
+ * show as present, or OOM_VAL_NONE when they show none of those nodes.
+ */
+int64_t oom_incident_present_kb(const struct oom_incident *inc, uint64_t nodes);
+
+/*
  * Things a log says about memory that are not kernel OOM kills: user-space
  * killers' kills (systemd-oomd, earlyoom), pids-controller fork rejections,
  * page allocation failures, hung tasks, systemd's unit notices. They are

@@ -253,23 +253,8 @@ static enum oom_constraint constraint_from_raw(const char *s, size_t n)
 static bool parse_nodelist(const char *s, uint64_t *mask)
 {
 	struct scan sc = scan_of(s, strlen(s));
-	uint64_t lo, hi, m = 0;
 
-	do {
-		if (!scan_u64(&sc, &lo))
-			return false;
-		hi = lo;
-		if (scan_char(&sc, '-') && !scan_u64(&sc, &hi))
-			return false;
-		if (lo > hi || hi > 63)
-			return false;
-		for (; lo <= hi; lo++)
-			m |= (uint64_t)1 << lo;
-	} while (scan_char(&sc, ','));
-	if (!scan_eof(&sc))
-		return false;
-	*mask = m;
-	return true;
+	return scan_nodelist(&sc, mask) && scan_eof(&sc);
 }
 
 /* The nodes the Mem-Info block shows ("node N ..." scopes). */

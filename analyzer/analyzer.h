@@ -104,6 +104,14 @@ struct kernel_row {
 	const char *source; /* the kernel source the row was checked against */
 };
 
+/*
+ * The width of a release's unsigned long from its architecture tag
+ * ("2.6.32-642.el6.i686", "2.6.18-419.el5PAE", "3.16.0-4-686-pae": 32;
+ * "x86_64", "amd64", "aarch64": 64), or 0 when the release does not say.
+ * Pure.
+ */
+unsigned kernel_word_bits(const char *release);
+
 extern const struct kernel_row kernel_rows[];
 extern const size_t n_kernel_rows;
 
@@ -215,6 +223,12 @@ struct badness_input {
 	bool cap_sys_admin, cap_sys_resource, cap_sys_rawio;
 	bool mems_intersect; /* a thread's mems_allowed meets current's */
 	enum oom_constraint constraint; /* RFC: NONE, LOWMEM, CPUSET, MEMCG */
+	/*
+	 * The kernel's unsigned long: 32 (i386) or 64 bits; 0 means 64.
+	 * 32-bit kernels wrap the as-posted quiet term at 2^32 (about
+	 * 4.3e5 after / 10000, not 1.8e15) and the oom_adj shift at 32.
+	 */
+	unsigned word_bits;
 };
 
 /* Optional output of the scoring functions: the terms, and overflow. */
@@ -227,6 +241,12 @@ struct badness_trace {
 
 /* lib/int_sqrt.c: floor(sqrt(x)), the kernel's bitwise algorithm. Pure. */
 uint64_t kernel_int_sqrt(uint64_t x);
+
+/*
+ * jiffies_to_msecs() of kernel/time.c (2.6.32), an unsigned int of the
+ * unsigned long j (word_bits 32 or 64) at CONFIG_HZ hz. Pure.
+ */
+uint32_t kernel_jiffies_to_msecs(uint64_t j, unsigned hz, unsigned word_bits);
 
 /* SHIFT_HZ of include/linux/jiffies.h: 100 -> 7, 250 -> 8, 1000 -> 10. */
 unsigned kernel_shift_hz(unsigned hz);

@@ -46,8 +46,19 @@ static void children(const struct dump_state *d, const struct dump_task *t,
 		const struct dump_task *c = &d->tasks[i];
 		uint64_t rss = 0;
 
-		if (!ok(&c->f[DT_PPID]) || c->f[DT_PPID].v != t->f[DT_TGID].v ||
-		    c == t)
+		/*
+		 * badness() walks the group leader's own children list: a
+		 * process forked by another thread of the group is on that
+		 * thread's list (real_parent = the thread), and does not
+		 * count, though /proc shows the group as its parent.
+		 */
+		bool mine =
+			ok(&c->f[DT_PARENT_PID])
+				? c->f[DT_PARENT_PID].v == t->f[DT_PID].v
+				: ok(&c->f[DT_PPID]) &&
+					  c->f[DT_PPID].v == t->f[DT_TGID].v;
+
+		if (!mine || c == t)
 			continue;
 		/*
 		 * badness(): children with an mm of their own. Every task
@@ -76,7 +87,7 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 	const struct dump_task *t = dump_find_task(d, pid);
 	const struct dump_task *cur = dump_find_task(d, trigger_pid);
 	const struct dump_val *g = d->g;
-	uint64_t lag = 0; /* seconds from the OOM to the dump */
+	uint64_t lag_j = 0; /* jiffies from the OOM to the dump */
 
 	memset(in, 0, sizeof(*in));
 	if (!t)
@@ -85,11 +96,16 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 	in->hz = ok(&g[DG_HZ]) && g[DG_HZ].v > 0 && g[DG_HZ].v <= 10000
 			 ? (unsigned)g[DG_HZ].v
 			 : 0;
+	in->word_bits = strcmp(d->machine, "ia32") == 0 ? 32 : 64;
 	if (ok(&g[DG_UPTIME_NS])) {
+		double lag = (double)nonneg(g[DG_UPTIME_NS].v) / NSEC - oom_s;
+
 		in->has_uptime = true;
 		in->uptime_s = nonneg(g[DG_UPTIME_NS].v) / NSEC;
-		if (has_oom_s && oom_s >= 0 && (double)in->uptime_s > oom_s)
-			lag = in->uptime_s - (uint64_t)oom_s;
+		/* to the jiffy: whole seconds would move a quiet time across
+		 * a second's boundary (1700.1 s less 0.5 s is 1699 s) */
+		if (has_oom_s && oom_s >= 0 && lag > 0 && in->hz)
+			lag_j = (uint64_t)(lag * in->hz + 0.5);
 	}
 	/* thread_group_cputime(): the live threads and the dead ones' */
 	if (in->hz && ok(&t->f[DT_GROUP_UTIME]) && ok(&t->f[DT_GROUP_STIME])) {
@@ -149,16 +165,19 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		in->shared_vm = nonneg(t->f[DT_SHARED_VM].v);
 	}
 	if (in->hz && ok(&t->f[DT_LAST_VM_EXPANSION]) && ok(&g[DG_JIFFIES])) {
-		/* jiffies - last_vm_expansion in unsigned long (wraps on
-		 * 32-bit); then back from the dump to the OOM */
-		uint64_t j = (uint64_t)g[DG_JIFFIES].v -
-			     (uint64_t)t->f[DT_LAST_VM_EXPANSION].v;
+		uint64_t mask = in->word_bits == 32 ? UINT32_MAX : UINT64_MAX;
+		uint64_t j = ((uint64_t)g[DG_JIFFIES].v - lag_j) & mask;
+		uint64_t last = (uint64_t)t->f[DT_LAST_VM_EXPANSION].v & mask;
+		uint64_t plain = (j - last) & mask;
+		uint64_t posted = j > last ? plain : (mask - last + j) & mask;
 
-		if (d->g[DG_PAGE_SIZE].v && strcmp(d->machine, "ia32") == 0)
-			j = (uint32_t)j;
 		in->has_quiet = true;
-		in->quiet_s = j / in->hz;
-		in->quiet_s = in->quiet_s > lag ? in->quiet_s - lag : 0;
+		in->quiet_s =
+			kernel_jiffies_to_msecs(plain, in->hz, in->word_bits) /
+			1000;
+		in->quiet_posted_s =
+			kernel_jiffies_to_msecs(posted, in->hz, in->word_bits) /
+			1000;
 	}
 	if (ok(&t->f[DT_NR_PTES])) {
 		in->has_ptes = true;

@@ -44,7 +44,15 @@ struct dump_inputs {
 	unsigned caps; /* 1 CAP_SYS_ADMIN, 2 CAP_SYS_RESOURCE, 4 RAWIO */
 	bool mems_intersect; /* with the allocating task's */
 	uint64_t anon, swap, low_rss, shared_vm; /* pages */
-	uint64_t quiet_s; /* since last_vm_expansion, at the OOM */
+	/*
+	 * Seconds since last_vm_expansion at the OOM, as patch 6/6 computes
+	 * them: jiffies_to_msecs(quiet jiffies) / 1000. quiet_posted_s is
+	 * the patch's own difference, ULONG_MAX - last + jiffies when
+	 * jiffies <= last (equal ones wrap to 49.7 days); quiet_s the plain
+	 * one (jiffies - last, 0 when equal), which the intended model uses.
+	 */
+	uint64_t quiet_s, quiet_posted_s;
+	unsigned word_bits; /* 32 or 64: the dump's unsigned long */
 	uint64_t child_vm_points, child_rss_points; /* sum of size/2 + 1 */
 	int64_t nr_ptes; /* page-table pages (nr_ptes, or pgtables_bytes) */
 	bool has_uptime;

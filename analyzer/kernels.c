@@ -208,3 +208,29 @@ struct kernel_formula kernel_formula_of(const char *release,
 		f.tie = TIE_LAST_MAX;
 	return f;
 }
+
+/*
+ * Architecture tags of 32-bit and 64-bit releases: Red Hat's ".i686" and
+ * "PAE" (2.6.18-419.el5PAE), Debian's "-686-pae", "-486", "-armmp".
+ */
+static const struct {
+	const char *tag;
+	unsigned bits;
+} word_tags[] = {
+	{"x86_64", 64}, {"amd64", 64},	{"aarch64", 64}, {"arm64", 64},
+	{"ppc64", 64},	{"s390x", 64},	{".i686", 32},	 {".i586", 32},
+	{".i386", 32},	{"PAE", 32},	{"-686", 32},	 {"-586", 32},
+	{"-486", 32},	{"-armmp", 32}, {"armv7", 32},
+};
+
+unsigned kernel_word_bits(const char *release)
+{
+	size_t i;
+
+	if (!release)
+		return 0;
+	for (i = 0; i < sizeof(word_tags) / sizeof(word_tags[0]); i++)
+		if (strstr(release, word_tags[i].tag))
+			return word_tags[i].bits;
+	return 0;
+}

@@ -116,6 +116,45 @@ static void step(struct badness_trace *tr, uint64_t points, const char *fmt,
 }
 
 /*
+ * jiffies_to_msecs(), kernel/time.c of 2.6.32 (the same in 6.1.192
+ * kernel/time/time.c but for the last case, which rounds up there):
+ *   HZ divides 1000 (100, 250, 1000):  (1000 / HZ) * j
+ *   HZ a multiple of 1000:             (j + HZ/1000 - 1) / (HZ/1000)
+ *   else (HZ 300): 64-bit (j * 10) / 3, 32-bit (MUL32 * j) >> SHR32
+ * all in unsigned long, the result cut to an unsigned int.
+ * Example: HZ 250, j = ULONG_MAX: 4 * (2^64 - 1) = 2^64 - 4 (mod 2^64),
+ * as an unsigned int 4294967292 ms, which patch 6/6 makes 4294967 s.
+ * NEEDSWORK: the 32-bit HZ 300 case uses the exact quotient, not the
+ * MUL32/SHR32 approximation of kernel/timeconst.bc.
+ */
+uint32_t kernel_jiffies_to_msecs(uint64_t j, unsigned hz, unsigned word_bits)
+{
+	uint64_t mask = word_bits == 32 ? UINT32_MAX : UINT64_MAX;
+
+	j &= mask;
+	if (!hz)
+		return 0;
+	if (hz <= 1000 && 1000 % hz == 0)
+		return (uint32_t)((1000 / hz) * j & mask);
+	if (hz > 1000 && hz % 1000 == 0)
+		return (uint32_t)(((j + hz / 1000 - 1) & mask) / (hz / 1000));
+	if (word_bits == 32)
+		return (uint32_t)(j * 1000 / hz);
+	/* HZ_TO_MSEC_NUM / HZ_TO_MSEC_DEN: 1000 / hz in lowest terms */
+	{
+		unsigned a = 1000, b = hz;
+
+		while (b) {
+			unsigned t = a % b;
+
+			a = b;
+			b = t;
+		}
+		return (uint32_t)((j * (1000 / a) & mask) / (hz / a));
+	}
+}
+
+/*
  * The tail both eras share (2.6.32 steps 10-11, unchanged by the RFC):
  *   points /= 8 when no thread's mems_allowed meets current's;
  *   oom_adj > 0: points = max(points, 1) << oom_adj, high bits lost;
@@ -123,10 +162,17 @@ static void step(struct badness_trace *tr, uint64_t points, const char *fmt,
  * Example: 3 << 15 = 98304; 0 << 3 = 1 << 3 = 8; 2^50 << 15 = 2^65,
  * which wraps to 0 in 64 bits; 5 >> 2 = 1.
  */
+/* The kernel's ULONG_MAX: all ones in its word. */
+static uint64_t ulong_max(const struct badness_input *in)
+{
+	return in->word_bits == 32 ? UINT32_MAX : UINT64_MAX;
+}
+
 static uint64_t mems_and_adj(const struct badness_input *in, uint64_t points,
 			     struct badness_trace *tr)
 {
 	int adj = in->oom_adj;
+	unsigned bits = in->word_bits == 32 ? 32 : 64;
 
 	if (!in->mems_intersect) {
 		points /= 8;
@@ -135,16 +181,17 @@ static uint64_t mems_and_adj(const struct badness_input *in, uint64_t points,
 	if (adj > 0) {
 		if (!points)
 			points = 1;
-		if (adj >= 64 || points > (UINT64_MAX >> adj)) {
+		if ((unsigned)adj >= bits || points > (ulong_max(in) >> adj)) {
 			if (tr)
 				tr->shift_overflowed = true;
 		}
-		points = adj >= 64 ? 0 : points << adj;
+		points = (unsigned)adj >= bits ? 0
+					       : points << adj & ulong_max(in);
 		step(tr, points, "<< oom_adj %d%s", adj,
 		     tr && tr->shift_overflowed ? " (overflows unsigned long)"
 						: "");
 	} else if (adj < 0) {
-		points = -adj >= 64 ? 0 : points >> -adj;
+		points = (unsigned)-adj >= bits ? 0 : points >> -adj;
 		step(tr, points, ">> %d (oom_adj %d)", -adj, adj);
 	}
 	return points;
@@ -188,11 +235,11 @@ static uint64_t classic_badness(bool use_rss, const struct badness_input *in,
 	step(tr, points,
 	     use_rss ? "get_mm_rss (file_rss + anon_rss)" : "total_vm");
 	if (in->oom_origin) {
-		step(tr, UINT64_MAX, "PF_OOM_ORIGIN: ULONG_MAX");
-		return UINT64_MAX;
+		step(tr, ulong_max(in), "PF_OOM_ORIGIN: ULONG_MAX");
+		return ulong_max(in);
 	}
 	if (in->child_points) {
-		points += in->child_points;
+		points = (points + in->child_points) & ulong_max(in);
 		step(tr, points,
 		     "+ children with their own mm, size/2 + 1 each");
 	}
@@ -285,8 +332,8 @@ static uint64_t rfc_badness(bool posted, const struct badness_input *in,
 		break;
 	}
 	if (in->oom_origin) {
-		step(tr, UINT64_MAX, "PF_OOM_ORIGIN: ULONG_MAX");
-		return UINT64_MAX;
+		step(tr, ulong_max(in), "PF_OOM_ORIGIN: ULONG_MAX");
+		return ulong_max(in);
 	}
 	runtime = (int64_t)(in->uptime - in->start_time);
 	runtime = 5000 - runtime;
@@ -311,9 +358,12 @@ static uint64_t rfc_badness(bool posted, const struct badness_input *in,
 	if (quiet < -2500)
 		quiet = -1250;
 	if (posted) {
-		uint64_t q = w * (uint64_t)quiet / 10000;
+		/* unsigned long W times the long quiet, in the kernel's word */
+		uint64_t q = (w * (uint64_t)quiet & ulong_max(in)) / 10000;
 
 		penalty = (int64_t)((uint64_t)penalty + q);
+		if (in->word_bits == 32)
+			penalty = (int32_t)(uint32_t)penalty;
 		step(tr, points + (uint64_t)penalty,
 		     "quiet term W %llu * %lld / 10000 unsigned = %llu%s",
 		     (unsigned long long)w, (long long)quiet,
@@ -326,12 +376,12 @@ static uint64_t rfc_badness(bool posted, const struct badness_input *in,
 		     "quiet term W %llu * %lld / 10000 = %lld",
 		     (unsigned long long)w, (long long)quiet, (long long)q);
 	}
-	if (penalty < 0 && (uint64_t)-penalty > points) {
+	if (penalty < 0 && ((uint64_t)-penalty & ulong_max(in)) > points) {
 		step(tr, 0, "penalty %lld outweighs the base: 0",
 		     (long long)penalty);
 		return 0;
 	}
-	points += (uint64_t)penalty;
+	points = (points + (uint64_t)penalty) & ulong_max(in);
 	if (in->cap_sys_admin || in->cap_sys_rawio || in->cap_sys_resource) {
 		points /= 4;
 		step(tr, points,

@@ -174,7 +174,8 @@ static enum oom_constraint rfc_constraint(struct yrun *r)
 {
 	const struct oom_incident *inc = r->inc;
 	const char *g = inc->trigger.gfp_mask;
-	uint64_t gfp;
+	enum y2009_config config = Y2009_NUMA;
+	uint64_t gfp, nodes;
 	char *end;
 
 	switch (inc->constraint) {
@@ -194,10 +195,26 @@ static enum oom_constraint rfc_constraint(struct yrun *r)
 	gfp = strtoull(g, &end, 16);
 	if (end == g)
 		return OOM_CONSTRAINT_NONE;
-	if (rfc_guess_oom_context(gfp, Y2009_NUMA, false, false) ==
+	/*
+	 * Patch 1/6 chooses guess_oom_context() by build: CONFIG_NUMA
+	 * (policy_zone), else CONFIG_HIGHMEM. Mem-Info tells them apart
+	 * where it shows several nodes (NUMA) or a HighMem zone on one node
+	 * (an x86-32 HIGHMEM kernel, which distributions build without
+	 * NUMA); one node without HighMem may be either NUMA or neither.
+	 */
+	nodes = oom_incident_nodes(inc, NULL);
+	if (nodes & (nodes - 1))
+		config = Y2009_NUMA;
+	else if (oom_incident_nodes(inc, "HighMem"))
+		config = Y2009_HIGHMEM;
+	if (rfc_guess_oom_context(gfp, config, false, false) ==
 	    OOM_CONSTRAINT_LOWMEM) {
-		assume(r, "a 64-bit NUMA kernel: a DMA/DMA32 request is "
-			  "CONSTRAINT_LOWMEM");
+		if (config == Y2009_HIGHMEM)
+			assume(r, "a HIGHMEM kernel without NUMA: a request "
+				  "without __GFP_HIGHMEM is CONSTRAINT_LOWMEM");
+		else if (!(nodes & (nodes - 1)))
+			assume(r, "a NUMA kernel: a DMA/DMA32 request is "
+				  "CONSTRAINT_LOWMEM");
 		return OOM_CONSTRAINT_LOWMEM;
 	}
 	return OOM_CONSTRAINT_NONE;
@@ -259,6 +276,7 @@ static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 	t->in.hz = a->hz != ASSUME_UNSET ? (unsigned)a->hz : 250;
 	t->in.uptime = uptime;
 	t->in.constraint = c;
+	t->in.word_bits = kernel_word_bits(inc->kernel_release);
 	t->eligible = adj != Y2009_OOM_DISABLE && col[TASK_PID] != 1;
 
 	/* children: 0 to every other row's size/2 + 1 */
@@ -332,6 +350,7 @@ static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 		return;
 	if (d.hz)
 		t->in.hz = d.hz;
+	t->in.word_bits = d.word_bits;
 	if (d.has_origin)
 		t->in.oom_origin = d.oom_origin;
 	if (d.has_children)
@@ -358,7 +377,9 @@ static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 	if (d.has_shared)
 		exact(&t->v[V_SHARED], d.shared_vm);
 	if (d.has_quiet)
-		exact(&t->v[V_QUIET], d.quiet_s);
+		exact(&t->v[V_QUIET], r->m == M2009_RFC_AS_POSTED
+					      ? d.quiet_posted_s
+					      : d.quiet_s);
 }
 
 /* Fill in the variable inputs of t from values x[]. */
@@ -882,6 +903,7 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 				struct verdict *v)
 {
 	struct yrun r = {.inc = inc, .m = m, .dump = o->dump};
+	bool word_guess = false;
 	int fb;
 	const struct oom_meminfo *mem = &inc->mem;
 	unsigned pk = oom_incident_page_kb(inc);
@@ -925,6 +947,10 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 		task_inputs(&r, i, uptime, swap_used, child_all, c, &o->assume);
 		if (!r.t[i].eligible)
 			continue;
+		/* where 32 and 64 bits part: the posted wrap, the adj shift */
+		if (!r.t[i].in.word_bits &&
+		    (m == M2009_RFC_AS_POSTED || r.t[i].in.oom_adj > 0))
+			word_guess = true;
 		for (k = 0; k < V_COUNT; k++)
 			if (r.relevant & 1u << k &&
 			    r.t[i].v[k].lo != r.t[i].v[k].hi)
@@ -936,9 +962,12 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 	if (fb == 1) {
 		v->certainty = VERDICT_CERTAIN;
 		v->n_candidates_total = 1;
-	} else if (fb == 0 || !r.rfc || !forkbomb_from_log(&r, o, v))
+	} else if (fb == 0 || !r.rfc || !forkbomb_from_log(&r, o, v)) {
+		if (word_guess)
+			assume(&r, "a 64-bit kernel (the release names no "
+				   "architecture)");
 		decide(&r, o, v);
-	else {
+	} else {
 		v->certainty = VERDICT_ASSUMED;
 		v->n_candidates_total = 1;
 		for (i = 0; i < r.n_assumptions; i++)

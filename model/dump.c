@@ -46,6 +46,7 @@ const struct dump_field_info dump_task_field_info[DT_FIELD_COUNT] = {
 	[DT_SWAP_CACHED] = {"swap_cached", DU_PAGES},
 	[DT_THREADS] = {"threads", DU_COUNT},
 	[DT_NR_CHILDREN] = {"nr_children", DU_COUNT},
+	[DT_PARENT_PID] = {"parent_pid", DU_COUNT},
 };
 
 const struct dump_field_info dump_global_info[DG_COUNT] = {

@@ -82,6 +82,11 @@ enum dump_task_field {
 	DT_SWAP_CACHED, /* the same for MM_SWAPENTS */
 	DT_THREADS, /* threads of the group found in the dump */
 	DT_NR_CHILDREN,
+	/*
+	 * real_parent->pid: the thread that forked the process, whose own
+	 * children list holds it (ppid is that thread's tgid, as /proc says)
+	 */
+	DT_PARENT_PID,
 	DT_FIELD_COUNT
 };
 

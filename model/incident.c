@@ -287,3 +287,24 @@ int64_t oom_incident_present_kb(const struct oom_incident *inc, uint64_t nodes)
 	}
 	return sum;
 }
+
+uint64_t oom_incident_nodes(const struct oom_incident *inc, const char *zone)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < inc->n_stats; i++) {
+		struct scan sc = scan_of(inc->stats[i].scope,
+					 strlen(inc->stats[i].scope));
+		uint64_t node;
+
+		if (!scan_lit(&sc, "node ") || !scan_u64(&sc, &node) ||
+		    node > 63)
+			continue;
+		if (zone && !(scan_char(&sc, ' ') && scan_lit(&sc, zone) &&
+			      scan_eof(&sc)))
+			continue;
+		m |= (uint64_t)1 << node;
+	}
+	return m;
+}

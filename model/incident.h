@@ -248,6 +248,12 @@ unsigned oom_incident_page_kb(const struct oom_incident *inc);
 int64_t oom_incident_present_kb(const struct oom_incident *inc, uint64_t nodes);
 
 /*
+ * The nodes Mem-Info shows ("node N ..." scopes) as a bit mask; with zone
+ * not NULL, only those that show a zone of that name ("HighMem").
+ */
+uint64_t oom_incident_nodes(const struct oom_incident *inc, const char *zone);
+
+/*
  * Things a log says about memory that are not kernel OOM kills: user-space
  * killers' kills (systemd-oomd, earlyoom), pids-controller fork rejections,
  * page allocation failures, hung tasks, systemd's unit notices. They are

@@ -257,23 +257,6 @@ static bool parse_nodelist(const char *s, uint64_t *mask)
 	return scan_nodelist(&sc, mask) && scan_eof(&sc);
 }
 
-/* The nodes the Mem-Info block shows ("node N ..." scopes). */
-static uint64_t meminfo_nodes(const struct oom_incident *inc)
-{
-	uint64_t m = 0;
-	size_t i;
-
-	for (i = 0; i < inc->n_stats; i++) {
-		struct scan sc = scan_of(inc->stats[i].scope,
-					 strlen(inc->stats[i].scope));
-		uint64_t node;
-
-		if (scan_lit(&sc, "node ") && scan_u64(&sc, &node) && node < 64)
-			m |= (uint64_t)1 << node;
-	}
-	return m;
-}
-
 static bool message_is(const char *msg, const char *text)
 {
 	return msg && strcmp(msg, text) == 0;
@@ -311,7 +294,7 @@ static enum oom_constraint decide_constraint(struct oom_incident *inc)
 		return OOM_CONSTRAINT_CPUSET;
 	if (message_is(msg, "Out of memory (in lowmem)"))
 		return OOM_CONSTRAINT_LOWMEM;
-	nodes = meminfo_nodes(inc);
+	nodes = oom_incident_nodes(inc, NULL);
 	if (inc->mems_allowed && parse_nodelist(inc->mems_allowed, &mems) &&
 	    nodes && (mems & nodes) != nodes) {
 		inc->constraint_evidence =

@@ -680,10 +680,13 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 	start_times(w, t);
 
 	if (vmc_field(&L->t_real_parent, w->task, ts, &p) && p &&
-	    vmc_read_field(v, (uint64_t)p, &L->t_tgid, &val))
+	    vmc_read_field(v, (uint64_t)p, &L->t_tgid, &val)) {
 		set(&t->f[DT_PPID], val, DUMP_READ);
-	else if (L->t_real_parent.kind)
+		if (vmc_read_field(v, (uint64_t)p, &L->t_pid, &val))
+			set(&t->f[DT_PARENT_PID], val, DUMP_READ);
+	} else if (L->t_real_parent.kind) {
 		set(&t->f[DT_PPID], 0, DUMP_UNREADABLE);
+	}
 
 	if (L->t_children.kind) {
 		int64_t n = 0;

@@ -1055,6 +1055,254 @@ START_TEST(test_rfc_wrap)
 }
 END_TEST
 
+/*
+ * The 2009 corners to the bit. jiffies_to_msecs() of 2.6.32: HZ 250,
+ * ULONG_MAX: 4 * (2^64 - 1) mod 2^64 = 2^64 - 4, as an unsigned int
+ * 4294967292; HZ 1000: 4294967295; HZ 100 on 32 bits, 2^32 - 1:
+ * 10 * (2^32 - 1) mod 2^32 = 4294967286; HZ 300, 299 jiffies:
+ * 2990 / 3 = 996.
+ */
+START_TEST(test_jiffies_to_msecs)
+{
+	ck_assert_uint_eq(kernel_jiffies_to_msecs(UINT64_MAX, 250, 64),
+			  4294967292u);
+	ck_assert_uint_eq(kernel_jiffies_to_msecs(UINT64_MAX, 1000, 64),
+			  4294967295u);
+	ck_assert_uint_eq(kernel_jiffies_to_msecs(UINT32_MAX, 100, 32),
+			  4294967286u);
+	ck_assert_uint_eq(kernel_jiffies_to_msecs(299, 300, 64), 996);
+	ck_assert_uint_eq(kernel_jiffies_to_msecs(425025, 250, 64), 1700100);
+	ck_assert_uint_eq(kernel_word_bits("2.6.32-642.el6.i686"), 32);
+	ck_assert_uint_eq(kernel_word_bits("2.6.18-419.el5PAE"), 32);
+	ck_assert_uint_eq(kernel_word_bits("3.16.0-4-686-pae"), 32);
+	ck_assert_uint_eq(kernel_word_bits("3.10.0-1160.el7.x86_64"), 64);
+	ck_assert_uint_eq(kernel_word_bits("6.1.0-18-amd64"), 64);
+	ck_assert_uint_eq(kernel_word_bits("2.6.32-rc5-mm1"), 0);
+}
+END_TEST
+
+/*
+ * 32-bit kernels. Appendix A's db (W 800000, quiet 3000 s: q = -500) as
+ * posted: 800000 * (2^32 - 500) mod 2^32 = 2^32 - 400000000 =
+ * 3894967296, / 10000 = 389496; 650000 + 389496 = 1039496 (64 bits:
+ * 1844674407980955). The 2.6.32 shift: 2^31 << 1 is 0 in 32 bits.
+ */
+START_TEST(test_rfc_32bit)
+{
+	struct badness_input in =
+		appendix_a(900000, 100000, 600000, 50000, 100, 3000, false);
+
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &in, NULL),
+			  1844674407980955ull);
+	in.word_bits = 32;
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_POSTED, &in, NULL),
+			  1039496);
+	/* as intended: 650000 + 88000 - 40000, the same in either width */
+	ck_assert_uint_eq(model2009_badness(M2009_RFC_AS_INTENDED, &in, NULL),
+			  698000);
+	memset(&in, 0, sizeof(in));
+	in.has_mm = true;
+	in.mems_intersect = true;
+	in.total_vm = 1ull << 31;
+	in.oom_adj = 1;
+	in.hz = 250;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL),
+			  1ull << 32);
+	in.word_bits = 32;
+	ck_assert_uint_eq(model2009_badness(M2009_LINUX_2_6_32, &in, NULL), 0);
+}
+END_TEST
+
+static void dump_task_set(struct dump_task *t, enum dump_task_field f,
+			  int64_t v)
+{
+	t->f[f].v = v;
+	t->f[f].prov = DUMP_READ;
+}
+
+/*
+ * last_vm_expansion == jiffies, read from a dump (x86_64, HZ 250,
+ * jiffies J at uptime 4120 s, the OOM at 4120 s as well). Patch 6/6
+ * takes ULONG_MAX - last + jiffies = ULONG_MAX, 4294967292 ms, 4294967 s,
+ * so q = 2500 - 4294967 < -2500 becomes -1250.
+ *   fresh (pid 100): anon 50000, W = total_vm 100000, started at 4000 s,
+ *     expanded at J. As posted: 100000 * (2^64 - 1250) mod 2^64 / 10000
+ *     = 1844674407358455; + 50000 = 1844674407408455.
+ *   big (pid 200): anon 120000, W = total_vm 240000, started at 100 s,
+ *     expanded 1000 s before: q = 1500, 240000 * 1500 / 10000 = 36000:
+ *     156000.
+ * The posted code kills fresh. With quiet 0 for fresh (q = 2500: 75000)
+ * it would kill big, as the intended model does: fresh 50000 +
+ * 100000 * 4880 / 10000 + 25000 = 123800; big 120000 + 240000 * 980 /
+ * 10000 + 36000 = 179520.
+ * Second, the order of truncation: the OOM at 4000.5 s, the dump at
+ * 4001.0 s; big expanded 1700.6 s before the dump, 1700.1 s before the
+ * OOM: 425025 jiffies, 1700100 ms, 1700 s (whole-second lag: 1699).
+ */
+START_TEST(test_rfc_quiet_from_dump)
+{
+	static const uint64_t J = 4295922296ull; /* uptime 4120 s */
+	struct oom_incident *inc = built("2.6.32-rc5-mm1", 262144);
+	struct dump_task tasks[2];
+	struct dump_state d;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct badness_trace tr = {.terms = true};
+	size_t i;
+
+	(void)tr;
+	inc->has_uptime = true;
+	inc->uptime = 4120.0;
+	inc->trigger.gfp_mask = oom_incident_str(inc, "0x201da", 7);
+	inc->trigger.pid = 100;
+	add_row(inc, 100, 1000, 50000, 0, "fresh");
+	add_row(inc, 200, 1000, 120000, 0, "big");
+	for (i = 0; i < inc->n_tasks; i++) {
+		inc->tasks[i].col[TASK_OOM_SCORE_ADJ] = OOM_VAL_NONE;
+		inc->tasks[i].col[TASK_OOM_ADJ] = 0;
+	}
+	dump_state_init(&d);
+	snprintf(d.machine, sizeof(d.machine), "x86_64");
+	snprintf(d.osrelease, sizeof(d.osrelease), "2.6.32-rc5-mm1");
+	d.cputime_unit = DU_JIFFIES;
+	d.g[DG_HZ] = (struct dump_val){250, DUMP_READ};
+	d.g[DG_JIFFIES] = (struct dump_val){(int64_t)J, DUMP_READ};
+	d.g[DG_UPTIME_NS] = (struct dump_val){4120000000000, DUMP_DERIVED};
+	d.g[DG_PAGE_SIZE] = (struct dump_val){4096, DUMP_READ};
+	memset(tasks, 0, sizeof(tasks));
+	for (i = 0; i < 2; i++) {
+		struct dump_task *t = &tasks[i];
+		int64_t pid = i ? 200 : 100;
+
+		t->mm_addr = 0x1000 * (i + 1);
+		dump_task_set(t, DT_PID, pid);
+		dump_task_set(t, DT_TGID, pid);
+		dump_task_set(t, DT_PPID, 1);
+		dump_task_set(t, DT_CAP_EFFECTIVE, 0);
+		dump_task_set(t, DT_MEMS_ALLOWED, 1);
+		dump_task_set(t, DT_STATIC_PRIO, 120);
+		dump_task_set(t, DT_GROUP_UTIME, 0);
+		dump_task_set(t, DT_GROUP_STIME, 0);
+		dump_task_set(t, DT_SHARED_VM, 0);
+		dump_task_set(t, DT_SWAP_USAGE, 0);
+		dump_task_set(t, DT_TOTAL_VM, i ? 240000 : 100000);
+		dump_task_set(t, DT_RSS_ANON, i ? 120000 : 50000);
+		dump_task_set(t, DT_START_TIME_NS,
+			      (i ? 100 : 4000) * 1000000000ll);
+		dump_task_set(t, DT_LAST_VM_EXPANSION,
+			      (int64_t)(i ? J - 1000 * 250 : J));
+	}
+	d.tasks = tasks;
+	d.n_tasks = 2;
+	analyzer_options_init(&o);
+	o.dump = &d;
+	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].victim.pid, 100);
+	ck_assert_uint_eq((uint64_t)vl.v[0].kernel_score_lo,
+			  1844674407408455ull);
+	ck_assert_uint_eq((uint64_t)vl.v[0].runner_up.score, 156000);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-intended"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].victim.pid, 200);
+	ck_assert_int_eq(vl.v[0].victim.score, 179520);
+	ck_assert_int_eq(vl.v[0].runner_up.score, 123800);
+
+	/* the OOM half a second before a dump at 4001 s */
+	inc->uptime = 4000.5;
+	d.g[DG_JIFFIES].v = (int64_t)(J - 119 * 250);
+	d.g[DG_UPTIME_NS].v = 4001000000000;
+	dump_task_set(&tasks[1], DT_LAST_VM_EXPANSION,
+		      d.g[DG_JIFFIES].v - 425150);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-intended"));
+	o.explain_pid = 200;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	/* q = 2500 - 1700 = 800: 240000 * 800 / 10000 = 19200; runtime
+	 * 5000 - 3900 = 1100 (4000.5 s as 4000): 26400; 120000 + 45600
+	 * (with 1699 s: 240000 * 801 / 10000 = 19224, 165624) */
+	ck_assert_int_eq(vl.v[0].victim.pid, 200);
+	ck_assert_int_eq(vl.v[0].victim.score, 165600);
+	d.tasks = NULL;
+	d.n_tasks = 0;
+	dump_state_release(&d);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * 2.6.32's badness() adds the children on the group leader's own list.
+ * bigd (pid 10, total_vm 100000) has a thread 11; the thread forked
+ * c20 (total_vm 1000), the leader forked d21 (total_vm 500). /proc calls
+ * both children of 10, but only d21 is on the leader's list:
+ * 100000 + 500 / 2 + 1 = 100251 (not + 1000 / 2 + 1 = 100752 more).
+ * No CPU time, started at the OOM (run time 0), no capabilities.
+ */
+START_TEST(test_children_of_the_leader)
+{
+	static const struct {
+		int64_t pid, tgid, parent, tvm;
+	} rows[] = {
+		{10, 10, 1, 100000},
+		{11, 10, 1, 100000},
+		{20, 20, 11, 1000},
+		{21, 21, 10, 500},
+	};
+	struct oom_incident *inc = built("2.6.32-rc5-mm1", 262144);
+	struct dump_task tasks[4];
+	struct dump_state d;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	size_t i;
+
+	inc->has_uptime = true;
+	inc->uptime = 4120.0;
+	inc->trigger.pid = 10;
+	add_row(inc, 10, 1000, 50000, 0, "bigd");
+	add_row(inc, 20, 1000, 500, 0, "c20");
+	add_row(inc, 21, 1000, 250, 0, "d21");
+	for (i = 0; i < inc->n_tasks; i++) {
+		inc->tasks[i].col[TASK_OOM_SCORE_ADJ] = OOM_VAL_NONE;
+		inc->tasks[i].col[TASK_OOM_ADJ] = 0;
+	}
+	dump_state_init(&d);
+	snprintf(d.machine, sizeof(d.machine), "x86_64");
+	d.cputime_unit = DU_JIFFIES;
+	d.g[DG_HZ] = (struct dump_val){250, DUMP_READ};
+	d.g[DG_UPTIME_NS] = (struct dump_val){4120000000000, DUMP_DERIVED};
+	memset(tasks, 0, sizeof(tasks));
+	for (i = 0; i < 4; i++) {
+		struct dump_task *t = &tasks[i];
+
+		t->mm_addr = rows[i].tgid * 0x1000;
+		dump_task_set(t, DT_PID, rows[i].pid);
+		dump_task_set(t, DT_TGID, rows[i].tgid);
+		dump_task_set(t, DT_PARENT_PID, rows[i].parent);
+		dump_task_set(t, DT_PPID,
+			      rows[i].parent == 11 ? 10 : rows[i].parent);
+		dump_task_set(t, DT_CAP_EFFECTIVE, 0);
+		dump_task_set(t, DT_MEMS_ALLOWED, 1);
+		dump_task_set(t, DT_STATIC_PRIO, 120);
+		dump_task_set(t, DT_GROUP_UTIME, 0);
+		dump_task_set(t, DT_GROUP_STIME, 0);
+		dump_task_set(t, DT_TOTAL_VM, rows[i].tvm);
+		dump_task_set(t, DT_START_TIME_NS, 4120000000000);
+	}
+	d.tasks = tasks;
+	d.n_tasks = 4;
+	analyzer_options_init(&o);
+	o.dump = &d;
+	ck_assert_ptr_null(analyzer_options_parse(&o, "linux-2.6.32"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(vl.v[0].victim.pid, 10);
+	ck_assert_int_eq(vl.v[0].victim.score, 100251);
+	d.tasks = NULL;
+	d.n_tasks = 0;
+	dump_state_release(&d);
+	oom_incident_free(inc);
+}
+END_TEST
+
 START_TEST(test_rfc_constraints)
 {
 	struct badness_input in =
@@ -1357,6 +1605,10 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_rfc_appendix_a);
 	tcase_add_test(tc, test_rfc_wrap);
 	tcase_add_test(tc, test_rfc_constraints);
+	tcase_add_test(tc, test_jiffies_to_msecs);
+	tcase_add_test(tc, test_rfc_32bit);
+	tcase_add_test(tc, test_rfc_quiet_from_dump);
+	tcase_add_test(tc, test_children_of_the_leader);
 	tcase_add_test(tc, test_fork_bomb);
 	tcase_add_test(tc, test_rfc_disagree);
 	tcase_add_test(tc, test_classic_overflow_run);

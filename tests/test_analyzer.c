@@ -1303,6 +1303,43 @@ START_TEST(test_children_of_the_leader)
 }
 END_TEST
 
+/*
+ * Patch 1/6's guess_oom_context() by build, from Mem-Info: one node with
+ * a HighMem zone is an x86-32 HIGHMEM kernel, where GFP_KERNEL (0xd0,
+ * no __GFP_HIGHMEM) is CONSTRAINT_LOWMEM and the base is low_rss; two
+ * nodes are NUMA, where 0xd0 (ZONE_NORMAL) is no constraint.
+ */
+START_TEST(test_rfc_lowmem_from_zones)
+{
+	struct oom_incident *inc = built("2.6.32-rc5-mm1", 262144);
+	struct analyzer_options o;
+	struct verdict_list vl;
+	size_t i;
+	bool lowmem = false;
+
+	inc->trigger.gfp_mask = oom_incident_str(inc, "0xd0", 4);
+	ck_assert_ptr_null(oom_incident_add_stat(
+		inc, "node 0 Normal", "present", 7, 901120, UNIT_KB));
+	ck_assert_ptr_null(oom_incident_add_stat(
+		inc, "node 0 HighMem", "present", 7, 131072, UNIT_KB));
+	add_row(inc, 100, 1000, 50000, 0, "a");
+	add_row(inc, 200, 1000, 20000, 0, "b");
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	for (i = 0; i < vl.v[0].n_deciding_inputs; i++)
+		if (strstr(vl.v[0].deciding_inputs[i], "CONSTRAINT_LOWMEM"))
+			lowmem = true;
+	ck_assert(lowmem);
+	ck_assert_ptr_null(oom_incident_add_stat(
+		inc, "node 1 Normal", "present", 7, 901120, UNIT_KB));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	for (i = 0; i < vl.v[0].n_deciding_inputs; i++)
+		ck_assert(!strstr(vl.v[0].deciding_inputs[i], "LOWMEM"));
+	oom_incident_free(inc);
+}
+END_TEST
+
 START_TEST(test_rfc_constraints)
 {
 	struct badness_input in =
@@ -1609,6 +1646,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_rfc_32bit);
 	tcase_add_test(tc, test_rfc_quiet_from_dump);
 	tcase_add_test(tc, test_children_of_the_leader);
+	tcase_add_test(tc, test_rfc_lowmem_from_zones);
 	tcase_add_test(tc, test_fork_bomb);
 	tcase_add_test(tc, test_rfc_disagree);
 	tcase_add_test(tc, test_classic_overflow_run);

@@ -380,6 +380,16 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict_list *out);
 
+/*
+ * What the kernel did instead of choosing a victim by its badness, as a
+ * literal: "oom_kill_allocating_task" (it killed the allocating task),
+ * "panic_on_oom" (it panicked before choosing), "no killable task" or
+ * "sysrq: no eligible task" (it found none), "report cut before kill"
+ * (no selected or killed pid). NULL when the report shows a badness choice (a selected or
+ * killed pid), which a model's victim can be compared with. Pure.
+ */
+const char *analyzer_kernel_rule(const struct oom_incident *inc);
+
 /* A child of the chosen process, as child sacrifice weighs it. */
 struct sacrifice_child {
 	bool shares_parent_mm; /* CLONE_VM: killing it frees nothing */

@@ -21,11 +21,15 @@ size_t analyzer_row_of_pid(const struct oom_incident *inc, int64_t pid);
 /*
  * The row the kernel itself chose, if it is among the candidates cand[]
  * (one flag per row): its selected pid (the Kill process line), else the
- * killed one; inc->n_tasks when neither is a candidate.
+ * killed one; inc->n_tasks when neither is a candidate, or the kernel
+ * chose by no badness (analyzer_kernel_rule()).
  */
 size_t analyzer_kernel_row(const struct oom_incident *inc, const bool *cand);
 
-/* Is pid the kernel's own choice: its selected or its killed pid? */
+/*
+ * Is pid the kernel's own badness choice: its selected or its killed pid?
+ * Never when analyzer_kernel_rule() names another rule.
+ */
 bool analyzer_is_kernels_choice(const struct oom_incident *inc, int64_t pid);
 
 /*

@@ -686,10 +686,36 @@ size_t analyzer_row_of_pid(const struct oom_incident *inc, int64_t pid)
 	return inc->n_tasks;
 }
 
+/* Does a kill or selection message name the allocating-task rule? */
+static bool allocating_task_rule(const char *message)
+{
+	return message && strstr(message, "(oom_kill_allocating_task)");
+}
+
+const char *analyzer_kernel_rule(const struct oom_incident *inc)
+{
+	const struct oom_kill *k = oom_incident_victim(inc);
+
+	if ((inc->selected.present &&
+	     allocating_task_rule(inc->selected.message)) ||
+	    (k && allocating_task_rule(k->message)))
+		return "oom_kill_allocating_task";
+	if (inc->selected.present || k)
+		return NULL;
+	if (inc->panic && strstr(inc->panic, "panic_on_oom"))
+		return "panic_on_oom";
+	if (inc->no_killable || inc->panic)
+		return inc->trigger.order == -1 ? "sysrq: no eligible task"
+						: "no killable task";
+	return "report cut before kill";
+}
+
 size_t analyzer_kernel_row(const struct oom_incident *inc, const bool *cand)
 {
 	size_t n = inc->n_tasks, row = n;
 
+	if (analyzer_kernel_rule(inc))
+		return n;
 	if (inc->selected.present)
 		row = analyzer_row_of_pid(inc, inc->selected.pid);
 	if ((row == n || !cand[row]) && inc->has_victim)
@@ -699,8 +725,23 @@ size_t analyzer_kernel_row(const struct oom_incident *inc, const bool *cand)
 
 bool analyzer_is_kernels_choice(const struct oom_incident *inc, int64_t pid)
 {
+	if (analyzer_kernel_rule(inc))
+		return false;
 	return (inc->selected.present && inc->selected.pid == pid) ||
 	       (inc->has_victim && inc->kills[0].pid == pid);
+}
+
+/* Compare v with what the kernel did (model/verdict.h). */
+static void set_agreement(const struct oom_incident *inc, struct verdict *v)
+{
+	v->kernel_rule = analyzer_kernel_rule(inc);
+	if (v->kernel_rule) {
+		v->same_as_kernel = false;
+		v->agreement = VERDICT_NO_BADNESS_CHOICE;
+	} else {
+		v->agreement =
+			v->same_as_kernel ? VERDICT_SAME : VERDICT_DIFFERS;
+	}
 }
 
 static const char *vary_name(const struct ml_run *r, unsigned bit)
@@ -1037,6 +1078,8 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 		explain_mainline(inc, era, o->explain_pid, &out->v[out->n]);
 		out->n++;
 	}
+	for (m = 0; m < out->n; m++)
+		set_agreement(inc, &out->v[m]);
 	compare_with_old(out);
 	return NULL;
 }

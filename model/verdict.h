@@ -39,6 +39,35 @@ static inline const char *verdict_certainty_name(enum verdict_certainty c)
 	return "unknown";
 }
 
+/*
+ * What the kernel did, as far as a model's choice can be compared with it.
+ * Only a victim the kernel chose by its badness (a selected or killed pid
+ * in the report) is a choice to agree or disagree with. Otherwise the
+ * kernel chose by another rule (oom_kill_allocating_task kills the
+ * allocating task), chose nothing (panic_on_oom panics before any choice;
+ * no task was eligible), or the report stops before its choice: the
+ * verdict is then VERDICT_NO_BADNESS_CHOICE, counted apart from the
+ * agreement rate.
+ */
+enum verdict_agreement {
+	VERDICT_SAME, /* the model's victim is the kernel's choice */
+	VERDICT_DIFFERS, /* another victim, or none where the kernel chose */
+	VERDICT_NO_BADNESS_CHOICE, /* nothing to compare: verdict.kernel_rule */
+};
+
+static inline const char *verdict_agreement_name(enum verdict_agreement a)
+{
+	switch (a) {
+	case VERDICT_SAME:
+		return "same";
+	case VERDICT_DIFFERS:
+		return "differs";
+	case VERDICT_NO_BADNESS_CHOICE:
+		return "no_badness_choice";
+	}
+	return "unknown";
+}
+
 struct verdict_task {
 	int64_t pid;
 	const char *comm; /* borrowed from the incident */
@@ -87,7 +116,13 @@ struct verdict {
 	int64_t kernel_score_lo, kernel_score_hi;
 	bool has_runner_up;
 	struct verdict_task runner_up;
-	bool same_as_kernel; /* victim is the kernel's selected or killed pid */
+	bool same_as_kernel; /* agreement == VERDICT_SAME */
+	enum verdict_agreement agreement;
+	/*
+	 * VERDICT_NO_BADNESS_CHOICE: what the kernel did instead, a literal
+	 * ("panic_on_oom", "oom_kill_allocating_task", ...); else NULL.
+	 */
+	const char *kernel_rule;
 	/*
 	 * Against the old badness (mmotm-2009-11, the one the 2009 RFC
 	 * replaced), when it ran on the same incident: the same victim?

@@ -106,7 +106,12 @@ static void model_line(struct strbuf *sb, const struct oom_incident *inc,
 
 	strbuf_addf(sb, "  Model:      %s: ", v->model);
 	if (!v->has_victim) {
-		strbuf_adds(sb, "no eligible task\n");
+		strbuf_adds(sb, "no eligible task");
+		if (v->agreement == VERDICT_NO_BADNESS_CHOICE)
+			strbuf_addf(sb,
+				    "; the kernel made no badness choice (%s)",
+				    v->kernel_rule);
+		strbuf_adds(sb, "\n");
 		return;
 	}
 	strbuf_addf(sb, "%lld (%s) kernel score ", (long long)v->victim.pid,
@@ -119,9 +124,14 @@ static void model_line(struct strbuf *sb, const struct oom_incident *inc,
 	if (inc->selected.present && inc->selected.score != OOM_VAL_NONE)
 		strbuf_addf(sb, " (printed %lld)",
 			    (long long)inc->selected.score);
-	strbuf_addf(sb, ", %s%s, %s",
-		    v->same_as_kernel ? "same as the kernel"
-				      : "not the kernel's choice",
+	if (v->agreement == VERDICT_NO_BADNESS_CHOICE)
+		strbuf_addf(sb, ", the kernel made no badness choice (%s)",
+			    v->kernel_rule);
+	else
+		strbuf_adds(sb, v->same_as_kernel
+					? ", same as the kernel"
+					: ", not the kernel's choice");
+	strbuf_addf(sb, "%s, %s",
 		    !v->has_old || !strcmp(v->model, "mmotm-2009-11") ? ""
 		    : v->same_as_old ? ", same as the old badness"
 				     : ", not the old badness's choice",

@@ -167,6 +167,18 @@ if command -v python3 >/dev/null 2>&1; then
 	done
 fi
 
+# Where the kernel chose no victim by its badness (panic_on_oom panicked,
+# oom_kill_allocating_task killed the allocating task), a model's victim is
+# neither the kernel's choice nor "not the kernel's choice".
+ko=fixtures/kernel-output/6.1.0-57-cloud-amd64
+for k in panic:panic_on_oom knobs:oom_kill_allocating_task; do
+	expect 0 "analyze ${k%%:*}" -- "$bin" analyze "$ko-${k%%:*}.log"
+	if grep -q "not the kernel's choice" "$tmp/out" ||
+	   ! grep -q "the kernel made no badness choice (${k#*:})" "$tmp/out"; then
+		bad "${k%%:*}: a verdict compared with no badness choice"; grep Model: "$tmp/out"
+	else ok; fi
+done
+
 # Golden outputs: fixtures/golden/NAME.{txt,json} for fixtures/demo/NAME.log
 for g in fixtures/golden/*.txt; do
 	[ -e "$g" ] || continue

@@ -367,11 +367,50 @@ static const char migration_2[] =
 	");\n"
 	"CREATE INDEX incident_dumps_source ON incident_dumps(source_id);\n";
 
+/*
+ * 3: a verdict's agreement with the kernel in three states (model/verdict.h):
+ * same, differs, or no_badness_choice where the kernel chose by another
+ * rule, chose nothing or is not seen choosing, with what it did; it
+ * replaces same_as_kernel. The verdicts stored before compared a model
+ * with whatever pid the report named and called "differs" every incident
+ * that named none: they are dropped with their scores (`oomlens rescore`
+ * stores them again), which lets the table be made anew.
+ */
+static const char migration_3[] =
+	"DELETE FROM model_scores;\n"
+	"DROP TABLE model_verdicts;\n"
+	"CREATE TABLE model_verdicts ( -- a heuristic model's choice of victim\n"
+	"  incident_id INTEGER NOT NULL -- the incident\n"
+	"    REFERENCES incidents(id) ON DELETE CASCADE,\n"
+	"  model TEXT NOT NULL, -- model name, e.g. mainline-3.14\n"
+	"  family TEXT NOT NULL, -- mainline, linux-2.6.32, mmotm-2009-11,\n"
+	"  -- rfc-2009-as-posted, rfc-2009-as-intended\n"
+	"  model_version INTEGER NOT NULL, -- model version\n"
+	"  victim_pid INTEGER, -- the model's victim; NULL: none eligible\n"
+	"  victim_comm TEXT, -- its name\n"
+	"  score INTEGER, -- its score, in the model's units\n"
+	"  kernel_score_lo INTEGER, -- its score in the units the kernel\n"
+	"  kernel_score_hi INTEGER, -- prints: an interval over the unknowns\n"
+	"  runner_up_pid INTEGER, -- the next best candidate, or NULL\n"
+	"  runner_up_comm TEXT,\n"
+	"  agreement TEXT NOT NULL -- same or differs: victim_pid against the\n"
+	"    -- kernel's badness choice; no_badness_choice: it made none\n"
+	"    CHECK (agreement IN ('same', 'differs', 'no_badness_choice')),\n"
+	"  kernel_rule TEXT, -- no_badness_choice: what the kernel did instead\n"
+	"  -- (panic_on_oom, oom_kill_allocating_task, ...); else NULL\n"
+	"  certainty TEXT NOT NULL, -- certain, assumed or undetermined\n"
+	"  deciding_inputs TEXT NOT NULL, -- JSON array of input names\n"
+	"  scored_at INTEGER NOT NULL, -- unix time of the rescore\n"
+	"  PRIMARY KEY (incident_id, model, model_version)\n"
+	") WITHOUT ROWID;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
 	{2, "the vmcore of an incident and its machine (incident_dumps)",
 	 migration_2},
+	{3, "a verdict's agreement: same, differs or no badness choice",
+	 migration_3},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -137,9 +137,9 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 			" model, family, model_version, victim_pid,"
 			" victim_comm, score, kernel_score_lo,"
 			" kernel_score_hi, runner_up_pid, runner_up_comm,"
-			" same_as_kernel, certainty, deciding_inputs,"
+			" agreement, kernel_rule, certainty, deciding_inputs,"
 			" scored_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)",
+			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
 			&st);
 	for (i = 0; i < vl->n && !err; i++) {
 		const struct verdict *v = &vl->v[i];
@@ -164,7 +164,8 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 		db_bind_int(&b,
 			    v->has_runner_up ? v->runner_up.pid : OOM_VAL_NONE);
 		db_bind_str(&b, v->has_runner_up ? v->runner_up.comm : NULL);
-		db_bind_int(&b, v->same_as_kernel);
+		db_bind_str(&b, verdict_agreement_name(v->agreement));
+		db_bind_str(&b, v->kernel_rule);
 		db_bind_str(&b, verdict_certainty_name(v->certainty));
 		db_bind_str(&b, sb.buf);
 		db_bind_int(&b, now);
@@ -216,9 +217,11 @@ db_each_incident_id(struct db *db,
 
 /*
  * The summary: per model family and per group (all, constraint, kernel
- * version "x.y", host), how many incidents were scored, how many chose
- * as the kernel did, how many differ from the old model (mmotm-2009-11,
- * the badness the RFC replaced), and the certainty split.
+ * version "x.y", host, and what the kernel did: "badness" or the rule of
+ * a verdict with no badness choice), how many incidents were scored, how
+ * many chose as the kernel did, how many differ, how many had no badness
+ * choice to compare with, how many differ from the old model
+ * (mmotm-2009-11, the badness the RFC replaced), and the certainty split.
  */
 static const char summary_sql[] =
 	"WITH v AS ("
@@ -236,16 +239,18 @@ static const char summary_sql[] =
 	" SELECT 'all' AS dim, 'all' AS key, * FROM v"
 	" UNION ALL SELECT 'constraint', cons, * FROM v"
 	" UNION ALL SELECT 'kernel', kernel, * FROM v"
-	" UNION ALL SELECT 'host', host, * FROM v)"
+	" UNION ALL SELECT 'host', host, * FROM v"
+	" UNION ALL SELECT 'rule', coalesce(kernel_rule, 'badness'), * FROM v)"
 	" SELECT dim, key, family, count(*),"
-	"  sum(same_as_kernel), sum(NOT same_as_kernel),"
+	"  sum(agreement = 'same'), sum(agreement = 'differs'),"
 	"  sum(coalesce(differs_from_old, 0)),"
 	"  sum(differs_from_old IS NOT NULL),"
 	"  sum(certainty = 'certain'), sum(certainty = 'assumed'),"
-	"  sum(certainty = 'undetermined')"
+	"  sum(certainty = 'undetermined'),"
+	"  sum(agreement = 'no_badness_choice')"
 	" FROM g GROUP BY dim, key, family"
 	" ORDER BY CASE dim WHEN 'all' THEN 0 WHEN 'constraint' THEN 1"
-	"  WHEN 'kernel' THEN 2 ELSE 3 END,"
+	"  WHEN 'kernel' THEN 2 WHEN 'host' THEN 3 ELSE 4 END,"
 	/* kernel versions in numeric order: 2.6, 3.6, 3.10 */
 	"  CAST(key AS INTEGER), CAST(substr(key, instr(key, '.') + 1) AS INTEGER),"
 	"  key, family";
@@ -277,6 +282,7 @@ db_summary(struct db *db,
 		r.certain = sqlite3_column_int64(st, 8);
 		r.assumed = sqlite3_column_int64(st, 9);
 		r.undetermined = sqlite3_column_int64(st, 10);
+		r.no_badness_choice = sqlite3_column_int64(st, 11);
 		if ((err = fn(ctx, &r)))
 			break;
 	}

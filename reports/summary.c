@@ -23,6 +23,7 @@ static const char *const dim_titles[][2] = {
 	{"constraint", "By constraint"},
 	{"kernel", "By kernel version"},
 	{"host", "By host"},
+	{"rule", "By what the kernel did (badness, or the rule it chose by)"},
 };
 
 struct oomlens_error *summary_begin(struct summary_report **out,
@@ -53,6 +54,8 @@ static double pct(int64_t part, int64_t whole)
 struct oomlens_error *summary_row(struct summary_report *s,
 				  const struct verdict_summary *r)
 {
+	int64_t compared;
+
 	s->rows++;
 	if (s->fmt == REPORT_JSON) {
 		jw_object(&s->w, NULL);
@@ -62,6 +65,7 @@ struct oomlens_error *summary_row(struct summary_report *s,
 		jw_int(&s->w, "incidents", r->incidents);
 		jw_int(&s->w, "same_as_kernel", r->same_as_kernel);
 		jw_int(&s->w, "differs_from_kernel", r->differs_from_kernel);
+		jw_int(&s->w, "no_badness_choice", r->no_badness_choice);
 		jw_int(&s->w, "compared_with_old", r->compared_with_old);
 		jw_int(&s->w, "differs_from_old", r->differs_from_old);
 		jw_object(&s->w, "certainty");
@@ -81,20 +85,20 @@ struct oomlens_error *summary_row(struct summary_report *s,
 				title = dim_titles[i][1];
 		snprintf(s->dim, sizeof(s->dim), "%s", r->dim);
 		strbuf_addf(&s->out,
-			    "%s%s\n  %-20s %-22s %6s %15s %15s %15s  %s\n",
+			    "%s%s\n  %-24s %-22s %6s %15s %15s %9s %15s  %s\n",
 			    s->rows > 1 ? "\n" : "", title, "GROUP", "MODEL",
-			    "N", "SAME AS KERNEL", "DIFFERS",
+			    "N", "SAME AS KERNEL", "DIFFERS", "NO CHOICE",
 			    "DIFFERS FROM OLD", "CERTAIN/ASSUMED/UNDETERMINED");
 	}
+	compared = r->same_as_kernel + r->differs_from_kernel;
 	return strbuf_addf(
 		&s->out,
-		"  %-20.20s %-22.22s %6lld %8lld %5.1f%% %8lld %5.1f%% %8lld %5.1f%%  %lld/%lld/%lld\n",
+		"  %-24.24s %-22.22s %6lld %8lld %5.1f%% %8lld %5.1f%% %9lld %8lld %5.1f%%  %lld/%lld/%lld\n",
 		r->key, r->family, (long long)r->incidents,
-		(long long)r->same_as_kernel,
-		pct(r->same_as_kernel, r->incidents),
+		(long long)r->same_as_kernel, pct(r->same_as_kernel, compared),
 		(long long)r->differs_from_kernel,
-		pct(r->differs_from_kernel, r->incidents),
-		(long long)r->differs_from_old,
+		pct(r->differs_from_kernel, compared),
+		(long long)r->no_badness_choice, (long long)r->differs_from_old,
 		pct(r->differs_from_old, r->compared_with_old),
 		(long long)r->certain, (long long)r->assumed,
 		(long long)r->undetermined);
@@ -115,7 +119,13 @@ struct oomlens_error *summary_end(struct summary_report *s, size_t *rows)
 	} else {
 		err = strbuf_adds(
 			&s->out,
-			"\nDIFFERS FROM OLD: against mmotm-2009-11, the badness the "
+			"\nSAME AS KERNEL, DIFFERS: of the incidents where the kernel "
+			"chose its victim by badness.\n"
+			"NO CHOICE: the kernel chose by another rule "
+			"(oom_kill_allocating_task), chose nothing (panic_on_oom, no "
+			"eligible task) or the report ends before its choice; in no "
+			"rate.\n"
+			"DIFFERS FROM OLD: against mmotm-2009-11, the badness the "
 			"2009 RFC replaced (of the incidents it scored too).\n");
 	}
 	if (!err && s->out.len &&

@@ -480,6 +480,65 @@ START_TEST(verdicts_are_replaced_and_summarised)
 }
 END_TEST
 
+static struct oomlens_error *keep_summary(void *ctx,
+					  const struct verdict_summary *row)
+{
+	struct verdict_summary *want = ctx;
+
+	if (!strcmp(row->dim, want->dim) && !strcmp(row->key, want->key) &&
+	    !strcmp(row->family, want->family)) {
+		*want = *row;
+		want->dim = want->key = want->family = ""; /* borrowed */
+	}
+	return NULL;
+}
+
+/*
+ * The summary's agreement counts only incidents where the kernel chose by
+ * badness: a panic_on_oom panic is counted apart (before, it was one of
+ * the "differs"), and its rule is a group of its own.
+ */
+START_TEST(summary_counts_no_badness_choice_apart)
+{
+	static const char *const logs[] = {
+		"../fixtures/kernel-output/6.1.0-57-cloud-amd64-panic.log",
+		"../fixtures/kernel-output/6.1.0-57-cloud-amd64-global.log",
+	};
+	struct verdict_summary all = {
+		.dim = "all", .key = "all", .family = "mainline"};
+	struct verdict_summary panic = {
+		.dim = "rule", .key = "panic_on_oom", .family = "mainline"};
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct collected c;
+	struct db *db = NULL;
+	int64_t id = 0, src;
+	size_t f;
+
+	OK(db_open(&db, ":memory:"));
+	src = add_source(db, "test.log");
+	analyzer_options_init(&o);
+	for (f = 0; f < 2; f++) {
+		OK(collect_file(&c, logs[f]));
+		ck_assert_uint_ge(c.n, 1);
+		OK(db_store_incident(db, src, c.inc[0], &id, NULL));
+		OK(analyzer_run(c.inc[0], &o, &vl));
+		ck_assert_uint_eq(vl.n, 1);
+		OK(db_store_verdicts(db, id, &vl));
+		collected_release(&c);
+	}
+	OK(db_summary(db, keep_summary, &all));
+	OK(db_summary(db, keep_summary, &panic));
+	ck_assert_int_eq(all.incidents, 2);
+	ck_assert_int_eq(all.same_as_kernel, 1);
+	ck_assert_int_eq(all.differs_from_kernel, 0);
+	ck_assert_int_eq(all.no_badness_choice, 1);
+	ck_assert_int_eq(panic.incidents, 1);
+	ck_assert_int_eq(panic.no_badness_choice, 1);
+	db_close(db);
+}
+END_TEST
+
 /* A second writer waits for the first, then gives up with a clear message. */
 START_TEST(locked_by_another_writer)
 {
@@ -1155,6 +1214,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, rollback_leaves_nothing);
 	tcase_add_test(store, loading_what_is_not_there);
 	tcase_add_test(store, verdicts_are_replaced_and_summarised);
+	tcase_add_test(store, summary_counts_no_badness_choice_apart);
 	suite_add_tcase(s, store);
 
 	tcase_add_loop_test(

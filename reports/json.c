@@ -90,18 +90,17 @@ static void verdict_task(struct jw *w, const char *key,
 	jw_end_object(w);
 }
 
-/* Points as the kernel held them: int when they fit, else a string. */
+/*
+ * Points as the kernel held them, always a number: a long as signed, an
+ * unsigned long as 0..2^64-1 (2^63 and above included, never a string).
+ */
 static void points_json(struct jw *w, const char *key, uint64_t p,
 			bool is_signed)
 {
-	char buf[32];
-
-	if (is_signed || p <= INT64_MAX) {
+	if (is_signed)
 		jw_int(w, key, (int64_t)p);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)p);
-	jw_str(w, key, buf);
+	else
+		jw_uint(w, key, p);
 }
 
 static void explain_obj(struct jw *w, const struct verdict_explain *x)
@@ -135,14 +134,11 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 	if (v->has_victim) {
 		verdict_task(w, "victim", &v->victim, false);
 		jw_int(w, "score", v->victim.score);
-		if (v->kernel_score_lo == v->kernel_score_hi) {
-			jw_int(w, "kernel_score", v->kernel_score_lo);
-		} else {
-			jw_array(w, "kernel_score");
-			jw_int(w, NULL, v->kernel_score_lo);
-			jw_int(w, NULL, v->kernel_score_hi);
-			jw_end_array(w);
-		}
+		/* lo == hi when the report determines it */
+		jw_object(w, "kernel_score");
+		jw_int(w, "lo", v->kernel_score_lo);
+		jw_int(w, "hi", v->kernel_score_hi);
+		jw_end_object(w);
 	} else {
 		jw_null(w, "victim");
 		jw_null(w, "score");
@@ -152,7 +148,8 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 		verdict_task(w, "runner_up", &v->runner_up, true);
 	else
 		jw_null(w, "runner_up");
-	jw_bool(w, "same_as_kernel", v->same_as_kernel);
+	jw_str(w, "agreement", verdict_agreement_name(v->agreement));
+	jw_str(w, "kernel_rule", v->kernel_rule);
 	if (v->has_old)
 		jw_bool(w, "same_as_old", v->same_as_old);
 	else

@@ -184,6 +184,15 @@ void jw_str(struct jw *w, const char *k, const char *s)
 	jw_strn(w, k, s, strlen(s));
 }
 
+void jw_uint(struct jw *w, const char *k, uint64_t v)
+{
+	char buf[32];
+
+	key(w, k);
+	snprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	puts_(w, buf);
+}
+
 void jw_int(struct jw *w, const char *k, int64_t v)
 {
 	char buf[32];

@@ -34,6 +34,8 @@ void jw_end_array(struct jw *w);
 void jw_str(struct jw *w, const char *key, const char *s); /* NULL -> null */
 void jw_strn(struct jw *w, const char *key, const char *s, size_t n);
 void jw_int(struct jw *w, const char *key, int64_t v);
+/* An integer of 0..2^64-1, never null (JSON numbers have no width). */
+void jw_uint(struct jw *w, const char *key, uint64_t v);
 void jw_double(struct jw *w, const char *key, double v, bool valid);
 void jw_bool(struct jw *w, const char *key, bool v);
 void jw_null(struct jw *w, const char *key);

@@ -22,7 +22,7 @@
 #include "model/incident.h"
 #include "model/verdict.h"
 
-#define REPORT_JSON_SCHEMA_VERSION 1
+#define REPORT_JSON_SCHEMA_VERSION 2
 
 enum report_format {
 	REPORT_TEXT,

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -31,6 +33,16 @@ START_TEST(json_strings_are_always_valid)
 }
 END_TEST
 
+/* A report of one kill, of 7 (x y). */
+static void collect_one_kill(struct collected *c)
+{
+	collect_text(
+		c,
+		"[ 5.000000] a invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+		"[ 5.000001] Killed process 7 (x y) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c->n, 1);
+}
+
 START_TEST(report_text_and_json_of_an_incident)
 {
 	struct collected c;
@@ -39,18 +51,14 @@ START_TEST(report_text_and_json_of_an_incident)
 	size_t len = 0;
 	FILE *f;
 
-	collect_text(
-		&c,
-		"[ 5.000000] a invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
-		"[ 5.000001] Killed process 7 (x y) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n");
-	ck_assert_uint_eq(c.n, 1);
+	collect_one_kill(&c);
 
 	f = open_memstream(&buf, &len);
 	ck_assert_ptr_null(report_begin(&r, REPORT_JSON, f));
 	ck_assert_ptr_null(report_incident(r, c.inc[0]));
 	ck_assert_ptr_null(report_end(r));
 	fclose(f);
-	ck_assert_ptr_nonnull(strstr(buf, "\"schema_version\": 1"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"schema_version\": 2"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"victim\": {"));
 	ck_assert_ptr_nonnull(strstr(buf, "\"comm\": \"x y\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"events\": []"));
@@ -69,6 +77,68 @@ START_TEST(report_text_and_json_of_an_incident)
 }
 END_TEST
 
+/*
+ * One JSON type per key: a verdict's kernel_score is {lo, hi} whether the
+ * report determines it or not (it was a number, or [lo, hi]), and points
+ * of an unsigned long above 2^63-1 are numbers (they were strings). The
+ * agreement is one of three states, with the kernel's rule.
+ */
+START_TEST(json_verdict_keys_have_one_type)
+{
+	struct verdict_list vl;
+	struct collected c;
+	struct report *r;
+	char *buf = NULL, *p, *q;
+	size_t len = 0;
+	FILE *f;
+
+	collect_one_kill(&c);
+	memset(&vl, 0, sizeof(vl));
+	vl.n = 2;
+	snprintf(vl.v[0].model, sizeof(vl.v[0].model), "mainline-5.9");
+	vl.v[0].has_victim = true;
+	vl.v[0].victim.pid = 7;
+	vl.v[0].kernel_score_lo = vl.v[0].kernel_score_hi = 5;
+	vl.v[0].agreement = VERDICT_SAME;
+	snprintf(vl.v[1].model, sizeof(vl.v[1].model), "linux-2.6.32");
+	vl.v[1].has_victim = true;
+	vl.v[1].victim.pid = 8;
+	vl.v[1].kernel_score_lo = 0;
+	vl.v[1].kernel_score_hi = 34044636;
+	vl.v[1].agreement = VERDICT_NO_BADNESS_CHOICE;
+	vl.v[1].kernel_rule = "panic_on_oom";
+	vl.v[1].explain.present = true;
+	vl.v[1].explain.lo = 0;
+	vl.v[1].explain.hi = UINT64_MAX;
+	vl.v[1].explain.n_steps = 1;
+	vl.v[1].explain.steps[0].points = (uint64_t)1 << 63;
+
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_null(report_begin(&r, REPORT_JSON, f));
+	ck_assert_ptr_null(report_incident_models(r, c.inc[0], &vl));
+	ck_assert_ptr_null(report_end(r));
+	fclose(f);
+	/* without blanks: the writer indents */
+	for (p = q = buf; *p; p++)
+		if (*p != ' ' && *p != '\n')
+			*q++ = *p;
+	*q = 0;
+	ck_assert_ptr_null(strstr(buf, "\"kernel_score\":5"));
+	ck_assert_ptr_null(strstr(buf, "\"kernel_score\":["));
+	ck_assert_ptr_nonnull(
+		strstr(buf, "\"kernel_score\":{\"lo\":5,\"hi\":5}"));
+	ck_assert_ptr_nonnull(
+		strstr(buf, "\"kernel_score\":{\"lo\":0,\"hi\":34044636}"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"agreement\":\"same\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"agreement\":\"no_badness_choice\","
+					  "\"kernel_rule\":\"panic_on_oom\""));
+	ck_assert_ptr_nonnull(strstr(buf, "\"hi\":18446744073709551615"));
+	ck_assert_ptr_nonnull(strstr(buf, "\"points\":9223372036854775808"));
+	free(buf);
+	collected_release(&c);
+}
+END_TEST
+
 Suite *reports_suite(void)
 {
 	Suite *s = suite_create("reports");
@@ -76,6 +146,7 @@ Suite *reports_suite(void)
 
 	tcase_add_test(tc, json_strings_are_always_valid);
 	tcase_add_test(tc, report_text_and_json_of_an_incident);
+	tcase_add_test(tc, json_verdict_keys_have_one_type);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -844,10 +844,71 @@ static bool overflow_inexact(const struct ml_run *r)
 	return false;
 }
 
+/*
+ * --explain for the mainline model: the task's counters, base,
+ * oom_badness() and printed score under the defaults of the verdict's
+ * score (uid 0 holds CAP_SYS_ADMIN, totalpages at its lowest, unknown
+ * counters at their lowest), and the printed score's bounds over every
+ * unknown: the verdict's own kernel_score_range(), from the same inputs.
+ * Example (generated global-simple 2.6.36 log, forced to 2.6.39, whose
+ * table has no nr_ptes): mysqld's rss 1758263 pages, T 2569439, scores
+ * 684 with no page tables and up to 1000 with page tables as large as
+ * its total_vm: bounds [684, 1000], as the verdict says.
+ */
+static void explain_mainline(const struct ml_run *r, int64_t pid,
+			     struct verdict *v)
+{
+	size_t i = pid ? analyzer_row_of_pid(r->inc, pid) : r->n;
+	struct verdict_explain *x = &v->explain;
+	const struct ml_task *t;
+	int64_t base, p, lo, hi;
+	bool cap;
+
+	if (i == r->n)
+		return;
+	t = &r->t[i];
+	x->present = true;
+	x->pid = pid;
+	x->comm = r->inc->tasks[i].comm;
+	x->is_signed = true;
+	if (!t->lo.rss && r->inc->tasks[i].col[TASK_RSS] == OOM_VAL_NONE)
+		return;
+	cap = r->bonus && t->root;
+	base = mainline_base_pages(r->era, &t->lo);
+	snprintf(x->steps[0].term, sizeof(x->steps[0].term),
+		 "rss %lld + swapents %lld%s + page tables %lld%s",
+		 (long long)t->lo.rss, (long long)t->lo.swapents,
+		 t->swap_unknown ? " (unknown)" : "",
+		 (long long)(base - t->lo.rss - t->lo.swapents),
+		 t->pt_unknown ? " (unknown)" : "");
+	x->steps[0].points = (uint64_t)base;
+	x->steps[0].is_signed = true;
+	p = mainline_badness_w(r->era, r->width, base, t->osa, cap, r->t_lo);
+	snprintf(x->steps[1].term, sizeof(x->steps[1].term),
+		 "oom_badness: oom_score_adj %lld%s, totalpages %lld",
+		 (long long)t->osa, cap ? ", CAP_SYS_ADMIN" : "",
+		 (long long)r->t_lo);
+	x->steps[1].points = (uint64_t)p;
+	x->steps[1].is_signed = true;
+	snprintf(x->steps[2].term, sizeof(x->steps[2].term),
+		 "printed score (x 1000 / totalpages from 3.5)");
+	x->steps[2].points =
+		(uint64_t)mainline_kernel_score(r->era, p, r->t_lo);
+	x->steps[2].is_signed = true;
+	x->n_steps = 3;
+	if (!t->eligible) {
+		lo = hi = MAINLINE_INELIGIBLE;
+	} else {
+		kernel_score_range(r, i, &lo, &hi);
+	}
+	x->lo = (uint64_t)lo;
+	x->hi = (uint64_t)hi;
+}
+
 static struct oomlens_error *run_era(const struct oom_incident *inc,
 				     struct kernel_formula f, bool forced,
 				     const struct dump_state *dump,
-				     struct verdict *v)
+				     int64_t explain_pid, struct verdict *v)
 {
 	struct ml_run r = {.inc = inc, .era = f.era, .dump = dump};
 	int era = (int)f.era;
@@ -919,63 +980,13 @@ static struct oomlens_error *run_era(const struct oom_incident *inc,
 			   "(CVE-2011-4097) with inexact inputs");
 	t_samples(&r);
 	decide(&r, v);
+	explain_mainline(&r, explain_pid, v);
 	free(r.t);
 	free(r.lo);
 	free(r.hi);
 	free(r.cand);
 	free(r.samples);
 	return NULL;
-}
-
-/*
- * --explain for the mainline model: the task's counters, base and
- * oom_badness() with totalpages at its lowest and uid 0 holding
- * CAP_SYS_ADMIN (the defaults of the verdict's score).
- */
-static void explain_mainline(const struct oom_incident *inc, int era,
-			     int64_t pid, struct verdict *v)
-{
-	const struct oom_task *row = pid ? oom_incident_task(inc, pid) : NULL;
-	struct verdict_explain *x = &v->explain;
-	struct ml_run r = {.inc = inc, .era = (enum mainline_era)era};
-	const char *rel = inc->kernel_release;
-	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
-	struct ml_task t;
-	int64_t base, p;
-	bool cap;
-
-	if (!row)
-		return;
-	x->present = true;
-	x->pid = pid;
-	x->comm = row->comm;
-	x->is_signed = true;
-	task_inputs(&r, row, 0, oom_incident_page_kb(inc), &t);
-	if (!t.lo.rss && row->col[TASK_RSS] == OOM_VAL_NONE)
-		return;
-	totalpages(&r, kv, 0);
-	cap = mainline_has_root_bonus(r.era) && t.root;
-	base = mainline_base_pages(r.era, &t.lo);
-	snprintf(x->steps[0].term, sizeof(x->steps[0].term),
-		 "rss %lld + swapents %lld + page tables", (long long)t.lo.rss,
-		 (long long)t.lo.swapents);
-	x->steps[0].points = (uint64_t)base;
-	x->steps[0].is_signed = true;
-	p = mainline_badness_w(r.era, kernel_formula_of(rel, r.era).width, base,
-			       t.osa, cap, r.t_lo);
-	snprintf(x->steps[1].term, sizeof(x->steps[1].term),
-		 "oom_badness: oom_score_adj %lld%s, totalpages %lld",
-		 (long long)t.osa, cap ? ", CAP_SYS_ADMIN" : "",
-		 (long long)r.t_lo);
-	x->steps[1].points = (uint64_t)p;
-	x->steps[1].is_signed = true;
-	snprintf(x->steps[2].term, sizeof(x->steps[2].term),
-		 "printed score (x 1000 / totalpages from 3.5)");
-	x->steps[2].points = (uint64_t)mainline_kernel_score(r.era, p, r.t_lo);
-	x->steps[2].is_signed = true;
-	x->n_steps = 3;
-	x->lo = (uint64_t)p;
-	x->hi = (uint64_t)p;
 }
 
 /* The era of inc's kernel: from its release, else from the layout. */
@@ -1006,7 +1017,7 @@ static struct oomlens_error *check_alt_formula(const struct oom_incident *inc,
 	alt = malloc(sizeof(*alt));
 	if (!alt)
 		return &oomlens_error_nomem;
-	err = run_era(inc, row->alt, false, dump, alt);
+	err = run_era(inc, row->alt, false, dump, 0, alt);
 	differ = !err && (!alt->has_victim || alt->victim.pid != v->victim.pid);
 	free(alt);
 	if (err)
@@ -1070,12 +1081,12 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 		err = run_era(inc,
 			      kernel_formula_of(inc->kernel_release,
 						(enum mainline_era)era),
-			      o->eras[m] >= 0, o->dump, &out->v[out->n]);
+			      o->eras[m] >= 0, o->dump, o->explain_pid,
+			      &out->v[out->n]);
 		if (!err && o->eras[m] < 0)
 			err = check_alt_formula(inc, o->dump, &out->v[out->n]);
 		if (err)
 			return err;
-		explain_mainline(inc, era, o->explain_pid, &out->v[out->n]);
 		out->n++;
 	}
 	for (m = 0; m < out->n; m++)

@@ -788,6 +788,87 @@ START_TEST(test_proc_oom_score)
 }
 END_TEST
 
+/*
+ * --explain bounds a task's printed score as the verdict bounds it: for
+ * the victim, explain's [lo, hi] is the verdict's kernel_score, under every
+ * mainline era forced on every generated and qemu log. Before, explain
+ * fed the unknowns at 0 (swap, page tables) and gave [p, p].
+ */
+static int explain_checked;
+
+static int check_explain_bounds(const char *dir, const char *stem)
+{
+	char path[512];
+	struct collected c;
+	size_t i;
+	int era, bad = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.log", dir, stem);
+	ck_assert_ptr_null(collect_file(&c, path));
+	for (i = 0; i < c.n; i++) {
+		for (era = 0; era < MAINLINE_ERA_COUNT; era++) {
+			struct analyzer_options o;
+			struct verdict_list vl;
+			const struct verdict *v;
+
+			analyzer_options_init(&o);
+			ck_assert_ptr_null(analyzer_options_parse(
+				&o, mainline_eras[era].name));
+			ck_assert_ptr_null(analyzer_run(c.inc[i], &o, &vl));
+			if (!vl.n || !vl.v[0].has_victim)
+				continue;
+			o.explain_pid = vl.v[0].victim.pid;
+			ck_assert_ptr_null(analyzer_run(c.inc[i], &o, &vl));
+			v = &vl.v[0];
+			ck_assert(v->explain.present);
+			explain_checked++;
+			if ((int64_t)v->explain.lo == v->kernel_score_lo &&
+			    (int64_t)v->explain.hi == v->kernel_score_hi)
+				continue;
+			fprintf(stderr,
+				"%s: incident %zu under %s: explain [%lld, %lld], verdict [%lld, %lld]\n",
+				path, i, v->model, (long long)v->explain.lo,
+				(long long)v->explain.hi,
+				(long long)v->kernel_score_lo,
+				(long long)v->kernel_score_hi);
+			bad++;
+		}
+	}
+	collected_release(&c);
+	return bad;
+}
+
+START_TEST(test_explain_bounds)
+{
+	struct collected c;
+	struct analyzer_options o;
+	struct verdict_list vl;
+
+	/* 2.6.39 counts nr_ptes, which a 2.6.36 table lacks: 684..1000 */
+	ck_assert_ptr_null(collect_file(
+		&c, GENERATED "/global-simple.2.6.36.rsyslog-012.log"));
+	ck_assert_uint_eq(c.n, 1);
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline-2.6.39"));
+	o.explain_pid = 2201;
+	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+	ck_assert_int_eq(vl.v[0].victim.pid, 2201);
+	ck_assert_int_eq((int64_t)vl.v[0].explain.lo, 684);
+	ck_assert_int_eq((int64_t)vl.v[0].explain.hi, 1000);
+	ck_assert_int_eq(vl.v[0].kernel_score_hi, 1000);
+	collected_release(&c);
+
+	explain_checked = 0;
+	check_each_file(GENERATED, ".log", "generated logs",
+			check_explain_bounds);
+	check_each_file("../fixtures/kernel-output", ".log", "qemu kernel logs",
+			check_explain_bounds);
+	fprintf(stderr, "explain: %d bounds as the verdict's\n",
+		explain_checked);
+	ck_assert_int_ge(explain_checked, 1000);
+}
+END_TEST
+
 /* ---- The 2009 models ---- */
 
 /* int_sqrt() at its edges: floor(sqrt(x)) */
@@ -1728,6 +1809,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_generated);
 	tcase_add_test(tc, test_demo_storm);
 	tcase_add_test(tc, test_proc_oom_score);
+	tcase_add_test(tc, test_explain_bounds);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -151,6 +151,18 @@ int64_t mainline_badness_w(enum mainline_era era, enum badness_width width,
 			   bool cap_sys_admin, int64_t totalpages);
 
 /*
+ * 3.5+: oom_badness() before its clamp at 1 (none in 5.9+) is a line in
+ * T/1000: points = *intercept + *slope * (totalpages / 1000), the root
+ * bonus folded in (adj - 30 in 3.5-3.13, base - 3% in 3.14-4.16). Example:
+ * 3.5, base 300000, osa 500, root: 300000 + 470 * (T / 1000). False (and
+ * nothing written) for 2.6.36-3.4, where base*1000/T is no line, and for
+ * osa -1000. Pure.
+ */
+bool mainline_badness_line(enum mainline_era era, int64_t base,
+			   int64_t oom_score_adj, bool cap_sys_admin,
+			   int64_t *intercept, int64_t *slope);
+
+/*
  * The score the era's kernel prints for a chosen task of `points`: points
  * itself in 2.6.36-3.4, points*1000/totalpages from 3.5. Pure.
  */

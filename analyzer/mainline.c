@@ -160,17 +160,29 @@ int64_t mainline_badness_w(enum mainline_era era, enum badness_width width,
 			return 1;
 		return points < 1000 ? points : 1000;
 	}
-	points = base;
-	adj = oom_score_adj;
-	if (cap_sys_admin && era == MAINLINE_3_5)
-		adj -= 30;
-	else if (cap_sys_admin && mainline_has_root_bonus(era))
-		points -= points * 3 / 100;
-	adj *= totalpages / 1000;
-	points += adj;
+	mainline_badness_line(era, base, oom_score_adj, cap_sys_admin, &points,
+			      &adj);
+	points += adj * (totalpages / 1000);
 	if (era == MAINLINE_5_9)
 		return points;
 	return points > 0 ? points : 1;
+}
+
+bool mainline_badness_line(enum mainline_era era, int64_t base,
+			   int64_t oom_score_adj, bool cap_sys_admin,
+			   int64_t *intercept, int64_t *slope)
+{
+	if (era <= MAINLINE_2_6_39 || oom_score_adj <= -1000)
+		return false;
+	if (base < 0)
+		base = 0;
+	*intercept = base;
+	*slope = oom_score_adj;
+	if (cap_sys_admin && era == MAINLINE_3_5)
+		*slope -= 30;
+	else if (cap_sys_admin && mainline_has_root_bonus(era))
+		*intercept -= base * 3 / 100;
+	return true;
 }
 
 /*

@@ -33,7 +33,9 @@
  * T samples: both ends, 16 points T_lo + (T_hi - T_lo)/2^i, and the
  * points around each crossing of two oom_score_adj groups' score lines. In
  * 3.5+ points are linear in T/1000, so the crossings are where the order
- * can change; NEEDSWORK: this samples T, it does not prove every T.
+ * can change. A single candidate at the samples is then proven for every
+ * T between them (prove_choice()), or the split that fails to prove it
+ * adds the sample that refutes it; past the budget it is `assumed`.
  */
 #include "analyzer/internal.h"
 
@@ -454,14 +456,17 @@ static void t_samples(struct ml_run *r)
 				}
 }
 
-/* The task's score with the unknowns in `vary` at their high (hi) end. */
-static int64_t score_of(const struct ml_run *r, size_t i, unsigned vary,
-			bool high, int64_t t)
+/*
+ * Task i's base pages and CAP_SYS_ADMIN with the unknowns in `vary` at
+ * the end that raises its score (high) or lowers it.
+ */
+static int64_t corner(const struct ml_run *r, size_t i, unsigned vary,
+		      bool high, bool *cap)
 {
 	const struct ml_task *k = &r->t[i];
 	struct mainline_counts c = k->lo;
-	bool cap = r->bonus && k->root;
 
+	*cap = r->bonus && k->root;
 	if (high && (vary & VARY_SWAP))
 		c.swapents = k->hi.swapents;
 	if (high && (vary & VARY_PT)) {
@@ -470,10 +475,18 @@ static int64_t score_of(const struct ml_run *r, size_t i, unsigned vary,
 		c.pgtables_pages = k->hi.pgtables_pages;
 	}
 	if (high && (vary & VARY_CAP) && !k->cap_known)
-		cap = false;
-	return mainline_badness_w(r->era, r->width,
-				  mainline_base_pages(r->era, &c), k->osa, cap,
-				  t);
+		*cap = false;
+	return mainline_base_pages(r->era, &c);
+}
+
+/* The task's score with the unknowns in `vary` at their high (hi) end. */
+static int64_t score_of(const struct ml_run *r, size_t i, unsigned vary,
+			bool high, int64_t t)
+{
+	bool cap;
+	int64_t base = corner(r, i, vary, high, &cap);
+
+	return mainline_badness_w(r->era, r->width, base, r->t[i].osa, cap, t);
 }
 
 /* Does task i win a tie against task j? */
@@ -568,6 +581,181 @@ static size_t candidates(struct ml_run *r, unsigned vary)
 	for (i = 0; i < r->n; i++)
 		n += r->cand[i];
 	return n;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Sort the T samples and drop the repeated ones. */
+static void sort_samples(struct ml_run *r)
+{
+	size_t i, n = 0;
+
+	qsort(r->samples, r->n_samples, sizeof(*r->samples), cmp_i64);
+	for (i = 0; i < r->n_samples; i++)
+		if (!n || r->samples[i] != r->samples[n - 1])
+			r->samples[n++] = r->samples[i];
+	r->n_samples = n;
+}
+
+/* Does v beat u with scores sv and su (both eligible)? */
+static bool beats(const struct ml_run *r, size_t v, int64_t sv, size_t u,
+		  int64_t su)
+{
+	return sv > su || (sv == su && wins_tie(r, v, u));
+}
+
+/*
+ * Does v's lowest score beat every other task's highest at T = t? Where
+ * it does, v is the only candidate there (a task whose highest beats every
+ * other's lowest must beat v's); *work counts the scores computed.
+ */
+static bool holds_at(const struct ml_run *r, size_t v, int64_t t, double *work)
+{
+	int64_t sv = score_of(r, v, r->active, false, t);
+	size_t u;
+
+	*work += (double)r->n;
+	for (u = 0; u < r->n; u++)
+		if (u != v && r->t[u].eligible &&
+		    !beats(r, v, sv, u, score_of(r, u, r->active, true, t)))
+			return false;
+	return true;
+}
+
+/*
+ * Does v beat every other task at every T in [a, b], given that it does
+ * at a and at b?
+ *
+ * 3.5+: before the clamp each score is a line in k = T/1000 (which grows
+ * with T), so v's lowest minus u's highest is a line too: at least 0 at
+ * both ends, it is at least 0 between them. The clamp at 1 (before 5.9)
+ * maps both to 1 where v's line is at or below 1: v must then win the tie,
+ * or its line must stay above 1, which again the ends tell.
+ *
+ * 2.6.36-3.4: floor(base*1000/T) is no line, and two tasks' floors can
+ * meet between samples (then the tie rule decides). Each score only falls
+ * as T grows, so on [a, b] v is at least its score at b and u at most its
+ * score at a: v holds when that lowest beats every such highest.
+ */
+static bool holds_between(const struct ml_run *r, size_t v, int64_t a,
+			  int64_t b, double *work)
+{
+	int64_t cv, mv, cu, mu, ka = a / 1000, kb = b / 1000, va, vb, base;
+	bool cap;
+	size_t u;
+
+	*work += (double)r->n;
+	if (r->era <= MAINLINE_2_6_39) {
+		int64_t low = score_of(r, v, r->active, false, b);
+
+		for (u = 0; u < r->n; u++)
+			if (u != v && r->t[u].eligible &&
+			    !beats(r, v, low, u,
+				   score_of(r, u, r->active, true, a)))
+				return false;
+		return true;
+	}
+	base = corner(r, v, r->active, false, &cap);
+	mainline_badness_line(r->era, base, r->t[v].osa, cap, &cv, &mv);
+	va = cv + mv * ka;
+	vb = cv + mv * kb;
+	for (u = 0; u < r->n; u++) {
+		if (u == v || !r->t[u].eligible)
+			continue;
+		base = corner(r, u, r->active, true, &cap);
+		mainline_badness_line(r->era, base, r->t[u].osa, cap, &cu, &mu);
+		if (!beats(r, v, va, u, cu + mu * ka) ||
+		    !beats(r, v, vb, u, cu + mu * kb))
+			return false;
+		if (r->era != MAINLINE_5_9 && !wins_tie(r, v, u) &&
+		    (va <= 1 || vb <= 1))
+			return false;
+	}
+	return true;
+}
+
+enum ml_proof {
+	PROOF_HOLDS, /* v is the choice at every admissible T */
+	PROOF_REFUTED, /* a new sample has more candidates: r->cand */
+	PROOF_OPEN, /* neither, within the budget */
+};
+
+/*
+ * The samples show one candidate, v; prove it for every T in [T_lo, T_hi]
+ * (the samples alone prove nothing between them). A gap where
+ * holds_between() fails is split at its middle, which becomes a sample; a
+ * gap of width 1 holds at once, both its ends being samples. A middle
+ * where v does not hold is checked by candidates(): a second candidate
+ * refutes v. Example (test_certain_between_samples): tasks of 39041 and
+ * 39162 pages, T in [133370, 141124], 2.6.39: the second wins at the 18
+ * samples, but both score 292 at T = 133659, where the first wins the
+ * tie; splitting finds such a T, and the verdict is undetermined.
+ */
+static enum ml_proof prove_choice(struct ml_run *r, size_t v, size_t *n_cand)
+{
+	struct gap {
+		int64_t a, b;
+	} * stack;
+	size_t i, n = 0;
+	double work = 0;
+	enum ml_proof res = PROOF_HOLDS;
+
+	if (!(r->active & VARY_T))
+		return PROOF_HOLDS;
+	/*
+	 * 2.6.36-3.4 keep base*1000/T in an int: past 2^31 not monotone, nor
+	 * past base*1000 = 2^31 where the int overflows (2.6.39-3.0.15)
+	 */
+	if (r->era <= MAINLINE_2_6_39)
+		for (i = 0; i < r->n; i++) {
+			uint64_t bhi = (uint64_t)mainline_base_pages(
+				r->era, &r->t[i].hi);
+
+			if (r->t[i].eligible &&
+			    (bhi * 1000 / (uint64_t)r->t_lo >= (uint64_t)1
+								       << 31 ||
+			     (r->width == BW_INT_OVERFLOW &&
+			      bhi > INT32_MAX / 1000)))
+				return PROOF_OPEN;
+		}
+	stack = malloc(2 * ML_MAX_SAMPLES * sizeof(*stack));
+	if (!stack)
+		return PROOF_OPEN;
+	sort_samples(r);
+	for (i = r->n_samples; i-- > 1;) {
+		stack[n].a = r->samples[i - 1];
+		stack[n++].b = r->samples[i];
+	}
+	while (n && res == PROOF_HOLDS) {
+		struct gap g = stack[--n];
+		int64_t m = g.a + (g.b - g.a) / 2;
+
+		if (g.b - g.a < 2 || holds_between(r, v, g.a, g.b, &work))
+			continue;
+		if (r->n_samples == ML_MAX_SAMPLES || work > ML_MAX_WORK) {
+			res = PROOF_OPEN;
+			break;
+		}
+		r->samples[r->n_samples++] = m;
+		if (!holds_at(r, v, m, &work)) {
+			*n_cand = candidates(r, r->active);
+			if (*n_cand > 1) {
+				res = PROOF_REFUTED;
+				break;
+			}
+		}
+		stack[n].a = m;
+		stack[n++].b = g.b;
+		stack[n].a = g.a;
+		stack[n++].b = m;
+	}
+	free(stack);
+	return res;
 }
 
 /* The choice under the defaults, skipping `skip` (or none: r->n). */
@@ -772,6 +960,8 @@ static void decide(struct ml_run *r, struct verdict *v)
 		return;
 	}
 	n = candidates(r, r->active);
+	if (n == 1 && prove_choice(r, victim, &n) == PROOF_OPEN)
+		assume(r, "the same victim between the sampled totalpages");
 	v->n_candidates_total = n;
 	if (n > 1) {
 		v->certainty = VERDICT_UNDETERMINED;

@@ -236,6 +236,22 @@ static void add_row(struct oom_incident *inc, int64_t pid, int64_t uid,
 	ck_assert_ptr_null(oom_incident_add_task(inc, &t));
 }
 
+/* A memcg OOM of `release`: limits in kB, total swap not in the report. */
+static struct oom_incident *built_memcg(const char *release, int64_t limit_kb,
+					int64_t memsw_kb)
+{
+	struct oom_incident *inc = built(release, 0);
+
+	inc->mem.present = false;
+	inc->mem.total_swap_kb = OOM_VAL_NONE;
+	inc->constraint = OOM_CONSTRAINT_MEMCG;
+	inc->memcg.present = true;
+	inc->memcg.memory.limit_kb = limit_kb;
+	inc->memcg.memsw.limit_kb = memsw_kb;
+	inc->memcg.swap.limit_kb = OOM_VAL_NONE;
+	return inc;
+}
+
 static const struct verdict *run1(const struct oom_incident *inc,
 				  struct verdict_list *vl)
 {
@@ -474,14 +490,7 @@ START_TEST(test_memcg_interval)
 	 * [5120, 10240]. Base 10718, uid 0: lo 10397000/10240 = 1015, hi
 	 * 10718000/5120 = 2093.
 	 */
-	inc = built("4.8.0-gentoo", 0);
-	inc->mem.present = false;
-	inc->mem.total_swap_kb = OOM_VAL_NONE;
-	inc->constraint = OOM_CONSTRAINT_MEMCG;
-	inc->memcg.present = true;
-	inc->memcg.memory.limit_kb = 20480;
-	inc->memcg.memsw.limit_kb = 40960;
-	inc->memcg.swap.limit_kb = OOM_VAL_NONE;
+	inc = built_memcg("4.8.0-gentoo", 20480, 40960);
 	add_row(inc, 1381, 0, 5191, 0, "gunpowder-memho");
 	inc->tasks[0].col[TASK_NR_PTES] = 34;
 	inc->tasks[0].col[TASK_NR_PMDS] = 4;
@@ -492,6 +501,60 @@ START_TEST(test_memcg_interval)
 	ck_assert_int_eq(v->kernel_score_lo, 1015);
 	ck_assert_int_eq(v->kernel_score_hi, 2093);
 	ck_assert(!v->has_runner_up);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * "certain" only where the bounds decide it at every totalpages, not only
+ * at the sampled ones. 3.0 (2.6.39 era), memcg limit 533480kB = 133370
+ * pages, memory+swap 564496kB = 141124, total swap unknown: T in
+ * [133370, 141124]. The second task's 39162 pages beat the first's 39041
+ * at the 18 sampled T (at T_lo: 39162000/133370 = 293 against 292), but
+ * at T = 133659 both are 292 (39041000/133659 = 292.09, 39162000/133659
+ * = 292.99) and the first maximum wins: the first task. Before, the
+ * verdict said "certain" for the second.
+ */
+START_TEST(test_certain_between_samples)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = built_memcg("3.0.0", 533480, 564496);
+	add_row(inc, 10, 1000, 39041, 0, "first");
+	add_row(inc, 20, 1000, 39162, 0, "second");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-2.6.39");
+	ck_assert_int_eq(v->certainty, VERDICT_UNDETERMINED);
+	ck_assert_int_eq(v->n_candidates_total, 2);
+	ck_assert_int_eq(v->n_deciding_inputs, 1);
+	ck_assert_str_eq(v->deciding_inputs[0],
+			 "total swap and swappiness (memcg totalpages)");
+	oom_incident_free(inc);
+
+	/*
+	 * 4.19, T in [131072, 524288]: two tasks of oom_score_adj 999 whose
+	 * scores climb 999 a step of T/1000 and differ by one page all along
+	 * (the lines 1001 + 999k and 1000 + 999k): proven at every T,
+	 * certain, though each score moves by 392000 pages over that range.
+	 */
+	inc = built_memcg("4.19.0", 524288, 2097152);
+	add_row(inc, 10, 1000, 1000, 999, "first");
+	add_row(inc, 20, 1000, 1001, 999, "second");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-4.19");
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(v->victim.pid, 20);
+	oom_incident_free(inc);
+
+	/* memory+swap no higher than memory: T is exact, and certain */
+	inc = built_memcg("3.0.0", 533480, 533480);
+	add_row(inc, 10, 1000, 39041, 0, "first");
+	add_row(inc, 20, 1000, 39162, 0, "second");
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(v->victim.pid, 20);
 	oom_incident_free(inc);
 }
 END_TEST
@@ -1775,6 +1838,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_kernel_row_lookup);
 	tcase_add_test(tc, test_root_bonus_certainty);
 	tcase_add_test(tc, test_memcg_interval);
+	tcase_add_test(tc, test_certain_between_samples);
 	tcase_add_test(tc, test_no_model);
 	tcase_add_test(tc, test_sacrifice);
 	tcase_add_loop_test(tc, test_agreement, 0,

@@ -2,6 +2,7 @@
 #include "reports/summary.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,14 +47,21 @@ struct oomlens_error *summary_begin(struct summary_report **out,
 	return NULL;
 }
 
-static double pct(int64_t part, int64_t whole)
+/* "12.5%", or "-" of nothing (no incident to rate), in buf. */
+static const char *pct(char *buf, size_t n, int64_t part, int64_t whole)
 {
-	return whole > 0 ? 100.0 * (double)part / (double)whole : 0.0;
+	if (whole > 0)
+		snprintf(buf, n, "%5.1f%%",
+			 100.0 * (double)part / (double)whole);
+	else
+		snprintf(buf, n, "%6s", "-");
+	return buf;
 }
 
 struct oomlens_error *summary_row(struct summary_report *s,
 				  const struct verdict_summary *r)
 {
+	char p1[16], p2[16], p3[16];
 	int64_t compared;
 
 	s->rows++;
@@ -93,13 +101,14 @@ struct oomlens_error *summary_row(struct summary_report *s,
 	compared = r->same_as_kernel + r->differs_from_kernel;
 	return strbuf_addf(
 		&s->out,
-		"  %-24.24s %-22.22s %6lld %8lld %5.1f%% %8lld %5.1f%% %9lld %8lld %5.1f%%  %lld/%lld/%lld\n",
+		"  %-24.24s %-22.22s %6lld %8lld %s %8lld %s %9lld %8lld %s  %lld/%lld/%lld\n",
 		r->key, r->family, (long long)r->incidents,
-		(long long)r->same_as_kernel, pct(r->same_as_kernel, compared),
+		(long long)r->same_as_kernel,
+		pct(p1, sizeof(p1), r->same_as_kernel, compared),
 		(long long)r->differs_from_kernel,
-		pct(r->differs_from_kernel, compared),
+		pct(p2, sizeof(p2), r->differs_from_kernel, compared),
 		(long long)r->no_badness_choice, (long long)r->differs_from_old,
-		pct(r->differs_from_old, r->compared_with_old),
+		pct(p3, sizeof(p3), r->differs_from_old, r->compared_with_old),
 		(long long)r->certain, (long long)r->assumed,
 		(long long)r->undetermined);
 }

@@ -7,6 +7,7 @@
 #include "core/strbuf.h"
 #include "reports/jsonw.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 #include "tests/suites.h"
 
 START_TEST(json_strings_are_always_valid)
@@ -139,6 +140,42 @@ START_TEST(json_verdict_keys_have_one_type)
 }
 END_TEST
 
+/*
+ * The summary rates same against differs only: a group of incidents with
+ * no badness choice has no rate ("-"), not 0 %, and counts them apart.
+ */
+START_TEST(summary_rates_only_badness_choices)
+{
+	struct verdict_summary row = {.dim = "all",
+				      .key = "all",
+				      .family = "mainline",
+				      .incidents = 4,
+				      .same_as_kernel = 3,
+				      .differs_from_kernel = 0,
+				      .no_badness_choice = 1};
+	struct summary_report *sr;
+	char *buf = NULL;
+	size_t len = 0, rows = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	ck_assert_ptr_null(summary_begin(&sr, REPORT_TEXT, f));
+	ck_assert_ptr_null(summary_row(sr, &row));
+	row.dim = "rule";
+	row.key = "panic_on_oom";
+	row.incidents = row.no_badness_choice = 1;
+	row.same_as_kernel = 0;
+	ck_assert_ptr_null(summary_row(sr, &row));
+	ck_assert_ptr_null(summary_end(sr, &rows));
+	fclose(f);
+	ck_assert_uint_eq(rows, 2);
+	/* 3 of the 3 compared, not of the 4 */
+	ck_assert_ptr_nonnull(strstr(buf, "       3 100.0%        0   0.0%"));
+	ck_assert_ptr_nonnull(strstr(buf, "panic_on_oom"));
+	ck_assert_ptr_nonnull(strstr(buf, "       0      -        0      -"));
+	free(buf);
+}
+END_TEST
+
 Suite *reports_suite(void)
 {
 	Suite *s = suite_create("reports");
@@ -147,6 +184,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, json_strings_are_always_valid);
 	tcase_add_test(tc, report_text_and_json_of_an_incident);
 	tcase_add_test(tc, json_verdict_keys_have_one_type);
+	tcase_add_test(tc, summary_rates_only_badness_choices);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -281,6 +281,11 @@ static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
 		       false);
 }
 
+/* Where a kdump file's parts lie: see kdump_header_sane(). */
+struct kdump_geom {
+	uint32_t block_size, sub_blocks, bitmap_blocks;
+};
+
 /*
  * libkdumpfile 0.5.1 trusts a kdump header's sizes: it maps and allocates
  * what block_size, sub_hdr_size, bitmap_blocks and the sub-header's
@@ -289,9 +294,10 @@ static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
  * sub-header and both bitmaps must lie within the file, and so must the
  * data the sub-header points at (kdump_sub_sane). libkdumpfile takes the
  * 32-bit layout (block_size at 416) when its block_size looks valid, else
- * the 64-bit one (at 428): the first layout whose sizes fit is checked.
+ * the 64-bit one (at 428): the first layout whose sizes fit is checked,
+ * and its geometry left in *g.
  */
-static bool kdump_header_sane(int fd, uint64_t file_size)
+static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
 {
 	unsigned char h[440];
 	static const unsigned at[2] = {416, 428};
@@ -304,12 +310,85 @@ static bool kdump_header_sane(int fd, uint64_t file_size)
 		uint32_t bm = (uint32_t)get_uint(h + at[i] + 8, 4, false);
 
 		if (bs >= 512 && bs <= (1u << 20) && !(bs & (bs - 1)) &&
-		    (1 + (uint64_t)sub + bm) * bs <= file_size)
+		    (1 + (uint64_t)sub + bm) * bs <= file_size) {
+			*g = (struct kdump_geom){bs, sub, bm};
 			return kdump_sub_sane(
 				fd, file_size, i == 0,
 				(uint32_t)get_uint(h + 8, 4, false), bs);
+		}
 	}
 	return false;
+}
+
+/*
+ * A kdump file's page descriptors, one per page set in the second
+ * ("dumpable") bitmap, in pfn order, right after the bitmaps:
+ * { u64 offset, u32 size, u32 flags, u64 page_flags } (makedumpfile's
+ * struct page_desc).
+ */
+#define PD_SIZE 24
+/* flags of a compressed page: zlib, lzo, snappy, zstd (DUMP_DH_COMPRESSED_*) */
+#define PD_COMPRESSED (0x1u | 0x2u | 0x4u | 0x20u)
+
+/*
+ * libkdumpfile 0.5.1 reads a compressed page's `size` bytes into a
+ * buffer of one page (block_size) without comparing the two: a page
+ * descriptor with a compression flag and a size above block_size
+ * overflows the heap (by size - block_size bytes, in kdump_read). A damaged
+ * bitmap does the same, by shifting the descriptors onto page data. Every
+ * descriptor the bitmap makes reachable and that lies within the file is
+ * checked here, before libkdumpfile opens the file; those past its end
+ * read as zeros (a "wrong page size" error, not a crash). An uncompressed
+ * page's size libkdumpfile checks itself. The cost is one sequential
+ * read of the bitmap and the descriptors: 24 bytes per dumped page.
+ */
+static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
+					      const struct kdump_geom *g,
+					      const char *path)
+{
+	uint64_t half = (uint64_t)g->bitmap_blocks * g->block_size / 2;
+	uint64_t bitmap = (1 + (uint64_t)g->sub_blocks) * g->block_size + half;
+	uint64_t descs = bitmap + half, n = 0, i, at;
+	unsigned char buf[PD_SIZE * 2730]; /* ~64 KiB */
+
+	for (at = 0; at < half;) {
+		size_t k = half - at < sizeof(buf) ? (size_t)(half - at)
+						   : sizeof(buf);
+
+		if (!read_full(fd, buf, k, bitmap + at))
+			return NULL; /* left to libkdumpfile to report */
+		for (size_t j = 0; j < k; j++)
+			n += (unsigned)__builtin_popcount(buf[j]);
+		at += k;
+	}
+	if (descs >= file_size)
+		return NULL;
+	if (n > (file_size - descs) / PD_SIZE)
+		n = (file_size - descs) / PD_SIZE;
+	for (i = 0; i < n;) {
+		size_t k = n - i < sizeof(buf) / PD_SIZE
+				   ? (size_t)(n - i)
+				   : sizeof(buf) / PD_SIZE;
+
+		if (!read_full(fd, buf, k * PD_SIZE, descs + i * PD_SIZE))
+			return NULL;
+		for (size_t j = 0; j < k; j++) {
+			const unsigned char *pd = buf + j * PD_SIZE;
+			uint32_t size = (uint32_t)get_uint(pd + 8, 4, false);
+			uint32_t flags = (uint32_t)get_uint(pd + 12, 4, false);
+
+			if ((flags & PD_COMPRESSED) && size > g->block_size)
+				return oomlens_error_new(
+					OOMLENS_ERR_CORRUPT,
+					"'%s': page descriptor %llu (offset %llu) says %u compressed bytes for a page of %u (damaged dump; libkdumpfile would overflow its buffer)",
+					path, (unsigned long long)(i + j),
+					(unsigned long long)(descs +
+							     (i + j) * PD_SIZE),
+					size, g->block_size);
+		}
+		i += k;
+	}
+	return NULL;
 }
 
 /*
@@ -492,13 +571,19 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 	}
 	/* kc->fd is the file or its reassembly */
 	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 8, 0) == 8 &&
-	    memcmp(head, "KDUMP   ", 8) == 0 &&
-	    !kdump_header_sane(kc->fd, (uint64_t)st.st_size)) {
-		err = oomlens_error_new(
-			OOMLENS_ERR_CORRUPT,
-			"'%s': kdump header gives sizes beyond the end of the file (truncated or damaged)",
-			path);
-		goto fail;
+	    memcmp(head, "KDUMP   ", 8) == 0) {
+		struct kdump_geom g;
+
+		if (!kdump_header_sane(kc->fd, (uint64_t)st.st_size, &g)) {
+			err = oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"'%s': kdump header gives sizes beyond the end of the file (truncated or damaged)",
+				path);
+			goto fail;
+		}
+		err = kdump_descs_sane(kc->fd, (uint64_t)st.st_size, &g, path);
+		if (err)
+			goto fail;
 	}
 	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 4, 0) == 4 &&
 	    memcmp(head, "\177ELF", 4) == 0 &&

@@ -304,6 +304,82 @@ START_TEST(truncated_dumps_fail_cleanly)
 }
 END_TEST
 
+/* Write len bytes at off of path. */
+static void patch(const char *path, off_t off, const void *bytes, size_t len)
+{
+	int fd = open(path, O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(pwrite(fd, bytes, len, off), (ssize_t)len);
+	close(fd);
+}
+
+/* A copy of fixture NAME.FILE in a temporary file named in tmp. */
+static void fixture_copy(const char *name, const char *file, char *tmp)
+{
+	char path[4200];
+	int fd = mkstemp(tmp);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	snprintf(path, sizeof(path), "%s.%s", fx(name), file);
+	damaged_copy(path, tmp, file_size(path));
+}
+
+static void expect_refused(const char *dump, const char *vmlinux,
+			   const char *what)
+{
+	struct vmcore_options opt = {0};
+	struct dump_state d;
+	struct oomlens_error *err = vmcore_read(dump, vmlinux, &opt, &d);
+
+	ck_assert_msg(err != NULL, "%s: read, want refused", what);
+	ck_assert_msg(strstr(err->message, dump) &&
+			      strstr(err->message, "page descriptor"),
+		      "%s: %s", what, err->message);
+	oomlens_error_free(err);
+}
+
+/*
+ * libkdumpfile 0.5.1 reads a compressed page's `size` bytes into a buffer
+ * of one page: a page descriptor that says more overflowed the heap
+ * (issue 10 item 12). Four bytes set in the dumpable bitmap of the i386
+ * snappy dump shift the descriptors onto page data; and each compression
+ * a descriptor can name, with one byte more than a page, on x86_64.
+ */
+START_TEST(oversized_compressed_pages_are_refused)
+{
+	static const struct {
+		off_t at;
+		unsigned char v;
+	} bits[] = {{12598, 0x6a}, {12655, 0x7c}, {12717, 0x36}, {12770, 0x35}};
+	/* zlib, lzo, snappy, zstd (makedumpfile's DUMP_DH_COMPRESSED_*) */
+	static const uint32_t flags[] = {0x1, 0x2, 0x4, 0x20};
+	char tmp[] = "/tmp/oomlens-pd-XXXXXX", vmlinux[4200];
+
+	fixture_copy("i386-2.6.32-rfc-highmem", "snappy.kdump", tmp);
+	for (size_t i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
+		patch(tmp, bits[i].at, &bits[i].v, 1);
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux",
+		 fx("i386-2.6.32-rfc-highmem"));
+	expect_refused(tmp, vmlinux, "bitmap bits set");
+	unlink(tmp);
+
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx("x86_64-4.19"));
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
+		/* header 4096, sub-header 4096, two bitmaps of 4096: the
+		 * descriptors {u64 offset, u32 size, u32 flags, u64} follow */
+		uint32_t sf[2] = {4097, flags[i]};
+		char t2[] = "/tmp/oomlens-pd-XXXXXX";
+
+		fixture_copy("x86_64-4.19", "kdump", t2);
+		patch(t2, 4 * 4096 + 5 * 24 + 8, sf, sizeof(sf));
+		expect_refused(t2, vmlinux, "size 4097");
+		unlink(t2);
+	}
+}
+END_TEST
+
 START_TEST(wrong_inputs_are_refused)
 {
 	char x64[4200], i386[4200], vm64[4200], vm32[4200];
@@ -715,6 +791,7 @@ Suite *vmcore_suite(void)
 	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0,
 			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, wrong_inputs_are_refused);
+	tcase_add_test(tc, oversized_compressed_pages_are_refused);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, build_id_mismatch_is_refused);
 	tcase_add_test(tc, unflatten_matches_kdump);

@@ -51,9 +51,71 @@ bool kcore_is_flattened(const void *head, size_t len)
 	       memcmp(head, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) == 0;
 }
 
+/* The unsigned field of n bytes at p, little- or big-endian (be). */
+static uint64_t get_uint(const unsigned char *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
+	return v;
+}
+
+/*
+ * An ELF core file (ET_CORE) is a kernel's dump, not a process's core,
+ * when it carries a VMCOREINFO note, or maps kernel addresses (the top
+ * half: 0xc0000000 and up for the i386 3G/1G split), or maps only
+ * physical memory (QEMU's dump-guest-memory without paging: every
+ * p_vaddr 0). A process core maps user addresses only. When the program
+ * headers lie beyond head, it is taken for a dump (libkdumpfile judges).
+ */
+static bool elf_core_is_kernel(const unsigned char *h, size_t len)
+{
+	bool is64 = h[4] == 2, be = h[5] == 2, all_zero = true;
+	uint64_t phoff = get_uint(h + (is64 ? 32 : 28), is64 ? 8 : 4, be);
+	unsigned phent = (unsigned)get_uint(h + (is64 ? 54 : 42), 2, be);
+	unsigned phnum = (unsigned)get_uint(h + (is64 ? 56 : 44), 2, be);
+	uint64_t kernel = is64 ? 1ull << 63 : 0xc0000000ull;
+
+	if (memmem(h, len, "VMCOREINFO", 10))
+		return true;
+	if (phent != (is64 ? 56u : 32u) || phoff > len || phnum == 0 ||
+	    phnum > (len - phoff) / phent)
+		return true;
+	for (unsigned i = 0; i < phnum; i++) {
+		const unsigned char *p = h + phoff + (uint64_t)i * phent;
+		uint64_t vaddr;
+
+		if (get_uint(p, 4, be) != 1) /* PT_LOAD */
+			continue;
+		vaddr = get_uint(p + (is64 ? 16 : 8), is64 ? 8 : 4, be);
+		if (vaddr >= kernel)
+			return true;
+		all_zero &= vaddr == 0;
+	}
+	return all_zero;
+}
+
+const char *kcore_dump_kind(const void *head, size_t len)
+{
+	const unsigned char *h = head;
+
+	if (kcore_is_flattened(h, len))
+		return "flattened kdump";
+	if (len >= 8 && memcmp(h, "KDUMP   ", 8) == 0)
+		return "kdump-compressed";
+	if (len < 64 || memcmp(h, "\177ELF", 4) != 0 ||
+	    (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
+		return NULL;
+	/* e_type ET_CORE (4) in the file's byte order */
+	if (get_uint(h + 16, 2, h[5] == 2) != 4 || !elf_core_is_kernel(h, len))
+		return NULL;
+	return "ELF";
+}
+
 bool kcore_sniff(const char *path)
 {
-	unsigned char h[20];
+	unsigned char h[KCORE_SNIFF_BYTES];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 
@@ -61,14 +123,7 @@ bool kcore_sniff(const char *path)
 		return false;
 	n = pread(fd, h, sizeof(h), 0);
 	close(fd);
-	if (n < (ssize_t)sizeof(h))
-		return false;
-	if (kcore_is_flattened(h, sizeof(h)) || memcmp(h, "KDUMP   ", 8) == 0)
-		return true;
-	/* ELF, e_type ET_CORE (4) in the file's byte order */
-	return memcmp(h, "\177ELF", 4) == 0 &&
-	       (h[5] == 1 ? h[16] == 4 && h[17] == 0
-			  : h[16] == 0 && h[17] == 4);
+	return n > 0 && kcore_dump_kind(h, (size_t)n) != NULL;
 }
 
 /* pread (or pwrite) all of len bytes at off, through EINTR and short I/O. */
@@ -175,16 +230,6 @@ struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
 	}
 	free(buf);
 	return NULL;
-}
-
-/* The unsigned field of n bytes at p, little- or big-endian (be). */
-static uint64_t get_uint(const unsigned char *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
-	return v;
 }
 
 /* [off, off + size) lies within the file; an empty range always does. */

@@ -42,6 +42,11 @@ struct vmcore_options {
  * one opt->locate names) into *out (initialised here).
  * An error means nothing useful could be read (wrong files, mismatch
  * without force); damage found later is reported as warnings in *out.
+ * With neither vmlinux nor opt->locate, the dump is opened and the error
+ * is OOMLENS_ERR_MISSING, naming its release and build id: the caller
+ * says which options give a debuginfo. (A types back end that needs no
+ * debuginfo, such as the dump's own BTF, makes this case read the dump:
+ * callers already pass it here.)
  */
 struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,

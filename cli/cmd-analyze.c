@@ -108,7 +108,10 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 		a->status = EXIT_TROUBLE;
 }
 
-/* One vmcore: its process table and its log. */
+/*
+ * One vmcore: its process table and its log, read in a child process (a
+ * damaged dump that crashes a library costs that dump only).
+ */
 static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 					    const char *path)
 {
@@ -120,7 +123,7 @@ static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 		opt.locate = cli_find_debuginfo;
 		opt.locate_ctx = (void *)a->debuginfo;
 	}
-	err = vmcore_read(path, a->vmlinux, &opt, &d);
+	err = vmcore_read_isolated(path, a->vmlinux, &opt, &d);
 	if (err && err->code == OOMLENS_ERR_MISSING) {
 		struct oomlens_error *e = oomlens_error_new(
 			err->code, "%s: " CLI_DEBUGINFO_HINT, err->message);

@@ -305,7 +305,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
 	if ((err = source_done(g, &src, &done)) || done)
 		return err;
-	err = vmcore_read(path, g->vmlinux, &opt, &d);
+	/* each dump in a child: a library crash costs the dump, not the run */
+	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);
 	if (err) {
 		char why[1024];
 

@@ -52,4 +52,14 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,
 				  struct dump_state *out);
 
+/*
+ * vmcore_read() in a child process: the same answer, or, when a library
+ * crashes on the dump, an error naming the file and the signal, and this
+ * process goes on. For untrusted dumps; opt->locate runs in the child.
+ */
+struct oomlens_error *vmcore_read_isolated(const char *vmcore,
+					   const char *vmlinux,
+					   const struct vmcore_options *opt,
+					   struct dump_state *out);
+
 #endif

@@ -288,6 +288,15 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	printf '\065' | dd of="$tmp/pd.kdump" bs=1 seek=12770 conv=notrunc 2>/dev/null
 	expect 2 "vmcore: a page descriptor larger than a page" -- "$bin" vmcore --vmlinux "$vmc/i386-2.6.32-rfc-highmem.vmlinux" "$tmp/pd.kdump"
 	grep -q "'$tmp/pd.kdump': page descriptor 22 (offset 16912) says 1660960784 compressed bytes for a page of 4096" "$tmp/err" && ok || bad "vmcore: bad page descriptor message"
+	# ingest reads each dump in a child: a library crash costs that dump
+	mkdir -p "$tmp/many"
+	cp "$vmc/x86_64-2.6.32-rfc.elf" "$tmp/many/a.vmcore"
+	cp "$vmc/x86_64-2.6.32-rfc.kdump" "$tmp/many/b-crash.vmcore"
+	cp "$vmc/x86_64-2.6.32-rfc.flat" "$tmp/many/c.vmcore"
+	cp fixtures/demo/rhel7-storm.log "$tmp/many/d.log"
+	expect 2 "ingest: a dump whose reader crashes" -- env OOMLENS_TEST_DUMP_CRASH=b-crash.vmcore "$bin" ingest --db "$tmp/c.db" --vmlinux "$k64" "$tmp/many"
+	grep -q "skipped '$tmp/many/b-crash.vmcore': '$tmp/many/b-crash.vmcore': the dump reader crashed on it (signal 6, Aborted)" "$tmp/err" &&
+		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the crash costs one dump, named"; cat "$tmp/err"; }
 else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"
 fi

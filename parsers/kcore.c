@@ -239,15 +239,40 @@ static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
 }
 
 /*
+ * A VMCOREINFO line's PAGESIZE, if it is one: false for a PAGESIZE line
+ * whose value is not a decimal power of two (up to 1 GiB). line holds the
+ * line's first len bytes (of a longer line, the start).
+ */
+static bool pagesize_sane(const char *line, size_t len)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len < 8 || memcmp(line, "PAGESIZE", 8) != 0)
+		return true;
+	if (len == 8 || line[8] != '=')
+		return len >
+		       8; /* "PAGESIZE" alone; "PAGESIZEX=" is another key */
+	for (i = 9; i < len && line[i] >= '0' && line[i] <= '9' && i < 19; i++)
+		v = v * 10 + (uint64_t)(line[i] - '0');
+	return i == len && i > 9 && v && !(v & (v - 1)) && v <= (1u << 30);
+}
+
+/*
  * libkdumpfile 0.5.1 turns each line of a VMCOREINFO ELF note (in an ELF
  * dump's PT_NOTE or a kdump's note data) into an attribute named after
  * its key, and dies of SEGV in kdump_open_fd() on a key that starts with
- * '.' (an empty first name component). No kernel writes one.
+ * '.' (an empty first name component). No kernel writes one. In a kdump
+ * file's notes, a PAGESIZE it cannot take (0, 4097, none: a bare
+ * "PAGESIZE") makes it die of SEGV as well, on its error path; every
+ * kernel writes its page size there, a power of two. A line ends at '\n'
+ * or NUL.
  */
 static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
 {
 	unsigned char buf[4096];
-	bool line_start = true;
+	char line[24];
+	size_t len = 0; /* of the current line, up to sizeof(line) */
 
 	while (size) {
 		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
@@ -255,14 +280,20 @@ static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
 		if (!read_full(fd, buf, n, off))
 			return false;
 		for (size_t i = 0; i < n; i++) {
-			if (line_start && buf[i] == '.')
+			if (len == 0 && buf[i] == '.')
 				return false;
-			line_start = buf[i] == '\n';
+			if (buf[i] == '\n' || buf[i] == '\0') {
+				if (!pagesize_sane(line, len))
+					return false;
+				len = 0;
+			} else if (len < sizeof(line)) {
+				line[len++] = (char)buf[i];
+			}
 		}
 		off += n;
 		size -= n;
 	}
-	return true;
+	return pagesize_sane(line, len);
 }
 
 /* The VMCOREINFO notes among the ELF notes at [off, off + size). */
@@ -356,6 +387,10 @@ static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
 
 		if (bs >= 512 && bs <= (1u << 20) && !(bs & (bs - 1)) &&
 		    (1 + (uint64_t)sub + bm) * bs <= file_size) {
+			/* a block is a page: one below the page size (no
+			 * kernel's is under 4 KiB) made it die of SEGV */
+			if (bs < 4096)
+				return false;
 			*g = (struct kdump_geom){bs, sub, bm};
 			return kdump_sub_sane(
 				fd, file_size, i == 0,
@@ -622,7 +657,7 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 		if (!kdump_header_sane(kc->fd, (uint64_t)st.st_size, &g)) {
 			err = oomlens_error_new(
 				OOMLENS_ERR_CORRUPT,
-				"'%s': kdump header gives sizes beyond the end of the file (truncated or damaged)",
+				"'%s': kdump header or notes damaged or cut (sizes beyond the end of the file, a block below 4 KiB, or a VMCOREINFO line libkdumpfile cannot take)",
 				path);
 			goto fail;
 		}
@@ -635,7 +670,7 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 	    !elf_header_sane(kc->fd, (uint64_t)st.st_size)) {
 		err = oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
-			"'%s': ELF headers or notes lie beyond the end of the file or have the wrong sizes (truncated or damaged)",
+			"'%s': ELF headers or notes damaged or cut (beyond the end of the file, wrong sizes, or a VMCOREINFO line libkdumpfile cannot take)",
 			path);
 		goto fail;
 	}

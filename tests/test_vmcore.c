@@ -327,15 +327,14 @@ static void fixture_copy(const char *name, const char *file, char *tmp)
 }
 
 static void expect_refused(const char *dump, const char *vmlinux,
-			   const char *what)
+			   const char *what, const char *want)
 {
 	struct vmcore_options opt = {0};
 	struct dump_state d;
 	struct oomlens_error *err = vmcore_read(dump, vmlinux, &opt, &d);
 
 	ck_assert_msg(err != NULL, "%s: read, want refused", what);
-	ck_assert_msg(strstr(err->message, dump) &&
-			      strstr(err->message, "page descriptor"),
+	ck_assert_msg(strstr(err->message, dump) && strstr(err->message, want),
 		      "%s: %s", what, err->message);
 	oomlens_error_free(err);
 }
@@ -362,7 +361,7 @@ START_TEST(oversized_compressed_pages_are_refused)
 		patch(tmp, bits[i].at, &bits[i].v, 1);
 	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux",
 		 fx("i386-2.6.32-rfc-highmem"));
-	expect_refused(tmp, vmlinux, "bitmap bits set");
+	expect_refused(tmp, vmlinux, "bitmap bits set", "page descriptor");
 	unlink(tmp);
 
 	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx("x86_64-4.19"));
@@ -374,8 +373,61 @@ START_TEST(oversized_compressed_pages_are_refused)
 
 		fixture_copy("x86_64-4.19", "kdump", t2);
 		patch(t2, 4 * 4096 + 5 * 24 + 8, sf, sizeof(sf));
-		expect_refused(t2, vmlinux, "size 4097");
+		expect_refused(t2, vmlinux, "size 4097", "page descriptor");
 		unlink(t2);
+	}
+}
+END_TEST
+
+/* The offset of the last "PAGESIZE=4096" in path (its notes' VMCOREINFO). */
+static off_t last_pagesize(const char *path)
+{
+	static const char key[] = "PAGESIZE=4096";
+	off_t size = file_size(path), at = -1;
+	char *buf = malloc((size_t)size);
+	int fd = open(path, O_RDONLY);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(read(fd, buf, (size_t)size), size);
+	close(fd);
+	for (off_t i = 0; i + (off_t)sizeof(key) - 1 <= size; i++)
+		if (!memcmp(buf + i, key, sizeof(key) - 1))
+			at = i;
+	free(buf);
+	ck_assert_int_ge(at, 0);
+	return at;
+}
+
+/*
+ * libkdumpfile 0.5.1 dies of SEGV in kdump_open_fd() on a kdump file whose
+ * notes give a PAGESIZE it cannot take, or whose block size is below the
+ * page size (found by bench/fuzz, 2026-12-03): refused before it.
+ */
+START_TEST(page_size_lies_are_refused)
+{
+	static const char *const lies[] = {
+		"PAGESIZE=0000", "PAGESIZE\n\n\n\n\n", "PAGESIZE=4097"};
+	static const uint32_t blocks[] = {512, 2048};
+	char vmlinux[4200];
+
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx("x86_64-6.2"));
+	for (size_t i = 0; i < sizeof(lies) / sizeof(lies[0]); i++) {
+		char tmp[] = "/tmp/oomlens-ps-XXXXXX";
+
+		fixture_copy("x86_64-6.2", "kdump", tmp);
+		patch(tmp, last_pagesize(tmp), lies[i], 13);
+		expect_refused(tmp, vmlinux, lies[i], "notes");
+		unlink(tmp);
+	}
+	for (size_t i = 0; i < sizeof(blocks) / sizeof(blocks[0]); i++) {
+		char tmp[] = "/tmp/oomlens-ps-XXXXXX";
+
+		fixture_copy("x86_64-6.2", "kdump", tmp);
+		/* block_size of the 64-bit header layout */
+		patch(tmp, 428, &blocks[i], 4);
+		expect_refused(tmp, vmlinux, "block size", "block below 4 KiB");
+		unlink(tmp);
 	}
 }
 END_TEST
@@ -792,6 +844,7 @@ Suite *vmcore_suite(void)
 			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, oversized_compressed_pages_are_refused);
+	tcase_add_test(tc, page_size_lies_are_refused);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, build_id_mismatch_is_refused);
 	tcase_add_test(tc, unflatten_matches_kdump);

@@ -113,17 +113,33 @@ const char *kcore_dump_kind(const void *head, size_t len)
 	return "ELF";
 }
 
+/* An ELF core's program headers and notes may run past the first 4 KiB. */
+#define ELF_SNIFF_BYTES (256u << 10)
+
 bool kcore_sniff(const char *path)
 {
-	unsigned char h[KCORE_SNIFF_BYTES];
+	unsigned char small[KCORE_SNIFF_BYTES], *h = small, *big = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
+	bool dump;
 
 	if (fd < 0)
 		return false;
-	n = pread(fd, h, sizeof(h), 0);
+	n = pread(fd, h, sizeof(small), 0);
+	if (n == (ssize_t)sizeof(small) && !memcmp(h, "\177ELF", 4) &&
+	    (h[16] | h[17]) == 4 /* ET_CORE */ &&
+	    (big = malloc(ELF_SNIFF_BYTES))) {
+		ssize_t m = pread(fd, big, ELF_SNIFF_BYTES, 0);
+
+		if (m > n) {
+			h = big;
+			n = m;
+		}
+	}
 	close(fd);
-	return n > 0 && kcore_dump_kind(h, (size_t)n) != NULL;
+	dump = n > 0 && kcore_dump_kind(h, (size_t)n) != NULL;
+	free(big);
+	return dump;
 }
 
 /* pread (or pwrite) all of len bytes at off, through EINTR and short I/O. */

@@ -51,12 +51,13 @@ struct wire_head {
 	uint64_t n_tasks, log_len, n_warnings;
 };
 
-static bool put(int fd, const void *buf, size_t len)
+/* Write (or read) all of len bytes, through EINTR and short transfers. */
+static bool pipe_io(int fd, void *buf, size_t len, bool write_it)
 {
-	const char *p = buf;
+	char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = write_it ? write(fd, p, len) : read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -68,22 +69,15 @@ static bool put(int fd, const void *buf, size_t len)
 	return true;
 }
 
+static bool put(int fd, const void *buf, size_t len)
+{
+	return pipe_io(fd, (void *)buf, len, true);
+}
+
 /* Read exactly len bytes; false at an early end or an error. */
 static bool get(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
+	return pipe_io(fd, buf, len, false);
 }
 
 static bool put_string(int fd, const char *s, size_t len)

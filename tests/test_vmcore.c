@@ -432,6 +432,112 @@ START_TEST(page_size_lies_are_refused)
 }
 END_TEST
 
+/*
+ * A 64-bit ELF file of type `type` with nload PT_LOADs, the i-th at
+ * vaddr(i), written to a temporary file named in tmp.
+ */
+static void write_elf(char *tmp, uint16_t type, unsigned nload,
+		      uint64_t (*vaddr)(unsigned))
+{
+	/* <elf.h> would clash with model/dump.h (DT_FLAGS): bytes by hand */
+	enum { EHDR = 64, PHDR = 56, PT_LOAD_ = 1, EM_X86_64_ = 62 };
+	size_t size = EHDR + (size_t)nload * PHDR;
+	unsigned char *buf = calloc(1, size);
+	uint16_t u16;
+	uint64_t u64;
+	int fd = mkstemp(tmp);
+
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_int_ge(fd, 0);
+	memcpy(buf, "\177ELF\2\1\1", 7); /* 64-bit, little-endian, v1 */
+	memcpy(buf + 16, &type, 2);
+	u16 = EM_X86_64_;
+	memcpy(buf + 18, &u16, 2);
+	u64 = EHDR; /* e_phoff */
+	memcpy(buf + 32, &u64, 8);
+	u16 = EHDR;
+	memcpy(buf + 52, &u16, 2);
+	u16 = PHDR;
+	memcpy(buf + 54, &u16, 2);
+	u16 = (uint16_t)nload;
+	memcpy(buf + 56, &u16, 2);
+	for (unsigned i = 0; i < nload; i++) {
+		unsigned char *ph = buf + EHDR + (size_t)i * PHDR;
+		uint32_t t = PT_LOAD_;
+
+		memcpy(ph, &t, 4);
+		u64 = vaddr(i);
+		memcpy(ph + 16, &u64, 8);
+	}
+	ck_assert_int_eq(write(fd, buf, size), (ssize_t)size);
+	close(fd);
+	free(buf);
+}
+
+static uint64_t user_vaddr(unsigned i)
+{
+	return 0x400000 + (uint64_t)i * 0x10000;
+}
+
+static uint64_t kernel_vaddr(unsigned i)
+{
+	return 0xffff888000000000ull + (uint64_t)i * 0x10000;
+}
+
+static uint64_t physical_only(unsigned i)
+{
+	(void)i;
+	return 0;
+}
+
+/*
+ * Dumps are told by their header (issue 10 item 4): every fixture format,
+ * and an ELF core of a kernel (kernel or no virtual addresses), but not a
+ * process's core, even one with more mappings than 4 KiB of headers
+ * hold, nor a program.
+ */
+START_TEST(dump_kinds_are_told)
+{
+	static const struct {
+		uint16_t type;
+		unsigned nload;
+		uint64_t (*vaddr)(unsigned);
+		bool dump;
+	} elves[] = {
+		{4 /* ET_CORE */, 3, user_vaddr, false},
+		{4, 300, user_vaddr, false},
+		{4, 300, kernel_vaddr, true},
+		{4, 3, physical_only, true},
+		{2 /* ET_EXEC */, 3, kernel_vaddr, false},
+	};
+
+	for (size_t s = 0; s < NSCENARIOS; s++)
+		for (size_t f = 0; f < NFORMATS; f++) {
+			char path[4200];
+
+			snprintf(path, sizeof(path), "%s.%s", fx(scenarios[s]),
+				 formats[f]);
+			ck_assert_msg(kcore_sniff(path), "%s: not told a dump",
+				      path);
+		}
+	ck_assert_str_eq(kcore_dump_kind("KDUMP   \6\0\0\0", 12),
+			 "kdump-compressed");
+	ck_assert_str_eq(kcore_dump_kind("makedumpfile\0\0\0\0", 16),
+			 "flattened kdump");
+	ck_assert_ptr_null(kcore_dump_kind("[ 1.0] x\n", 9));
+	ck_assert(!kcore_sniff("../fixtures/demo/rhel7-storm.log"));
+	for (size_t i = 0; i < sizeof(elves) / sizeof(elves[0]); i++) {
+		char tmp[] = "/tmp/oomlens-elf-XXXXXX";
+
+		write_elf(tmp, elves[i].type, elves[i].nload, elves[i].vaddr);
+		ck_assert_msg(kcore_sniff(tmp) == elves[i].dump,
+			      "ELF row %zu: told %s", i,
+			      elves[i].dump ? "no dump" : "a dump");
+		unlink(tmp);
+	}
+}
+END_TEST
+
 START_TEST(wrong_inputs_are_refused)
 {
 	char x64[4200], i386[4200], vm64[4200], vm32[4200];
@@ -845,6 +951,7 @@ Suite *vmcore_suite(void)
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, oversized_compressed_pages_are_refused);
 	tcase_add_test(tc, page_size_lies_are_refused);
+	tcase_add_test(tc, dump_kinds_are_told);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, build_id_mismatch_is_refused);
 	tcase_add_test(tc, unflatten_matches_kdump);

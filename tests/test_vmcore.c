@@ -211,6 +211,64 @@ START_TEST(planted_values_corners)
 }
 END_TEST
 
+/* The child's answer through the pipe is vmcore_read()'s, field for field. */
+START_TEST(isolated_read_is_the_same)
+{
+	const char *name = scenarios[_i / NFORMATS];
+	const char *file = formats[_i % NFORMATS];
+	char path[4200], vmlinux[4200];
+	struct vmcore_options opt = {0};
+	struct dump_state a, b;
+
+	snprintf(path, sizeof(path), "%s.%s", fx(name), file);
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx(name));
+	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &a));
+	ck_assert_ptr_null(vmcore_read_isolated(path, vmlinux, &opt, &b));
+	ck_assert_str_eq(a.osrelease, b.osrelease);
+	ck_assert_str_eq(a.machine, b.machine);
+	ck_assert_str_eq(a.format, b.format);
+	ck_assert_int_eq(a.cputime_unit, b.cputime_unit);
+	ck_assert_int_eq(a.log_layout, b.log_layout);
+	ck_assert_int_eq(a.partial, b.partial);
+	for (int g = 0; g < DG_COUNT; g++) {
+		ck_assert_int_eq(a.g[g].v, b.g[g].v);
+		ck_assert_int_eq(a.g[g].prov, b.g[g].prov);
+	}
+	ck_assert_uint_eq(a.n_tasks, b.n_tasks);
+	for (size_t i = 0; i < a.n_tasks; i++) {
+		ck_assert_str_eq(a.tasks[i].comm, b.tasks[i].comm);
+		ck_assert_uint_eq(a.tasks[i].task_addr, b.tasks[i].task_addr);
+		ck_assert_uint_eq(a.tasks[i].mm_addr, b.tasks[i].mm_addr);
+		for (int f = 0; f < DT_FIELD_COUNT; f++) {
+			ck_assert_int_eq(a.tasks[i].f[f].v, b.tasks[i].f[f].v);
+			ck_assert_int_eq(a.tasks[i].f[f].prov,
+					 b.tasks[i].f[f].prov);
+		}
+	}
+	ck_assert_uint_eq(a.log_len, b.log_len);
+	ck_assert(!a.log_len || !memcmp(a.log, b.log, a.log_len));
+	ck_assert_uint_eq(a.n_warnings, b.n_warnings);
+	for (size_t i = 0; i < a.n_warnings; i++)
+		ck_assert_str_eq(a.warnings[i], b.warnings[i]);
+	dump_state_release(&a);
+	dump_state_release(&b);
+	if (_i == 0) { /* and an error comes back as it was */
+		struct oomlens_error *e1, *e2;
+
+		e1 = vmcore_read("../fixtures/demo/rhel7-storm.log", vmlinux,
+				 &opt, &a);
+		e2 = vmcore_read_isolated("../fixtures/demo/rhel7-storm.log",
+					  vmlinux, &opt, &b);
+		ck_assert_ptr_nonnull(e1);
+		ck_assert_ptr_nonnull(e2);
+		ck_assert_int_eq(e1->code, e2->code);
+		ck_assert_str_eq(e1->message, e2->message);
+		oomlens_error_free(e1);
+		oomlens_error_free(e2);
+	}
+}
+END_TEST
+
 /* The RFC's fields are read where the kernel has them. */
 START_TEST(rfc_fields_have_provenance)
 {
@@ -945,6 +1003,8 @@ Suite *vmcore_suite(void)
 	tcase_add_loop_test(tc, planted_values_round_trip, 0,
 			    NSCENARIOS * NFORMATS);
 	tcase_add_loop_test(tc, planted_values_corners, 0, NFORMATS);
+	tcase_add_loop_test(tc, isolated_read_is_the_same, 0,
+			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, rfc_fields_have_provenance);
 	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0,
 			    NSCENARIOS * NFORMATS);

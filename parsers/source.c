@@ -447,6 +447,29 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 	return err;
 }
 
+/*
+ * An archive entry passed over by its name: still, a kernel dump is told
+ * by its header and reported (an entry passed over is decompressed anyway,
+ * so reading its first bytes costs little).
+ */
+static void skip_entry(struct walk *w, struct archive *a, const char *name)
+{
+	unsigned char head[SNIFF_BYTES];
+	size_t len = 0;
+
+	while (len < sizeof(head)) {
+		la_ssize_t got =
+			archive_read_data(a, head + len, sizeof(head) - len);
+
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	if (!kcore_dump_kind(head, len) ||
+	    !skip_not_a_log(w, head, len, name, false))
+		w->stats->skipped++;
+}
+
 static struct oomlens_error *walk_file(struct walk *w, const char *path,
 				       int64_t size)
 {
@@ -523,7 +546,7 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 			}
 			/* a dump is named, then told by its header */
 			if (!source_entry_wanted(ename) && !dump_name(ename)) {
-				w->stats->skipped++;
+				skip_entry(w, a, name);
 				continue;
 			}
 		}

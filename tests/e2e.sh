@@ -273,6 +273,12 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	grep -q "crash.tgz:crash/127.0.0.1-2026-12-03/vmcore.flat': a kdump vmcore (flattened kdump)" "$tmp/err" &&
 		grep -q "crash.tgz:crash/dump.202612031200': named like a kdump vmcore, but it has no dump header" "$tmp/err" &&
 		grep -q "Incident 1" "$tmp/out" && ok || bad "analyze: tarball with a vmcore, a headerless dump and a log"
+	# a dump under a name no log or dump has is still told by its header
+	mkdir -p "$tmp/crash2"
+	cp "$vmc/x86_64-4.19.kdump" "$tmp/crash2/guest.img"
+	tar -C "$tmp" -cJf "$tmp/crash2.tar.xz" crash2
+	expect 2 "analyze: a vmcore under another name in a tarball" -- "$bin" analyze "$tmp/crash2.tar.xz"
+	grep -q "crash2.tar.xz:crash2/guest.img': a kdump vmcore (kdump-compressed)" "$tmp/err" && ok || bad "analyze: a vmcore under another name in a tarball is named"
 	# with a debuginfo, dumps are read and logs beside them too
 	expect 0 "analyze --vmlinux: a dump and a log" -- "$bin" analyze --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump" fixtures/demo/rhel7-storm.log
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/out" && grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "analyze --vmlinux: the dump and the log are both read"

@@ -437,6 +437,12 @@ static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
  * read as zeros (a "wrong page size" error, not a crash). An uncompressed
  * page's size libkdumpfile checks itself. The cost is one sequential
  * read of the bitmap and the descriptors: 24 bytes per dumped page.
+ *
+ * A cut file has page data past its end: libkdumpfile reads that as
+ * missing, except where the data starts before the end of the file's
+ * last (host) page and runs past it: its mapping of the file then dies of
+ * SIGBUS. Such a descriptor is refused too (found by experiment: a start
+ * in the last page ending inside it, or past that page, is read safely).
  */
 static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
 					      const struct kdump_geom *g,
@@ -445,6 +451,11 @@ static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
 	uint64_t half = (uint64_t)g->bitmap_blocks * g->block_size / 2;
 	uint64_t bitmap = (1 + (uint64_t)g->sub_blocks) * g->block_size + half;
 	uint64_t descs = bitmap + half, n = 0, i, at;
+	long pg = sysconf(_SC_PAGESIZE);
+	/* the end of the file's last page, as libkdumpfile maps it */
+	uint64_t end_page = pg > 0 ? (file_size + (uint64_t)pg - 1) /
+					     (uint64_t)pg * (uint64_t)pg
+				   : file_size;
 	unsigned char buf[PD_SIZE * 2730]; /* ~64 KiB */
 
 	for (at = 0; at < half;) {
@@ -470,9 +481,18 @@ static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
 			return NULL;
 		for (size_t j = 0; j < k; j++) {
 			const unsigned char *pd = buf + j * PD_SIZE;
+			uint64_t off = get_uint(pd, 8, false);
 			uint32_t size = (uint32_t)get_uint(pd + 8, 4, false);
 			uint32_t flags = (uint32_t)get_uint(pd + 12, 4, false);
 
+			if (off < end_page && size > end_page - off)
+				return oomlens_error_new(
+					OOMLENS_ERR_CORRUPT,
+					"'%s': page descriptor %llu (offset %llu) has page data running past the end of the file (cut or damaged dump; libkdumpfile would die of SIGBUS on it)",
+					path, (unsigned long long)(i + j),
+					(unsigned long long)(descs +
+							     (i + j) *
+								     PD_SIZE));
 			if ((flags & PD_COMPRESSED) && size > g->block_size)
 				return oomlens_error_new(
 					OOMLENS_ERR_CORRUPT,

@@ -198,9 +198,7 @@ END_TEST
 /*
  * The corners dump in every format: a process forked by a thread
  * (parent_pid 301, ppid 300) among them.
- * NEEDSWORK: not yet in truncated_dumps_fail_cleanly: its lzo.kdump cut
- * at 7/8 dies of SIGBUS inside libkdumpfile (a page descriptor whose
- * data lies past the end of the file).
+ * Cut, it is read by truncated_corners_fail_cleanly.
  */
 START_TEST(planted_values_corners)
 {
@@ -327,10 +325,9 @@ static off_t file_size(const char *path)
 }
 
 /* Cut every format at several points: an error or a partial read. */
-START_TEST(truncated_dumps_fail_cleanly)
+/* Cut NAME.FILE at each eighth of it: an error or a partial read. */
+static void cut_and_read(const char *name, const char *file)
 {
-	const char *name = scenarios[_i / NFORMATS];
-	const char *file = formats[_i % NFORMATS];
 	char path[4200], vmlinux[4200], cut[] = "/tmp/oomlens-cut-XXXXXX";
 	int fd = mkstemp(cut);
 	off_t size;
@@ -359,6 +356,21 @@ START_TEST(truncated_dumps_fail_cleanly)
 		dump_state_release(&d);
 	}
 	unlink(cut);
+}
+
+START_TEST(truncated_dumps_fail_cleanly)
+{
+	cut_and_read(scenarios[_i / NFORMATS], formats[_i % NFORMATS]);
+}
+END_TEST
+
+/*
+ * The corners dump's lzo.kdump cut at 7/8 has page data that starts in the
+ * file's last page and runs past it: libkdumpfile died of SIGBUS.
+ */
+START_TEST(truncated_corners_fail_cleanly)
+{
+	cut_and_read("x86_64-2.6.32-rfc-corners", formats[_i]);
 }
 END_TEST
 
@@ -434,6 +446,34 @@ START_TEST(oversized_compressed_pages_are_refused)
 		expect_refused(t2, vmlinux, "size 4097", "page descriptor");
 		unlink(t2);
 	}
+}
+END_TEST
+
+/*
+ * Page data that starts before the end of the file's last page and runs
+ * past it made libkdumpfile die of SIGBUS on its mapping of the file.
+ */
+START_TEST(page_data_across_the_end_is_refused)
+{
+	char tmp[] = "/tmp/oomlens-end-XXXXXX", vmlinux[4200];
+	long pg = sysconf(_SC_PAGESIZE);
+	uint64_t up;
+	struct {
+		uint64_t offset;
+		uint32_t size;
+	} __attribute__((packed)) pd;
+
+	fixture_copy("x86_64-6.2", "kdump", tmp);
+	up = ((uint64_t)file_size(tmp) + (uint64_t)pg - 1) / (uint64_t)pg *
+	     (uint64_t)pg;
+	pd.offset = up - 10;
+	pd.size = 11;
+	/* the first descriptor, after header, sub-header and bitmaps */
+	patch(tmp, 4 * 4096, &pd, sizeof(pd));
+	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx("x86_64-6.2"));
+	expect_refused(tmp, vmlinux, "data across the end",
+		       "past the end of the file");
+	unlink(tmp);
 }
 END_TEST
 
@@ -1006,11 +1046,13 @@ Suite *vmcore_suite(void)
 	tcase_add_loop_test(tc, isolated_read_is_the_same, 0,
 			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, rfc_fields_have_provenance);
+	tcase_add_loop_test(tc, truncated_corners_fail_cleanly, 0, NFORMATS);
 	tcase_add_loop_test(tc, truncated_dumps_fail_cleanly, 0,
 			    NSCENARIOS * NFORMATS);
 	tcase_add_test(tc, wrong_inputs_are_refused);
 	tcase_add_test(tc, oversized_compressed_pages_are_refused);
 	tcase_add_test(tc, page_size_lies_are_refused);
+	tcase_add_test(tc, page_data_across_the_end_is_refused);
 	tcase_add_test(tc, dump_kinds_are_told);
 	tcase_add_test(tc, vmlinux_without_dwarf);
 	tcase_add_test(tc, build_id_mismatch_is_refused);

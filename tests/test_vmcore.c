@@ -209,6 +209,41 @@ START_TEST(planted_values_corners)
 }
 END_TEST
 
+/*
+ * b holds what a does, as far as the store keeps it: the release, units,
+ * globals, and every task's comm, mm and fields (an unreadable field's
+ * value aside).
+ */
+static void assert_same_state(const char *what, const struct dump_state *a,
+			      const struct dump_state *b)
+{
+	ck_assert_str_eq(b->osrelease, a->osrelease);
+	ck_assert_int_eq(b->cputime_unit, a->cputime_unit);
+	ck_assert_int_eq(b->partial, a->partial);
+	for (int g = 0; g < DG_COUNT; g++) {
+		ck_assert_int_eq(b->g[g].prov, a->g[g].prov);
+		ck_assert_int_eq(b->g[g].v, a->g[g].v);
+	}
+	ck_assert_uint_eq(b->n_tasks, a->n_tasks);
+	for (size_t i = 0; i < a->n_tasks; i++) {
+		const struct dump_task *x = &a->tasks[i], *y = &b->tasks[i];
+
+		ck_assert_str_eq(y->comm, x->comm);
+		ck_assert_uint_eq(y->mm_addr, x->mm_addr);
+		for (int f = 0; f < DT_FIELD_COUNT; f++) {
+			ck_assert_msg(
+				y->f[f].prov == x->f[f].prov &&
+					(x->f[f].prov == DUMP_UNREADABLE ||
+					 y->f[f].v == x->f[f].v),
+				"%s pid %lld %s: %lld (%d) back as %lld (%d)",
+				what, (long long)x->f[DT_PID].v,
+				dump_task_field_info[f].name,
+				(long long)x->f[f].v, x->f[f].prov,
+				(long long)y->f[f].v, y->f[f].prov);
+		}
+	}
+}
+
 /* The child's answer through the pipe is vmcore_read()'s, field for field. */
 START_TEST(isolated_read_is_the_same)
 {
@@ -222,26 +257,14 @@ START_TEST(isolated_read_is_the_same)
 	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx(name));
 	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &a));
 	ck_assert_ptr_null(vmcore_read_isolated(path, vmlinux, &opt, &b));
-	ck_assert_str_eq(a.osrelease, b.osrelease);
+	assert_same_state(path, &a, &b);
 	ck_assert_str_eq(a.machine, b.machine);
 	ck_assert_str_eq(a.format, b.format);
-	ck_assert_int_eq(a.cputime_unit, b.cputime_unit);
 	ck_assert_int_eq(a.log_layout, b.log_layout);
-	ck_assert_int_eq(a.partial, b.partial);
-	for (int g = 0; g < DG_COUNT; g++) {
-		ck_assert_int_eq(a.g[g].v, b.g[g].v);
-		ck_assert_int_eq(a.g[g].prov, b.g[g].prov);
-	}
-	ck_assert_uint_eq(a.n_tasks, b.n_tasks);
 	for (size_t i = 0; i < a.n_tasks; i++) {
-		ck_assert_str_eq(a.tasks[i].comm, b.tasks[i].comm);
 		ck_assert_uint_eq(a.tasks[i].task_addr, b.tasks[i].task_addr);
-		ck_assert_uint_eq(a.tasks[i].mm_addr, b.tasks[i].mm_addr);
-		for (int f = 0; f < DT_FIELD_COUNT; f++) {
+		for (int f = 0; f < DT_FIELD_COUNT; f++)
 			ck_assert_int_eq(a.tasks[i].f[f].v, b.tasks[i].f[f].v);
-			ck_assert_int_eq(a.tasks[i].f[f].prov,
-					 b.tasks[i].f[f].prov);
-		}
 	}
 	ck_assert_uint_eq(a.log_len, b.log_len);
 	ck_assert(!a.log_len || !memcmp(a.log, b.log, a.log_len));
@@ -998,31 +1021,7 @@ START_TEST(dump_round_trips_through_the_store)
 	ck_assert_ptr_null(db_commit(db));
 	ck_assert_ptr_null(db_load_dump(db, iid, &back, &found));
 	ck_assert(found);
-	ck_assert_str_eq(back.osrelease, d.osrelease);
-	ck_assert_int_eq(back.cputime_unit, d.cputime_unit);
-	ck_assert_int_eq(back.partial, d.partial);
-	for (int g = 0; g < DG_COUNT; g++) {
-		ck_assert_int_eq(back.g[g].prov, d.g[g].prov);
-		ck_assert_int_eq(back.g[g].v, d.g[g].v);
-	}
-	ck_assert_uint_eq(back.n_tasks, d.n_tasks);
-	for (size_t i = 0; i < d.n_tasks; i++) {
-		const struct dump_task *a = &d.tasks[i], *b = &back.tasks[i];
-
-		ck_assert_str_eq(b->comm, a->comm);
-		ck_assert_uint_eq(b->mm_addr, a->mm_addr);
-		for (int f = 0; f < DT_FIELD_COUNT; f++) {
-			ck_assert_msg(
-				b->f[f].prov == a->f[f].prov &&
-					(a->f[f].prov == DUMP_UNREADABLE ||
-					 b->f[f].v == a->f[f].v),
-				"%s pid %lld %s: %lld (%d) back as %lld (%d)",
-				name, (long long)a->f[DT_PID].v,
-				dump_task_field_info[f].name,
-				(long long)a->f[f].v, a->f[f].prov,
-				(long long)b->f[f].v, b->f[f].prov);
-		}
-	}
+	assert_same_state(name, &d, &back);
 	dump_state_release(&back);
 	/* an incident without a dump has none */
 	ck_assert_ptr_null(db_load_dump(db, iid + 1000, &back, &found));

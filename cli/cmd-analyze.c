@@ -7,6 +7,7 @@
 
 #include "analyzer/analyzer.h"
 #include "cli/commands.h"
+#include "parsers/kcore.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
 #include "parsers/vmcore.h"
@@ -17,11 +18,13 @@ static const char analyze_usage[] =
 	"usage: oomlens analyze [--format text|json] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
+	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
 	"\n"
 	"Read kernel logs (dmesg, dmesg -T, syslog, journalctl exports, in any\n"
 	"mix; plain, compressed or in a tar archive such as a sosreport) and\n"
 	"report every kernel OOM-killer incident in them. With no FILE, or FILE\n"
-	"'-', read standard input.\n"
+	"'-', read standard input. A FILE that is a kdump vmcore (told by its\n"
+	"header) is read with its kernel's debuginfo (--vmlinux, --debuginfo).\n"
 	"\n"
 	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
 	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
@@ -45,18 +48,22 @@ static const char analyze_usage[] =
 	"                    (default), mems=intersect (default), forkbomb=none,\n"
 	"                    hz=N (250)\n"
 	"  -e, --explain PID the score of PID term by term under each model\n"
-	"  -k, --vmlinux FILE the FILEs are kdump vmcores of the kernel whose\n"
-	"                    debuginfo (vmlinux with DWARF) this is: report the\n"
+	"  -k, --vmlinux FILE read the kdump vmcores among the FILEs with this\n"
+	"                    kernel debuginfo (vmlinux with DWARF): report the\n"
 	"                    OOM incidents in each dump's log buffer, its process\n"
 	"                    table from memory, and run the models with what the\n"
 	"                    dump knows (start and CPU time, nice, capabilities,\n"
 	"                    the process tree, the RFC's counters) as known inputs\n"
+	"  -D, --debuginfo DIR find each vmcore's debuginfo in DIR (by build id,\n"
+	"                    else by release; see oomlens ingest --help)\n"
 	"      --force       read a dump even if the debuginfo does not match it\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found, 2 usage or I/O error.\n";
 
 struct analyze_ctx {
+	const char *vmlinux, *debuginfo; /* for vmcores */
+	bool force;
 	struct report *report;
 	struct analyzer_options models;
 	size_t incidents;
@@ -101,16 +108,29 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 		a->status = EXIT_TROUBLE;
 }
 
-/* One VMCORE argument (with --vmlinux): its process table and its log. */
+/*
+ * One vmcore: its process table and its log, read in a child process (a
+ * damaged dump that crashes a library costs that dump only).
+ */
 static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
-					    const char *path,
-					    const char *vmlinux, bool force)
+					    const char *path)
 {
-	struct vmcore_options opt = {.force = force};
+	struct vmcore_options opt = {.force = a->force};
 	struct dump_state d;
 	struct oomlens_error *err;
 
-	err = vmcore_read(path, vmlinux, &opt, &d);
+	if (!a->vmlinux && a->debuginfo) {
+		opt.locate = cli_find_debuginfo;
+		opt.locate_ctx = (void *)a->debuginfo;
+	}
+	err = vmcore_read_isolated(path, a->vmlinux, &opt, &d);
+	if (err && err->code == OOMLENS_ERR_MISSING) {
+		struct oomlens_error *e = oomlens_error_new(
+			err->code, "%s: " CLI_DEBUGINFO_HINT, err->message);
+
+		oomlens_error_free(err);
+		return e;
+	}
 	if (err)
 		return err;
 	if (d.partial)
@@ -124,7 +144,27 @@ static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 	return err;
 }
 
-/* One FILE argument: a file, compressed file or archive, or "-". */
+/* A file the walker offers: a vmcore is read here, not as a log. */
+static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+{
+	struct analyze_ctx *a = ctx;
+	struct oomlens_error *err;
+
+	*claimed = kcore_sniff(path);
+	if (!*claimed)
+		return NULL;
+	err = analyze_vmcore(a, path);
+	if (err && err != &oomlens_error_nomem) {
+		/* report the dump and go on with the others */
+		fprintf(stderr, "oomlens analyze: %s\n", err->message);
+		oomlens_error_free(err);
+		a->status = EXIT_TROUBLE;
+		err = NULL;
+	}
+	return err;
+}
+
+/* One FILE argument: a file, compressed file or archive, a vmcore, "-". */
 static struct oomlens_error *analyze_path(struct analyze_ctx *a,
 					  const char *path)
 {
@@ -135,7 +175,7 @@ static struct oomlens_error *analyze_path(struct analyze_ctx *a,
 					 "cannot read '%s': is a directory "
 					 "(oomlens ingest reads folders)",
 					 path);
-	return source_walk(path, on_stream, on_skip, a, NULL);
+	return source_walk_claim(path, on_stream, on_skip, on_file, a, NULL);
 }
 
 int cmd_analyze(int argc, char **argv)
@@ -146,6 +186,7 @@ int cmd_analyze(int argc, char **argv)
 		{"assume", required_argument, NULL, 'a'},
 		{"explain", required_argument, NULL, 'e'},
 		{"vmlinux", required_argument, NULL, 'k'},
+		{"debuginfo", required_argument, NULL, 'D'},
 		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -155,13 +196,11 @@ int cmd_analyze(int argc, char **argv)
 	struct oomlens_error *err;
 	char *stdin_only[] = {(char *)"-"};
 	char **files;
-	const char *vmlinux = NULL;
-	bool force = false;
 	int nfiles, i, c;
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:a:e:k:h", longopts, NULL)) !=
+	while ((c = getopt_long(argc, argv, "f:m:a:e:k:D:h", longopts, NULL)) !=
 	       -1) {
 		switch (c) {
 		case 'm':
@@ -203,10 +242,13 @@ int cmd_analyze(int argc, char **argv)
 			}
 			break;
 		case 'k':
-			vmlinux = optarg;
+			a.vmlinux = optarg;
+			break;
+		case 'D':
+			a.debuginfo = optarg;
 			break;
 		case 'F':
-			force = true;
+			a.force = true;
 			break;
 		case 'h':
 			fputs(analyze_usage, stdout);
@@ -216,8 +258,9 @@ int cmd_analyze(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
-	if (vmlinux && optind >= argc) {
-		fprintf(stderr, "oomlens analyze: --vmlinux needs a VMCORE\n");
+	if ((a.vmlinux || a.debuginfo) && optind >= argc) {
+		fprintf(stderr, "oomlens analyze: --%s needs a VMCORE\n",
+			a.vmlinux ? "vmlinux" : "debuginfo");
 		return EXIT_TROUBLE;
 	}
 	files = optind < argc ? argv + optind : stdin_only;
@@ -233,8 +276,7 @@ int cmd_analyze(int argc, char **argv)
 	a.sink.ctx = &a;
 	a.status = EXIT_FOUND;
 	for (i = 0; i < nfiles; i++) {
-		err = vmlinux ? analyze_vmcore(&a, files[i], vmlinux, force)
-			      : analyze_path(&a, files[i]);
+		err = analyze_path(&a, files[i]);
 		if (err) {
 			/* report the file and go on with the others */
 			fprintf(stderr, "oomlens analyze: %s\n", err->message);

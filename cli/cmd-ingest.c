@@ -260,31 +260,25 @@ static bool readable(const char *path)
 	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/*
- * The debuginfo of a dump in g->debuginfo (vmcore_options.locate): by build
- * id, as debuginfod and the -dbgsym packages lay it out, then by release.
- */
-static bool find_debuginfo(void *ctx, const char *rel, const char *id,
-			   char *out, size_t n)
+bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
+			char *out, size_t n)
 {
-	const struct ingest *g = ctx;
+	const char *dir = dir_arg;
 
 	if (id && strlen(id) > 2 && !strchr(id, '/')) {
-		snprintf(out, n, "%s/.build-id/%.2s/%s.debug", g->debuginfo, id,
-			 id + 2);
+		snprintf(out, n, "%s/.build-id/%.2s/%s.debug", dir, id, id + 2);
 		if (readable(out))
 			return true;
 	}
 	if (!rel || strchr(rel, '/'))
 		return false;
-	snprintf(out, n, "%s/vmlinux-%s", g->debuginfo, rel);
+	snprintf(out, n, "%s/vmlinux-%s", dir, rel);
 	if (readable(out))
 		return true;
-	snprintf(out, n, "%s/usr/lib/debug/boot/vmlinux-%s", g->debuginfo, rel);
+	snprintf(out, n, "%s/usr/lib/debug/boot/vmlinux-%s", dir, rel);
 	if (readable(out))
 		return true;
-	snprintf(out, n, "%s/usr/lib/debug/lib/modules/%s/vmlinux",
-		 g->debuginfo, rel);
+	snprintf(out, n, "%s/usr/lib/debug/lib/modules/%s/vmlinux", dir, rel);
 	return readable(out);
 }
 
@@ -294,8 +288,7 @@ static bool find_debuginfo(void *ctx, const char *rel, const char *id,
  */
 static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 {
-	struct vmcore_options opt = {
-		.force = g->force, .locate = find_debuginfo, .locate_ctx = g};
+	struct vmcore_options opt = {.force = g->force};
 	struct db_source src = {0};
 	struct dump_state d;
 	struct oomlens_error *err;
@@ -303,20 +296,26 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	bool done = false;
 	struct stat st;
 
-	if (!g->vmlinux && !g->debuginfo) {
-		on_skip(g, path,
-			"a kdump vmcore: give --vmlinux FILE or --debuginfo DIR to read it",
-			false);
-		return NULL;
+	if (!g->vmlinux && g->debuginfo) {
+		opt.locate = cli_find_debuginfo;
+		opt.locate_ctx = (void *)g->debuginfo;
 	}
 	src.path = path;
 	src.size = stat(path, &st) == 0 ? (int64_t)st.st_size : OOM_VAL_NONE;
 	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
 	if ((err = source_done(g, &src, &done)) || done)
 		return err;
-	err = vmcore_read(path, g->vmlinux, &opt, &d);
+	/* each dump in a child: a library crash costs the dump, not the run */
+	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);
 	if (err) {
-		on_skip(g, path, err->message, true);
+		char why[1024];
+
+		/* no debuginfo given: passed over, as the usage says */
+		snprintf(why, sizeof(why), "%s%s", err->message,
+			 err->code == OOMLENS_ERR_MISSING
+				 ? ": " CLI_DEBUGINFO_HINT
+				 : "");
+		on_skip(g, path, why, err->code != OOMLENS_ERR_MISSING);
 		oomlens_error_free(err);
 		return NULL;
 	}

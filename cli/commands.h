@@ -2,6 +2,9 @@
 #ifndef OOMLENS_CLI_COMMANDS_H
 #define OOMLENS_CLI_COMMANDS_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 /* Each subcommand: argv[0] is the command's name; returns the exit status. */
 
 #define EXIT_FOUND 0 /* incidents found / success */
@@ -16,5 +19,17 @@ int cmd_vmcore(int argc, char **argv);
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);
+
+/* What a vmcore read without debuginfo (OOMLENS_ERR_MISSING) needs. */
+#define CLI_DEBUGINFO_HINT "give --vmlinux FILE or --debuginfo DIR to read it"
+
+/*
+ * A vmcore_options.locate for --debuginfo DIR (ctx: the DIR string): a
+ * dump's debuginfo by build id (DIR/.build-id/xx/rest.debug), else by
+ * release (DIR/vmlinux-RELEASE, DIR/usr/lib/debug/boot/vmlinux-RELEASE,
+ * DIR/usr/lib/debug/lib/modules/RELEASE/vmlinux).
+ */
+bool cli_find_debuginfo(void *dir, const char *osrelease, const char *build_id,
+			char *out, size_t n);
 
 #endif

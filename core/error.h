@@ -23,6 +23,7 @@ enum oomlens_error_code {
 	OOMLENS_ERR_CORRUPT, /* input is not what it claims to be */
 	OOMLENS_ERR_USAGE, /* bad command line or API use */
 	OOMLENS_ERR_LIMIT, /* a safety cap was reached */
+	OOMLENS_ERR_MISSING, /* the input needs more than was given */
 };
 
 struct oomlens_error {

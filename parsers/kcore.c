@@ -51,24 +51,95 @@ bool kcore_is_flattened(const void *head, size_t len)
 	       memcmp(head, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) == 0;
 }
 
+/* The unsigned field of n bytes at p, little- or big-endian (be). */
+static uint64_t get_uint(const unsigned char *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
+	return v;
+}
+
+/*
+ * An ELF core file (ET_CORE) is a kernel's dump, not a process's core,
+ * when it carries a VMCOREINFO note, or maps kernel addresses (the top
+ * half: 0xc0000000 and up for the i386 3G/1G split), or maps only
+ * physical memory (QEMU's dump-guest-memory without paging: every
+ * p_vaddr 0). A process core maps user addresses only. When the program
+ * headers lie beyond head, it is taken for a dump (libkdumpfile judges).
+ */
+static bool elf_core_is_kernel(const unsigned char *h, size_t len)
+{
+	bool is64 = h[4] == 2, be = h[5] == 2, all_zero = true;
+	uint64_t phoff = get_uint(h + (is64 ? 32 : 28), is64 ? 8 : 4, be);
+	unsigned phent = (unsigned)get_uint(h + (is64 ? 54 : 42), 2, be);
+	unsigned phnum = (unsigned)get_uint(h + (is64 ? 56 : 44), 2, be);
+	uint64_t kernel = is64 ? 1ull << 63 : 0xc0000000ull;
+
+	if (memmem(h, len, "VMCOREINFO", 10))
+		return true;
+	if (phent != (is64 ? 56u : 32u) || phoff > len || phnum == 0 ||
+	    phnum > (len - phoff) / phent)
+		return true;
+	for (unsigned i = 0; i < phnum; i++) {
+		const unsigned char *p = h + phoff + (uint64_t)i * phent;
+		uint64_t vaddr;
+
+		if (get_uint(p, 4, be) != 1) /* PT_LOAD */
+			continue;
+		vaddr = get_uint(p + (is64 ? 16 : 8), is64 ? 8 : 4, be);
+		if (vaddr >= kernel)
+			return true;
+		all_zero &= vaddr == 0;
+	}
+	return all_zero;
+}
+
+const char *kcore_dump_kind(const void *head, size_t len)
+{
+	const unsigned char *h = head;
+
+	if (kcore_is_flattened(h, len))
+		return "flattened kdump";
+	if (len >= 8 && memcmp(h, "KDUMP   ", 8) == 0)
+		return "kdump-compressed";
+	if (len < 64 || memcmp(h, "\177ELF", 4) != 0 ||
+	    (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
+		return NULL;
+	/* e_type ET_CORE (4) in the file's byte order */
+	if (get_uint(h + 16, 2, h[5] == 2) != 4 || !elf_core_is_kernel(h, len))
+		return NULL;
+	return "ELF";
+}
+
+/* An ELF core's program headers and notes may run past the first 4 KiB. */
+#define ELF_SNIFF_BYTES (256u << 10)
+
 bool kcore_sniff(const char *path)
 {
-	unsigned char h[20];
+	unsigned char small[KCORE_SNIFF_BYTES], *h = small, *big = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
+	bool dump;
 
 	if (fd < 0)
 		return false;
-	n = pread(fd, h, sizeof(h), 0);
+	n = pread(fd, h, sizeof(small), 0);
+	if (n == (ssize_t)sizeof(small) && !memcmp(h, "\177ELF", 4) &&
+	    (h[16] | h[17]) == 4 /* ET_CORE */ &&
+	    (big = malloc(ELF_SNIFF_BYTES))) {
+		ssize_t m = pread(fd, big, ELF_SNIFF_BYTES, 0);
+
+		if (m > n) {
+			h = big;
+			n = m;
+		}
+	}
 	close(fd);
-	if (n < (ssize_t)sizeof(h))
-		return false;
-	if (kcore_is_flattened(h, sizeof(h)) || memcmp(h, "KDUMP   ", 8) == 0)
-		return true;
-	/* ELF, e_type ET_CORE (4) in the file's byte order */
-	return memcmp(h, "\177ELF", 4) == 0 &&
-	       (h[5] == 1 ? h[16] == 4 && h[17] == 0
-			  : h[16] == 0 && h[17] == 4);
+	dump = n > 0 && kcore_dump_kind(h, (size_t)n) != NULL;
+	free(big);
+	return dump;
 }
 
 /* pread (or pwrite) all of len bytes at off, through EINTR and short I/O. */
@@ -177,16 +248,6 @@ struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
 	return NULL;
 }
 
-/* The unsigned field of n bytes at p, little- or big-endian (be). */
-static uint64_t get_uint(const unsigned char *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
-	return v;
-}
-
 /* [off, off + size) lies within the file; an empty range always does. */
 static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
 {
@@ -194,15 +255,40 @@ static bool in_file(uint64_t off, uint64_t size, uint64_t file_size)
 }
 
 /*
+ * A VMCOREINFO line's PAGESIZE, if it is one: false for a PAGESIZE line
+ * whose value is not a decimal power of two (up to 1 GiB). line holds the
+ * line's first len bytes (of a longer line, the start).
+ */
+static bool pagesize_sane(const char *line, size_t len)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (len < 8 || memcmp(line, "PAGESIZE", 8) != 0)
+		return true;
+	if (len == 8 || line[8] != '=')
+		return len >
+		       8; /* "PAGESIZE" alone; "PAGESIZEX=" is another key */
+	for (i = 9; i < len && line[i] >= '0' && line[i] <= '9' && i < 19; i++)
+		v = v * 10 + (uint64_t)(line[i] - '0');
+	return i == len && i > 9 && v && !(v & (v - 1)) && v <= (1u << 30);
+}
+
+/*
  * libkdumpfile 0.5.1 turns each line of a VMCOREINFO ELF note (in an ELF
  * dump's PT_NOTE or a kdump's note data) into an attribute named after
  * its key, and dies of SEGV in kdump_open_fd() on a key that starts with
- * '.' (an empty first name component). No kernel writes one.
+ * '.' (an empty first name component). No kernel writes one. In a kdump
+ * file's notes, a PAGESIZE it cannot take (0, 4097, none: a bare
+ * "PAGESIZE") makes it die of SEGV as well, on its error path; every
+ * kernel writes its page size there, a power of two. A line ends at '\n'
+ * or NUL.
  */
 static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
 {
 	unsigned char buf[4096];
-	bool line_start = true;
+	char line[24];
+	size_t len = 0; /* of the current line, up to sizeof(line) */
 
 	while (size) {
 		size_t n = size < sizeof(buf) ? (size_t)size : sizeof(buf);
@@ -210,14 +296,20 @@ static bool vmcoreinfo_sane(int fd, uint64_t off, uint64_t size)
 		if (!read_full(fd, buf, n, off))
 			return false;
 		for (size_t i = 0; i < n; i++) {
-			if (line_start && buf[i] == '.')
+			if (len == 0 && buf[i] == '.')
 				return false;
-			line_start = buf[i] == '\n';
+			if (buf[i] == '\n' || buf[i] == '\0') {
+				if (!pagesize_sane(line, len))
+					return false;
+				len = 0;
+			} else if (len < sizeof(line)) {
+				line[len++] = (char)buf[i];
+			}
 		}
 		off += n;
 		size -= n;
 	}
-	return true;
+	return pagesize_sane(line, len);
 }
 
 /* The VMCOREINFO notes among the ELF notes at [off, off + size). */
@@ -281,6 +373,11 @@ static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
 		       false);
 }
 
+/* Where a kdump file's parts lie: see kdump_header_sane(). */
+struct kdump_geom {
+	uint32_t block_size, sub_blocks, bitmap_blocks;
+};
+
 /*
  * libkdumpfile 0.5.1 trusts a kdump header's sizes: it maps and allocates
  * what block_size, sub_hdr_size, bitmap_blocks and the sub-header's
@@ -289,9 +386,10 @@ static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
  * sub-header and both bitmaps must lie within the file, and so must the
  * data the sub-header points at (kdump_sub_sane). libkdumpfile takes the
  * 32-bit layout (block_size at 416) when its block_size looks valid, else
- * the 64-bit one (at 428): the first layout whose sizes fit is checked.
+ * the 64-bit one (at 428): the first layout whose sizes fit is checked,
+ * and its geometry left in *g.
  */
-static bool kdump_header_sane(int fd, uint64_t file_size)
+static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
 {
 	unsigned char h[440];
 	static const unsigned at[2] = {416, 428};
@@ -304,12 +402,109 @@ static bool kdump_header_sane(int fd, uint64_t file_size)
 		uint32_t bm = (uint32_t)get_uint(h + at[i] + 8, 4, false);
 
 		if (bs >= 512 && bs <= (1u << 20) && !(bs & (bs - 1)) &&
-		    (1 + (uint64_t)sub + bm) * bs <= file_size)
+		    (1 + (uint64_t)sub + bm) * bs <= file_size) {
+			/* a block is a page: one below the page size (no
+			 * kernel's is under 4 KiB) made it die of SEGV */
+			if (bs < 4096)
+				return false;
+			*g = (struct kdump_geom){bs, sub, bm};
 			return kdump_sub_sane(
 				fd, file_size, i == 0,
 				(uint32_t)get_uint(h + 8, 4, false), bs);
+		}
 	}
 	return false;
+}
+
+/*
+ * A kdump file's page descriptors, one per page set in the second
+ * ("dumpable") bitmap, in pfn order, right after the bitmaps:
+ * { u64 offset, u32 size, u32 flags, u64 page_flags } (makedumpfile's
+ * struct page_desc).
+ */
+#define PD_SIZE 24
+/* flags of a compressed page: zlib, lzo, snappy, zstd (DUMP_DH_COMPRESSED_*) */
+#define PD_COMPRESSED (0x1u | 0x2u | 0x4u | 0x20u)
+
+/*
+ * libkdumpfile 0.5.1 reads a compressed page's `size` bytes into a
+ * buffer of one page (block_size) without comparing the two: a page
+ * descriptor with a compression flag and a size above block_size
+ * overflows the heap (by size - block_size bytes, in kdump_read). A damaged
+ * bitmap does the same, by shifting the descriptors onto page data. Every
+ * descriptor the bitmap makes reachable and that lies within the file is
+ * checked here, before libkdumpfile opens the file; those past its end
+ * read as zeros (a "wrong page size" error, not a crash). An uncompressed
+ * page's size libkdumpfile checks itself. The cost is one sequential
+ * read of the bitmap and the descriptors: 24 bytes per dumped page.
+ *
+ * A cut file has page data past its end: libkdumpfile reads that as
+ * missing, except where the data starts before the end of the file's
+ * last (host) page and runs past it: its mapping of the file then dies of
+ * SIGBUS. Such a descriptor is refused too (found by experiment: a start
+ * in the last page ending inside it, or past that page, is read safely).
+ */
+static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
+					      const struct kdump_geom *g,
+					      const char *path)
+{
+	uint64_t half = (uint64_t)g->bitmap_blocks * g->block_size / 2;
+	uint64_t bitmap = (1 + (uint64_t)g->sub_blocks) * g->block_size + half;
+	uint64_t descs = bitmap + half, n = 0, i, at;
+	long pg = sysconf(_SC_PAGESIZE);
+	/* the end of the file's last page, as libkdumpfile maps it */
+	uint64_t end_page = pg > 0 ? (file_size + (uint64_t)pg - 1) /
+					     (uint64_t)pg * (uint64_t)pg
+				   : file_size;
+	unsigned char buf[PD_SIZE * 2730]; /* ~64 KiB */
+
+	for (at = 0; at < half;) {
+		size_t k = half - at < sizeof(buf) ? (size_t)(half - at)
+						   : sizeof(buf);
+
+		if (!read_full(fd, buf, k, bitmap + at))
+			return NULL; /* left to libkdumpfile to report */
+		for (size_t j = 0; j < k; j++)
+			n += (unsigned)__builtin_popcount(buf[j]);
+		at += k;
+	}
+	if (descs >= file_size)
+		return NULL;
+	if (n > (file_size - descs) / PD_SIZE)
+		n = (file_size - descs) / PD_SIZE;
+	for (i = 0; i < n;) {
+		size_t k = n - i < sizeof(buf) / PD_SIZE
+				   ? (size_t)(n - i)
+				   : sizeof(buf) / PD_SIZE;
+
+		if (!read_full(fd, buf, k * PD_SIZE, descs + i * PD_SIZE))
+			return NULL;
+		for (size_t j = 0; j < k; j++) {
+			const unsigned char *pd = buf + j * PD_SIZE;
+			uint64_t off = get_uint(pd, 8, false);
+			uint32_t size = (uint32_t)get_uint(pd + 8, 4, false);
+			uint32_t flags = (uint32_t)get_uint(pd + 12, 4, false);
+
+			if (off < end_page && size > end_page - off)
+				return oomlens_error_new(
+					OOMLENS_ERR_CORRUPT,
+					"'%s': page descriptor %llu (offset %llu) has page data running past the end of the file (cut or damaged dump; libkdumpfile would die of SIGBUS on it)",
+					path, (unsigned long long)(i + j),
+					(unsigned long long)(descs +
+							     (i + j) *
+								     PD_SIZE));
+			if ((flags & PD_COMPRESSED) && size > g->block_size)
+				return oomlens_error_new(
+					OOMLENS_ERR_CORRUPT,
+					"'%s': page descriptor %llu (offset %llu) says %u compressed bytes for a page of %u (damaged dump; libkdumpfile would overflow its buffer)",
+					path, (unsigned long long)(i + j),
+					(unsigned long long)(descs +
+							     (i + j) * PD_SIZE),
+					size, g->block_size);
+		}
+		i += k;
+	}
+	return NULL;
 }
 
 /*
@@ -492,20 +687,26 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 	}
 	/* kc->fd is the file or its reassembly */
 	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 8, 0) == 8 &&
-	    memcmp(head, "KDUMP   ", 8) == 0 &&
-	    !kdump_header_sane(kc->fd, (uint64_t)st.st_size)) {
-		err = oomlens_error_new(
-			OOMLENS_ERR_CORRUPT,
-			"'%s': kdump header gives sizes beyond the end of the file (truncated or damaged)",
-			path);
-		goto fail;
+	    memcmp(head, "KDUMP   ", 8) == 0) {
+		struct kdump_geom g;
+
+		if (!kdump_header_sane(kc->fd, (uint64_t)st.st_size, &g)) {
+			err = oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"'%s': kdump header or notes damaged or cut (sizes beyond the end of the file, a block below 4 KiB, or a VMCOREINFO line libkdumpfile cannot take)",
+				path);
+			goto fail;
+		}
+		err = kdump_descs_sane(kc->fd, (uint64_t)st.st_size, &g, path);
+		if (err)
+			goto fail;
 	}
 	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 4, 0) == 4 &&
 	    memcmp(head, "\177ELF", 4) == 0 &&
 	    !elf_header_sane(kc->fd, (uint64_t)st.st_size)) {
 		err = oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
-			"'%s': ELF headers or notes lie beyond the end of the file or have the wrong sizes (truncated or damaged)",
+			"'%s': ELF headers or notes damaged or cut (beyond the end of the file, wrong sizes, or a VMCOREINFO line libkdumpfile cannot take)",
 			path);
 		goto fail;
 	}

@@ -60,10 +60,16 @@ uint64_t kcore_lowmem_reads(const struct kcore *kc);
 void kcore_counts(const struct kcore *kc, uint64_t *reads, uint64_t *bytes);
 
 /*
- * Does the file at path start like a vmcore: an ELF core file (ET_CORE),
- * a kdump-compressed file ("KDUMP   ") or a flattened one? False if it
- * cannot be read.
+ * What a file's first len bytes say it is, if a kernel dump: "ELF" (an
+ * ELF core file of a kernel, not of a process), "kdump-compressed"
+ * ("KDUMP   ") or "flattened kdump" ("makedumpfile"); NULL otherwise. An
+ * ELF dump is told from a process core by its VMCOREINFO note or its
+ * mappings, which KCORE_SNIFF_BYTES of head usually show.
  */
+#define KCORE_SNIFF_BYTES 4096
+const char *kcore_dump_kind(const void *head, size_t len);
+
+/* kcore_dump_kind() of the file at path. False if it cannot be read. */
 bool kcore_sniff(const char *path);
 
 /*

@@ -1782,6 +1782,8 @@ static ssize_t mem_read(void *ctx, void *buf, size_t n)
 
 	if (n > m->left)
 		n = m->left;
+	if (!n) /* m->p may be NULL: a dump with no log */
+		return 0;
 	memcpy(buf, m->p, n);
 	m->p += n;
 	m->left -= n;

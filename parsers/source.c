@@ -13,9 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parsers/kcore.h"
 #include "core/banned.h"
 
 #define BLOCK_SIZE ((size_t)1 << 20)
+#define SNIFF_BYTES KCORE_SNIFF_BYTES
 #define MAX_DEPTH 64
 
 struct walk {
@@ -58,11 +60,126 @@ bool source_entry_wanted(const char *name)
 	return false;
 }
 
+/*
+ * Names the kdump tools give dumps: vmcore, vmcore.flat and
+ * vmcore-incomplete (RHEL's kdump, makedumpfile -F over ssh), and
+ * dump.YYYYMMDDHHMM (Debian's kdump-tools).
+ */
+static bool dump_name(const char *name)
+{
+	const char *base = strrchr(name, '/');
+	size_t digits;
+
+	base = base ? base + 1 : name;
+	if (!strcmp(base, "vmcore") || !strcmp(base, "vmcore.flat") ||
+	    !strcmp(base, "vmcore-incomplete"))
+		return true;
+	if (strncmp(base, "dump.", 5))
+		return false;
+	digits = strspn(base + 5, "0123456789");
+	return digits >= 8 && !base[5 + digits];
+}
+
+/*
+ * Binary data: among the first bytes that are not NUL (a log cut by a
+ * crash may hold runs of them), more than one in 16 is a control
+ * character no log line has (tab, line and form feeds, carriage return
+ * and ESC are allowed). Random data has about one in ten; a log with a
+ * few hostile bytes in a process name stays far below.
+ */
+static bool looks_binary(const unsigned char *h, size_t n)
+{
+	size_t ctl = 0, bytes = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = h[i];
+
+		if (!c)
+			continue;
+		bytes++;
+		ctl += (c < 0x20 && (c < '\t' || c > '\r') && c != 0x1b) ||
+		       c == 0x7f;
+	}
+	return bytes >= 64 && ctl * 16 > bytes;
+}
+
+/*
+ * Why the data named name, starting with head (n bytes), is not a log to
+ * read, in why (cap bytes); false when it may be one. *failed says whether
+ * it is input that oomlens could not read (a kernel dump, which needs its
+ * debuginfo and a file: in_file says whether it is one) rather than
+ * something passed over (a program, a database, binary data).
+ */
+static bool not_a_log(const unsigned char *h, size_t n, const char *name,
+		      bool in_file, char *why, size_t cap, bool *failed)
+{
+	const char *dump = kcore_dump_kind(h, n);
+
+	*failed = true;
+	if (dump && in_file) {
+		snprintf(
+			why, cap,
+			"a kdump vmcore (%s), not a log: give --vmlinux FILE or --debuginfo DIR to read it",
+			dump);
+		return true;
+	}
+	if (dump) {
+		snprintf(
+			why, cap,
+			"a kdump vmcore (%s): oomlens reads a dump only from a plain file (extract or save it first), with --vmlinux FILE or --debuginfo DIR",
+			dump);
+		return true;
+	}
+	if (dump_name(name)) {
+		snprintf(
+			why, cap,
+			"named like a kdump vmcore, but it has no dump header (damaged or incomplete?)");
+		return true;
+	}
+	*failed = false;
+	if (n >= 18 && !memcmp(h, "\177ELF", 4))
+		snprintf(
+			why, cap, "%s, not a log",
+			(h[16] | h[17]) == 4 /* ET_CORE */
+				? "an ELF core file of a process, not of a kernel"
+				: "an ELF file (a program or library)");
+	else if (n >= 16 && !memcmp(h, "SQLite format 3", 16))
+		snprintf(why, cap, "an SQLite database, not a log");
+	else if (n >= 8 && !memcmp(h, "LPKSHHRH", 8))
+		snprintf(
+			why, cap,
+			"a binary systemd journal, not a log: read it through journalctl --file");
+	else if (looks_binary(h, n))
+		snprintf(why, cap, "binary data, not a log");
+	else
+		return false;
+	return true;
+}
+
+/* not_a_log(), and if so the input is skipped with the reason. */
+static bool skip_not_a_log(struct walk *w, const unsigned char *h, size_t n,
+			   const char *name, bool in_file)
+{
+	char why[256];
+	bool failed;
+
+	if (!not_a_log(h, n, name, in_file, why, sizeof(why), &failed))
+		return false;
+	if (w->skip)
+		w->skip(w->ctx, name, why, failed);
+	w->stats->skipped++;
+	return true;
+}
+
 struct entry_reader {
 	struct archive *a;
 	int64_t file_size; /* the compressed file's, or -1 */
 	int64_t floor; /* SOURCE_INFLATE_FLOOR or its override */
 	bool bomb;
+	/* the first bytes, read ahead to judge them, then handed out */
+	unsigned char head[SNIFF_BYTES];
+	size_t head_len, head_pos;
+	int head_errno; /* the read ahead's error, returned after head */
 };
 
 static int64_t inflate_floor(void)
@@ -120,15 +237,49 @@ static void host_from_name(const char *path, char *host, size_t n)
 		snprintf(host, n, "%.*s", (int)(end - p), p);
 }
 
+/* archive_reader() behind the bytes read ahead. */
+static ssize_t peeked_reader(void *ctx, void *buf, size_t n)
+{
+	struct entry_reader *r = ctx;
+
+	if (r->head_pos < r->head_len) {
+		size_t k = r->head_len - r->head_pos;
+
+		k = k < n ? k : n;
+		memcpy(buf, r->head + r->head_pos, k);
+		r->head_pos += k;
+		return (ssize_t)k;
+	}
+	if (r->head_errno) {
+		errno = r->head_errno;
+		return -1;
+	}
+	return archive_reader(ctx, buf, n);
+}
+
 static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
 					 struct source_stream *s,
 					 int64_t file_size)
 {
-	struct entry_reader r = {a, file_size, inflate_floor(), false};
+	struct entry_reader r = {
+		.a = a, .file_size = file_size, .floor = inflate_floor()};
 	struct oomlens_error *err;
 	struct linesrc lines;
 
-	err = linesrc_init_reader(&lines, s->name, archive_reader, &r);
+	while (r.head_len < sizeof(r.head)) {
+		ssize_t got = archive_reader(&r, r.head + r.head_len,
+					     sizeof(r.head) - r.head_len);
+
+		if (got < 0)
+			r.head_errno = errno ? errno : EIO;
+		if (got <= 0)
+			break;
+		r.head_len += (size_t)got;
+	}
+	if (!r.head_errno &&
+	    skip_not_a_log(w, r.head, r.head_len, s->name, false))
+		return NULL;
+	err = linesrc_init_reader(&lines, s->name, peeked_reader, &r);
 	if (err)
 		return err;
 	s->lines = &lines;
@@ -217,7 +368,7 @@ static bool looks_packed(const char *path)
  * read ahead, judged, then handed out before the rest of the pipe.
  */
 struct stdin_ahead {
-	unsigned char head[512];
+	unsigned char head[SNIFF_BYTES];
 	size_t len, pos;
 	char block[65536];
 };
@@ -265,7 +416,16 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 	struct source_stream s = {0};
 	struct oomlens_error *err;
 	struct linesrc lines;
+	unsigned char head[SNIFF_BYTES];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got = fd < 0 ? -1 : pread(fd, head, sizeof(head), 0);
 
+	if (fd >= 0)
+		close(fd);
+	if (got > 0 && skip_not_a_log(w, head, (size_t)got, path, true)) {
+		w->stats->files++;
+		return NULL;
+	}
 	err = linesrc_open(&lines, path);
 	if (err) {
 		if (w->skip)
@@ -285,6 +445,29 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 	err = w->fn(w->ctx, &s);
 	linesrc_close(&lines);
 	return err;
+}
+
+/*
+ * An archive entry passed over by its name: still, a kernel dump is told
+ * by its header and reported (an entry passed over is decompressed anyway,
+ * so reading its first bytes costs little).
+ */
+static void skip_entry(struct walk *w, struct archive *a, const char *name)
+{
+	unsigned char head[SNIFF_BYTES];
+	size_t len = 0;
+
+	while (len < sizeof(head)) {
+		la_ssize_t got =
+			archive_read_data(a, head + len, sizeof(head) - len);
+
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	if (!kcore_dump_kind(head, len) ||
+	    !skip_not_a_log(w, head, len, name, false))
+		w->stats->skipped++;
 }
 
 static struct oomlens_error *walk_file(struct walk *w, const char *path,
@@ -361,8 +544,9 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 				read_hostname(a, host, sizeof(host));
 				continue;
 			}
-			if (!source_entry_wanted(ename)) {
-				w->stats->skipped++;
+			/* a dump is named, then told by its header */
+			if (!source_entry_wanted(ename) && !dump_name(ename)) {
+				skip_entry(w, a, name);
 				continue;
 			}
 		}
@@ -414,6 +598,8 @@ static struct oomlens_error *walk_stdin(struct walk *w)
 		stdin_ahead = in;
 		err = walk_file(w, "-", -1);
 		stdin_ahead = NULL;
+	} else if (skip_not_a_log(w, in->head, in->len, "<stdin>", false)) {
+		w->stats->files++;
 	} else {
 		struct source_stream s = {0};
 		struct linesrc lines;

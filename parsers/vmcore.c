@@ -988,6 +988,18 @@ static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
 		snprintf(rel, sizeof(rel), "%s", s);
 	if ((s = kcore_vmcoreinfo(v->kc, "BUILD-ID")))
 		snprintf(id, sizeof(id), "%s", s);
+	/* both come from the dump and end up on a terminal */
+	for (char *p = rel; *p; p++)
+		*p = *p < 0x20 || *p == 0x7f ? '?' : *p;
+	for (char *p = id; *p; p++)
+		*p = *p < 0x20 || *p == 0x7f ? '?' : *p;
+	/* NEEDSWORK: a types back end from the dump itself (BTF) goes here */
+	if (!opt->locate)
+		return oomlens_error_new(
+			OOMLENS_ERR_MISSING,
+			"'%s' is a kdump vmcore (Linux %s, build id %s) and no debuginfo was given",
+			vmcore, rel[0] ? rel : "unknown",
+			id[0] ? id : "unknown");
 	if (opt->locate && opt->locate(opt->locate_ctx, rel[0] ? rel : NULL,
 				       id[0] ? id : NULL, buf, n))
 		return NULL;

@@ -42,9 +42,24 @@ struct vmcore_options {
  * one opt->locate names) into *out (initialised here).
  * An error means nothing useful could be read (wrong files, mismatch
  * without force); damage found later is reported as warnings in *out.
+ * With neither vmlinux nor opt->locate, the dump is opened and the error
+ * is OOMLENS_ERR_MISSING, naming its release and build id: the caller
+ * says which options give a debuginfo. (A types back end that needs no
+ * debuginfo, such as the dump's own BTF, makes this case read the dump:
+ * callers already pass it here.)
  */
 struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,
 				  struct dump_state *out);
+
+/*
+ * vmcore_read() in a child process: the same answer, or, when a library
+ * crashes on the dump, an error naming the file and the signal, and this
+ * process goes on. For untrusted dumps; opt->locate runs in the child.
+ */
+struct oomlens_error *vmcore_read_isolated(const char *vmcore,
+					   const char *vmlinux,
+					   const struct vmcore_options *opt,
+					   struct dump_state *out);
 
 #endif

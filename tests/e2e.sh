@@ -47,6 +47,15 @@ grep -q "Incident 1" "$tmp/out" && ok || bad "good file reported beside a bad on
 # Bad input: garbage, NUL bytes, a 100 MB line; bounded memory, no crash.
 head -c 3000000 /dev/urandom >"$tmp/garbage"
 expect 1 "binary garbage" -- "$bin" analyze "$tmp/garbage"
+grep -q "skipped '$tmp/garbage': binary data, not a log" "$tmp/err" && ok || bad "binary garbage is said to be no log"
+# binary input is passed over, not mined for report lines (issue 10 item 4)
+{ head -c 3000 /dev/urandom; printf '\n[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n'; head -c 3000 /dev/urandom; } >"$tmp/garbage"
+expect 1 "binary garbage around a trigger line" -- "$bin" analyze "$tmp/garbage"
+expect 1 "an ELF program" -- "$bin" analyze "$bin"
+grep -q "skipped '$bin': an ELF file (a program or library), not a log" "$tmp/err" && ok || bad "an ELF program is said to be no log"
+# a log that a crash left with a run of NUL bytes at its head is still read
+{ head -c 8192 /dev/zero; cat fixtures/demo/rhel7-storm.log; } >"$tmp/nulhead"
+expect 0 "NUL bytes before a log" -- "$bin" analyze "$tmp/nulhead"
 printf 'a\0b\0[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\0\n' >"$tmp/nul"
 expect 0 "NUL bytes" -- "$bin" analyze --format json "$tmp/nul"
 { head -c 104857600 /dev/zero | tr '\0' 'a'; echo; cat fixtures/demo/rhel7-storm.log; } >"$tmp/longline"
@@ -78,7 +87,14 @@ expect 2 "truncated gzip" -- "$bin" analyze "$tmp/cut.gz"
 for f in bench/fuzz/crashes/*; do
 	case "$f" in *.md) continue ;; esac
 	( ulimit -t 10 2>/dev/null; exec "$bin" analyze "$f" ) >"$tmp/out" 2>"$tmp/err"
-	case $? in 0|1) ok ;; *) bad "fuzz reproducer $f"; cat "$tmp/err" ;; esac
+	rc=$?
+	case "$f:$rc" in
+	# hostile dumps: told from logs, not parsed as text (issue 10 item 4)
+	*/vmcore-*:2) grep -q "Incident" "$tmp/out" && bad "fuzz reproducer $f: a dump read as text" || ok ;;
+	*/vmcore-*:*) bad "fuzz reproducer $f: exit $rc, want 2"; cat "$tmp/err" ;;
+	*:0 | *:1) ok ;;
+	*) bad "fuzz reproducer $f"; cat "$tmp/err" ;;
+	esac
 done
 
 # ---- ingest and report ------------------------------------------------------
@@ -88,6 +104,8 @@ expect 0 "ingest" -- "$bin" ingest --db "$db" fixtures/demo fixtures/kernel-outp
 grep -q "0 skipped; 75 incidents: 75 new" "$tmp/err" && ok || { bad "ingest summary"; cat "$tmp/err"; }
 expect 0 "report --check" -- "$bin" report --db "$db" --check
 grep -q ": ok: 24 sources, 75 incidents (75 sightings)" "$tmp/out" && ok || { bad "check counts"; cat "$tmp/out"; }
+expect 1 "analyze: a database is no log" -- "$bin" analyze "$db"
+grep -q "an SQLite database, not a log" "$tmp/err" && ok || bad "analyze: the database is said to be no log"
 expect 0 "ingest again" -- "$bin" ingest --db "$db" fixtures/demo fixtures/kernel-output
 grep -q "0 sources read .* 24 already ingested" "$tmp/err" && ok || { bad "second ingest reads nothing"; cat "$tmp/err"; }
 # the same reports under another prefix, in another file: known, one more sighting each
@@ -244,6 +262,59 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 		python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute("select victim_pid, certainty from model_verdicts where model=\"linux-2.6.32\"").fetchall(); sys.exit(0 if r==[(2210,"certain")] else 1)' "$tmp/v.db" &&
 			ok || bad "rescore: the dump makes linux-2.6.32's verdict certain (firefox 2210)"
 	fi
+
+	# Dumps are told by their header (issue 10 item 4), not read as text.
+	for f in elf kdump flat; do
+		expect 2 "analyze: a $f vmcore without --vmlinux" -- "$bin" analyze "$vmc/x86_64-4.19.$f"
+		grep -q "'$vmc/x86_64-4.19.$f' is a kdump vmcore (Linux 4.19.0-vmgen, build id [0-9a-f]*) and no debuginfo was given: give --vmlinux FILE or --debuginfo DIR" "$tmp/err" &&
+			! grep -q "Incident" "$tmp/out" && ok || bad "analyze: a $f vmcore names its release and what it needs"
+	done
+	expect 2 "analyze: a vmcore on standard input" -- sh -c "\"$bin\" analyze - <\"$vmc/x86_64-4.19.kdump\""
+	grep -q "cannot read '<stdin>': a kdump vmcore (kdump-compressed): oomlens reads a dump only from a plain file" "$tmp/err" && ok || bad "analyze: vmcore on stdin message"
+	gzip -c "$vmc/x86_64-4.19.elf" >"$tmp/vmcore.gz"
+	expect 2 "analyze: a compressed vmcore" -- "$bin" analyze "$tmp/vmcore.gz"
+	grep -q "a kdump vmcore (ELF): oomlens reads a dump only from a plain file" "$tmp/err" && ok || bad "analyze: compressed vmcore message"
+	# a crash folder as kdump leaves it, in a tarball: the dump is named,
+	# a dump file with no header is called damaged, the log is read
+	mkdir -p "$tmp/crash/127.0.0.1-2026-12-03"
+	cp "$vmc/x86_64-4.19.flat" "$tmp/crash/127.0.0.1-2026-12-03/vmcore.flat"
+	cp fixtures/demo/rhel7-storm.log "$tmp/crash/127.0.0.1-2026-12-03/vmcore-dmesg.txt"
+	head -c 8192 /dev/zero >"$tmp/crash/dump.202612031200"
+	tar -C "$tmp" -czf "$tmp/crash.tgz" crash
+	expect 2 "analyze: a vmcore in a tarball" -- "$bin" analyze "$tmp/crash.tgz"
+	grep -q "crash.tgz:crash/127.0.0.1-2026-12-03/vmcore.flat': a kdump vmcore (flattened kdump)" "$tmp/err" &&
+		grep -q "crash.tgz:crash/dump.202612031200': named like a kdump vmcore, but it has no dump header" "$tmp/err" &&
+		grep -q "Incident 1" "$tmp/out" && ok || bad "analyze: tarball with a vmcore, a headerless dump and a log"
+	# a dump under a name no log or dump has is still told by its header
+	mkdir -p "$tmp/crash2"
+	cp "$vmc/x86_64-4.19.kdump" "$tmp/crash2/guest.img"
+	tar -C "$tmp" -cJf "$tmp/crash2.tar.xz" crash2
+	expect 2 "analyze: a vmcore under another name in a tarball" -- "$bin" analyze "$tmp/crash2.tar.xz"
+	grep -q "crash2.tar.xz:crash2/guest.img': a kdump vmcore (kdump-compressed)" "$tmp/err" && ok || bad "analyze: a vmcore under another name in a tarball is named"
+	# with a debuginfo, dumps are read and logs beside them too
+	expect 0 "analyze --vmlinux: a dump and a log" -- "$bin" analyze --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump" fixtures/demo/rhel7-storm.log
+	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/out" && grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "analyze --vmlinux: the dump and the log are both read"
+	expect 0 "analyze --debuginfo" -- "$bin" analyze --debuginfo "$tmp/dbg" "$vmc/x86_64-2.6.32-rfc.elf"
+	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.elf: 2.6.32-rc5-mm1-oomrenewal" "$tmp/out" && ok || bad "analyze --debuginfo: the dump is read"
+	expect 2 "ingest: a headerless file named vmcore" -- "$bin" ingest --db "$tmp/h.db" "$tmp/crash"
+	grep -q "skipped '$tmp/crash/dump.202612031200': named like a kdump vmcore, but it has no dump header" "$tmp/err" && ok || bad "ingest: headerless dump message"
+	# the corrupted dump of issue 10 item 12: refused, no heap overflow
+	cp "$vmc/i386-2.6.32-rfc-highmem.snappy.kdump" "$tmp/pd.kdump"
+	printf '\152' | dd of="$tmp/pd.kdump" bs=1 seek=12598 conv=notrunc 2>/dev/null
+	printf '\174' | dd of="$tmp/pd.kdump" bs=1 seek=12655 conv=notrunc 2>/dev/null
+	printf '\066' | dd of="$tmp/pd.kdump" bs=1 seek=12717 conv=notrunc 2>/dev/null
+	printf '\065' | dd of="$tmp/pd.kdump" bs=1 seek=12770 conv=notrunc 2>/dev/null
+	expect 2 "vmcore: a page descriptor larger than a page" -- "$bin" vmcore --vmlinux "$vmc/i386-2.6.32-rfc-highmem.vmlinux" "$tmp/pd.kdump"
+	grep -q "'$tmp/pd.kdump': page descriptor 22 (offset 16912) says 1660960784 compressed bytes for a page of 4096" "$tmp/err" && ok || bad "vmcore: bad page descriptor message"
+	# ingest reads each dump in a child: a library crash costs that dump
+	mkdir -p "$tmp/many"
+	cp "$vmc/x86_64-2.6.32-rfc.elf" "$tmp/many/a.vmcore"
+	cp "$vmc/x86_64-2.6.32-rfc.kdump" "$tmp/many/b-crash.vmcore"
+	cp "$vmc/x86_64-2.6.32-rfc.flat" "$tmp/many/c.vmcore"
+	cp fixtures/demo/rhel7-storm.log "$tmp/many/d.log"
+	expect 2 "ingest: a dump whose reader crashes" -- env OOMLENS_TEST_DUMP_CRASH=b-crash.vmcore "$bin" ingest --db "$tmp/c.db" --vmlinux "$k64" "$tmp/many"
+	grep -q "skipped '$tmp/many/b-crash.vmcore': '$tmp/many/b-crash.vmcore': the dump reader crashed on it (signal 6, Aborted)" "$tmp/err" &&
+		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the crash costs one dump, named"; cat "$tmp/err"; }
 else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"
 fi

@@ -64,6 +64,15 @@ struct oomlens_error *collect_file(struct collected *c, const char *path)
 	return oomlog_parse_file(path, NULL, &sink, NULL);
 }
 
+struct oomlens_error *collect_buffer(struct collected *c, const char *text,
+				     size_t len)
+{
+	struct oomlog_sink sink = {keep_incident, keep_event, c};
+
+	memset(c, 0, sizeof(*c));
+	return oomlog_parse_text(text, len, "buffer", &sink);
+}
+
 void collected_release(struct collected *c)
 {
 	size_t i;

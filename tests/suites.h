@@ -35,6 +35,9 @@ struct collected {
 };
 
 void collect_text(struct collected *c, const char *text);
+/* Through oomlog_parse_text(), as a dump's log buffer is read. */
+struct oomlens_error *collect_buffer(struct collected *c, const char *text,
+				     size_t len);
 struct oomlens_error *collect_file(struct collected *c, const char *path);
 void collected_release(struct collected *c);
 

@@ -378,6 +378,20 @@ START_TEST(files_errors_name_the_file)
 }
 END_TEST
 
+/* A dump with no log buffer hands over (NULL, 0): nothing, no UB. */
+START_TEST(empty_text_is_no_incident)
+{
+	struct collected c;
+
+	ck_assert_ptr_null(collect_buffer(&c, NULL, 0));
+	ck_assert_uint_eq(c.n, 0);
+	collected_release(&c);
+	ck_assert_ptr_null(collect_buffer(&c, "", 0));
+	ck_assert_uint_eq(c.n, 0);
+	collected_release(&c);
+}
+END_TEST
+
 Suite *oomlog_suite(void)
 {
 	Suite *s = suite_create("oomlog");
@@ -398,6 +412,7 @@ Suite *oomlog_suite(void)
 	tcase_add_test(tc, memcg_v2_stats_without_prefix);
 	tcase_add_test(tc, hostile_bytes_do_not_crash);
 	tcase_add_test(tc, files_errors_name_the_file);
+	tcase_add_test(tc, empty_text_is_no_incident);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -177,29 +177,154 @@ static struct oomlens_error *too_new(struct db *db, int64_t version)
 		db->path, (long long)version, db_schema_version());
 }
 
-/* Refuse what this code cannot read, before anything is written to it. */
-static struct oomlens_error *check_file(struct db *db, int64_t *version)
+static struct oomlens_error *not_ours(struct db *db)
+{
+	return oomlens_error_new(
+		OOMLENS_ERR_CORRUPT,
+		"cannot open '%s': an SQLite database, but not oomlens's",
+		db->path);
+}
+
+/*
+ * The tables, indexes and views of a schema, with each table's columns in
+ * order: "table sources(id,path,...)\nindex sources_identity\n...".
+ */
+static const char sql_shape[] =
+	"SELECT group_concat(line, char(10)) FROM (SELECT m.type || ' ' ||"
+	" m.name || CASE WHEN m.type = 'table' THEN '(' || (SELECT"
+	" group_concat(c.name) FROM (SELECT name FROM pragma_table_info(m.name)"
+	" ORDER BY cid) c) || ')' ELSE '' END AS line FROM sqlite_master m"
+	" WHERE m.name NOT LIKE 'sqlite_%' ORDER BY m.type, m.name)";
+
+static struct oomlens_error *shape_of(sqlite3 *h, char **out)
+{
+	sqlite3_stmt *st = NULL;
+	const char *text;
+	int rc;
+
+	rc = sqlite3_prepare_v2(h, sql_shape, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		text = (const char *)sqlite3_column_text(st, 0);
+		*out = strdup(text ? text : "");
+		sqlite3_finalize(st);
+		return *out ? NULL : &oomlens_error_nomem;
+	}
+	sqlite3_finalize(st);
+	return oomlens_error_new(OOMLENS_ERR_IO, "sqlite3_step: %s",
+				 sqlite3_errmsg(h));
+}
+
+/*
+ * Is a file without our application_id, at schema `version`, an oomlens
+ * database all the same? Only if it holds every table (with the same
+ * columns, in order), index and view that migrations 1 to `version` create,
+ * built here in a private in-memory database to compare. Objects of its
+ * own besides are allowed.
+ */
+static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
+					   bool *ours)
+{
+	struct oomlens_error *err = NULL;
+	char *want = NULL, *got = NULL, *line, *end;
+	sqlite3 *mem = NULL;
+	size_t i;
+
+	if (sqlite3_open_v2(":memory:", &mem,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(mem);
+		return &oomlens_error_nomem;
+	}
+	for (i = 0; i < db_nmigrations && !err; i++)
+		if (db_migrations[i].version <= version &&
+		    sqlite3_exec(mem, db_migrations[i].sql, NULL, NULL, NULL) !=
+			    SQLITE_OK)
+			err = oomlens_error_new(OOMLENS_ERR_IO,
+						"sqlite3_exec: %s",
+						sqlite3_errmsg(mem));
+	if (!err)
+		err = shape_of(mem, &want);
+	if (!err)
+		err = shape_of(db->sql, &got);
+	*ours = !err;
+	/* every line of want must be a whole line of got */
+	for (line = want; !err && *ours && line && *line; line = end) {
+		size_t n, k = strlen(got);
+		const char *at = got;
+
+		end = strchr(line, '\n');
+		n = end ? (size_t)(end - line) : strlen(line);
+		end = end ? end + 1 : NULL;
+		*ours = false;
+		while ((at = memmem(at, k - (size_t)(at - got), line, n))) {
+			if ((at == got || at[-1] == '\n') &&
+			    (at[n] == '\n' || at[n] == '\0')) {
+				*ours = true;
+				break;
+			}
+			at++;
+		}
+	}
+	free(want);
+	free(got);
+	sqlite3_close(mem);
+	return err;
+}
+
+/*
+ * Refuse what is not ours, before anything is written to it. A file is
+ * ours when its application_id is DB_APPLICATION_ID; or when it is 0 and
+ * the file is empty (new) or has exactly the shape our migrations give
+ * its user_version (an oomlens database that lost its application_id:
+ * *stamp is set, and db_open() writes it back). A known application_id
+ * with a newer schema is refused as too new.
+ */
+static struct oomlens_error *check_file(struct db *db, int64_t *version,
+					bool *stamp)
 {
 	struct oomlens_error *err;
 	int64_t app_id, objects;
+	bool ours = false;
 
+	*stamp = false;
 	err = query_int(db, "PRAGMA user_version", version);
 	if (!err)
 		err = query_int(db, "PRAGMA application_id", &app_id);
-	if (!err && *version == 0)
+	if (!err)
 		err = query_int(db, "SELECT count(*) FROM sqlite_master",
 				&objects);
+	if (!err && app_id == 0 && *version > 0 &&
+	    *version <= db_schema_version())
+		err = has_our_shape(db, *version, &ours);
 	if (err)
 		return oomlens_error_wrap(err, "cannot open '%s'", db->path);
-	if (*version > db_schema_version())
-		return too_new(db, *version);
-	if ((app_id != 0 && app_id != DB_APPLICATION_ID) ||
-	    (*version == 0 && objects > 0))
-		return oomlens_error_new(
-			OOMLENS_ERR_CORRUPT,
-			"cannot open '%s': an SQLite database, but not oomlens's",
-			db->path);
+	if (app_id == DB_APPLICATION_ID)
+		return *version > db_schema_version() ? too_new(db, *version)
+						      : NULL;
+	if (app_id == 0 && *version == 0 && objects == 0)
+		return NULL; /* new: migration 1 sets the application_id */
+	if (!ours)
+		return not_ours(db);
+	*stamp = true;
 	return NULL;
+}
+
+/* Write our application_id back into a file recognised by its shape. */
+static struct oomlens_error *stamp(struct db *db)
+{
+	struct oomlens_error *err;
+	char pragma[64];
+
+	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d",
+		 DB_APPLICATION_ID);
+	err = exec(db, "BEGIN IMMEDIATE");
+	if (!err)
+		err = exec(db, pragma);
+	if (!err)
+		err = exec(db, "COMMIT");
+	if (err && !sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return err;
 }
 
 /*
@@ -255,6 +380,7 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	struct oomlens_error *err;
 	struct db *db;
 	int64_t version;
+	bool restamp;
 	size_t i;
 	int rc;
 
@@ -289,9 +415,11 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	err = exec(db, "PRAGMA foreign_keys = ON");
 	if (err)
 		goto wrap;
-	err = check_file(db, &version);
+	err = check_file(db, &version, &restamp);
 	if (err)
 		goto close;
+	if (restamp && (err = stamp(db)))
+		goto wrap;
 	for (i = 0; i < sizeof(db_settings) / sizeof(db_settings[0]); i++)
 		if ((err = exec(db, db_settings[i])))
 			goto wrap;

@@ -5,10 +5,12 @@
  * round trip parse -> store -> load that must give back every field the
  * renderers print (compared field by field and as rendered JSON).
  */
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "analyzer/analyzer.h"
@@ -563,6 +565,105 @@ START_TEST(another_programs_database_is_refused)
 		 "cannot open '%s': an SQLite database, but not oomlens's",
 		 s.db);
 	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	scratch_release(&s);
+}
+END_TEST
+
+/* The whole file, malloc'ed, its length in *n. */
+static char *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	ck_assert_int_ge(len, 0);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
+	fclose(f);
+	*n = (size_t)len;
+	return buf;
+}
+
+/* Run sql on the file at path with SQLite itself, as another program. */
+static void sqlite_exec(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+
+	ck_assert_int_eq(sqlite3_open(path, &h), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_close(h), SQLITE_OK);
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/*
+ * Another program's database with a user_version of its own (and one that
+ * has a table named as one of ours): refused, and not a byte of it
+ * changed: no WAL switched on, no table added, user_version kept.
+ */
+START_TEST(another_programs_versioned_database_is_untouched)
+{
+	static const char *const schemas[] = {
+		"PRAGMA user_version = 3; CREATE TABLE notes(x TEXT);"
+		" INSERT INTO notes VALUES ('keep me');",
+		"PRAGMA user_version = 1; CREATE TABLE sources(id INTEGER"
+		" PRIMARY KEY, path TEXT);",
+		"PRAGMA user_version = 99; CREATE TABLE t(x);",
+	};
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512], wal[320];
+	char *before, *after;
+	size_t nb, na;
+
+	scratch_init(&s);
+	sqlite_exec(s.db, schemas[_i]);
+	before = read_file(s.db, &nb);
+	snprintf(want, sizeof(want),
+		 "cannot open '%s': an SQLite database, but not oomlens's",
+		 s.db);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	ck_assert_ptr_null(db);
+	after = read_file(s.db, &na);
+	ck_assert_uint_eq(na, nb);
+	ck_assert(!memcmp(before, after, nb));
+	snprintf(wal, sizeof(wal), "%s-wal", s.db);
+	ck_assert(!file_exists(wal));
+	free(before);
+	free(after);
+	scratch_release(&s);
+}
+END_TEST
+
+/*
+ * An oomlens database whose application_id is 0 (as any writer of the
+ * header could leave it) is recognised by its tables, opened, and gets its
+ * application_id back.
+ */
+START_TEST(oomlens_database_without_application_id_opens)
+{
+	struct scratch s;
+	struct db *db = NULL;
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	add_source(db, "a.log");
+	db_close(db);
+	ck_assert_uint_eq(patch_header(s.db, 68, 0), 0x6f6f6d6c);
+	OK(db_open(&db, s.db));
+	ck_assert_int_eq(totals(db).sources, 1);
+	db_close(db);
+	ck_assert_uint_eq(patch_header(s.db, 68, 0x6f6f6d6c), 0x6f6f6d6c);
 	scratch_release(&s);
 }
 END_TEST
@@ -1145,6 +1246,9 @@ Suite *db_suite(void)
 	tcase_add_test(open, newer_schema_is_refused);
 	tcase_add_test(open, another_programs_database_is_refused);
 	tcase_add_test(open, not_a_database_is_refused);
+	tcase_add_loop_test(
+		open, another_programs_versioned_database_is_untouched, 0, 3);
+	tcase_add_test(open, oomlens_database_without_application_id_opens);
 	tcase_add_test(open, locked_by_another_writer);
 	tcase_set_timeout(open, 30);
 	suite_add_tcase(s, open);

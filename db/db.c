@@ -14,9 +14,12 @@
 #include "db/internal.h"
 #include "db/settings.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/banned.h"
 
@@ -375,14 +378,145 @@ static struct oomlens_error *migrate(struct db *db, int64_t version)
 	return err;
 }
 
-struct oomlens_error *db_open(struct db **out, const char *path)
+/*
+ * "file:PATH?immutable=1" with '%', '?' and '#' of PATH escaped: a URI for
+ * SQLite (SQLITE_OPEN_URI), or NULL when out of memory.
+ */
+static char *immutable_uri(const char *path)
+{
+	size_t n = strlen(path), i, o = 0;
+	char *uri = malloc(5 + 3 * n + sizeof("?immutable=1"));
+
+	if (!uri)
+		return NULL;
+	memcpy(uri, "file:", 5);
+	o = 5;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (c == '%' || c == '?' || c == '#') {
+			snprintf(uri + o, 4, "%%%02X", c);
+			o += 3;
+		} else {
+			uri[o++] = (char)c;
+		}
+	}
+	memcpy(uri + o, "?immutable=1", sizeof("?immutable=1"));
+	return uri;
+}
+
+/*
+ * A WAL database on a read-only file system cannot be opened by SQLite
+ * the usual way: the reader needs the -shm file, which it cannot create.
+ * When there is no write-ahead log (nothing uncommitted to the main file:
+ * a closed database), the file is read as immutable; nothing can change
+ * it through a read-only mount. Else the error stands.
+ */
+static bool may_read_immutable(const char *path)
+{
+	char wal[4096];
+	struct stat st;
+
+	if (!strcmp(path, ":memory:") ||
+	    (size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal))
+		return false;
+	if (stat(wal, &st) == 0 && st.st_size > 0)
+		return false;
+	return access(path, W_OK) != 0 || errno == EROFS ||
+	       (stat(path, &st) == 0 && !(st.st_mode & 0222));
+}
+
+static struct oomlens_error *read_only_file(struct db *db)
+{
+	return oomlens_error_new(
+		OOMLENS_ERR_IO,
+		"cannot write to '%s': the file or its file system is read-only",
+		db->path);
+}
+
+/* Open the SQLite connection as opt says; db->sql is set even on error. */
+static struct oomlens_error *connect(struct db *db,
+				     const struct db_options *opt, bool retry)
+{
+	int flags = SQLITE_OPEN_NOMUTEX, rc;
+	struct stat st;
+	char *uri = NULL;
+
+	if (opt->read_only) {
+		if (strcmp(db->path, ":memory:") && stat(db->path, &st) != 0)
+			return errno == ENOENT
+				       ? oomlens_error_new(
+						 OOMLENS_ERR_IO,
+						 "cannot open '%s': no such database",
+						 db->path)
+				       : oomlens_error_errno(
+						 OOMLENS_ERR_IO, errno,
+						 "cannot open '%s'", db->path);
+		flags |= SQLITE_OPEN_READONLY;
+	} else {
+		if (strcmp(db->path, ":memory:") && access(db->path, W_OK) &&
+		    (errno == EROFS || errno == EACCES || errno == EPERM))
+			return read_only_file(db);
+		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	}
+	if (retry) {
+		uri = immutable_uri(db->path);
+		if (!uri)
+			return &oomlens_error_nomem;
+		flags |= SQLITE_OPEN_URI;
+	}
+	rc = sqlite3_open_v2(uri ? uri : db->path, &db->sql, flags, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return db->sql ? oomlens_error_wrap(
+					 db_fail(db, rc, "sqlite3_open_v2"),
+					 "cannot open '%s'", db->path)
+			       : &oomlens_error_nomem;
+	sqlite3_extended_result_codes(db->sql, 1);
+	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+	return NULL;
+}
+
+static struct oomlens_error *migrate(struct db *db, int64_t version);
+
+/*
+ * What a read-only connection needs: a database at our schema version (it
+ * cannot migrate one). An empty file (what an ingest killed at its start
+ * leaves) is an empty database: the connection reads an empty one of the
+ * current schema, in memory, instead.
+ */
+static struct oomlens_error *check_readable(struct db *db, int64_t version)
+{
+	int rc;
+
+	if (version == 0) {
+		sqlite3_close(db->sql);
+		db->sql = NULL;
+		rc = sqlite3_open_v2(
+			":memory:", &db->sql,
+			SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+		if (rc != SQLITE_OK)
+			return db->sql ? db_fail(db, rc, "sqlite3_open_v2")
+				       : &oomlens_error_nomem;
+		sqlite3_extended_result_codes(db->sql, 1);
+		return migrate(db, 0);
+	}
+	if (version < db_schema_version())
+		return oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"'%s' has schema version %lld; this oomlens reads version %d: a writing command ('oomlens ingest' or 'oomlens rescore') upgrades it",
+			db->path, (long long)version, db_schema_version());
+	return NULL;
+}
+
+struct oomlens_error *db_open_with(struct db **out, const char *path,
+				   const struct db_options *opt)
 {
 	struct oomlens_error *err;
 	struct db *db;
 	int64_t version;
-	bool restamp;
+	bool restamp, retried = false;
 	size_t i;
-	int rc;
 
 	if (!path)
 		return oomlens_error_new(OOMLENS_ERR_USAGE,
@@ -401,23 +535,36 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	 * library initialises, so a later call fails harmlessly.
 	 */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	rc = sqlite3_open_v2(path, &db->sql,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				     SQLITE_OPEN_NOMUTEX,
-			     NULL);
-	if (rc != SQLITE_OK) {
-		err = db->sql ? db_fail(db, rc, "sqlite3_open_v2")
-			      : &oomlens_error_nomem;
-		goto wrap;
-	}
-	sqlite3_extended_result_codes(db->sql, 1);
-	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+again:
+	err = connect(db, opt, retried);
+	if (err)
+		goto close;
 	err = exec(db, "PRAGMA foreign_keys = ON");
 	if (err)
 		goto wrap;
 	err = check_file(db, &version, &restamp);
+	if (err && opt->read_only && !retried &&
+	    (sqlite3_extended_errcode(db->sql) & 0xff) == SQLITE_CANTOPEN &&
+	    may_read_immutable(path)) {
+		oomlens_error_free(err);
+		sqlite3_close(db->sql);
+		db->sql = NULL;
+		retried = true;
+		goto again;
+	}
 	if (err)
 		goto close;
+	if (opt->read_only) {
+		err = check_readable(db, version);
+		if (err)
+			goto close;
+		*out = db;
+		return NULL;
+	}
+	if (sqlite3_db_readonly(db->sql, "main") == 1) {
+		err = read_only_file(db);
+		goto close;
+	}
 	if (restamp && (err = stamp(db)))
 		goto wrap;
 	for (i = 0; i < sizeof(db_settings) / sizeof(db_settings[0]); i++)
@@ -434,6 +581,13 @@ wrap:
 close:
 	db_close(db);
 	return err;
+}
+
+struct oomlens_error *db_open(struct db **out, const char *path)
+{
+	static const struct db_options opt = {0};
+
+	return db_open_with(out, path, &opt);
 }
 
 void db_close(struct db *db)

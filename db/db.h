@@ -54,6 +54,24 @@ struct db;
  */
 struct oomlens_error *db_open(struct db **out, const char *path);
 
+/* How to open a database; all zero is db_open()'s way. */
+struct db_options {
+	/*
+	 * Only read (SQLITE_OPEN_READONLY): nothing is created, migrated or
+	 * written, not even journal_mode. A missing file is an error ("cannot
+	 * open 'x.db': no such database"), so is a schema older than this
+	 * code's (it would need migrating); an empty file reads as an empty
+	 * database (one in memory, of the current schema). A closed WAL
+	 * database on a read-only file system is read as immutable (see
+	 * docs/schema.md). Every write through the connection fails.
+	 */
+	bool read_only;
+};
+
+/* db_open() with options; opt is borrowed for the call. */
+struct oomlens_error *db_open_with(struct db **out, const char *path,
+				   const struct db_options *opt);
+
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */
 void db_close(struct db *db);
 

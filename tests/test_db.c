@@ -668,6 +668,75 @@ START_TEST(oomlens_database_without_application_id_opens)
 }
 END_TEST
 
+/*
+ * A read-only open creates nothing, writes nothing, and reads what is
+ * there; a database it would have to migrate is refused with a hint.
+ */
+START_TEST(read_only_open_writes_nothing)
+{
+	static const struct db_options ro = {.read_only = true};
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512], *before, *after;
+	size_t nb, na;
+
+	scratch_init(&s);
+	snprintf(want, sizeof(want), "cannot open '%s': no such database",
+		 s.db);
+	assert_error(db_open_with(&db, s.db, &ro), OOMLENS_ERR_IO, want);
+	ck_assert(!file_exists(s.db));
+
+	/* an empty file (an ingest killed at its start) is an empty database */
+	write_file(s.db, "", 0);
+	OK(db_open_with(&db, s.db, &ro));
+	ck_assert_int_eq(count(db), 0);
+	db_close(db);
+	before = read_file(s.db, &nb);
+	ck_assert_uint_eq(nb, 0);
+	free(before);
+	unlink(s.db);
+
+	OK(db_open(&db, s.db));
+	add_source(db, "a.log");
+	db_close(db);
+	before = read_file(s.db, &nb);
+	OK(db_open_with(&db, s.db, &ro));
+	ck_assert_int_eq(totals(db).sources, 1);
+	{
+		struct db_source src = {.path = "b.log", .size = 1};
+		int64_t id = 0;
+		struct oomlens_error *err = db_source_upsert(db, &src, &id);
+
+		ck_assert_ptr_nonnull(err);
+		ck_assert_msg(strstr(err->message, "readonly") != NULL, "%s",
+			      err->message);
+		oomlens_error_free(err);
+	}
+	db_close(db);
+	after = read_file(s.db, &na);
+	ck_assert_uint_eq(na, nb);
+	ck_assert(!memcmp(before, after, nb));
+	free(before);
+	free(after);
+
+	/* an older schema would need a migration, which is a write */
+	ck_assert_uint_eq(patch_header(s.db, 60, 1),
+			  (uint32_t)db_schema_version());
+	db = NULL;
+	{
+		struct oomlens_error *err = db_open_with(&db, s.db, &ro);
+
+		ck_assert_ptr_nonnull(err);
+		ck_assert_msg(strstr(err->message, "upgrades it") != NULL, "%s",
+			      err->message);
+		oomlens_error_free(err);
+	}
+	ck_assert_ptr_null(db);
+	ck_assert_uint_eq(patch_header(s.db, 60, 1), 1);
+	scratch_release(&s);
+}
+END_TEST
+
 START_TEST(not_a_database_is_refused)
 {
 	static const char text[] = "[ 1.0] not a database, a log\n"
@@ -1249,6 +1318,7 @@ Suite *db_suite(void)
 	tcase_add_loop_test(
 		open, another_programs_versioned_database_is_untouched, 0, 3);
 	tcase_add_test(open, oomlens_database_without_application_id_opens);
+	tcase_add_test(open, read_only_open_writes_nothing);
 	tcase_add_test(open, locked_by_another_writer);
 	tcase_set_timeout(open, 30);
 	suite_add_tcase(s, open);

@@ -1,0 +1,36 @@
+# tests/e2e.sh, continued: the database as a file of its own (sourced
+# there, with $bin, $tmp, expect, ok and bad): read-only commands, files
+# that are not ours, content identity, concurrent and interrupted ingests.
+
+# read-only commands open read-only: a missing database is not created
+expect 2 "report of a missing database" -- "$bin" report --db "$tmp/typo.db"
+grep -q "cannot open '$tmp/typo.db': no such database" "$tmp/err" && ok || { bad "report: no such database"; cat "$tmp/err"; }
+[ ! -e "$tmp/typo.db" ] && ok || bad "report created '$tmp/typo.db'"
+for opt in --check --summary "--format json"; do
+	# shellcheck disable=SC2086
+	expect 2 "report $opt of a missing database" -- "$bin" report $opt --db "$tmp/typo.db"
+	[ ! -e "$tmp/typo.db" ] && ok || bad "report $opt created '$tmp/typo.db'"
+done
+
+# and work on a read-only mount (needs a mount namespace: root or user
+# namespaces; not in every sandbox)
+ro=$tmp/ro
+mkdir -p "$ro"
+"$bin" ingest --quiet --db "$ro/x.db" fixtures/demo
+"$bin" rescore --quiet --db "$ro/x.db"
+romount() {
+	unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$ro" "$@" 2>/dev/null ||
+		unshare -rm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$ro" "$@"
+}
+if romount true 2>/dev/null; then
+	expect 0 "report on a read-only mount" -- romount "$bin" report --db "$ro/x.db"
+	[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 4 ] && ok || { bad "read-only mount: 4 incidents listed"; cat "$tmp/out" "$tmp/err"; }
+	expect 0 "report --check on a read-only mount" -- romount "$bin" report --check --db "$ro/x.db"
+	expect 0 "report --summary on a read-only mount" -- romount "$bin" report --summary --db "$ro/x.db"
+	expect 2 "ingest into a read-only mount" -- romount "$bin" ingest --db "$ro/x.db" fixtures/kernel-output
+	grep -q "cannot write to '$ro/x.db': the file or its file system is read-only" "$tmp/err" && ok || { bad "ingest: read-only database message"; cat "$tmp/err"; }
+	ls "$ro" >"$tmp/ls"
+	[ "$(cat "$tmp/ls")" = x.db ] && ok || { bad "read-only mount: files beside the database"; cat "$tmp/ls"; }
+else
+	echo "skipped: read-only mount tests (no mount namespace here)"
+fi

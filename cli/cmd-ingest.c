@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "core/hash.h"
 #include "db/db.h"
+#include "parsers/digest.h"
 #include "parsers/kcore.h"
 #include "parsers/oomlog.h"
 #include "parsers/vmcore.h"
@@ -45,7 +45,6 @@ static const char ingest_usage[] =
 
 /* A large file commits every so many incidents: an interruption loses little. */
 #define BATCH_INCIDENTS 500
-#define HEAD_HASH_BYTES 65536
 
 struct ingest {
 	struct db *db;
@@ -138,51 +137,70 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 	return err;
 }
 
-/*
- * A cheap identity for a file's content: its size and a hash of its first
- * 64 KiB. Files inside archives and standard input have none.
- */
-static bool head_hash(const char *path, char *out, size_t n)
-{
-	char buf[4096];
-	uint64_t h = FNV64_SEED, total = 0;
-	struct stat st;
-	ssize_t got;
-	int fd;
+static void on_skip(void *ctx, const char *name, const char *why, bool failed);
 
-	if (!strcmp(path, "-"))
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) != 0) {
-		close(fd);
-		return false;
-	}
-	while (total < HEAD_HASH_BYTES &&
-	       (got = read(fd, buf, sizeof(buf))) > 0) {
-		h = fnv64(h, buf, (size_t)got);
-		total += (uint64_t)got;
-	}
-	close(fd);
-	snprintf(out, n, "size=%lld,head64k-fnv=%016llx", (long long)st.st_size,
-		 (unsigned long long)h);
-	return true;
+/*
+ * A file's mtime in nanoseconds, if old enough to be a shortcut: one that
+ * is less than MTIME_TRUST_NS old may be followed by another edit within
+ * the same clock tick of the file system, which would leave size and
+ * mtime as they were (git's "racily clean" entries). 0 if not.
+ */
+#define MTIME_TRUST_NS ((int64_t)2000000000)
+
+static int64_t trusted_mtime(const struct stat *st)
+{
+	struct timespec ts;
+	int64_t m = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+		    st->st_mtim.tv_nsec,
+		t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return m > 0 && t - m >= MTIME_TRUST_NS ? m : 0;
 }
 
 /*
- * Has this source (path and content identity) been read to its end
- * before? Then it is counted as already done and *done set.
+ * Has this file been read to its end before? The shortcut first: the same
+ * path, size and (trusted) mtime as a source done before. Else the XXH3-128
+ * hash of all of its bytes, into hex, which src then points to: the same
+ * path and content as a source done before. Then it is counted as already
+ * done and *done set; a file whose content is known under a new mtime has
+ * the mtime recorded, so that the shortcut finds it next time.
  */
-static struct oomlens_error *
-source_done(struct ingest *g, const struct db_source *src, bool *done)
+static struct oomlens_error *source_done(struct ingest *g,
+					 struct db_source *src,
+					 char hex[CONTENT_DIGEST_HEX],
+					 bool *done)
 {
-	struct oomlens_error *err = NULL;
+	struct oomlens_error *err;
+	struct stat st;
+	int64_t id;
 
 	*done = false;
-	if (src->sha256_hex)
-		err = db_source_is_done(g->db, src->path, src->sha256_hex,
-					done);
+	if (stat(src->path, &st) != 0)
+		return NULL; /* the reader says why */
+	src->size = (int64_t)st.st_size;
+	src->mtime_ns = trusted_mtime(&st);
+	err = db_source_is_unchanged(g->db, src->path, src->size, src->mtime_ns,
+				     done);
+	if (!err && !*done) {
+		err = content_digest_file(src->path, hex);
+		if (err) {
+			on_skip(g, src->path, err->message, true);
+			oomlens_error_free(err);
+			*done = true;
+			return NULL;
+		}
+		src->content_xxh128 = hex;
+		err = db_source_is_done(g->db, src->path, hex, done);
+		if (!err && *done && src->mtime_ns > 0 &&
+		    !(err = db_begin(g->db))) {
+			err = db_source_upsert(g->db, src, &id);
+			err = err ? err : db_commit(g->db);
+			if (err)
+				oomlens_error_free(db_rollback(g->db));
+		}
+	}
 	if (!err && *done)
 		g->already_done++;
 	return err;
@@ -208,18 +226,15 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	struct ingest *g = ctx;
 	struct db_source src = {0};
 	struct oomlens_error *err;
-	char hash[96];
+	char hex[CONTENT_DIGEST_HEX];
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-");
 	bool done = false;
 
 	src.path = s->name;
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
-	src.sha256_hex = plain_file && head_hash(s->path, hash, sizeof(hash))
-				 ? hash
-				 : NULL;
 	src.format = s->format;
 	src.host = s->host;
-	if ((err = source_done(g, &src, &done)) || done)
+	if (plain_file && ((err = source_done(g, &src, hex, &done)) || done))
 		return err;
 	/* one transaction per source, committed in batches when large */
 	if ((err = db_begin(g->db)))
@@ -299,9 +314,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	struct db_source src = {0};
 	struct dump_state d;
 	struct oomlens_error *err;
-	char hash[96];
+	char hex[CONTENT_DIGEST_HEX];
 	bool done = false;
-	struct stat st;
 
 	if (!g->vmlinux && !g->debuginfo) {
 		on_skip(g, path,
@@ -310,9 +324,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 		return NULL;
 	}
 	src.path = path;
-	src.size = stat(path, &st) == 0 ? (int64_t)st.st_size : OOM_VAL_NONE;
-	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
-	if ((err = source_done(g, &src, &done)) || done)
+	src.size = OOM_VAL_NONE;
+	if ((err = source_done(g, &src, hex, &done)) || done)
 		return err;
 	err = vmcore_read(path, g->vmlinux, &opt, &d);
 	if (err) {

@@ -632,11 +632,13 @@ struct oomlens_error *db_rollback(struct db *db)
 }
 
 static const char sql_source_upsert[] =
-	"INSERT INTO sources(path, content_hash, size, format, host,"
-	" ingested_at)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, CAST(strftime('%s', 'now') AS INTEGER))"
-	" ON CONFLICT (path, ifnull(content_hash, '')) DO UPDATE SET"
+	"INSERT INTO sources(path, content_xxh128, size, format, host,"
+	" mtime_ns, ingested_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	" CAST(strftime('%s', 'now') AS INTEGER))"
+	" ON CONFLICT (path, ifnull(content_xxh128, '')) DO UPDATE SET"
 	" size = coalesce(excluded.size, size),"
+	" mtime_ns = coalesce(excluded.mtime_ns, mtime_ns),"
 	" format = coalesce(excluded.format, format),"
 	" host = coalesce(excluded.host, host)"
 	" RETURNING id";
@@ -657,10 +659,11 @@ db_source_upsert(struct db *db, const struct db_source *src, int64_t *source_id)
 		goto fail;
 	db_bind_start(&b, st, 0);
 	db_bind_str(&b, src->path);
-	db_bind_str(&b, src->sha256_hex);
+	db_bind_str(&b, src->content_xxh128);
 	db_bind_int(&b, src->size);
 	db_bind_str(&b, src->format);
 	db_bind_str(&b, src->host);
+	db_bind_int(&b, src->mtime_ns > 0 ? src->mtime_ns : OOM_VAL_NONE);
 	err = db_step_row(db, &b, st, &row);
 	if (!err && row)
 		*source_id = sqlite3_column_int64(st, 0);
@@ -699,7 +702,7 @@ struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id)
 }
 
 struct oomlens_error *db_source_is_done(struct db *db, const char *path,
-					const char *sha256_hex, bool *done)
+					const char *content_xxh128, bool *done)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -708,13 +711,13 @@ struct oomlens_error *db_source_is_done(struct db *db, const char *path,
 
 	err = db_stmt(db, DB_ST_SOURCE_IS_DONE,
 		      "SELECT done_at IS NOT NULL FROM sources"
-		      " WHERE path = ?1 AND content_hash IS ?2",
+		      " WHERE path = ?1 AND content_xxh128 IS ?2",
 		      &st);
 	if (err)
 		goto fail;
 	db_bind_start(&b, st, 0);
 	db_bind_str(&b, path);
-	db_bind_str(&b, sha256_hex);
+	db_bind_str(&b, content_xxh128);
 	err = db_step_row(db, &b, st, &row);
 	if (!err && row)
 		is_done = sqlite3_column_int(st, 0) != 0;
@@ -725,6 +728,41 @@ fail:
 		return oomlens_error_wrap(err, "cannot look up source '%s'",
 					  path ? path : "");
 	*done = is_done;
+	return NULL;
+}
+
+struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
+					     int64_t size, int64_t mtime_ns,
+					     bool *done)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	if (size < 0 || mtime_ns <= 0) {
+		*done = false;
+		return NULL;
+	}
+	err = db_stmt(db, DB_ST_SOURCE_UNCHANGED,
+		      "SELECT 1 FROM sources WHERE path = ?1 AND size = ?2"
+		      " AND mtime_ns = ?3 AND done_at IS NOT NULL LIMIT 1",
+		      &st);
+	if (!err) {
+		db_bind_start(&b, st, 0);
+		db_bind_str(&b, path);
+		db_bind_int(&b, size);
+		db_bind_int(&b, mtime_ns);
+		err = db_step_row(db, &b, st, &row);
+	}
+	if (!err && row)
+		sqlite3_reset(st);
+	if (st)
+		sqlite3_clear_bindings(st);
+	if (err)
+		return oomlens_error_wrap(err, "cannot look up source '%s'",
+					  path);
+	*done = row;
 	return NULL;
 }
 

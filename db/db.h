@@ -92,16 +92,22 @@ struct oomlens_error *db_rollback(struct db *db);
 struct db_source {
 	const char *path; /* as named on the command line */
 	int64_t size; /* bytes, or OOM_VAL_NONE */
-	const char *sha256_hex; /* any content hash as text, or NULL */
+	/* XXH3-128 of all of its bytes (parsers/digest.h), or NULL */
+	const char *content_xxh128;
 	const char *format; /* "dmesg", "syslog", ..., or NULL */
 	const char *host; /* or NULL */
+	/*
+	 * Its mtime in nanoseconds since the epoch, with size the shortcut of
+	 * db_source_is_unchanged(); 0 or OOM_VAL_NONE: not recorded.
+	 */
+	int64_t mtime_ns;
 };
 
 /*
- * Find or add the source with src->path and src->sha256_hex (the identity;
- * a NULL hash matches only a NULL hash) and set *source_id. A new source
- * records the time as ingested_at; a known one gets size, format and host
- * updated where given, and keeps its done mark.
+ * Find or add the source with src->path and src->content_xxh128 (the
+ * identity; a NULL hash matches only a NULL hash) and set *source_id. A new
+ * source records the time as ingested_at; a known one gets size, mtime,
+ * format and host updated where given, and keeps its done mark.
  */
 struct oomlens_error *db_source_upsert(struct db *db,
 				       const struct db_source *src,
@@ -115,7 +121,18 @@ struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id);
  * NULL) was read to its end: a caller may skip it.
  */
 struct oomlens_error *db_source_is_done(struct db *db, const char *path,
-					const char *sha256_hex, bool *done);
+					const char *content_xxh128, bool *done);
+
+/*
+ * The shortcut: set *done to whether a source with this path, size and
+ * mtime (nanoseconds, > 0) was read to its end, so that the file need not
+ * be read to be hashed. As with make and rsync, an edit that keeps both
+ * size and mtime goes unseen; callers record no mtime that is too recent
+ * to trust (cli/cmd-ingest.c).
+ */
+struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
+					     int64_t size, int64_t mtime_ns,
+					     bool *done);
 
 /*
  * Store inc as seen in source_id. If an incident with inc->fingerprint is

@@ -367,11 +367,27 @@ static const char migration_2[] =
 	");\n"
 	"CREATE INDEX incident_dumps_source ON incident_dumps(source_id);\n";
 
+/*
+ * 3: a source's content identity is the XXH3 128-bit hash of all of its
+ * bytes (parsers/digest.h), and its size and mtime let an unchanged file be
+ * passed over without reading it. The column content_hash, documented as
+ * "sha256 hex" but holding "size=N,head64k-fnv=H" (a hash of the first 64
+ * KiB only), is renamed to what it holds from now on; rows written before
+ * keep their old value, which no 32-hex-digit hash equals (docs/schema.md).
+ * SQLite keeps the column's old "--" comment in sqlite_master: only the
+ * name changes.
+ */
+static const char migration_3[] =
+	"ALTER TABLE sources RENAME COLUMN content_hash TO content_xxh128;\n"
+	"ALTER TABLE sources ADD COLUMN mtime_ns INTEGER;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
 	{2, "the vmcore of an incident and its machine (incident_dumps)",
 	 migration_2},
+	{3, "sources: whole-content XXH3-128 identity, size and mtime",
+	 migration_3},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

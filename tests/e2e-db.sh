@@ -34,3 +34,15 @@ if romount true 2>/dev/null; then
 else
 	echo "skipped: read-only mount tests (no mount namespace here)"
 fi
+
+# "already ingested" is the whole content, not its size and first 64 KiB
+big=$tmp/big.log
+{ yes 'Nov  3 12:00:00 db7 kernel: [    1.000000] filler line for the size' | head -n 2000; cat fixtures/demo/rhel7-storm.log; } >"$big"
+expect 0 "ingest a 140 KB log" -- "$bin" ingest --db "$tmp/h.db" "$big"
+grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "big log: 3 new incidents"; cat "$tmp/err"; }
+sed -i 's/Killed process 4711 (java)/Killed process 4711 (jaxa)/' "$big"
+expect 0 "ingest it again, edited past 64 KiB, same size" -- "$bin" ingest --db "$tmp/h.db" "$big"
+grep -q "1 sources read .* 0 already ingested.* 1 new" "$tmp/err" && ok || { bad "an edit past 64 KiB is read"; cat "$tmp/err"; }
+touch "$big"
+expect 0 "ingest it again, touched only" -- "$bin" ingest --db "$tmp/h.db" "$big"
+grep -q "0 sources read .* 1 already ingested" "$tmp/err" && ok || { bad "same content, new mtime: already ingested"; cat "$tmp/err"; }

@@ -15,6 +15,7 @@
 
 #include "analyzer/analyzer.h"
 #include "db/db.h"
+#include "parsers/digest.h"
 #include "reports/report.h"
 #include "tests/suites.h"
 
@@ -806,6 +807,77 @@ START_TEST(sources_are_path_and_content)
 }
 END_TEST
 
+/*
+ * Content identity: XXH3-128 of every byte (known vectors of libxxhash),
+ * the same from a file as from memory, and changed by an edit anywhere,
+ * also past the first 64 KiB with the size kept.
+ */
+START_TEST(content_identity_is_every_byte)
+{
+	static char big[200000];
+	char a[CONTENT_DIGEST_HEX], b[CONTENT_DIGEST_HEX];
+	struct scratch s;
+
+	content_digest_bytes("", 0, a);
+	ck_assert_str_eq(a, "99aa06d3014798d86001c324468d497f");
+	content_digest_bytes("abc", 3, a);
+	ck_assert_str_eq(a, "06b05ab6733a618578af5f94892f3950");
+
+	scratch_init(&s);
+	memset(big, 'x', sizeof(big));
+	write_file(s.db, big, sizeof(big));
+	OK(content_digest_file(s.db, a));
+	content_digest_bytes(big, sizeof(big), b);
+	ck_assert_str_eq(a, b);
+	big[sizeof(big) - 10] = 'y';
+	write_file(s.db, big, sizeof(big));
+	OK(content_digest_file(s.db, b));
+	ck_assert_str_ne(a, b);
+	unlink(s.db);
+	{
+		struct oomlens_error *err = content_digest_file(s.db, b);
+
+		ck_assert_ptr_nonnull(err);
+		ck_assert_int_eq(err->code, OOMLENS_ERR_IO);
+		oomlens_error_free(err);
+	}
+	scratch_release(&s);
+}
+END_TEST
+
+/* The shortcut: path, size and mtime of a source read to its end. */
+START_TEST(unchanged_source_by_size_and_mtime)
+{
+	struct db *db = open_memory();
+	struct db_source a = {.path = "a.log",
+			      .size = 10,
+			      .content_xxh128 = "aa",
+			      .mtime_ns = 1700000000123456789};
+	struct db_source racy = {.path = "r.log", .size = 10, .mtime_ns = 0};
+	int64_t id = 0;
+	bool done = true;
+
+	OK(db_source_upsert(db, &a, &id));
+	OK(db_source_is_unchanged(db, "a.log", 10, a.mtime_ns, &done));
+	ck_assert(!done); /* not read to its end yet */
+	OK(db_source_mark_done(db, id));
+	OK(db_source_is_unchanged(db, "a.log", 10, a.mtime_ns, &done));
+	ck_assert(done);
+	OK(db_source_is_unchanged(db, "a.log", 11, a.mtime_ns, &done));
+	ck_assert(!done);
+	OK(db_source_is_unchanged(db, "a.log", 10, a.mtime_ns + 1, &done));
+	ck_assert(!done);
+	OK(db_source_is_unchanged(db, "b.log", 10, a.mtime_ns, &done));
+	ck_assert(!done);
+	/* no mtime recorded: never unchanged */
+	OK(db_source_upsert(db, &racy, &id));
+	OK(db_source_mark_done(db, id));
+	OK(db_source_is_unchanged(db, "r.log", 10, 0, &done));
+	ck_assert(!done);
+	db_close(db);
+}
+END_TEST
+
 struct listed {
 	int n;
 	struct db_incident_row first;
@@ -1324,6 +1396,8 @@ Suite *db_suite(void)
 	suite_add_tcase(s, open);
 
 	tcase_add_test(store, sources_are_path_and_content);
+	tcase_add_test(store, content_identity_is_every_byte);
+	tcase_add_test(store, unchanged_source_by_size_and_mtime);
 	tcase_add_test(store, incident_is_stored_once_and_sighted_twice);
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);

@@ -62,7 +62,7 @@ struct ingest {
 	bool force;
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
-	uint64_t vmcores;
+	uint64_t vmcores, superseded;
 	uint64_t at; /* bytes read of the current source, as far as known */
 };
 
@@ -444,6 +444,7 @@ int cmd_ingest(int argc, char **argv)
 					&g, NULL);
 	progress(&g, true);
 	oomlog_library_release();
+	g.superseded = (uint64_t)db_superseded(g.db);
 	db_close(g.db);
 	if (err) {
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
@@ -464,5 +465,9 @@ int cmd_ingest(int argc, char **argv)
 			(unsigned long long)(g.incidents - g.new_incidents),
 			(unsigned long long)g.events,
 			(unsigned long long)g.new_events);
+	if (!g.quiet && g.superseded)
+		fprintf(stderr,
+			"%s: %llu truncated incidents superseded by their whole report, read again from a grown log (run 'oomlens rescore' to score them)\n",
+			db_path, (unsigned long long)g.superseded);
 	return g.status;
 }

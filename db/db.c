@@ -603,6 +603,11 @@ void db_close(struct db *db)
 	free(db);
 }
 
+int64_t db_superseded(const struct db *db)
+{
+	return db->superseded;
+}
+
 struct oomlens_error *db_begin(struct db *db)
 {
 	struct oomlens_error *err;

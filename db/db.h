@@ -147,6 +147,20 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 					int64_t *incident_id, bool *was_new);
 
 /*
+ * How many stored incidents db_store_incident() has superseded on this
+ * connection so far. A log that grows between two ingests shows its last
+ * report cut short at the first and whole at the second: two
+ * fingerprints. When a report is stored at the same place (same path,
+ * first line and offset, same trigger comm, pid and uptime) as a
+ * truncated one that stops earlier, it supersedes it: the truncated
+ * incident's sightings become the new one's and it is deleted with its
+ * rows, verdicts and scores (rescore the database to score the complete
+ * one). A truncated report that stops earlier than one stored at its
+ * place is stored only as a sighting of it (was_new false).
+ */
+int64_t db_superseded(const struct db *db);
+
+/*
  * Store what a vmcore read, for incident_id (an incident from the dump's
  * log): the machine in incident_dumps (source_id: the vmcore's source
  * row), and every task's fields as task_dump_fields rows: one per (pid,

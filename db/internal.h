@@ -48,6 +48,9 @@ enum db_stmt_id {
 	DB_ST_INCIDENT_FIND,
 	DB_ST_INCIDENT_INSERT,
 	DB_ST_SIGHTING,
+	DB_ST_SAME_PLACE,
+	DB_ST_SUPERSEDE_SIGHTINGS,
+	DB_ST_SUPERSEDE_DELETE,
 	DB_ST_COLUMN, /* header names one to a step, then 2, 4, 8, 16: */
 	DB_ST_COLUMN_2,
 	DB_ST_COLUMN_4,
@@ -96,6 +99,7 @@ struct db {
 	sqlite3 *sql;
 	char *path; /* as given to db_open(), for messages */
 	sqlite3_stmt *stmt[DB_NSTMTS]; /* NULL until first used */
+	int64_t superseded; /* incidents superseded (db_superseded()) */
 };
 
 /*

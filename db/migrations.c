@@ -375,18 +375,24 @@ static const char migration_2[] =
  * KiB only), is renamed to what it holds from now on; rows written before
  * keep their old value, which no 32-hex-digit hash equals (docs/schema.md).
  * SQLite keeps the column's old "--" comment in sqlite_master: only the
- * name changes.
+ * name changes. Sightings are found by their place (source and first
+ * line) when a grown log's whole report supersedes its truncated read:
+ * that index replaces the one on source_id alone, its prefix.
  */
 static const char migration_3[] =
 	"ALTER TABLE sources RENAME COLUMN content_hash TO content_xxh128;\n"
-	"ALTER TABLE sources ADD COLUMN mtime_ns INTEGER;\n";
+	"ALTER TABLE sources ADD COLUMN mtime_ns INTEGER;\n"
+	/* a sighting by its place: db_store_incident()'s same_place() */
+	"CREATE INDEX incident_sightings_place\n"
+	"  ON incident_sightings(source_id, first_line);\n"
+	"DROP INDEX incident_sightings_source;\n";
 
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
 	{2, "the vmcore of an incident and its machine (incident_dumps)",
 	 migration_2},
-	{3, "sources: whole-content XXH3-128 identity, size and mtime",
+	{3, "whole-content XXH3-128 source identity, mtime; sighting places",
 	 migration_3},
 };
 

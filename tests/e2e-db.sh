@@ -46,3 +46,14 @@ grep -q "1 sources read .* 0 already ingested.* 1 new" "$tmp/err" && ok || { bad
 touch "$big"
 expect 0 "ingest it again, touched only" -- "$bin" ingest --db "$tmp/h.db" "$big"
 grep -q "0 sources read .* 1 already ingested" "$tmp/err" && ok || { bad "same content, new mtime: already ingested"; cat "$tmp/err"; }
+
+# a log that grows between two ingests: its last report, cut short at the
+# first, is whole at the second and supersedes the truncated incident
+head -n 40 fixtures/demo/rhel7-storm.log >"$tmp/grow.log"
+expect 0 "ingest a log cut inside a report" -- "$bin" ingest --db "$tmp/g.db" "$tmp/grow.log"
+expect 0 "rescore it" -- "$bin" rescore --db "$tmp/g.db"
+cp fixtures/demo/rhel7-storm.log "$tmp/grow.log"
+expect 0 "ingest the grown log" -- "$bin" ingest --db "$tmp/g.db" "$tmp/grow.log"
+grep -q "1 truncated incidents superseded" "$tmp/err" && ok || { bad "grown log: superseded"; cat "$tmp/err"; }
+expect 0 "grown log: one incident per report" -- "$bin" report --check --db "$tmp/g.db"
+grep -q ": ok: 2 sources, 3 incidents (" "$tmp/out" && ok || { bad "grown log: 3 incidents"; cat "$tmp/out"; }

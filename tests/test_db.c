@@ -1374,6 +1374,108 @@ START_TEST(loading_what_is_not_there)
 }
 END_TEST
 
+/* The 5.10 report with this prefix, its first `lines` lines only. */
+static void collect_510_head(struct collected *c, size_t lines)
+{
+	char text[8192] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < lines; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%s%s\n", DMESG, report_510_lines[i]);
+	ck_assert_uint_lt(len, sizeof(text));
+	collect_text(c, text);
+	ck_assert_uint_eq(c->n, 1);
+}
+
+static int64_t add_source_hashed(struct db *db, const char *path,
+				 const char *hash)
+{
+	struct db_source src = {
+		.path = path, .size = OOM_VAL_NONE, .content_xxh128 = hash};
+	int64_t id = 0;
+
+	OK(db_source_upsert(db, &src, &id));
+	return id;
+}
+
+static int64_t verdict_rows(struct db *db)
+{
+	int64_t n = 0;
+
+	OK(db_summary(db, count_summary, &n));
+	return n;
+}
+
+/*
+ * A log that grows between two ingests: its last report, cut short at the
+ * first read, is complete at the second. The complete one supersedes the
+ * truncated one, which keeps its sightings and loses its verdicts; read
+ * the other way round (an old copy after the grown log), the truncated
+ * one is only a sighting of the complete one. The same place of another
+ * file, or another place of the same file, is another incident.
+ */
+START_TEST(grown_log_supersedes_its_truncated_report)
+{
+	const size_t all =
+		sizeof(report_510_lines) / sizeof(report_510_lines[0]);
+	struct collected cut, full, cut2;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct oom_incident *back = NULL;
+	struct db *db = open_memory();
+	int64_t s1, s2, s3, id1 = 0, id2 = 0, id3 = 0;
+	bool was_new = false;
+
+	collect_510_head(&cut, 12);
+	collect_510_head(&full, all);
+	collect_510_head(&cut2, 11);
+	ck_assert(cut.inc[0]->truncated);
+	ck_assert(!full.inc[0]->truncated);
+	ck_assert_uint_ne(cut.inc[0]->fingerprint, full.inc[0]->fingerprint);
+
+	/* first read: truncated, scored */
+	s1 = add_source_hashed(db, "grow.log", "11");
+	OK(db_store_incident(db, s1, cut.inc[0], &id1, &was_new));
+	ck_assert(was_new);
+	analyzer_options_init(&o);
+	OK(analyzer_run(cut.inc[0], &o, &vl));
+	OK(db_store_verdicts(db, id1, &vl));
+	ck_assert_int_gt(verdict_rows(db), 0);
+
+	/* the grown file: the complete report at the same place */
+	s2 = add_source_hashed(db, "grow.log", "22");
+	OK(db_store_incident(db, s2, full.inc[0], &id2, &was_new));
+	ck_assert(was_new);
+	ck_assert_int_eq(count(db), 1);
+	ck_assert_int_eq(totals(db).sightings, 2);
+	ck_assert_int_eq(verdict_rows(db), 0); /* to be rescored */
+	OK(db_load_incident(db, id2, &back));
+	ck_assert(!back->truncated);
+	oom_incident_free(back);
+	assert_error(db_load_incident(db, id1, &back), OOMLENS_ERR_USAGE,
+		     "cannot load incident 1: no such incident");
+
+	/* an older, shorter copy read afterwards: a sighting, no incident */
+	s3 = add_source_hashed(db, "grow.log", "33");
+	OK(db_store_incident(db, s3, cut2.inc[0], &id3, &was_new));
+	ck_assert(!was_new);
+	ck_assert_int_eq(id3, id2);
+	ck_assert_int_eq(count(db), 1);
+	ck_assert_int_eq(totals(db).sightings, 3);
+
+	/* another file at the same place: another incident */
+	OK(db_store_incident(db, add_source_hashed(db, "other.log", "11"),
+			     cut.inc[0], &id3, &was_new));
+	ck_assert(was_new);
+	ck_assert_int_eq(count(db), 2);
+	db_close(db);
+	collected_release(&cut);
+	collected_release(&full);
+	collected_release(&cut2);
+}
+END_TEST
+
 Suite *db_suite(void)
 {
 	Suite *s = suite_create("db");
@@ -1403,6 +1505,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, rollback_leaves_nothing);
 	tcase_add_test(store, loading_what_is_not_there);
 	tcase_add_test(store, verdicts_are_replaced_and_summarised);
+	tcase_add_test(store, grown_log_supersedes_its_truncated_report);
 	suite_add_tcase(s, store);
 
 	tcase_add_loop_test(

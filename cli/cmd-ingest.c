@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/strpool.h"
 #include "db/db.h"
 #include "parsers/digest.h"
 #include "parsers/kcore.h"
@@ -20,7 +21,7 @@
 
 static const char ingest_usage[] =
 	"usage: oomlens ingest [--db FILE] [--quiet] [--vmlinux FILE |\n"
-	"                      --debuginfo DIR] [--force] PATH...\n"
+	"                      --debuginfo DIR] [--force] [--wait SECONDS] PATH...\n"
 	"\n"
 	"Read kernel logs and store every OOM incident in an SQLite database.\n"
 	"PATH is a file (plain, .gz, .xz, .zst, .bz2, .lz4, or a tar archive of\n"
@@ -39,25 +40,51 @@ static const char ingest_usage[] =
 	"              DIR/usr/lib/debug/boot/vmlinux-RELEASE or\n"
 	"              DIR/usr/lib/debug/lib/modules/RELEASE/vmlinux\n"
 	"  --force     read a vmcore even if its debuginfo does not match it\n"
+	"  --wait SECONDS  give up when another process has held the database's\n"
+	"              write lock this long (default: wait as long as it\n"
+	"              takes, saying for whom after half a second)\n"
 	"  -h, --help  this text\n"
+	"\n"
+	"Files are parsed outside the database's write lock, which is taken only\n"
+	"to store what a file held (and every few hundred incidents of a large\n"
+	"one).\n"
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
 
-/* A large file commits every so many incidents: an interruption loses little. */
+/*
+ * Parsing runs outside any write transaction: what a source yields is held
+ * in memory (struct pending) and stored in one short transaction when the
+ * source ends, or earlier when this much is held, so that memory stays
+ * bounded and an interruption loses little of a large file.
+ */
 #define BATCH_INCIDENTS 500
+#define BATCH_ROWS 200000 /* task and counter rows of the incidents held */
+#define BATCH_EVENTS 5000
+#define BATCH_EVENT_BYTES ((size_t)16 << 20)
+
+/* What the parser gave of the current source, not yet stored. */
+struct pending {
+	struct oom_incident **inc; /* owned */
+	size_t n, cap, rows;
+	struct oom_event *ev; /* strings in pool */
+	size_t n_ev, cap_ev;
+	struct strpool pool;
+};
 
 struct ingest {
 	struct db *db;
+	const char *db_path;
 	bool quiet, progress;
-	int64_t source_id;
-	size_t in_batch;
+	int64_t source_id; /* of the current source, 0 until first stored */
+	struct db_source src; /* the current source (strings borrowed) */
+	struct pending pending;
 	struct oomlog_sink sink;
 	/* totals */
 	uint64_t sources, already_done, skipped, bytes, incidents,
 		new_incidents, events, new_events;
 	double started, last_progress;
 	int status;
-	bool db_failed; /* the database, not the source, failed */
+	struct oomlens_error *failure; /* the database failed: this */
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
@@ -65,6 +92,8 @@ struct ingest {
 	uint64_t vmcores, superseded;
 	uint64_t at; /* bytes read of the current source, as far as known */
 };
+
+static bool progress_shown; /* a progress line is unfinished */
 
 static double now(void)
 {
@@ -81,6 +110,7 @@ static void progress(struct ingest *g, bool final)
 	if (!g->progress || (!final && t - g->last_progress < 0.2))
 		return;
 	g->last_progress = t;
+	progress_shown = !final;
 	fprintf(stderr,
 		"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
 		(unsigned long long)g->sources,
@@ -92,49 +122,154 @@ static void progress(struct ingest *g, bool final)
 	fflush(stderr);
 }
 
+/* Say that another process holds the write lock (db_options.waiting). */
+static void on_waiting(void *ctx, const char *path, long pid,
+		       const char *command)
+{
+	struct ingest *g = ctx;
+
+	if (g->progress && progress_shown)
+		fputc('\n', stderr);
+	progress_shown = false;
+	if (pid)
+		fprintf(stderr,
+			"oomlens ingest: waiting for another %s of '%s', pid %ld\n",
+			command, path, pid);
+	else
+		fprintf(stderr,
+			"oomlens ingest: waiting for another writer of '%s'\n",
+			path);
+}
+
+static void pending_clear(struct pending *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		oom_incident_free(p->inc[i]);
+	p->n = p->rows = p->n_ev = 0;
+	strpool_release(&p->pool);
+	p->pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+}
+
+static void pending_release(struct pending *p)
+{
+	pending_clear(p);
+	free(p->inc);
+	free(p->ev);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Store what is pending in one transaction (taking the write lock, and
+ * waiting for it), the source row first; with last, mark the source read
+ * to its end. On error nothing of it is stored, g->failure holds the error
+ * (naming the database) and a new error is returned to stop the parser.
+ */
+static struct oomlens_error *flush(struct ingest *g, bool last)
+{
+	struct pending *p = &g->pending;
+	uint64_t incidents = 0, fresh = 0, events = 0, new_events = 0;
+	struct oomlens_error *err;
+	size_t i;
+
+	err = db_begin(g->db);
+	if (!err && !g->source_id)
+		err = db_source_upsert(g->db, &g->src, &g->source_id);
+	for (i = 0; i < p->n && !err; i++) {
+		bool was_new = false;
+		int64_t id = 0;
+
+		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
+					&was_new);
+		if (!err && g->dump)
+			err = db_store_dump(g->db, id, g->source_id, g->dump,
+					    g->dump_path);
+		incidents++;
+		fresh += was_new;
+	}
+	for (i = 0; i < p->n_ev && !err; i++) {
+		bool was_new = false;
+
+		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
+		events++;
+		new_events += was_new;
+	}
+	if (!err && last)
+		err = db_source_mark_done(g->db, g->source_id);
+	if (!err)
+		err = db_commit(g->db);
+	pending_clear(p);
+	if (err) {
+		oomlens_error_free(db_rollback(g->db));
+		g->failure = err;
+		return oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+	}
+	g->incidents += incidents;
+	g->new_incidents += fresh;
+	g->events += events;
+	g->new_events += new_events;
+	return NULL;
+}
+
 static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct ingest *g = ctx;
-	struct oomlens_error *err;
-	bool was_new = false;
-
-	int64_t id = 0;
+	struct pending *p = &g->pending;
 
 	g->at = inc->last.offset;
-	err = db_store_incident(g->db, g->source_id, inc, &id, &was_new);
-	oom_incident_free(inc);
-	if (!err && g->dump)
-		err = db_store_dump(g->db, id, g->source_id, g->dump,
-				    g->dump_path);
-	if (err) {
-		g->db_failed = true;
-		return err;
-	}
-	g->incidents++;
-	g->new_incidents += was_new;
-	if (++g->in_batch >= BATCH_INCIDENTS) {
-		/* commit the batch, so that an interrupted ingest keeps it */
-		g->in_batch = 0;
-		if ((err = db_commit(g->db)) || (err = db_begin(g->db))) {
-			g->db_failed = true;
-			return err;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct oom_incident **n = realloc(p->inc, cap * sizeof(*n));
+
+		if (!n) {
+			oom_incident_free(inc);
+			return &oomlens_error_nomem;
 		}
+		p->inc = n;
+		p->cap = cap;
 	}
+	p->inc[p->n++] = inc;
+	p->rows += inc->n_tasks + inc->n_stats + 1;
 	progress(g, false);
-	return NULL;
+	return p->n >= BATCH_INCIDENTS || p->rows >= BATCH_ROWS
+		       ? flush(g, false)
+		       : NULL;
 }
 
 static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 {
 	struct ingest *g = ctx;
-	bool was_new = false;
-	struct oomlens_error *err;
+	struct pending *p = &g->pending;
+	struct oom_event *e;
 
-	err = db_store_event(g->db, g->source_id, ev, &was_new);
-	g->db_failed |= err != NULL;
-	g->events++;
-	g->new_events += was_new;
-	return err;
+	if (p->n_ev == p->cap_ev) {
+		size_t cap = p->cap_ev ? 2 * p->cap_ev : 64;
+		struct oom_event *n = realloc(p->ev, cap * sizeof(*n));
+
+		if (!n)
+			return &oomlens_error_nomem;
+		p->ev = n;
+		p->cap_ev = cap;
+	}
+	e = &p->ev[p->n_ev];
+	*e = *ev;
+	e->source = strpool_dups(&p->pool, ev->source);
+	e->program = strpool_dups(&p->pool, ev->program);
+	e->format_id = strpool_dups(&p->pool, ev->format_id);
+	e->comm = strpool_dups(&p->pool, ev->comm);
+	e->text = strpool_dups(&p->pool, ev->text);
+	e->wallclock = strpool_dups(&p->pool, ev->wallclock);
+	e->host = strpool_dups(&p->pool, ev->host);
+	if ((ev->source && !e->source) || (ev->program && !e->program) ||
+	    (ev->format_id && !e->format_id) || (ev->comm && !e->comm) ||
+	    (ev->text && !e->text) || (ev->wallclock && !e->wallclock) ||
+	    (ev->host && !e->host))
+		return &oomlens_error_nomem;
+	p->n_ev++;
+	return p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES
+		       ? flush(g, false)
+		       : NULL;
 }
 
 static void on_skip(void *ctx, const char *name, const char *why, bool failed);
@@ -193,10 +328,12 @@ static struct oomlens_error *source_done(struct ingest *g,
 		}
 		src->content_xxh128 = hex;
 		err = db_source_is_done(g->db, src->path, hex, done);
-		if (!err && *done && src->mtime_ns > 0 &&
-		    !(err = db_begin(g->db))) {
-			err = db_source_upsert(g->db, src, &id);
-			err = err ? err : db_commit(g->db);
+		if (!err && *done && src->mtime_ns > 0) {
+			err = db_begin(g->db);
+			if (!err)
+				err = db_source_upsert(g->db, src, &id);
+			if (!err)
+				err = db_commit(g->db);
 			if (err)
 				oomlens_error_free(db_rollback(g->db));
 		}
@@ -221,10 +358,57 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 	}
 }
 
+/*
+ * Parse a source into g->pending, storing it as it fills, then the rest
+ * with the source marked read to its end. On a database error, g->failure
+ * says what; a source that cannot be read is skipped (what was stored of
+ * it stays, not marked done, so a rerun reads it again).
+ */
+static struct oomlens_error *
+ingest_source(struct ingest *g, const struct db_source *src,
+	      struct oomlens_error *(*parse)(struct ingest *g, void *arg),
+	      void *arg, const char *name)
+{
+	struct oomlens_error *err;
+
+	g->src = *src;
+	g->source_id = 0;
+	err = parse(g, arg);
+	if (!err && !g->failure)
+		err = flush(g, true);
+	pending_clear(&g->pending);
+	if (g->failure) {
+		oomlens_error_free(err);
+		return NULL;
+	}
+	if (err) {
+		if (err->code != OOMLENS_ERR_IO)
+			return err;
+		/* an unreadable or corrupt file: say so, go on */
+		on_skip(g, name, err->message, true);
+		oomlens_error_free(err);
+		return NULL;
+	}
+	g->sources++;
+	return NULL;
+}
+
+struct stream_arg {
+	struct source_stream *s;
+};
+
+static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
+{
+	struct source_stream *s = ((struct stream_arg *)arg)->s;
+
+	return oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
+}
+
 static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 {
 	struct ingest *g = ctx;
 	struct db_source src = {0};
+	struct stream_arg arg = {s};
 	struct oomlens_error *err;
 	char hex[CONTENT_DIGEST_HEX];
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-");
@@ -236,32 +420,9 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	src.host = s->host;
 	if (plain_file && ((err = source_done(g, &src, hex, &done)) || done))
 		return err;
-	/* one transaction per source, committed in batches when large */
-	if ((err = db_begin(g->db)))
-		return err;
-	g->in_batch = 0;
-	err = db_source_upsert(g->db, &src, &g->source_id);
-	if (!err)
-		err = oomlog_parse_lines(s->lines, s->name, s->host, &g->sink,
-					 NULL);
-	if (!err)
-		err = db_source_mark_done(g->db, g->source_id);
-	if (!err)
-		err = db_commit(g->db);
-	if (err) {
-		struct oomlens_error *rb = db_rollback(g->db);
-
-		oomlens_error_free(rb);
-		if (err->code == OOMLENS_ERR_IO &&
-		    !strstr(err->message, "sqlite")) {
-			/* an unreadable or corrupt file: say so, go on */
-			on_skip(g, s->name, err->message, true);
-			oomlens_error_free(err);
-			return NULL;
-		}
-		return err;
-	}
-	g->sources++;
+	err = ingest_source(g, &src, parse_stream, &arg, s->name);
+	if (err || g->failure)
+		return err ? err : oomlens_error_new(OOMLENS_ERR_IO, "stopped");
 	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
 	g->at = 0;
 	progress(g, false);
@@ -307,6 +468,13 @@ static bool find_debuginfo(void *ctx, const char *rel, const char *id,
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory, in one transaction.
  */
+static struct oomlens_error *parse_dump(struct ingest *g, void *arg)
+{
+	const struct dump_state *d = arg;
+
+	return oomlog_parse_text(d->log, d->log_len, g->dump_path, &g->sink);
+}
+
 static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 {
 	struct vmcore_options opt = {
@@ -338,26 +506,15 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 			"vmcore read in part (damaged); what was read is stored",
 			true);
 	src.format = "vmcore";
-	if ((err = db_begin(g->db)))
-		goto out;
 	g->dump = &d;
 	g->dump_path = path;
-	err = db_source_upsert(g->db, &src, &g->source_id);
-	if (!err)
-		err = oomlog_parse_text(d.log, d.log_len, path, &g->sink);
-	if (!err)
-		err = db_source_mark_done(g->db, g->source_id);
-	if (!err)
-		err = db_commit(g->db);
-	if (err) {
-		oomlens_error_free(db_rollback(g->db));
-		g->db_failed = true;
-	} else {
-		g->sources++;
+	err = ingest_source(g, &src, parse_dump, &d, path);
+	if (!err && g->failure)
+		err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+	if (!err) {
 		g->vmcores++;
 		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;
 	}
-out:
 	g->dump = NULL;
 	dump_state_release(&d);
 	return err;
@@ -388,12 +545,19 @@ int cmd_ingest(int argc, char **argv)
 		{"vmlinux", required_argument, NULL, 'k'},
 		{"debuginfo", required_argument, NULL, 'D'},
 		{"force", no_argument, NULL, 'F'},
+		{"wait", required_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ingest g = {0};
+	struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
+				 .waiting = on_waiting,
+				 .ctx = &g,
+				 .command = "ingest"};
 	struct oomlens_error *err = NULL;
 	const char *db_path = NULL;
+	double wait;
+	char *end;
 	int c, i;
 
 	optind = 1;
@@ -414,6 +578,19 @@ int cmd_ingest(int argc, char **argv)
 		case 'F':
 			g.force = true;
 			break;
+		case 'w':
+			wait = strtod(optarg, &end);
+			if (end == optarg || *end || !(wait >= 0) ||
+			    wait > 1e9) {
+				fprintf(stderr,
+					"oomlens ingest: bad --wait '%s': seconds, 0 or more\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			/* 0 s: give up at once (not db_options' default) */
+			opt.wait_ms =
+				wait * 1000 >= 1 ? (int64_t)(wait * 1000) : 1;
+			break;
 		case 'h':
 			fputs(ingest_usage, stdout);
 			return 0;
@@ -428,12 +605,15 @@ int cmd_ingest(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
-	if ((err = db_open(&g.db, db_path))) {
+	g.db_path = db_path;
+	g.pending.pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+	g.progress = !g.quiet && isatty(STDERR_FILENO);
+	err = db_open_with(&g.db, db_path, &opt);
+	if (err) {
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
-	g.progress = !g.quiet && isatty(STDERR_FILENO);
 	g.started = now();
 	g.sink.incident = on_incident;
 	g.sink.event = on_event;
@@ -444,8 +624,17 @@ int cmd_ingest(int argc, char **argv)
 					&g, NULL);
 	progress(&g, true);
 	oomlog_library_release();
+	pending_release(&g.pending);
 	g.superseded = (uint64_t)db_superseded(g.db);
 	db_close(g.db);
+	if (g.failure) {
+		/* the database failed: say so, and what was kept */
+		oomlens_error_free(err);
+		err = g.failure;
+		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		oomlens_error_free(err);
+		return EXIT_TROUBLE;
+	}
 	if (err) {
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
 		oomlens_error_free(err);

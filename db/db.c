@@ -15,16 +15,20 @@
 #include "db/settings.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/banned.h"
 
-/* How long to wait for another process's write lock, in milliseconds. */
+/* How long to wait for another process's write lock, by default, in ms. */
 #define DB_BUSY_TIMEOUT_MS 5000
+/* After this long a wait is announced (db_options.waiting), in ms. */
+#define DB_ANNOUNCE_MS 500
 
 /* PRAGMA application_id of an oomlens database: 'ooml', set by migration 1. */
 #define DB_APPLICATION_ID 0x6f6f6d6c
@@ -426,6 +430,119 @@ static bool may_read_immutable(const char *path)
 	       (stat(path, &st) == 0 && !(st.st_mode & 0222));
 }
 
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The pid and command of the oomlens process in a db_begin() transaction
+ * on this database: the holder of the POSIX lock on PATH-writer (the
+ * kernel knows it, even if the file's text is stale), with the command
+ * from the text if its pid agrees. *pid 0 if none is known.
+ */
+static void writer_of(struct db *db, long *pid, char *command, size_t n)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	char text[96];
+	ssize_t got;
+	long text_pid;
+	int used = 0;
+
+	*pid = 0;
+	snprintf(command, n, "oomlens");
+	if (db->writer_fd < 0 || fcntl(db->writer_fd, F_GETLK, &fl) != 0 ||
+	    fl.l_type == F_UNLCK)
+		return;
+	*pid = (long)fl.l_pid;
+	got = pread(db->writer_fd, text, sizeof(text) - 1, 0);
+	if (got <= 0)
+		return;
+	text[got] = '\0';
+	if (sscanf(text, "%ld %n", &text_pid, &used) == 1 && used > 0 &&
+	    text_pid == *pid)
+		snprintf(command, n, "%.*s", (int)strcspn(text + used, "\n"),
+			 text + used);
+}
+
+/*
+ * SQLite's busy handler: wait for another writer, as db->opt says, in
+ * short sleeps; announce a wait that lasts; give up when the time is out
+ * or opt.stop says so (SQLite then returns SQLITE_BUSY).
+ */
+static int busy(void *ctx, int count)
+{
+	struct db *db = ctx;
+	int64_t t = now_ms(), limit = db->opt.wait_ms;
+	struct timespec nap = {0, 20 * 1000000};
+	char command[64];
+	long pid;
+
+	if (count == 0) {
+		db->wait_since_ms = t;
+		db->announced = false;
+		db->gave_up = false;
+	}
+	if (limit == 0)
+		limit = DB_BUSY_TIMEOUT_MS;
+	if ((db->opt.stop && db->opt.stop(db->opt.ctx)) ||
+	    (limit > 0 && t - db->wait_since_ms >= limit)) {
+		db->gave_up = true;
+		return 0;
+	}
+	if (!db->announced && db->opt.waiting &&
+	    t - db->wait_since_ms >= DB_ANNOUNCE_MS) {
+		db->announced = true;
+		writer_of(db, &pid, command, sizeof(command));
+		db->opt.waiting(db->opt.ctx, db->path, pid,
+				pid ? command : NULL);
+	}
+	if (count > 5)
+		nap.tv_nsec = 100 * 1000000;
+	nanosleep(&nap, NULL);
+	return 1;
+}
+
+/* Open PATH-writer for db_begin() to lock and write; -1 if it cannot be. */
+static int open_writer_file(const char *path)
+{
+	char name[4096];
+
+	if (!strcmp(path, ":memory:") ||
+	    (size_t)snprintf(name, sizeof(name), "%s-writer", path) >=
+		    sizeof(name))
+		return -1;
+	return open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+}
+
+/* Record this process as the writer: lock PATH-writer, write its text. */
+static void writer_mark(struct db *db)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	char text[96];
+	int n;
+
+	if (db->writer_fd < 0 || fcntl(db->writer_fd, F_SETLK, &fl) != 0)
+		return;
+	db->writing = true;
+	n = snprintf(text, sizeof(text), "%ld %s\n", (long)getpid(),
+		     db->opt.command ? db->opt.command : "oomlens");
+	if (ftruncate(db->writer_fd, 0) == 0 && n > 0)
+		(void)!pwrite(db->writer_fd, text, (size_t)n, 0);
+}
+
+static void writer_unmark(struct db *db)
+{
+	struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET};
+
+	if (db->writing)
+		fcntl(db->writer_fd, F_SETLK, &fl);
+	db->writing = false;
+}
+
 static struct oomlens_error *read_only_file(struct db *db)
 {
 	return oomlens_error_new(
@@ -473,7 +590,7 @@ static struct oomlens_error *connect(struct db *db,
 					 "cannot open '%s'", db->path)
 			       : &oomlens_error_nomem;
 	sqlite3_extended_result_codes(db->sql, 1);
-	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+	sqlite3_busy_handler(db->sql, busy, db);
 	return NULL;
 }
 
@@ -524,6 +641,8 @@ struct oomlens_error *db_open_with(struct db **out, const char *path,
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return &oomlens_error_nomem;
+	db->opt = *opt;
+	db->writer_fd = -1;
 	db->path = strdup(path);
 	if (!db->path) {
 		err = &oomlens_error_nomem;
@@ -565,6 +684,7 @@ again:
 		err = read_only_file(db);
 		goto close;
 	}
+	db->writer_fd = open_writer_file(path);
 	if (restamp && (err = stamp(db)))
 		goto wrap;
 	for (i = 0; i < sizeof(db_settings) / sizeof(db_settings[0]); i++)
@@ -599,6 +719,9 @@ void db_close(struct db *db)
 	for (i = 0; i < DB_NSTMTS; i++)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->sql);
+	writer_unmark(db);
+	if (db->writer_fd >= 0)
+		close(db->writer_fd);
 	free(db->path);
 	free(db);
 }
@@ -608,21 +731,59 @@ int64_t db_superseded(const struct db *db)
 	return db->superseded;
 }
 
+/*
+ * Why a write lock could not be had: the wait ran out or was stopped,
+ * naming the database and, when known, the oomlens process that holds it.
+ */
+static struct oomlens_error *locked(struct db *db, struct oomlens_error *err)
+{
+	double waited = (double)(now_ms() - db->wait_since_ms) / 1000;
+	char command[64];
+	long pid;
+
+	if (!db->gave_up)
+		return err;
+	oomlens_error_free(err);
+	if (db->opt.stop && db->opt.stop(db->opt.ctx))
+		return oomlens_error_new(
+			OOMLENS_ERR_IO,
+			"interrupted while waiting for another writer of '%s'",
+			db->path);
+	writer_of(db, &pid, command, sizeof(command));
+	if (pid)
+		return oomlens_error_new(
+			OOMLENS_ERR_IO,
+			"'%s' is locked by another %s, pid %ld; gave up after %.1f s",
+			db->path, command, pid, waited);
+	return oomlens_error_new(
+		OOMLENS_ERR_IO,
+		"'%s' is locked by another writer; gave up after %.1f s",
+		db->path, waited);
+}
+
 struct oomlens_error *db_begin(struct db *db)
 {
 	struct oomlens_error *err;
 
+	db->gave_up = false;
 	err = db_exec_stmt(db, DB_ST_BEGIN, "BEGIN IMMEDIATE");
-	return err ? oomlens_error_wrap(err, "cannot begin a transaction")
-		   : NULL;
+	if (err)
+		return oomlens_error_wrap(locked(db, err),
+					  "cannot begin a transaction");
+	writer_mark(db);
+	return NULL;
 }
 
 struct oomlens_error *db_commit(struct db *db)
 {
 	struct oomlens_error *err;
 
+	db->gave_up = false;
 	err = db_exec_stmt(db, DB_ST_COMMIT, "COMMIT");
-	return err ? oomlens_error_wrap(err, "cannot commit") : NULL;
+	if (!err || sqlite3_get_autocommit(db->sql))
+		writer_unmark(db);
+	return err ? oomlens_error_wrap(locked(db, err), "cannot commit")
+		   : NULL;
 }
 
 struct oomlens_error *db_rollback(struct db *db)
@@ -630,9 +791,12 @@ struct oomlens_error *db_rollback(struct db *db)
 	struct oomlens_error *err;
 
 	/* After a failed COMMIT or BEGIN there may be nothing to undo. */
-	if (sqlite3_get_autocommit(db->sql))
+	if (sqlite3_get_autocommit(db->sql)) {
+		writer_unmark(db);
 		return NULL;
+	}
 	err = db_exec_stmt(db, DB_ST_ROLLBACK, "ROLLBACK");
+	writer_unmark(db);
 	return err ? oomlens_error_wrap(err, "cannot roll back") : NULL;
 }
 

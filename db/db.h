@@ -54,6 +54,9 @@ struct db;
  */
 struct oomlens_error *db_open(struct db **out, const char *path);
 
+/* db_options.wait_ms: wait for another writer as long as it takes. */
+#define DB_WAIT_FOREVER (-1)
+
 /* How to open a database; all zero is db_open()'s way. */
 struct db_options {
 	/*
@@ -66,6 +69,31 @@ struct db_options {
 	 * docs/schema.md). Every write through the connection fails.
 	 */
 	bool read_only;
+	/*
+	 * How long to wait for another process's write lock, in milliseconds
+	 * (DB_WAIT_FOREVER: no limit; 0: the default, 5 s), before an
+	 * operation fails: "'x.db' is locked by another ingest, pid 1234;
+	 * gave up after 5.0 s".
+	 */
+	int64_t wait_ms;
+	/*
+	 * Called once per wait, when it has lasted half a second, with the
+	 * pid and command of the oomlens process that holds the write lock
+	 * (pid 0 and command NULL when that is not known: another program,
+	 * or a migration); strings are borrowed for the call. May be NULL.
+	 */
+	void (*waiting)(void *ctx, const char *path, long pid,
+			const char *command);
+	/* Polled while waiting: true ends the wait (an interruption). */
+	bool (*stop)(void *ctx);
+	void *ctx;
+	/*
+	 * The command recorded as the writer while this connection holds a
+	 * transaction of db_begin(), in the file PATH-writer beside the
+	 * database, whose POSIX lock tells the pid ("ingest"); NULL:
+	 * "oomlens".
+	 */
+	const char *command;
 };
 
 /* db_open() with options; opt is borrowed for the call. */
@@ -81,8 +109,11 @@ int db_schema_version(void);
 /*
  * One write transaction around many stores: much faster than a transaction
  * per incident, and all or nothing. db_begin() takes the write lock at once
- * (BEGIN IMMEDIATE), waiting up to a few seconds for another writer.
- * Transactions do not nest.
+ * (BEGIN IMMEDIATE), waiting for another writer as db_options.wait_ms says,
+ * then records this process as the writer (db_options.command) in the file
+ * PATH-writer: its pid by a POSIX lock on the file (released with the
+ * transaction, or by the kernel when the process dies), its pid and
+ * command as the file's text ("1234 ingest"). Transactions do not nest.
  */
 struct oomlens_error *db_begin(struct db *db);
 struct oomlens_error *db_commit(struct db *db);

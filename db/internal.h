@@ -100,6 +100,12 @@ struct db {
 	char *path; /* as given to db_open(), for messages */
 	sqlite3_stmt *stmt[DB_NSTMTS]; /* NULL until first used */
 	int64_t superseded; /* incidents superseded (db_superseded()) */
+	struct db_options opt; /* as opened; strings borrowed */
+	int writer_fd; /* PATH-writer, or -1 (:memory:, read-only, none) */
+	bool writing; /* writer_fd locked: a db_begin() transaction */
+	int64_t wait_since_ms; /* busy handler: when this wait began */
+	bool announced; /* busy handler: opt.waiting called */
+	bool gave_up; /* busy handler: the wait ran out or was stopped */
 };
 
 /*

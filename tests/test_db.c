@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyzer/analyzer.h"
@@ -112,7 +114,8 @@ static void scratch_init(struct scratch *s)
 
 static void scratch_release(struct scratch *s)
 {
-	static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+	static const char *const suffix[] = {"", "-wal", "-shm", "-journal",
+					     "-writer"};
 	char path[320];
 	size_t i;
 
@@ -483,16 +486,20 @@ START_TEST(verdicts_are_replaced_and_summarised)
 }
 END_TEST
 
-/* A second writer waits for the first, then gives up with a clear message. */
+/*
+ * A second writer waits for the first, then gives up with a clear message
+ * (here after 0.3 s: db_open()'s default is 5 s).
+ */
 START_TEST(locked_by_another_writer)
 {
+	static const struct db_options opt = {.wait_ms = 300};
 	struct scratch s;
 	struct db *a = NULL, *b = NULL;
 	struct oomlens_error *err;
 
 	scratch_init(&s);
 	OK(db_open(&a, s.db));
-	OK(db_open(&b, s.db));
+	OK(db_open_with(&b, s.db, &opt));
 	OK(db_begin(a));
 	err = db_begin(b);
 	ck_assert_ptr_nonnull(err);
@@ -504,6 +511,145 @@ START_TEST(locked_by_another_writer)
 	OK(db_commit(b));
 	db_close(a);
 	db_close(b);
+	scratch_release(&s);
+}
+END_TEST
+
+struct waited {
+	int calls;
+	long pid;
+	char command[32];
+	bool stop;
+};
+
+static void on_waiting(void *ctx, const char *path, long pid,
+		       const char *command)
+{
+	struct waited *w = ctx;
+
+	(void)path;
+	w->calls++;
+	w->pid = pid;
+	snprintf(w->command, sizeof(w->command), "%s",
+		 command ? command : "(none)");
+}
+
+static bool stop_waiting(void *ctx)
+{
+	const struct waited *w = ctx;
+
+	return w->stop && w->calls > 0;
+}
+
+/*
+ * A child process holds a db_begin() transaction until told to commit:
+ * returns its pid; fds[1] of `go` tells it.
+ */
+static pid_t hold_lock(const char *path, int go[2], double seconds)
+{
+	static const struct db_options opt = {.command = "ingest"};
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct db *db = NULL;
+		struct timespec nap = {
+			(time_t)seconds,
+			(long)((seconds - (time_t)seconds) * 1e9)};
+
+		if (db_open_with(&db, path, &opt) || db_begin(db))
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
+		if (seconds > 0)
+			nanosleep(&nap, NULL);
+		else
+			(void)!read(go[0], &c, 1);
+		_exit(db_commit(db) ? 1 : 0);
+	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
+	return pid;
+}
+
+static void reap(pid_t pid, int go[2])
+{
+	int status = -1;
+
+	(void)!write(go[1], "g", 1);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(go[0]);
+	close(go[1]);
+}
+
+/*
+ * Another process's write transaction: a wait that lasts is announced with
+ * that process's pid and command; a limited wait gives up naming the
+ * database and the writer; a wait without limit outlasts the old 5 s; a
+ * stop request ends it.
+ */
+START_TEST(waiting_for_another_writer_names_it)
+{
+	struct waited w = {0};
+	struct db_options opt = {.wait_ms = 700,
+				 .waiting = on_waiting,
+				 .stop = stop_waiting,
+				 .ctx = &w,
+				 .command = "test"};
+	struct oomlens_error *err;
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512];
+	int go[2];
+	pid_t pid;
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	db_close(db);
+	OK(db_open_with(&db, s.db, &opt));
+
+	pid = hold_lock(s.db, go, 0);
+	err = db_begin(db);
+	ck_assert_ptr_nonnull(err);
+	snprintf(
+		want, sizeof(want),
+		"cannot begin a transaction: '%s' is locked by another ingest, pid %ld; gave up after 0.",
+		s.db, (long)pid);
+	ck_assert_msg(!strncmp(err->message, want, strlen(want)), "%s",
+		      err->message);
+	oomlens_error_free(err);
+	ck_assert_int_eq(w.calls, 1);
+	ck_assert_int_eq(w.pid, pid);
+	ck_assert_str_eq(w.command, "ingest");
+
+	/* a stop request ends the wait */
+	w.stop = true;
+	w.calls = 0;
+	err = db_begin(db);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err->message, "interrupted while waiting") != NULL,
+		      "%s", err->message);
+	oomlens_error_free(err);
+	reap(pid, go);
+	db_close(db);
+
+	/* no limit: the writer commits after 5.5 s, and the wait goes on */
+	opt.wait_ms = DB_WAIT_FOREVER;
+	w.stop = false;
+	w.calls = 0;
+	OK(db_open_with(&db, s.db, &opt));
+	pid = hold_lock(s.db, go, 5.5);
+	OK(db_begin(db));
+	ck_assert_int_eq(w.calls, 1);
+	OK(db_commit(db));
+	reap(pid, go);
+	db_close(db);
 	scratch_release(&s);
 }
 END_TEST
@@ -1494,6 +1640,7 @@ Suite *db_suite(void)
 	tcase_add_test(open, oomlens_database_without_application_id_opens);
 	tcase_add_test(open, read_only_open_writes_nothing);
 	tcase_add_test(open, locked_by_another_writer);
+	tcase_add_test(open, waiting_for_another_writer_names_it);
 	tcase_set_timeout(open, 30);
 	suite_add_tcase(s, open);
 

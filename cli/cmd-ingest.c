@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,9 +48,12 @@ static const char ingest_usage[] =
 	"\n"
 	"Files are parsed outside the database's write lock, which is taken only\n"
 	"to store what a file held (and every few hundred incidents of a large\n"
-	"one).\n"
+	"one). SIGINT, SIGTERM or SIGHUP stop at once, or after the transaction\n"
+	"in progress: what was committed is kept and said, and running the same\n"
+	"command again completes the rest.\n"
 	"\n"
-	"Exit status: 0 done, 2 usage, I/O or database error.\n";
+	"Exit status: 0 done, 2 usage, I/O or database error; 128 + N after\n"
+	"signal N (the process ends by the signal).\n";
 
 /*
  * Parsing runs outside any write transaction: what a source yields is held
@@ -93,7 +97,133 @@ struct ingest {
 	uint64_t at; /* bytes read of the current source, as far as known */
 };
 
-static bool progress_shown; /* a progress line is unfinished */
+/*
+ * Interruption (SIGINT, SIGTERM, SIGHUP). Outside the database's write
+ * transactions nothing is lost by stopping at once, so the handler itself
+ * ends the line, says what was committed and ends the process by the
+ * signal, with only async-signal-safe calls (write(), raise()). Inside one
+ * (in_store, the wait for the lock included) it only records the signal:
+ * the transaction is finished, or the wait ended, and then the same words
+ * are said. What the message needs is kept in volatile globals.
+ */
+static volatile sig_atomic_t stop_signal, in_store, progress_shown;
+static volatile uint64_t done_sources, done_incidents, done_new;
+static const char *volatile current_source; /* being read, or NULL */
+static volatile sig_atomic_t current_stored; /* some of it committed */
+static const char *signal_db_path;
+
+static void say(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void say_u64(uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	say(p);
+}
+
+/* What was committed, and that a rerun completes it: async-signal-safe. */
+static void say_committed(const char *why)
+{
+	if (progress_shown)
+		say("\n");
+	say("oomlens ingest: ");
+	say(why);
+	say(": ");
+	say_u64(done_sources);
+	say(" sources read to their end, ");
+	say_u64(done_incidents);
+	say(" incidents (");
+	say_u64(done_new);
+	say(" new) committed to '");
+	say(signal_db_path);
+	say("'");
+	if (current_source) {
+		say("; '");
+		say(current_source);
+		say(current_stored ? "' was stored in part"
+				   : "' was not stored");
+	}
+	say("; run the same command again to complete it\n");
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT	? "interrupted by SIGINT"
+	       : sig == SIGTERM ? "interrupted by SIGTERM"
+	       : sig == SIGHUP	? "interrupted by SIGHUP"
+				: "interrupted";
+}
+
+/* End the process by sig, as if it had not been caught. */
+static void die_by(int sig)
+{
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigset_t set;
+
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	if (in_store)
+		return;
+	say_committed(signal_name(sig));
+	die_by(sig);
+}
+
+/* After a transaction: stop now if a signal came during it. */
+static void stop_if_asked(void)
+{
+	in_store = 0;
+	if (stop_signal) {
+		say_committed(signal_name(stop_signal));
+		die_by(stop_signal);
+	}
+}
+
+static bool asked_to_stop(void *ctx)
+{
+	(void)ctx;
+	return stop_signal != 0;
+}
+
+/* Catch the three, but leave ignored what the caller had ignored. */
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa = {.sa_handler = on_signal}, old;
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
 
 static double now(void)
 {
@@ -173,6 +303,7 @@ static struct oomlens_error *flush(struct ingest *g, bool last)
 	struct oomlens_error *err;
 	size_t i;
 
+	in_store = 1;
 	err = db_begin(g->db);
 	if (!err && !g->source_id)
 		err = db_source_upsert(g->db, &g->src, &g->source_id);
@@ -202,13 +333,24 @@ static struct oomlens_error *flush(struct ingest *g, bool last)
 	pending_clear(p);
 	if (err) {
 		oomlens_error_free(db_rollback(g->db));
-		g->failure = err;
-		return oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		if (!stop_signal) {
+			g->failure = oomlens_error_wrap(
+				err, "cannot write to '%s'", g->db_path);
+			err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		}
+		if (!g->source_id || !current_stored)
+			g->source_id = 0;
+		stop_if_asked();
+		return err;
 	}
 	g->incidents += incidents;
 	g->new_incidents += fresh;
 	g->events += events;
 	g->new_events += new_events;
+	done_incidents = g->incidents;
+	done_new = g->new_incidents;
+	current_stored = 1;
+	stop_if_asked();
 	return NULL;
 }
 
@@ -329,6 +471,7 @@ static struct oomlens_error *source_done(struct ingest *g,
 		src->content_xxh128 = hex;
 		err = db_source_is_done(g->db, src->path, hex, done);
 		if (!err && *done && src->mtime_ns > 0) {
+			in_store = 1;
 			err = db_begin(g->db);
 			if (!err)
 				err = db_source_upsert(g->db, src, &id);
@@ -336,6 +479,7 @@ static struct oomlens_error *source_done(struct ingest *g,
 				err = db_commit(g->db);
 			if (err)
 				oomlens_error_free(db_rollback(g->db));
+			stop_if_asked();
 		}
 	}
 	if (!err && *done)
@@ -373,10 +517,13 @@ ingest_source(struct ingest *g, const struct db_source *src,
 
 	g->src = *src;
 	g->source_id = 0;
+	current_source = name;
+	current_stored = 0;
 	err = parse(g, arg);
 	if (!err && !g->failure)
 		err = flush(g, true);
 	pending_clear(&g->pending);
+	current_source = NULL;
 	if (g->failure) {
 		oomlens_error_free(err);
 		return NULL;
@@ -390,6 +537,7 @@ ingest_source(struct ingest *g, const struct db_source *src,
 		return NULL;
 	}
 	g->sources++;
+	done_sources = g->sources;
 	return NULL;
 }
 
@@ -552,6 +700,7 @@ int cmd_ingest(int argc, char **argv)
 	struct ingest g = {0};
 	struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
 				 .waiting = on_waiting,
+				 .stop = asked_to_stop,
 				 .ctx = &g,
 				 .command = "ingest"};
 	struct oomlens_error *err = NULL;
@@ -605,10 +754,13 @@ int cmd_ingest(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
-	g.db_path = db_path;
+	g.db_path = signal_db_path = db_path;
 	g.pending.pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
 	g.progress = !g.quiet && isatty(STDERR_FILENO);
+	catch_signals();
+	in_store = 1; /* a migration may run: let it finish */
 	err = db_open_with(&g.db, db_path, &opt);
+	stop_if_asked();
 	if (err) {
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
 		oomlens_error_free(err);
@@ -633,6 +785,7 @@ int cmd_ingest(int argc, char **argv)
 		err = g.failure;
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
 		oomlens_error_free(err);
+		say_committed("stopped by that error");
 		return EXIT_TROUBLE;
 	}
 	if (err) {

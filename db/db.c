@@ -51,6 +51,12 @@ struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
 	case SQLITE_TOOBIG:
 		code = OOMLENS_ERR_LIMIT;
 		break;
+	case SQLITE_IOERR: /* say what the system said: "File too large" */
+		if (db->sql && sqlite3_system_errno(db->sql))
+			return oomlens_error_new(
+				code, "%s: %s (%s)", call, msg,
+				strerror(sqlite3_system_errno(db->sql)));
+		break;
 	case SQLITE_CONSTRAINT: /* an unknown source id, a NULL text */
 	case SQLITE_MISUSE:
 	case SQLITE_RANGE:

@@ -59,6 +59,19 @@ grep -q "1 truncated incidents superseded" "$tmp/err" && ok || { bad "grown log:
 expect 0 "grown log: one incident per report" -- "$bin" report --check --db "$tmp/g.db"
 grep -q ": ok: 2 sources, 3 incidents (" "$tmp/out" && ok || { bad "grown log: 3 incidents"; cat "$tmp/out"; }
 
+# a full disk (here: a file-size limit) stops ingest with a message that
+# names the database, not the log being read, and what was kept
+dense=$tmp/dense-e2e.log
+[ -x fixtures/gen/oomgen ] && fixtures/gen/oomgen --corpus dense --reports 1200 >"$dense" 2>/dev/null
+( trap '' XFSZ; ulimit -f 1000; exec "$bin" ingest --db "$tmp/uf.db" fixtures/kernel-output fixtures/demo ) >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && ok || bad "disk full: exit 2"
+grep -q "^oomlens ingest: cannot write to '$tmp/uf.db': " "$tmp/err" && ok || { bad "disk full: the message names the database"; cat "$tmp/err"; }
+grep -q "kernel-output/[^ ]*:[0-9]" "$tmp/err" && { bad "disk full: the message names a log"; cat "$tmp/err"; } || ok
+grep -q "committed to '$tmp/uf.db'; run the same command again to complete it" "$tmp/err" && ok || { bad "disk full: what was kept"; cat "$tmp/err"; }
+expect 0 "disk full: a rerun completes it" -- "$bin" ingest --db "$tmp/uf.db" fixtures/kernel-output fixtures/demo
+expect 0 "disk full: then the database is whole" -- "$bin" report --check --db "$tmp/uf.db"
+grep -q ": ok: 24 sources, 75 incidents (75 sightings)" "$tmp/out" && ok || { bad "disk full: rerun counts"; cat "$tmp/out"; }
+
 # another writer: wait for it, saying so; give up only when asked
 if command -v python3 >/dev/null 2>&1; then
 	hold() { # DB READYFILE SECONDS: hold the write lock that long
@@ -79,8 +92,43 @@ time.sleep(float(sys.argv[3])); c.execute("COMMIT")' "$@" &
 	wait "$holder"
 	hold "$wdb" "$tmp/ready" 20
 	expect 2 "ingest --wait gives up" -- "$bin" ingest --wait 0.4 --db "$wdb" "$tmp/big.log"
-	grep -q "^oomlens ingest: cannot begin a transaction: '$wdb' is locked by another writer; gave up after 0\.[4-9] s$" "$tmp/err" && ok || { bad "ingest --wait message"; cat "$tmp/err"; }
+	grep -q "^oomlens ingest: cannot write to '$wdb': cannot begin a transaction: '$wdb' is locked by another writer; gave up after 0\.[4-9] s$" "$tmp/err" && ok || { bad "ingest --wait message"; cat "$tmp/err"; }
 	expect 2 "ingest --wait rejects a bad value" -- "$bin" ingest --wait soon --db "$wdb" "$tmp/big.log"
+	# a signal while waiting: ended at once, with what was kept
+	"$bin" ingest --db "$wdb" "$tmp/big.log" fixtures/demo 2>"$tmp/err" &
+	pid=$!
+	n=0; while ! grep -q "waiting for" "$tmp/err" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	kill -TERM "$pid"
+	wait "$pid"
+	[ $? = 143 ] && ok || bad "SIGTERM while waiting: exit 143"
+	grep -q "^oomlens ingest: interrupted by SIGTERM: 0 sources read to their end, 0 incidents (0 new) committed to '$wdb'; '$tmp/big.log' was not stored; run the same command again to complete it$" "$tmp/err" && ok || { bad "SIGTERM while waiting: message"; cat "$tmp/err"; }
 	kill "$holder" 2>/dev/null
 	wait "$holder" 2>/dev/null
+fi
+
+# a signal while reading: what was committed is kept and said
+if [ -s "$dense" ] && env --default-signal=INT true 2>/dev/null; then
+	for sig in INT:2 HUP:1; do
+		num=${sig#*:}
+		sig=${sig%:*}
+		rm -f "$tmp/i.db"*
+		{ cat "$dense"; sh -c 'echo $$ >"$1"; exec sleep 60' sh "$tmp/sleeper"; } |
+			env --default-signal=$sig "$bin" ingest --db "$tmp/i.db" - 2>"$tmp/err" &
+		pid=$!
+		n=0
+		rm -f "$tmp/sleeper"
+		until { [ -s "$tmp/sleeper" ] && "$bin" report --check --db "$tmp/i.db" 2>/dev/null | grep -q " 1000 incidents"; } || [ $n -ge 300 ]; do
+			sleep 0.1; n=$((n + 1))
+		done
+		kill -$sig "$pid"
+		# (the signal is pending before the input ends)
+		kill "$(cat "$tmp/sleeper")" 2>/dev/null
+		wait "$pid"
+		rc=$?
+		[ $rc = $((128 + num)) ] && ok || bad "SIG$sig while reading: exit $rc"
+		grep -q "^oomlens ingest: interrupted by SIG$sig: 0 sources read to their end, [0-9]* incidents ([0-9]* new) committed to '$tmp/i.db'; '<stdin>' was stored in part; run the same command again to complete it$" "$tmp/err" && ok || { bad "SIG$sig while reading: message"; cat "$tmp/err"; }
+	done
+	expect 0 "after a signal: integrity" -- "$bin" report --check --db "$tmp/i.db"
+	expect 0 "after a signal: the rerun completes it" -- "$bin" ingest --db "$tmp/i.db" "$dense"
+	grep -q "1200 incidents: 200 new, 1000 already known" "$tmp/err" && ok || { bad "after a signal: rerun"; cat "$tmp/err"; }
 fi

@@ -716,26 +716,6 @@ START_TEST(another_programs_database_is_refused)
 }
 END_TEST
 
-/* The whole file, malloc'ed, its length in *n. */
-static char *read_file(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	ck_assert_ptr_nonnull(f);
-	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
-	len = ftell(f);
-	ck_assert_int_ge(len, 0);
-	rewind(f);
-	buf = malloc((size_t)len + 1);
-	ck_assert_ptr_nonnull(buf);
-	ck_assert_uint_eq(fread(buf, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	*n = (size_t)len;
-	return buf;
-}
-
 /* Run sql on the file at path with SQLite itself, as another program. */
 static void sqlite_exec(const char *path, const char *sql)
 {
@@ -775,13 +755,13 @@ START_TEST(another_programs_versioned_database_is_untouched)
 
 	scratch_init(&s);
 	sqlite_exec(s.db, schemas[_i]);
-	before = read_file(s.db, &nb);
+	before = read_whole_file(s.db, &nb);
 	snprintf(want, sizeof(want),
 		 "cannot open '%s': an SQLite database, but not oomlens's",
 		 s.db);
 	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
 	ck_assert_ptr_null(db);
-	after = read_file(s.db, &na);
+	after = read_whole_file(s.db, &na);
 	ck_assert_uint_eq(na, nb);
 	ck_assert(!memcmp(before, after, nb));
 	snprintf(wal, sizeof(wal), "%s-wal", s.db);
@@ -838,7 +818,7 @@ START_TEST(read_only_open_writes_nothing)
 	OK(db_open_with(&db, s.db, &ro));
 	ck_assert_int_eq(count(db), 0);
 	db_close(db);
-	before = read_file(s.db, &nb);
+	before = read_whole_file(s.db, &nb);
 	ck_assert_uint_eq(nb, 0);
 	free(before);
 	unlink(s.db);
@@ -846,7 +826,7 @@ START_TEST(read_only_open_writes_nothing)
 	OK(db_open(&db, s.db));
 	add_source(db, "a.log");
 	db_close(db);
-	before = read_file(s.db, &nb);
+	before = read_whole_file(s.db, &nb);
 	OK(db_open_with(&db, s.db, &ro));
 	ck_assert_int_eq(totals(db).sources, 1);
 	{
@@ -860,7 +840,7 @@ START_TEST(read_only_open_writes_nothing)
 		oomlens_error_free(err);
 	}
 	db_close(db);
-	after = read_file(s.db, &na);
+	after = read_whole_file(s.db, &na);
 	ck_assert_uint_eq(na, nb);
 	ck_assert(!memcmp(before, after, nb));
 	free(before);

@@ -4,8 +4,8 @@ CC ?= cc
 PKGS := libpcre2-8 check
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf 2>/dev/null || \
-	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf)
+LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash 2>/dev/null || \
+	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,8 +11,9 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "core/hash.h"
+#include "core/strpool.h"
 #include "db/db.h"
+#include "parsers/digest.h"
 #include "parsers/kcore.h"
 #include "parsers/oomlog.h"
 #include "parsers/vmcore.h"
@@ -20,7 +22,7 @@
 
 static const char ingest_usage[] =
 	"usage: oomlens ingest [--db FILE] [--quiet] [--vmlinux FILE |\n"
-	"                      --debuginfo DIR] [--force] PATH...\n"
+	"                      --debuginfo DIR] [--force] [--wait SECONDS] PATH...\n"
 	"\n"
 	"Read kernel logs and store every OOM incident in an SQLite database.\n"
 	"PATH is a file (plain, .gz, .xz, .zst, .bz2, .lz4, or a tar archive of\n"
@@ -39,33 +41,189 @@ static const char ingest_usage[] =
 	"              DIR/usr/lib/debug/boot/vmlinux-RELEASE or\n"
 	"              DIR/usr/lib/debug/lib/modules/RELEASE/vmlinux\n"
 	"  --force     read a vmcore even if its debuginfo does not match it\n"
+	"  --wait SECONDS  give up when another process has held the database's\n"
+	"              write lock this long (default: wait as long as it\n"
+	"              takes, saying for whom after half a second)\n"
 	"  -h, --help  this text\n"
 	"\n"
-	"Exit status: 0 done, 2 usage, I/O or database error.\n";
+	"Files are parsed outside the database's write lock, which is taken only\n"
+	"to store what a file held (and every few hundred incidents of a large\n"
+	"one). SIGINT, SIGTERM or SIGHUP stop at once, or after the transaction\n"
+	"in progress: what was committed is kept and said, and running the same\n"
+	"command again completes the rest.\n"
+	"\n"
+	"Exit status: 0 done, 2 usage, I/O or database error; 128 + N after\n"
+	"signal N (the process ends by the signal).\n";
 
-/* A large file commits every so many incidents: an interruption loses little. */
+/*
+ * Parsing runs outside any write transaction: what a source yields is held
+ * in memory (struct pending) and stored in one short transaction when the
+ * source ends, or earlier when this much is held, so that memory stays
+ * bounded and an interruption loses little of a large file.
+ */
 #define BATCH_INCIDENTS 500
-#define HEAD_HASH_BYTES 65536
+#define BATCH_ROWS 200000 /* task and counter rows of the incidents held */
+#define BATCH_EVENTS 5000
+#define BATCH_EVENT_BYTES ((size_t)16 << 20)
+
+/* What the parser gave of the current source, not yet stored. */
+struct pending {
+	struct oom_incident **inc; /* owned */
+	size_t n, cap, rows;
+	struct oom_event *ev; /* strings in pool */
+	size_t n_ev, cap_ev;
+	struct strpool pool;
+};
 
 struct ingest {
 	struct db *db;
+	const char *db_path;
 	bool quiet, progress;
-	int64_t source_id;
-	size_t in_batch;
+	int64_t source_id; /* of the current source, 0 until first stored */
+	struct db_source src; /* the current source (strings borrowed) */
+	struct pending pending;
 	struct oomlog_sink sink;
 	/* totals */
 	uint64_t sources, already_done, skipped, bytes, incidents,
 		new_incidents, events, new_events;
 	double started, last_progress;
 	int status;
-	bool db_failed; /* the database, not the source, failed */
+	struct oomlens_error *failure; /* the database failed: this */
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
-	uint64_t vmcores;
+	uint64_t vmcores, superseded;
 	uint64_t at; /* bytes read of the current source, as far as known */
 };
+
+/*
+ * Interruption (SIGINT, SIGTERM, SIGHUP). Outside the database's write
+ * transactions nothing is lost by stopping at once, so the handler itself
+ * ends the line, says what was committed and ends the process by the
+ * signal, with only async-signal-safe calls (write(), raise()). Inside one
+ * (in_store, the wait for the lock included) it only records the signal:
+ * the transaction is finished, or the wait ended, and then the same words
+ * are said. What the message needs is kept in volatile globals.
+ */
+static volatile sig_atomic_t stop_signal, in_store, progress_shown;
+static volatile uint64_t done_sources, done_incidents, done_new;
+static const char *volatile current_source; /* being read, or NULL */
+static volatile sig_atomic_t current_stored; /* some of it committed */
+static const char *signal_db_path;
+
+static void say(const char *s)
+{
+	size_t n = strlen(s);
+
+	while (n) {
+		ssize_t w = write(STDERR_FILENO, s, n);
+
+		if (w <= 0)
+			return;
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void say_u64(uint64_t v)
+{
+	char buf[24], *p = buf + sizeof(buf);
+
+	*--p = '\0';
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	say(p);
+}
+
+/* What was committed, and that a rerun completes it: async-signal-safe. */
+static void say_committed(const char *why)
+{
+	if (progress_shown)
+		say("\n");
+	say("oomlens ingest: ");
+	say(why);
+	say(": ");
+	say_u64(done_sources);
+	say(" sources read to their end, ");
+	say_u64(done_incidents);
+	say(" incidents (");
+	say_u64(done_new);
+	say(" new) committed to '");
+	say(signal_db_path);
+	say("'");
+	if (current_source) {
+		say("; '");
+		say(current_source);
+		say(current_stored ? "' was stored in part"
+				   : "' was not stored");
+	}
+	say("; run the same command again to complete it\n");
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT	? "interrupted by SIGINT"
+	       : sig == SIGTERM ? "interrupted by SIGTERM"
+	       : sig == SIGHUP	? "interrupted by SIGHUP"
+				: "interrupted";
+}
+
+/* End the process by sig, as if it had not been caught. */
+static void die_by(int sig)
+{
+	struct sigaction sa = {.sa_handler = SIG_DFL};
+	sigset_t set;
+
+	sigaction(sig, &sa, NULL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+	if (in_store)
+		return;
+	say_committed(signal_name(sig));
+	die_by(sig);
+}
+
+/* After a transaction: stop now if a signal came during it. */
+static void stop_if_asked(void)
+{
+	in_store = 0;
+	if (stop_signal) {
+		say_committed(signal_name(stop_signal));
+		die_by(stop_signal);
+	}
+}
+
+static bool asked_to_stop(void *ctx)
+{
+	(void)ctx;
+	return stop_signal != 0;
+}
+
+/* Catch the three, but leave ignored what the caller had ignored. */
+static void catch_signals(void)
+{
+	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+	struct sigaction sa = {.sa_handler = on_signal}, old;
+	size_t i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		if (sigaction(sigs[i], NULL, &old) == 0 &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(sigs[i], &sa, NULL);
+}
 
 static double now(void)
 {
@@ -82,6 +240,7 @@ static void progress(struct ingest *g, bool final)
 	if (!g->progress || (!final && t - g->last_progress < 0.2))
 		return;
 	g->last_progress = t;
+	progress_shown = !final;
 	fprintf(stderr,
 		"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
 		(unsigned long long)g->sources,
@@ -93,96 +252,236 @@ static void progress(struct ingest *g, bool final)
 	fflush(stderr);
 }
 
+/* Say that another process holds the write lock (db_options.waiting). */
+static void on_waiting(void *ctx, const char *path, long pid,
+		       const char *command)
+{
+	struct ingest *g = ctx;
+
+	if (g->progress && progress_shown)
+		fputc('\n', stderr);
+	progress_shown = false;
+	if (pid)
+		fprintf(stderr,
+			"oomlens ingest: waiting for another %s of '%s', pid %ld\n",
+			command, path, pid);
+	else
+		fprintf(stderr,
+			"oomlens ingest: waiting for another writer of '%s'\n",
+			path);
+}
+
+static void pending_clear(struct pending *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		oom_incident_free(p->inc[i]);
+	p->n = p->rows = p->n_ev = 0;
+	strpool_release(&p->pool);
+	p->pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+}
+
+static void pending_release(struct pending *p)
+{
+	pending_clear(p);
+	free(p->inc);
+	free(p->ev);
+	memset(p, 0, sizeof(*p));
+}
+
+/*
+ * Store what is pending in one transaction (taking the write lock, and
+ * waiting for it), the source row first; with last, mark the source read
+ * to its end. On error nothing of it is stored, g->failure holds the error
+ * (naming the database) and a new error is returned to stop the parser.
+ */
+static struct oomlens_error *flush(struct ingest *g, bool last)
+{
+	struct pending *p = &g->pending;
+	uint64_t incidents = 0, fresh = 0, events = 0, new_events = 0;
+	struct oomlens_error *err;
+	size_t i;
+
+	in_store = 1;
+	err = db_begin(g->db);
+	if (!err && !g->source_id)
+		err = db_source_upsert(g->db, &g->src, &g->source_id);
+	for (i = 0; i < p->n && !err; i++) {
+		bool was_new = false;
+		int64_t id = 0;
+
+		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
+					&was_new);
+		if (!err && g->dump)
+			err = db_store_dump(g->db, id, g->source_id, g->dump,
+					    g->dump_path);
+		incidents++;
+		fresh += was_new;
+	}
+	for (i = 0; i < p->n_ev && !err; i++) {
+		bool was_new = false;
+
+		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
+		events++;
+		new_events += was_new;
+	}
+	if (!err && last)
+		err = db_source_mark_done(g->db, g->source_id);
+	if (!err)
+		err = db_commit(g->db);
+	pending_clear(p);
+	if (err) {
+		oomlens_error_free(db_rollback(g->db));
+		if (!stop_signal) {
+			g->failure = oomlens_error_wrap(
+				err, "cannot write to '%s'", g->db_path);
+			err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		}
+		if (!g->source_id || !current_stored)
+			g->source_id = 0;
+		stop_if_asked();
+		return err;
+	}
+	g->incidents += incidents;
+	g->new_incidents += fresh;
+	g->events += events;
+	g->new_events += new_events;
+	done_incidents = g->incidents;
+	done_new = g->new_incidents;
+	current_stored = 1;
+	stop_if_asked();
+	return NULL;
+}
+
 static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct ingest *g = ctx;
-	struct oomlens_error *err;
-	bool was_new = false;
-
-	int64_t id = 0;
+	struct pending *p = &g->pending;
 
 	g->at = inc->last.offset;
-	err = db_store_incident(g->db, g->source_id, inc, &id, &was_new);
-	oom_incident_free(inc);
-	if (!err && g->dump)
-		err = db_store_dump(g->db, id, g->source_id, g->dump,
-				    g->dump_path);
-	if (err) {
-		g->db_failed = true;
-		return err;
-	}
-	g->incidents++;
-	g->new_incidents += was_new;
-	if (++g->in_batch >= BATCH_INCIDENTS) {
-		/* commit the batch, so that an interrupted ingest keeps it */
-		g->in_batch = 0;
-		if ((err = db_commit(g->db)) || (err = db_begin(g->db))) {
-			g->db_failed = true;
-			return err;
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 64;
+		struct oom_incident **n = realloc(p->inc, cap * sizeof(*n));
+
+		if (!n) {
+			oom_incident_free(inc);
+			return &oomlens_error_nomem;
 		}
+		p->inc = n;
+		p->cap = cap;
 	}
+	p->inc[p->n++] = inc;
+	p->rows += inc->n_tasks + inc->n_stats + 1;
 	progress(g, false);
-	return NULL;
+	return p->n >= BATCH_INCIDENTS || p->rows >= BATCH_ROWS
+		       ? flush(g, false)
+		       : NULL;
 }
 
 static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 {
 	struct ingest *g = ctx;
-	bool was_new = false;
+	struct pending *p = &g->pending;
+	struct oom_event *e;
+
+	if (p->n_ev == p->cap_ev) {
+		size_t cap = p->cap_ev ? 2 * p->cap_ev : 64;
+		struct oom_event *n = realloc(p->ev, cap * sizeof(*n));
+
+		if (!n)
+			return &oomlens_error_nomem;
+		p->ev = n;
+		p->cap_ev = cap;
+	}
+	e = &p->ev[p->n_ev];
+	*e = *ev;
+	e->source = strpool_dups(&p->pool, ev->source);
+	e->program = strpool_dups(&p->pool, ev->program);
+	e->format_id = strpool_dups(&p->pool, ev->format_id);
+	e->comm = strpool_dups(&p->pool, ev->comm);
+	e->text = strpool_dups(&p->pool, ev->text);
+	e->wallclock = strpool_dups(&p->pool, ev->wallclock);
+	e->host = strpool_dups(&p->pool, ev->host);
+	if ((ev->source && !e->source) || (ev->program && !e->program) ||
+	    (ev->format_id && !e->format_id) || (ev->comm && !e->comm) ||
+	    (ev->text && !e->text) || (ev->wallclock && !e->wallclock) ||
+	    (ev->host && !e->host))
+		return &oomlens_error_nomem;
+	p->n_ev++;
+	return p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES
+		       ? flush(g, false)
+		       : NULL;
+}
+
+static void on_skip(void *ctx, const char *name, const char *why, bool failed);
+
+/*
+ * A file's mtime in nanoseconds, if old enough to be a shortcut: one that
+ * is less than MTIME_TRUST_NS old may be followed by another edit within
+ * the same clock tick of the file system, which would leave size and
+ * mtime as they were (git's "racily clean" entries). 0 if not.
+ */
+#define MTIME_TRUST_NS ((int64_t)2000000000)
+
+static int64_t trusted_mtime(const struct stat *st)
+{
+	struct timespec ts;
+	int64_t m = (int64_t)st->st_mtim.tv_sec * 1000000000 +
+		    st->st_mtim.tv_nsec,
+		t;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	t = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	return m > 0 && t - m >= MTIME_TRUST_NS ? m : 0;
+}
+
+/*
+ * Has this file been read to its end before? The shortcut first: the same
+ * path, size and (trusted) mtime as a source done before. Else the XXH3-128
+ * hash of all of its bytes, into hex, which src then points to: the same
+ * path and content as a source done before. Then it is counted as already
+ * done and *done set; a file whose content is known under a new mtime has
+ * the mtime recorded, so that the shortcut finds it next time.
+ */
+static struct oomlens_error *source_done(struct ingest *g,
+					 struct db_source *src,
+					 char hex[CONTENT_DIGEST_HEX],
+					 bool *done)
+{
 	struct oomlens_error *err;
-
-	err = db_store_event(g->db, g->source_id, ev, &was_new);
-	g->db_failed |= err != NULL;
-	g->events++;
-	g->new_events += was_new;
-	return err;
-}
-
-/*
- * A cheap identity for a file's content: its size and a hash of its first
- * 64 KiB. Files inside archives and standard input have none.
- */
-static bool head_hash(const char *path, char *out, size_t n)
-{
-	char buf[4096];
-	uint64_t h = FNV64_SEED, total = 0;
 	struct stat st;
-	ssize_t got;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return false;
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return false;
-	if (fstat(fd, &st) != 0) {
-		close(fd);
-		return false;
-	}
-	while (total < HEAD_HASH_BYTES &&
-	       (got = read(fd, buf, sizeof(buf))) > 0) {
-		h = fnv64(h, buf, (size_t)got);
-		total += (uint64_t)got;
-	}
-	close(fd);
-	snprintf(out, n, "size=%lld,head64k-fnv=%016llx", (long long)st.st_size,
-		 (unsigned long long)h);
-	return true;
-}
-
-/*
- * Has this source (path and content identity) been read to its end
- * before? Then it is counted as already done and *done set.
- */
-static struct oomlens_error *
-source_done(struct ingest *g, const struct db_source *src, bool *done)
-{
-	struct oomlens_error *err = NULL;
+	int64_t id;
 
 	*done = false;
-	if (src->sha256_hex)
-		err = db_source_is_done(g->db, src->path, src->sha256_hex,
-					done);
+	if (stat(src->path, &st) != 0)
+		return NULL; /* the reader says why */
+	src->size = (int64_t)st.st_size;
+	src->mtime_ns = trusted_mtime(&st);
+	err = db_source_is_unchanged(g->db, src->path, src->size, src->mtime_ns,
+				     done);
+	if (!err && !*done) {
+		err = content_digest_file(src->path, hex);
+		if (err) {
+			on_skip(g, src->path, err->message, true);
+			oomlens_error_free(err);
+			*done = true;
+			return NULL;
+		}
+		src->content_xxh128 = hex;
+		err = db_source_is_done(g->db, src->path, hex, done);
+		if (!err && *done && src->mtime_ns > 0) {
+			in_store = 1;
+			err = db_begin(g->db);
+			if (!err)
+				err = db_source_upsert(g->db, src, &id);
+			if (!err)
+				err = db_commit(g->db);
+			if (err)
+				oomlens_error_free(db_rollback(g->db));
+			stop_if_asked();
+		}
+	}
 	if (!err && *done)
 		g->already_done++;
 	return err;
@@ -203,50 +502,75 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 	}
 }
 
+/*
+ * Parse a source into g->pending, storing it as it fills, then the rest
+ * with the source marked read to its end. On a database error, g->failure
+ * says what; a source that cannot be read is skipped (what was stored of
+ * it stays, not marked done, so a rerun reads it again).
+ */
+static struct oomlens_error *
+ingest_source(struct ingest *g, const struct db_source *src,
+	      struct oomlens_error *(*parse)(struct ingest *g, void *arg),
+	      void *arg, const char *name)
+{
+	struct oomlens_error *err;
+
+	g->src = *src;
+	g->source_id = 0;
+	current_source = name;
+	current_stored = 0;
+	err = parse(g, arg);
+	if (!err && !g->failure)
+		err = flush(g, true);
+	pending_clear(&g->pending);
+	current_source = NULL;
+	if (g->failure) {
+		oomlens_error_free(err);
+		return NULL;
+	}
+	if (err) {
+		if (err->code != OOMLENS_ERR_IO)
+			return err;
+		/* an unreadable or corrupt file: say so, go on */
+		on_skip(g, name, err->message, true);
+		oomlens_error_free(err);
+		return NULL;
+	}
+	g->sources++;
+	done_sources = g->sources;
+	return NULL;
+}
+
+struct stream_arg {
+	struct source_stream *s;
+};
+
+static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
+{
+	struct source_stream *s = ((struct stream_arg *)arg)->s;
+
+	return oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
+}
+
 static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 {
 	struct ingest *g = ctx;
 	struct db_source src = {0};
+	struct stream_arg arg = {s};
 	struct oomlens_error *err;
-	char hash[96];
+	char hex[CONTENT_DIGEST_HEX];
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-");
 	bool done = false;
 
 	src.path = s->name;
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
-	src.sha256_hex = plain_file && head_hash(s->path, hash, sizeof(hash))
-				 ? hash
-				 : NULL;
 	src.format = s->format;
 	src.host = s->host;
-	if ((err = source_done(g, &src, &done)) || done)
+	if (plain_file && ((err = source_done(g, &src, hex, &done)) || done))
 		return err;
-	/* one transaction per source, committed in batches when large */
-	if ((err = db_begin(g->db)))
-		return err;
-	g->in_batch = 0;
-	err = db_source_upsert(g->db, &src, &g->source_id);
-	if (!err)
-		err = oomlog_parse_lines(s->lines, s->name, s->host, &g->sink,
-					 NULL);
-	if (!err)
-		err = db_source_mark_done(g->db, g->source_id);
-	if (!err)
-		err = db_commit(g->db);
-	if (err) {
-		struct oomlens_error *rb = db_rollback(g->db);
-
-		oomlens_error_free(rb);
-		if (err->code == OOMLENS_ERR_IO &&
-		    !strstr(err->message, "sqlite")) {
-			/* an unreadable or corrupt file: say so, go on */
-			on_skip(g, s->name, err->message, true);
-			oomlens_error_free(err);
-			return NULL;
-		}
-		return err;
-	}
-	g->sources++;
+	err = ingest_source(g, &src, parse_stream, &arg, s->name);
+	if (err || g->failure)
+		return err ? err : oomlens_error_new(OOMLENS_ERR_IO, "stopped");
 	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
 	g->at = 0;
 	progress(g, false);
@@ -286,24 +610,29 @@ bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory, in one transaction.
  */
+static struct oomlens_error *parse_dump(struct ingest *g, void *arg)
+{
+	const struct dump_state *d = arg;
+
+	return oomlog_parse_text(d->log, d->log_len, g->dump_path, &g->sink);
+}
+
 static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 {
 	struct vmcore_options opt = {.force = g->force};
 	struct db_source src = {0};
 	struct dump_state d;
 	struct oomlens_error *err;
-	char hash[96];
+	char hex[CONTENT_DIGEST_HEX];
 	bool done = false;
-	struct stat st;
 
 	if (!g->vmlinux && g->debuginfo) {
 		opt.locate = cli_find_debuginfo;
 		opt.locate_ctx = (void *)g->debuginfo;
 	}
 	src.path = path;
-	src.size = stat(path, &st) == 0 ? (int64_t)st.st_size : OOM_VAL_NONE;
-	src.sha256_hex = head_hash(path, hash, sizeof(hash)) ? hash : NULL;
-	if ((err = source_done(g, &src, &done)) || done)
+	src.size = OOM_VAL_NONE;
+	if ((err = source_done(g, &src, hex, &done)) || done)
 		return err;
 	/* each dump in a child: a library crash costs the dump, not the run */
 	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);
@@ -324,26 +653,15 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 			"vmcore read in part (damaged); what was read is stored",
 			true);
 	src.format = "vmcore";
-	if ((err = db_begin(g->db)))
-		goto out;
 	g->dump = &d;
 	g->dump_path = path;
-	err = db_source_upsert(g->db, &src, &g->source_id);
-	if (!err)
-		err = oomlog_parse_text(d.log, d.log_len, path, &g->sink);
-	if (!err)
-		err = db_source_mark_done(g->db, g->source_id);
-	if (!err)
-		err = db_commit(g->db);
-	if (err) {
-		oomlens_error_free(db_rollback(g->db));
-		g->db_failed = true;
-	} else {
-		g->sources++;
+	err = ingest_source(g, &src, parse_dump, &d, path);
+	if (!err && g->failure)
+		err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+	if (!err) {
 		g->vmcores++;
 		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;
 	}
-out:
 	g->dump = NULL;
 	dump_state_release(&d);
 	return err;
@@ -374,12 +692,20 @@ int cmd_ingest(int argc, char **argv)
 		{"vmlinux", required_argument, NULL, 'k'},
 		{"debuginfo", required_argument, NULL, 'D'},
 		{"force", no_argument, NULL, 'F'},
+		{"wait", required_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	struct ingest g = {0};
+	struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
+				 .waiting = on_waiting,
+				 .stop = asked_to_stop,
+				 .ctx = &g,
+				 .command = "ingest"};
 	struct oomlens_error *err = NULL;
 	const char *db_path = NULL;
+	double wait;
+	char *end;
 	int c, i;
 
 	optind = 1;
@@ -400,6 +726,19 @@ int cmd_ingest(int argc, char **argv)
 		case 'F':
 			g.force = true;
 			break;
+		case 'w':
+			wait = strtod(optarg, &end);
+			if (end == optarg || *end || !(wait >= 0) ||
+			    wait > 1e9) {
+				fprintf(stderr,
+					"oomlens ingest: bad --wait '%s': seconds, 0 or more\n",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			/* 0 s: give up at once (not db_options' default) */
+			opt.wait_ms =
+				wait * 1000 >= 1 ? (int64_t)(wait * 1000) : 1;
+			break;
 		case 'h':
 			fputs(ingest_usage, stdout);
 			return 0;
@@ -414,12 +753,18 @@ int cmd_ingest(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
-	if ((err = db_open(&g.db, db_path))) {
+	g.db_path = signal_db_path = db_path;
+	g.pending.pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+	g.progress = !g.quiet && isatty(STDERR_FILENO);
+	catch_signals();
+	in_store = 1; /* a migration may run: let it finish */
+	err = db_open_with(&g.db, db_path, &opt);
+	stop_if_asked();
+	if (err) {
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
-	g.progress = !g.quiet && isatty(STDERR_FILENO);
 	g.started = now();
 	g.sink.incident = on_incident;
 	g.sink.event = on_event;
@@ -430,7 +775,18 @@ int cmd_ingest(int argc, char **argv)
 					&g, NULL);
 	progress(&g, true);
 	oomlog_library_release();
+	pending_release(&g.pending);
+	g.superseded = (uint64_t)db_superseded(g.db);
 	db_close(g.db);
+	if (g.failure) {
+		/* the database failed: say so, and what was kept */
+		oomlens_error_free(err);
+		err = g.failure;
+		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		oomlens_error_free(err);
+		say_committed("stopped by that error");
+		return EXIT_TROUBLE;
+	}
 	if (err) {
 		fprintf(stderr, "oomlens ingest: %s\n", err->message);
 		oomlens_error_free(err);
@@ -450,5 +806,9 @@ int cmd_ingest(int argc, char **argv)
 			(unsigned long long)(g.incidents - g.new_incidents),
 			(unsigned long long)g.events,
 			(unsigned long long)g.new_events);
+	if (!g.quiet && g.superseded)
+		fprintf(stderr,
+			"%s: %llu truncated incidents superseded by their whole report, read again from a grown log (run 'oomlens rescore' to score them)\n",
+			db_path, (unsigned long long)g.superseded);
 	return g.status;
 }

@@ -133,6 +133,7 @@ int cmd_report(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	static const struct db_options ro = {.read_only = true};
 	enum report_format fmt = REPORT_TEXT;
 	struct report_ctx c = {0};
 	struct oomlens_error *err;
@@ -188,7 +189,7 @@ int cmd_report(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
-	if ((err = db_open(&c.db, db_path)))
+	if ((err = db_open_with(&c.db, db_path, &ro)))
 		goto fail;
 	if (check)
 		return check_db(c.db, db_path);

@@ -71,6 +71,21 @@ static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 	return NULL;
 }
 
+/* Say that another process holds the write lock (db_options.waiting). */
+static void on_waiting(void *ctx, const char *path, long pid,
+		       const char *command)
+{
+	(void)ctx;
+	if (pid)
+		fprintf(stderr,
+			"oomlens rescore: waiting for another %s of '%s', pid %ld\n",
+			command, path, pid);
+	else
+		fprintf(stderr,
+			"oomlens rescore: waiting for another writer of '%s'\n",
+			path);
+}
+
 int cmd_rescore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -80,6 +95,9 @@ int cmd_rescore(int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
+	static const struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
+					      .waiting = on_waiting,
+					      .command = "rescore"};
 	struct rescore r = {0};
 	struct oomlens_error *err = NULL;
 	const char *db_path = NULL, *models = NULL;
@@ -118,7 +136,8 @@ int cmd_rescore(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
-	if (!(err = db_open(&r.db, db_path)) && !(err = db_begin(r.db))) {
+	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
+	    !(err = db_begin(r.db))) {
 		err = db_each_incident_id(r.db, rescore_one, &r);
 		if (!err)
 			err = db_commit(r.db);

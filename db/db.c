@@ -14,14 +14,21 @@
 #include "db/internal.h"
 #include "db/settings.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "core/banned.h"
 
-/* How long to wait for another process's write lock, in milliseconds. */
+/* How long to wait for another process's write lock, by default, in ms. */
 #define DB_BUSY_TIMEOUT_MS 5000
+/* After this long a wait is announced (db_options.waiting), in ms. */
+#define DB_ANNOUNCE_MS 500
 
 /* PRAGMA application_id of an oomlens database: 'ooml', set by migration 1. */
 #define DB_APPLICATION_ID 0x6f6f6d6c
@@ -43,6 +50,12 @@ struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
 		break;
 	case SQLITE_TOOBIG:
 		code = OOMLENS_ERR_LIMIT;
+		break;
+	case SQLITE_IOERR: /* say what the system said: "File too large" */
+		if (db->sql && sqlite3_system_errno(db->sql))
+			return oomlens_error_new(
+				code, "%s: %s (%s)", call, msg,
+				strerror(sqlite3_system_errno(db->sql)));
 		break;
 	case SQLITE_CONSTRAINT: /* an unknown source id, a NULL text */
 	case SQLITE_MISUSE:
@@ -177,29 +190,154 @@ static struct oomlens_error *too_new(struct db *db, int64_t version)
 		db->path, (long long)version, db_schema_version());
 }
 
-/* Refuse what this code cannot read, before anything is written to it. */
-static struct oomlens_error *check_file(struct db *db, int64_t *version)
+static struct oomlens_error *not_ours(struct db *db)
+{
+	return oomlens_error_new(
+		OOMLENS_ERR_CORRUPT,
+		"cannot open '%s': an SQLite database, but not oomlens's",
+		db->path);
+}
+
+/*
+ * The tables, indexes and views of a schema, with each table's columns in
+ * order: "table sources(id,path,...)\nindex sources_identity\n...".
+ */
+static const char sql_shape[] =
+	"SELECT group_concat(line, char(10)) FROM (SELECT m.type || ' ' ||"
+	" m.name || CASE WHEN m.type = 'table' THEN '(' || (SELECT"
+	" group_concat(c.name) FROM (SELECT name FROM pragma_table_info(m.name)"
+	" ORDER BY cid) c) || ')' ELSE '' END AS line FROM sqlite_master m"
+	" WHERE m.name NOT LIKE 'sqlite_%' ORDER BY m.type, m.name)";
+
+static struct oomlens_error *shape_of(sqlite3 *h, char **out)
+{
+	sqlite3_stmt *st = NULL;
+	const char *text;
+	int rc;
+
+	rc = sqlite3_prepare_v2(h, sql_shape, -1, &st, NULL);
+	if (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		text = (const char *)sqlite3_column_text(st, 0);
+		*out = strdup(text ? text : "");
+		sqlite3_finalize(st);
+		return *out ? NULL : &oomlens_error_nomem;
+	}
+	sqlite3_finalize(st);
+	return oomlens_error_new(OOMLENS_ERR_IO, "sqlite3_step: %s",
+				 sqlite3_errmsg(h));
+}
+
+/*
+ * Is a file without our application_id, at schema `version`, an oomlens
+ * database all the same? Only if it holds every table (with the same
+ * columns, in order), index and view that migrations 1 to `version` create,
+ * built here in a private in-memory database to compare. Objects of its
+ * own besides are allowed.
+ */
+static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
+					   bool *ours)
+{
+	struct oomlens_error *err = NULL;
+	char *want = NULL, *got = NULL, *line, *end;
+	sqlite3 *mem = NULL;
+	size_t i;
+
+	if (sqlite3_open_v2(":memory:", &mem,
+			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(mem);
+		return &oomlens_error_nomem;
+	}
+	for (i = 0; i < db_nmigrations && !err; i++)
+		if (db_migrations[i].version <= version &&
+		    sqlite3_exec(mem, db_migrations[i].sql, NULL, NULL, NULL) !=
+			    SQLITE_OK)
+			err = oomlens_error_new(OOMLENS_ERR_IO,
+						"sqlite3_exec: %s",
+						sqlite3_errmsg(mem));
+	if (!err)
+		err = shape_of(mem, &want);
+	if (!err)
+		err = shape_of(db->sql, &got);
+	*ours = !err;
+	/* every line of want must be a whole line of got */
+	for (line = want; !err && *ours && line && *line; line = end) {
+		size_t n, k = strlen(got);
+		const char *at = got;
+
+		end = strchr(line, '\n');
+		n = end ? (size_t)(end - line) : strlen(line);
+		end = end ? end + 1 : NULL;
+		*ours = false;
+		while ((at = memmem(at, k - (size_t)(at - got), line, n))) {
+			if ((at == got || at[-1] == '\n') &&
+			    (at[n] == '\n' || at[n] == '\0')) {
+				*ours = true;
+				break;
+			}
+			at++;
+		}
+	}
+	free(want);
+	free(got);
+	sqlite3_close(mem);
+	return err;
+}
+
+/*
+ * Refuse what is not ours, before anything is written to it. A file is
+ * ours when its application_id is DB_APPLICATION_ID; or when it is 0 and
+ * the file is empty (new) or has exactly the shape our migrations give
+ * its user_version (an oomlens database that lost its application_id:
+ * *stamp is set, and db_open() writes it back). A known application_id
+ * with a newer schema is refused as too new.
+ */
+static struct oomlens_error *check_file(struct db *db, int64_t *version,
+					bool *stamp)
 {
 	struct oomlens_error *err;
 	int64_t app_id, objects;
+	bool ours = false;
 
+	*stamp = false;
 	err = query_int(db, "PRAGMA user_version", version);
 	if (!err)
 		err = query_int(db, "PRAGMA application_id", &app_id);
-	if (!err && *version == 0)
+	if (!err)
 		err = query_int(db, "SELECT count(*) FROM sqlite_master",
 				&objects);
+	if (!err && app_id == 0 && *version > 0 &&
+	    *version <= db_schema_version())
+		err = has_our_shape(db, *version, &ours);
 	if (err)
 		return oomlens_error_wrap(err, "cannot open '%s'", db->path);
-	if (*version > db_schema_version())
-		return too_new(db, *version);
-	if ((app_id != 0 && app_id != DB_APPLICATION_ID) ||
-	    (*version == 0 && objects > 0))
-		return oomlens_error_new(
-			OOMLENS_ERR_CORRUPT,
-			"cannot open '%s': an SQLite database, but not oomlens's",
-			db->path);
+	if (app_id == DB_APPLICATION_ID)
+		return *version > db_schema_version() ? too_new(db, *version)
+						      : NULL;
+	if (app_id == 0 && *version == 0 && objects == 0)
+		return NULL; /* new: migration 1 sets the application_id */
+	if (!ours)
+		return not_ours(db);
+	*stamp = true;
 	return NULL;
+}
+
+/* Write our application_id back into a file recognised by its shape. */
+static struct oomlens_error *stamp(struct db *db)
+{
+	struct oomlens_error *err;
+	char pragma[64];
+
+	snprintf(pragma, sizeof(pragma), "PRAGMA application_id = %d",
+		 DB_APPLICATION_ID);
+	err = exec(db, "BEGIN IMMEDIATE");
+	if (!err)
+		err = exec(db, pragma);
+	if (!err)
+		err = exec(db, "COMMIT");
+	if (err && !sqlite3_get_autocommit(db->sql))
+		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	return err;
 }
 
 /*
@@ -250,13 +388,258 @@ static struct oomlens_error *migrate(struct db *db, int64_t version)
 	return err;
 }
 
-struct oomlens_error *db_open(struct db **out, const char *path)
+/*
+ * "file:PATH?immutable=1" with '%', '?' and '#' of PATH escaped: a URI for
+ * SQLite (SQLITE_OPEN_URI), or NULL when out of memory.
+ */
+static char *immutable_uri(const char *path)
+{
+	size_t n = strlen(path), i, o = 0;
+	char *uri = malloc(5 + 3 * n + sizeof("?immutable=1"));
+
+	if (!uri)
+		return NULL;
+	memcpy(uri, "file:", 5);
+	o = 5;
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)path[i];
+
+		if (c == '%' || c == '?' || c == '#') {
+			snprintf(uri + o, 4, "%%%02X", c);
+			o += 3;
+		} else {
+			uri[o++] = (char)c;
+		}
+	}
+	memcpy(uri + o, "?immutable=1", sizeof("?immutable=1"));
+	return uri;
+}
+
+/*
+ * A WAL database on a read-only file system cannot be opened by SQLite
+ * the usual way: the reader needs the -shm file, which it cannot create.
+ * When there is no write-ahead log (nothing uncommitted to the main file:
+ * a closed database), the file is read as immutable; nothing can change
+ * it through a read-only mount. Else the error stands.
+ */
+static bool may_read_immutable(const char *path)
+{
+	char wal[4096];
+	struct stat st;
+
+	if (!strcmp(path, ":memory:") ||
+	    (size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal))
+		return false;
+	if (stat(wal, &st) == 0 && st.st_size > 0)
+		return false;
+	return access(path, W_OK) != 0 || errno == EROFS ||
+	       (stat(path, &st) == 0 && !(st.st_mode & 0222));
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The pid and command of the oomlens process in a db_begin() transaction
+ * on this database: the holder of the POSIX lock on PATH-writer (the
+ * kernel knows it, even if the file's text is stale), with the command
+ * from the text if its pid agrees. *pid 0 if none is known.
+ */
+static void writer_of(struct db *db, long *pid, char *command, size_t n)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	char text[96];
+	ssize_t got;
+	long text_pid;
+	int used = 0;
+
+	*pid = 0;
+	snprintf(command, n, "oomlens");
+	if (db->writer_fd < 0 || fcntl(db->writer_fd, F_GETLK, &fl) != 0 ||
+	    fl.l_type == F_UNLCK)
+		return;
+	*pid = (long)fl.l_pid;
+	got = pread(db->writer_fd, text, sizeof(text) - 1, 0);
+	if (got <= 0)
+		return;
+	text[got] = '\0';
+	if (sscanf(text, "%ld %n", &text_pid, &used) == 1 && used > 0 &&
+	    text_pid == *pid)
+		snprintf(command, n, "%.*s", (int)strcspn(text + used, "\n"),
+			 text + used);
+}
+
+/*
+ * SQLite's busy handler: wait for another writer, as db->opt says, in
+ * short sleeps; announce a wait that lasts; give up when the time is out
+ * or opt.stop says so (SQLite then returns SQLITE_BUSY).
+ */
+static int busy(void *ctx, int count)
+{
+	struct db *db = ctx;
+	int64_t t = now_ms(), limit = db->opt.wait_ms;
+	struct timespec nap = {0, 20 * 1000000};
+	char command[64];
+	long pid;
+
+	if (count == 0) {
+		db->wait_since_ms = t;
+		db->announced = false;
+		db->gave_up = false;
+	}
+	if (limit == 0)
+		limit = DB_BUSY_TIMEOUT_MS;
+	if ((db->opt.stop && db->opt.stop(db->opt.ctx)) ||
+	    (limit > 0 && t - db->wait_since_ms >= limit)) {
+		db->gave_up = true;
+		return 0;
+	}
+	if (!db->announced && db->opt.waiting &&
+	    t - db->wait_since_ms >= DB_ANNOUNCE_MS) {
+		db->announced = true;
+		writer_of(db, &pid, command, sizeof(command));
+		db->opt.waiting(db->opt.ctx, db->path, pid,
+				pid ? command : NULL);
+	}
+	if (count > 5)
+		nap.tv_nsec = 100 * 1000000;
+	nanosleep(&nap, NULL);
+	return 1;
+}
+
+/* Open PATH-writer for db_begin() to lock and write; -1 if it cannot be. */
+static int open_writer_file(const char *path)
+{
+	char name[4096];
+
+	if (!strcmp(path, ":memory:") ||
+	    (size_t)snprintf(name, sizeof(name), "%s-writer", path) >=
+		    sizeof(name))
+		return -1;
+	return open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+}
+
+/* Record this process as the writer: lock PATH-writer, write its text. */
+static void writer_mark(struct db *db)
+{
+	struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
+	char text[96];
+	int n;
+
+	if (db->writer_fd < 0 || fcntl(db->writer_fd, F_SETLK, &fl) != 0)
+		return;
+	db->writing = true;
+	n = snprintf(text, sizeof(text), "%ld %s\n", (long)getpid(),
+		     db->opt.command ? db->opt.command : "oomlens");
+	if (ftruncate(db->writer_fd, 0) == 0 && n > 0)
+		(void)!pwrite(db->writer_fd, text, (size_t)n, 0);
+}
+
+static void writer_unmark(struct db *db)
+{
+	struct flock fl = {.l_type = F_UNLCK, .l_whence = SEEK_SET};
+
+	if (db->writing)
+		fcntl(db->writer_fd, F_SETLK, &fl);
+	db->writing = false;
+}
+
+static struct oomlens_error *read_only_file(struct db *db)
+{
+	return oomlens_error_new(
+		OOMLENS_ERR_IO,
+		"cannot write to '%s': the file or its file system is read-only",
+		db->path);
+}
+
+/* Open the SQLite connection as opt says; db->sql is set even on error. */
+static struct oomlens_error *connect(struct db *db,
+				     const struct db_options *opt, bool retry)
+{
+	int flags = SQLITE_OPEN_NOMUTEX, rc;
+	struct stat st;
+	char *uri = NULL;
+
+	if (opt->read_only) {
+		if (strcmp(db->path, ":memory:") && stat(db->path, &st) != 0)
+			return errno == ENOENT
+				       ? oomlens_error_new(
+						 OOMLENS_ERR_IO,
+						 "cannot open '%s': no such database",
+						 db->path)
+				       : oomlens_error_errno(
+						 OOMLENS_ERR_IO, errno,
+						 "cannot open '%s'", db->path);
+		flags |= SQLITE_OPEN_READONLY;
+	} else {
+		if (strcmp(db->path, ":memory:") && access(db->path, W_OK) &&
+		    (errno == EROFS || errno == EACCES || errno == EPERM))
+			return read_only_file(db);
+		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	}
+	if (retry) {
+		uri = immutable_uri(db->path);
+		if (!uri)
+			return &oomlens_error_nomem;
+		flags |= SQLITE_OPEN_URI;
+	}
+	rc = sqlite3_open_v2(uri ? uri : db->path, &db->sql, flags, NULL);
+	free(uri);
+	if (rc != SQLITE_OK)
+		return db->sql ? oomlens_error_wrap(
+					 db_fail(db, rc, "sqlite3_open_v2"),
+					 "cannot open '%s'", db->path)
+			       : &oomlens_error_nomem;
+	sqlite3_extended_result_codes(db->sql, 1);
+	sqlite3_busy_handler(db->sql, busy, db);
+	return NULL;
+}
+
+static struct oomlens_error *migrate(struct db *db, int64_t version);
+
+/*
+ * What a read-only connection needs: a database at our schema version (it
+ * cannot migrate one). An empty file (what an ingest killed at its start
+ * leaves) is an empty database: the connection reads an empty one of the
+ * current schema, in memory, instead.
+ */
+static struct oomlens_error *check_readable(struct db *db, int64_t version)
+{
+	int rc;
+
+	if (version == 0) {
+		sqlite3_close(db->sql);
+		db->sql = NULL;
+		rc = sqlite3_open_v2(
+			":memory:", &db->sql,
+			SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL);
+		if (rc != SQLITE_OK)
+			return db->sql ? db_fail(db, rc, "sqlite3_open_v2")
+				       : &oomlens_error_nomem;
+		sqlite3_extended_result_codes(db->sql, 1);
+		return migrate(db, 0);
+	}
+	if (version < db_schema_version())
+		return oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"'%s' has schema version %lld; this oomlens reads version %d: a writing command ('oomlens ingest' or 'oomlens rescore') upgrades it",
+			db->path, (long long)version, db_schema_version());
+	return NULL;
+}
+
+struct oomlens_error *db_open_with(struct db **out, const char *path,
+				   const struct db_options *opt)
 {
 	struct oomlens_error *err;
 	struct db *db;
 	int64_t version;
+	bool restamp, retried = false;
 	size_t i;
-	int rc;
 
 	if (!path)
 		return oomlens_error_new(OOMLENS_ERR_USAGE,
@@ -264,6 +647,8 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return &oomlens_error_nomem;
+	db->opt = *opt;
+	db->writer_fd = -1;
 	db->path = strdup(path);
 	if (!db->path) {
 		err = &oomlens_error_nomem;
@@ -275,23 +660,39 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	 * library initialises, so a later call fails harmlessly.
 	 */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
-	rc = sqlite3_open_v2(path, &db->sql,
-			     SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-				     SQLITE_OPEN_NOMUTEX,
-			     NULL);
-	if (rc != SQLITE_OK) {
-		err = db->sql ? db_fail(db, rc, "sqlite3_open_v2")
-			      : &oomlens_error_nomem;
-		goto wrap;
-	}
-	sqlite3_extended_result_codes(db->sql, 1);
-	sqlite3_busy_timeout(db->sql, DB_BUSY_TIMEOUT_MS);
+again:
+	err = connect(db, opt, retried);
+	if (err)
+		goto close;
 	err = exec(db, "PRAGMA foreign_keys = ON");
 	if (err)
 		goto wrap;
-	err = check_file(db, &version);
+	err = check_file(db, &version, &restamp);
+	if (err && opt->read_only && !retried &&
+	    (sqlite3_extended_errcode(db->sql) & 0xff) == SQLITE_CANTOPEN &&
+	    may_read_immutable(path)) {
+		oomlens_error_free(err);
+		sqlite3_close(db->sql);
+		db->sql = NULL;
+		retried = true;
+		goto again;
+	}
 	if (err)
 		goto close;
+	if (opt->read_only) {
+		err = check_readable(db, version);
+		if (err)
+			goto close;
+		*out = db;
+		return NULL;
+	}
+	if (sqlite3_db_readonly(db->sql, "main") == 1) {
+		err = read_only_file(db);
+		goto close;
+	}
+	db->writer_fd = open_writer_file(path);
+	if (restamp && (err = stamp(db)))
+		goto wrap;
 	for (i = 0; i < sizeof(db_settings) / sizeof(db_settings[0]); i++)
 		if ((err = exec(db, db_settings[i])))
 			goto wrap;
@@ -308,6 +709,13 @@ close:
 	return err;
 }
 
+struct oomlens_error *db_open(struct db **out, const char *path)
+{
+	static const struct db_options opt = {0};
+
+	return db_open_with(out, path, &opt);
+}
+
 void db_close(struct db *db)
 {
 	size_t i;
@@ -317,25 +725,71 @@ void db_close(struct db *db)
 	for (i = 0; i < DB_NSTMTS; i++)
 		sqlite3_finalize(db->stmt[i]);
 	sqlite3_close(db->sql);
+	writer_unmark(db);
+	if (db->writer_fd >= 0)
+		close(db->writer_fd);
 	free(db->path);
 	free(db);
+}
+
+int64_t db_superseded(const struct db *db)
+{
+	return db->superseded;
+}
+
+/*
+ * Why a write lock could not be had: the wait ran out or was stopped,
+ * naming the database and, when known, the oomlens process that holds it.
+ */
+static struct oomlens_error *locked(struct db *db, struct oomlens_error *err)
+{
+	double waited = (double)(now_ms() - db->wait_since_ms) / 1000;
+	char command[64];
+	long pid;
+
+	if (!db->gave_up)
+		return err;
+	oomlens_error_free(err);
+	if (db->opt.stop && db->opt.stop(db->opt.ctx))
+		return oomlens_error_new(
+			OOMLENS_ERR_IO,
+			"interrupted while waiting for another writer of '%s'",
+			db->path);
+	writer_of(db, &pid, command, sizeof(command));
+	if (pid)
+		return oomlens_error_new(
+			OOMLENS_ERR_IO,
+			"'%s' is locked by another %s, pid %ld; gave up after %.1f s",
+			db->path, command, pid, waited);
+	return oomlens_error_new(
+		OOMLENS_ERR_IO,
+		"'%s' is locked by another writer; gave up after %.1f s",
+		db->path, waited);
 }
 
 struct oomlens_error *db_begin(struct db *db)
 {
 	struct oomlens_error *err;
 
+	db->gave_up = false;
 	err = db_exec_stmt(db, DB_ST_BEGIN, "BEGIN IMMEDIATE");
-	return err ? oomlens_error_wrap(err, "cannot begin a transaction")
-		   : NULL;
+	if (err)
+		return oomlens_error_wrap(locked(db, err),
+					  "cannot begin a transaction");
+	writer_mark(db);
+	return NULL;
 }
 
 struct oomlens_error *db_commit(struct db *db)
 {
 	struct oomlens_error *err;
 
+	db->gave_up = false;
 	err = db_exec_stmt(db, DB_ST_COMMIT, "COMMIT");
-	return err ? oomlens_error_wrap(err, "cannot commit") : NULL;
+	if (!err || sqlite3_get_autocommit(db->sql))
+		writer_unmark(db);
+	return err ? oomlens_error_wrap(locked(db, err), "cannot commit")
+		   : NULL;
 }
 
 struct oomlens_error *db_rollback(struct db *db)
@@ -343,18 +797,23 @@ struct oomlens_error *db_rollback(struct db *db)
 	struct oomlens_error *err;
 
 	/* After a failed COMMIT or BEGIN there may be nothing to undo. */
-	if (sqlite3_get_autocommit(db->sql))
+	if (sqlite3_get_autocommit(db->sql)) {
+		writer_unmark(db);
 		return NULL;
+	}
 	err = db_exec_stmt(db, DB_ST_ROLLBACK, "ROLLBACK");
+	writer_unmark(db);
 	return err ? oomlens_error_wrap(err, "cannot roll back") : NULL;
 }
 
 static const char sql_source_upsert[] =
-	"INSERT INTO sources(path, content_hash, size, format, host,"
-	" ingested_at)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, CAST(strftime('%s', 'now') AS INTEGER))"
-	" ON CONFLICT (path, ifnull(content_hash, '')) DO UPDATE SET"
+	"INSERT INTO sources(path, content_xxh128, size, format, host,"
+	" mtime_ns, ingested_at)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6,"
+	" CAST(strftime('%s', 'now') AS INTEGER))"
+	" ON CONFLICT (path, ifnull(content_xxh128, '')) DO UPDATE SET"
 	" size = coalesce(excluded.size, size),"
+	" mtime_ns = coalesce(excluded.mtime_ns, mtime_ns),"
 	" format = coalesce(excluded.format, format),"
 	" host = coalesce(excluded.host, host)"
 	" RETURNING id";
@@ -375,10 +834,11 @@ db_source_upsert(struct db *db, const struct db_source *src, int64_t *source_id)
 		goto fail;
 	db_bind_start(&b, st, 0);
 	db_bind_str(&b, src->path);
-	db_bind_str(&b, src->sha256_hex);
+	db_bind_str(&b, src->content_xxh128);
 	db_bind_int(&b, src->size);
 	db_bind_str(&b, src->format);
 	db_bind_str(&b, src->host);
+	db_bind_int(&b, src->mtime_ns > 0 ? src->mtime_ns : OOM_VAL_NONE);
 	err = db_step_row(db, &b, st, &row);
 	if (!err && row)
 		*source_id = sqlite3_column_int64(st, 0);
@@ -417,7 +877,7 @@ struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id)
 }
 
 struct oomlens_error *db_source_is_done(struct db *db, const char *path,
-					const char *sha256_hex, bool *done)
+					const char *content_xxh128, bool *done)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -426,13 +886,13 @@ struct oomlens_error *db_source_is_done(struct db *db, const char *path,
 
 	err = db_stmt(db, DB_ST_SOURCE_IS_DONE,
 		      "SELECT done_at IS NOT NULL FROM sources"
-		      " WHERE path = ?1 AND content_hash IS ?2",
+		      " WHERE path = ?1 AND content_xxh128 IS ?2",
 		      &st);
 	if (err)
 		goto fail;
 	db_bind_start(&b, st, 0);
 	db_bind_str(&b, path);
-	db_bind_str(&b, sha256_hex);
+	db_bind_str(&b, content_xxh128);
 	err = db_step_row(db, &b, st, &row);
 	if (!err && row)
 		is_done = sqlite3_column_int(st, 0) != 0;
@@ -443,6 +903,41 @@ fail:
 		return oomlens_error_wrap(err, "cannot look up source '%s'",
 					  path ? path : "");
 	*done = is_done;
+	return NULL;
+}
+
+struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
+					     int64_t size, int64_t mtime_ns,
+					     bool *done)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	if (size < 0 || mtime_ns <= 0) {
+		*done = false;
+		return NULL;
+	}
+	err = db_stmt(db, DB_ST_SOURCE_UNCHANGED,
+		      "SELECT 1 FROM sources WHERE path = ?1 AND size = ?2"
+		      " AND mtime_ns = ?3 AND done_at IS NOT NULL LIMIT 1",
+		      &st);
+	if (!err) {
+		db_bind_start(&b, st, 0);
+		db_bind_str(&b, path);
+		db_bind_int(&b, size);
+		db_bind_int(&b, mtime_ns);
+		err = db_step_row(db, &b, st, &row);
+	}
+	if (!err && row)
+		sqlite3_reset(st);
+	if (st)
+		sqlite3_clear_bindings(st);
+	if (err)
+		return oomlens_error_wrap(err, "cannot look up source '%s'",
+					  path);
+	*done = row;
 	return NULL;
 }
 

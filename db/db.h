@@ -54,6 +54,52 @@ struct db;
  */
 struct oomlens_error *db_open(struct db **out, const char *path);
 
+/* db_options.wait_ms: wait for another writer as long as it takes. */
+#define DB_WAIT_FOREVER (-1)
+
+/* How to open a database; all zero is db_open()'s way. */
+struct db_options {
+	/*
+	 * Only read (SQLITE_OPEN_READONLY): nothing is created, migrated or
+	 * written, not even journal_mode. A missing file is an error ("cannot
+	 * open 'x.db': no such database"), so is a schema older than this
+	 * code's (it would need migrating); an empty file reads as an empty
+	 * database (one in memory, of the current schema). A closed WAL
+	 * database on a read-only file system is read as immutable (see
+	 * docs/schema.md). Every write through the connection fails.
+	 */
+	bool read_only;
+	/*
+	 * How long to wait for another process's write lock, in milliseconds
+	 * (DB_WAIT_FOREVER: no limit; 0: the default, 5 s), before an
+	 * operation fails: "'x.db' is locked by another ingest, pid 1234;
+	 * gave up after 5.0 s".
+	 */
+	int64_t wait_ms;
+	/*
+	 * Called once per wait, when it has lasted half a second, with the
+	 * pid and command of the oomlens process that holds the write lock
+	 * (pid 0 and command NULL when that is not known: another program,
+	 * or a migration); strings are borrowed for the call. May be NULL.
+	 */
+	void (*waiting)(void *ctx, const char *path, long pid,
+			const char *command);
+	/* Polled while waiting: true ends the wait (an interruption). */
+	bool (*stop)(void *ctx);
+	void *ctx;
+	/*
+	 * The command recorded as the writer while this connection holds a
+	 * transaction of db_begin(), in the file PATH-writer beside the
+	 * database, whose POSIX lock tells the pid ("ingest"); NULL:
+	 * "oomlens".
+	 */
+	const char *command;
+};
+
+/* db_open() with options; opt is borrowed for the call. */
+struct oomlens_error *db_open_with(struct db **out, const char *path,
+				   const struct db_options *opt);
+
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */
 void db_close(struct db *db);
 
@@ -63,8 +109,11 @@ int db_schema_version(void);
 /*
  * One write transaction around many stores: much faster than a transaction
  * per incident, and all or nothing. db_begin() takes the write lock at once
- * (BEGIN IMMEDIATE), waiting up to a few seconds for another writer.
- * Transactions do not nest.
+ * (BEGIN IMMEDIATE), waiting for another writer as db_options.wait_ms says,
+ * then records this process as the writer (db_options.command) in the file
+ * PATH-writer: its pid by a POSIX lock on the file (released with the
+ * transaction, or by the kernel when the process dies), its pid and
+ * command as the file's text ("1234 ingest"). Transactions do not nest.
  */
 struct oomlens_error *db_begin(struct db *db);
 struct oomlens_error *db_commit(struct db *db);
@@ -74,16 +123,22 @@ struct oomlens_error *db_rollback(struct db *db);
 struct db_source {
 	const char *path; /* as named on the command line */
 	int64_t size; /* bytes, or OOM_VAL_NONE */
-	const char *sha256_hex; /* any content hash as text, or NULL */
+	/* XXH3-128 of all of its bytes (parsers/digest.h), or NULL */
+	const char *content_xxh128;
 	const char *format; /* "dmesg", "syslog", ..., or NULL */
 	const char *host; /* or NULL */
+	/*
+	 * Its mtime in nanoseconds since the epoch, with size the shortcut of
+	 * db_source_is_unchanged(); 0 or OOM_VAL_NONE: not recorded.
+	 */
+	int64_t mtime_ns;
 };
 
 /*
- * Find or add the source with src->path and src->sha256_hex (the identity;
- * a NULL hash matches only a NULL hash) and set *source_id. A new source
- * records the time as ingested_at; a known one gets size, format and host
- * updated where given, and keeps its done mark.
+ * Find or add the source with src->path and src->content_xxh128 (the
+ * identity; a NULL hash matches only a NULL hash) and set *source_id. A new
+ * source records the time as ingested_at; a known one gets size, mtime,
+ * format and host updated where given, and keeps its done mark.
  */
 struct oomlens_error *db_source_upsert(struct db *db,
 				       const struct db_source *src,
@@ -97,7 +152,18 @@ struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id);
  * NULL) was read to its end: a caller may skip it.
  */
 struct oomlens_error *db_source_is_done(struct db *db, const char *path,
-					const char *sha256_hex, bool *done);
+					const char *content_xxh128, bool *done);
+
+/*
+ * The shortcut: set *done to whether a source with this path, size and
+ * mtime (nanoseconds, > 0) was read to its end, so that the file need not
+ * be read to be hashed. As with make and rsync, an edit that keeps both
+ * size and mtime goes unseen; callers record no mtime that is too recent
+ * to trust (cli/cmd-ingest.c).
+ */
+struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
+					     int64_t size, int64_t mtime_ns,
+					     bool *done);
 
 /*
  * Store inc as seen in source_id. If an incident with inc->fingerprint is
@@ -110,6 +176,20 @@ struct oomlens_error *db_source_is_done(struct db *db, const char *path,
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 					const struct oom_incident *inc,
 					int64_t *incident_id, bool *was_new);
+
+/*
+ * How many stored incidents db_store_incident() has superseded on this
+ * connection so far. A log that grows between two ingests shows its last
+ * report cut short at the first and whole at the second: two
+ * fingerprints. When a report is stored at the same place (same path,
+ * first line and offset, same trigger comm, pid and uptime) as a
+ * truncated one that stops earlier, it supersedes it: the truncated
+ * incident's sightings become the new one's and it is deleted with its
+ * rows, verdicts and scores (rescore the database to score the complete
+ * one). A truncated report that stops earlier than one stored at its
+ * place is stored only as a sighting of it (was_new false).
+ */
+int64_t db_superseded(const struct db *db);
 
 /*
  * Store what a vmcore read, for incident_id (an incident from the dump's

@@ -44,9 +44,13 @@ enum db_stmt_id {
 	DB_ST_SOURCE_UPSERT,
 	DB_ST_SOURCE_DONE,
 	DB_ST_SOURCE_IS_DONE,
+	DB_ST_SOURCE_UNCHANGED,
 	DB_ST_INCIDENT_FIND,
 	DB_ST_INCIDENT_INSERT,
 	DB_ST_SIGHTING,
+	DB_ST_SAME_PLACE,
+	DB_ST_SUPERSEDE_SIGHTINGS,
+	DB_ST_SUPERSEDE_DELETE,
 	DB_ST_COLUMN, /* header names one to a step, then 2, 4, 8, 16: */
 	DB_ST_COLUMN_2,
 	DB_ST_COLUMN_4,
@@ -95,6 +99,13 @@ struct db {
 	sqlite3 *sql;
 	char *path; /* as given to db_open(), for messages */
 	sqlite3_stmt *stmt[DB_NSTMTS]; /* NULL until first used */
+	int64_t superseded; /* incidents superseded (db_superseded()) */
+	struct db_options opt; /* as opened; strings borrowed */
+	int writer_fd; /* PATH-writer, or -1 (:memory:, read-only, none) */
+	bool writing; /* writer_fd locked: a db_begin() transaction */
+	int64_t wait_since_ms; /* busy handler: when this wait began */
+	bool announced; /* busy handler: opt.waiting called */
+	bool gave_up; /* busy handler: the wait ran out or was stopped */
 };
 
 /*

@@ -404,6 +404,26 @@ static const char migration_3[] =
 	"  PRIMARY KEY (incident_id, model, model_version)\n"
 	") WITHOUT ROWID;\n";
 
+/*
+ * 4: a source's content identity is the XXH3 128-bit hash of all of its
+ * bytes (parsers/digest.h), and its size and mtime let an unchanged file be
+ * passed over without reading it. The column content_hash, documented as
+ * "sha256 hex" but holding "size=N,head64k-fnv=H" (a hash of the first 64
+ * KiB only), is renamed to what it holds from now on; rows written before
+ * keep their old value, which no 32-hex-digit hash equals (docs/schema.md).
+ * SQLite keeps the column's old "--" comment in sqlite_master: only the
+ * name changes. Sightings are found by their place (source and first
+ * line) when a grown log's whole report supersedes its truncated read:
+ * that index replaces the one on source_id alone, its prefix.
+ */
+static const char migration_4[] =
+	"ALTER TABLE sources RENAME COLUMN content_hash TO content_xxh128;\n"
+	"ALTER TABLE sources ADD COLUMN mtime_ns INTEGER;\n"
+	/* a sighting by its place: db_store_incident()'s same_place() */
+	"CREATE INDEX incident_sightings_place\n"
+	"  ON incident_sightings(source_id, first_line);\n"
+	"DROP INDEX incident_sightings_source;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -411,6 +431,8 @@ const struct db_migration db_migrations[] = {
 	 migration_2},
 	{3, "a verdict's agreement: same, differs or no badness choice",
 	 migration_3},
+	{4, "whole-content XXH3-128 source identity, mtime; sighting places",
+	 migration_4},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

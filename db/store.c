@@ -672,14 +672,112 @@ static struct oomlens_error *insert_sighting(struct db *db, int64_t id,
 }
 
 /*
+ * A log that grows between two ingests holds, at the same place, a report
+ * cut short at the first read and complete (or longer) at the next: two
+ * fingerprints for one OOM. The same place is the same path (any source
+ * row of it, i.e. any content read from it), the same first line and byte
+ * offset, and the same trigger (comm, pid, uptime). Of two such reports
+ * the longer supersedes a truncated one: see db_store_incident().
+ */
+static const char sql_same_place[] =
+	"SELECT i.id, i.truncated, g.last_line FROM incident_sightings g"
+	" JOIN incidents i ON i.id = g.incident_id"
+	" WHERE g.source_id IN (SELECT id FROM sources WHERE path ="
+	" (SELECT path FROM sources WHERE id = ?1))"
+	" AND g.first_line = ?2 AND g.first_offset IS ?3 AND i.id != ?4"
+	" AND i.trigger_comm IS ?5 AND i.trigger_pid IS ?6 AND i.uptime IS ?7";
+
+#define MAX_SAME_PLACE 8
+
+/*
+ * The incidents stored at inc's place in source_id's file, other than id:
+ * *longer is one that supersedes inc (inc is truncated, it is complete or
+ * goes on further), or 0; shorter[] are the truncated ones inc supersedes.
+ */
+static struct oomlens_error *same_place(struct db *db, int64_t source_id,
+					const struct oom_incident *inc,
+					int64_t id, int64_t *longer,
+					int64_t shorter[MAX_SAME_PLACE],
+					size_t *n_shorter)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	*longer = 0;
+	*n_shorter = 0;
+	err = db_stmt(db, DB_ST_SAME_PLACE, sql_same_place, &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, source_id);
+	db_bind_int(&b, (int64_t)inc->first.line);
+	db_bind_int(&b, (int64_t)inc->first.offset);
+	db_bind_int(&b, id);
+	db_bind_str(&b, inc->trigger.comm);
+	db_bind_int(&b, inc->trigger.pid);
+	db_bind_real(&b, inc->uptime, inc->has_uptime);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		int64_t other = sqlite3_column_int64(st, 0);
+		bool truncated = sqlite3_column_int(st, 1) != 0;
+		uint64_t last = (uint64_t)sqlite3_column_int64(st, 2);
+
+		if (inc->truncated && (!truncated || last > inc->last.line))
+			*longer = other;
+		else if (truncated &&
+			 (!inc->truncated || inc->last.line > last) &&
+			 *n_shorter < MAX_SAME_PLACE)
+			shorter[(*n_shorter)++] = other;
+	}
+	if (row)
+		sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return err;
+}
+
+/*
+ * Incident `old` is superseded by `by`: its sightings become by's (but
+ * for one at a place by was seen too), and it goes with all its rows,
+ * its verdicts and scores among them (a rescore gives by its own).
+ */
+static struct oomlens_error *supersede(struct db *db, int64_t old, int64_t by)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(db, DB_ST_SUPERSEDE_SIGHTINGS,
+		      "UPDATE OR IGNORE incident_sightings SET incident_id = ?2"
+		      " WHERE incident_id = ?1",
+		      &st);
+	if (!err) {
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, old);
+		db_bind_int(&b, by);
+		err = db_step_done(db, &b, st);
+	}
+	if (!err)
+		err = db_stmt(db, DB_ST_SUPERSEDE_DELETE,
+			      "DELETE FROM incidents WHERE id = ?1", &st);
+	if (!err) {
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, old);
+		err = db_step_done(db, &b, st);
+	}
+	if (!err)
+		db->superseded++;
+	return err;
+}
+
+/*
  * Statements that bind strings borrowed from the incident being stored
  * (insert_tasks() clears its own).
  */
 static const enum db_stmt_id borrowing[] = {
-	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT,
-	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,
-	DB_ST_KILL,	     DB_ST_FORKBOMB,
-	DB_ST_WARNING,
+	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_SAME_PLACE,
+	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,	    DB_ST_KILL,
+	DB_ST_FORKBOMB,	     DB_ST_WARNING,
 };
 
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
@@ -688,7 +786,8 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 {
 	struct oomlens_error *err;
 	bool outermost = sqlite3_get_autocommit(db->sql), found = false;
-	int64_t id = 0;
+	int64_t id = 0, longer = 0, shorter[MAX_SAME_PLACE];
+	size_t n_shorter = 0;
 	char fp[17];
 	size_t i;
 
@@ -697,6 +796,14 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 	if (err)
 		return oomlens_error_wrap(err, "cannot store incident");
 	err = find_incident(db, fp, &id, &found);
+	if (!err)
+		err = same_place(db, source_id, inc, found ? id : 0, &longer,
+				 shorter, &n_shorter);
+	if (!err && !found && longer) {
+		/* a shorter read of a report stored whole: a sighting */
+		id = longer;
+		found = true;
+	}
 	if (!err && !found) {
 		err = insert_row(db, source_id, inc, fp, &id);
 		if (!err)
@@ -714,6 +821,9 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 	}
 	if (!err)
 		err = insert_sighting(db, id, source_id, inc);
+	for (i = 0; i < n_shorter && !err; i++)
+		if (shorter[i] != id)
+			err = supersede(db, shorter[i], id);
 	/* forget the borrowed strings: the incident may be freed next */
 	for (i = 0; i < sizeof(borrowing) / sizeof(borrowing[0]); i++)
 		if (db->stmt[borrowing[i]])

@@ -178,6 +178,9 @@ else
 	echo "skipped: full-disk test (cannot mount a tmpfs here)"
 fi
 
+# the database file itself: tests/e2e-db.sh
+. "$(dirname "$0")/e2e-db.sh"
+
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then
 	for f in fixtures/demo/*.log "$tmp/nul"; do

@@ -125,6 +125,25 @@ const char *build_fixture(const char *sub, const char *name)
 	return path;
 }
 
+char *read_whole_file(const char *path, size_t *size)
+{
+	FILE *fp = fopen(path, "rb");
+	char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(fp);
+	ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);
+	n = ftell(fp);
+	ck_assert_int_ge(n, 0);
+	rewind(fp);
+	buf = malloc((size_t)n + 1);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, fp), (size_t)n);
+	fclose(fp);
+	*size = (size_t)n;
+	return buf;
+}
+
 int main(void)
 {
 	SRunner *sr = srunner_create(core_suite());

@@ -55,4 +55,7 @@ const char *build_fixture(const char *sub, const char *name);
 void check_each_file(const char *dir, const char *suffix, const char *what,
 		     int (*check)(const char *dir, const char *stem));
 
+/* The whole file at path, malloc'ed (one byte more, unset); *size its bytes. */
+char *read_whole_file(const char *path, size_t *size);
+
 #endif

@@ -5,14 +5,19 @@
  * round trip parse -> store -> load that must give back every field the
  * renderers print (compared field by field and as rendered JSON).
  */
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyzer/analyzer.h"
 #include "db/db.h"
+#include "parsers/digest.h"
 #include "reports/report.h"
 #include "tests/suites.h"
 
@@ -109,7 +114,8 @@ static void scratch_init(struct scratch *s)
 
 static void scratch_release(struct scratch *s)
 {
-	static const char *const suffix[] = {"", "-wal", "-shm", "-journal"};
+	static const char *const suffix[] = {"", "-wal", "-shm", "-journal",
+					     "-writer"};
 	char path[320];
 	size_t i;
 
@@ -539,16 +545,20 @@ START_TEST(summary_counts_no_badness_choice_apart)
 }
 END_TEST
 
-/* A second writer waits for the first, then gives up with a clear message. */
+/*
+ * A second writer waits for the first, then gives up with a clear message
+ * (here after 0.3 s: db_open()'s default is 5 s).
+ */
 START_TEST(locked_by_another_writer)
 {
+	static const struct db_options opt = {.wait_ms = 300};
 	struct scratch s;
 	struct db *a = NULL, *b = NULL;
 	struct oomlens_error *err;
 
 	scratch_init(&s);
 	OK(db_open(&a, s.db));
-	OK(db_open(&b, s.db));
+	OK(db_open_with(&b, s.db, &opt));
 	OK(db_begin(a));
 	err = db_begin(b);
 	ck_assert_ptr_nonnull(err);
@@ -560,6 +570,145 @@ START_TEST(locked_by_another_writer)
 	OK(db_commit(b));
 	db_close(a);
 	db_close(b);
+	scratch_release(&s);
+}
+END_TEST
+
+struct waited {
+	int calls;
+	long pid;
+	char command[32];
+	bool stop;
+};
+
+static void on_waiting(void *ctx, const char *path, long pid,
+		       const char *command)
+{
+	struct waited *w = ctx;
+
+	(void)path;
+	w->calls++;
+	w->pid = pid;
+	snprintf(w->command, sizeof(w->command), "%s",
+		 command ? command : "(none)");
+}
+
+static bool stop_waiting(void *ctx)
+{
+	const struct waited *w = ctx;
+
+	return w->stop && w->calls > 0;
+}
+
+/*
+ * A child process holds a db_begin() transaction until told to commit:
+ * returns its pid; fds[1] of `go` tells it.
+ */
+static pid_t hold_lock(const char *path, int go[2], double seconds)
+{
+	static const struct db_options opt = {.command = "ingest"};
+	int ready[2];
+	char c;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(ready), 0);
+	ck_assert_int_eq(pipe(go), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		struct db *db = NULL;
+		struct timespec nap = {
+			(time_t)seconds,
+			(long)((seconds - (time_t)seconds) * 1e9)};
+
+		if (db_open_with(&db, path, &opt) || db_begin(db))
+			_exit(1);
+		(void)!write(ready[1], "r", 1);
+		if (seconds > 0)
+			nanosleep(&nap, NULL);
+		else
+			(void)!read(go[0], &c, 1);
+		_exit(db_commit(db) ? 1 : 0);
+	}
+	ck_assert_int_eq(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	close(ready[1]);
+	return pid;
+}
+
+static void reap(pid_t pid, int go[2])
+{
+	int status = -1;
+
+	(void)!write(go[1], "g", 1);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	close(go[0]);
+	close(go[1]);
+}
+
+/*
+ * Another process's write transaction: a wait that lasts is announced with
+ * that process's pid and command; a limited wait gives up naming the
+ * database and the writer; a wait without limit outlasts the old 5 s; a
+ * stop request ends it.
+ */
+START_TEST(waiting_for_another_writer_names_it)
+{
+	struct waited w = {0};
+	struct db_options opt = {.wait_ms = 700,
+				 .waiting = on_waiting,
+				 .stop = stop_waiting,
+				 .ctx = &w,
+				 .command = "test"};
+	struct oomlens_error *err;
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512];
+	int go[2];
+	pid_t pid;
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	db_close(db);
+	OK(db_open_with(&db, s.db, &opt));
+
+	pid = hold_lock(s.db, go, 0);
+	err = db_begin(db);
+	ck_assert_ptr_nonnull(err);
+	snprintf(
+		want, sizeof(want),
+		"cannot begin a transaction: '%s' is locked by another ingest, pid %ld; gave up after 0.",
+		s.db, (long)pid);
+	ck_assert_msg(!strncmp(err->message, want, strlen(want)), "%s",
+		      err->message);
+	oomlens_error_free(err);
+	ck_assert_int_eq(w.calls, 1);
+	ck_assert_int_eq(w.pid, pid);
+	ck_assert_str_eq(w.command, "ingest");
+
+	/* a stop request ends the wait */
+	w.stop = true;
+	w.calls = 0;
+	err = db_begin(db);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_msg(strstr(err->message, "interrupted while waiting") != NULL,
+		      "%s", err->message);
+	oomlens_error_free(err);
+	reap(pid, go);
+	db_close(db);
+
+	/* no limit: the writer commits after 5.5 s, and the wait goes on */
+	opt.wait_ms = DB_WAIT_FOREVER;
+	w.stop = false;
+	w.calls = 0;
+	OK(db_open_with(&db, s.db, &opt));
+	pid = hold_lock(s.db, go, 5.5);
+	OK(db_begin(db));
+	ck_assert_int_eq(w.calls, 1);
+	OK(db_commit(db));
+	reap(pid, go);
+	db_close(db);
 	scratch_release(&s);
 }
 END_TEST
@@ -622,6 +771,154 @@ START_TEST(another_programs_database_is_refused)
 		 "cannot open '%s': an SQLite database, but not oomlens's",
 		 s.db);
 	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	scratch_release(&s);
+}
+END_TEST
+
+/* Run sql on the file at path with SQLite itself, as another program. */
+static void sqlite_exec(const char *path, const char *sql)
+{
+	sqlite3 *h = NULL;
+
+	ck_assert_int_eq(sqlite3_open(path, &h), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_close(h), SQLITE_OK);
+}
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+/*
+ * Another program's database with a user_version of its own (and one that
+ * has a table named as one of ours): refused, and not a byte of it
+ * changed: no WAL switched on, no table added, user_version kept.
+ */
+START_TEST(another_programs_versioned_database_is_untouched)
+{
+	static const char *const schemas[] = {
+		"PRAGMA user_version = 3; CREATE TABLE notes(x TEXT);"
+		" INSERT INTO notes VALUES ('keep me');",
+		"PRAGMA user_version = 1; CREATE TABLE sources(id INTEGER"
+		" PRIMARY KEY, path TEXT);",
+		"PRAGMA user_version = 99; CREATE TABLE t(x);",
+	};
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512], wal[320];
+	char *before, *after;
+	size_t nb, na;
+
+	scratch_init(&s);
+	sqlite_exec(s.db, schemas[_i]);
+	before = read_whole_file(s.db, &nb);
+	snprintf(want, sizeof(want),
+		 "cannot open '%s': an SQLite database, but not oomlens's",
+		 s.db);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	ck_assert_ptr_null(db);
+	after = read_whole_file(s.db, &na);
+	ck_assert_uint_eq(na, nb);
+	ck_assert(!memcmp(before, after, nb));
+	snprintf(wal, sizeof(wal), "%s-wal", s.db);
+	ck_assert(!file_exists(wal));
+	free(before);
+	free(after);
+	scratch_release(&s);
+}
+END_TEST
+
+/*
+ * An oomlens database whose application_id is 0 (as any writer of the
+ * header could leave it) is recognised by its tables, opened, and gets its
+ * application_id back.
+ */
+START_TEST(oomlens_database_without_application_id_opens)
+{
+	struct scratch s;
+	struct db *db = NULL;
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	add_source(db, "a.log");
+	db_close(db);
+	ck_assert_uint_eq(patch_header(s.db, 68, 0), 0x6f6f6d6c);
+	OK(db_open(&db, s.db));
+	ck_assert_int_eq(totals(db).sources, 1);
+	db_close(db);
+	ck_assert_uint_eq(patch_header(s.db, 68, 0x6f6f6d6c), 0x6f6f6d6c);
+	scratch_release(&s);
+}
+END_TEST
+
+/*
+ * A read-only open creates nothing, writes nothing, and reads what is
+ * there; a database it would have to migrate is refused with a hint.
+ */
+START_TEST(read_only_open_writes_nothing)
+{
+	static const struct db_options ro = {.read_only = true};
+	struct scratch s;
+	struct db *db = NULL;
+	char want[512], *before, *after;
+	size_t nb, na;
+
+	scratch_init(&s);
+	snprintf(want, sizeof(want), "cannot open '%s': no such database",
+		 s.db);
+	assert_error(db_open_with(&db, s.db, &ro), OOMLENS_ERR_IO, want);
+	ck_assert(!file_exists(s.db));
+
+	/* an empty file (an ingest killed at its start) is an empty database */
+	write_file(s.db, "", 0);
+	OK(db_open_with(&db, s.db, &ro));
+	ck_assert_int_eq(count(db), 0);
+	db_close(db);
+	before = read_whole_file(s.db, &nb);
+	ck_assert_uint_eq(nb, 0);
+	free(before);
+	unlink(s.db);
+
+	OK(db_open(&db, s.db));
+	add_source(db, "a.log");
+	db_close(db);
+	before = read_whole_file(s.db, &nb);
+	OK(db_open_with(&db, s.db, &ro));
+	ck_assert_int_eq(totals(db).sources, 1);
+	{
+		struct db_source src = {.path = "b.log", .size = 1};
+		int64_t id = 0;
+		struct oomlens_error *err = db_source_upsert(db, &src, &id);
+
+		ck_assert_ptr_nonnull(err);
+		ck_assert_msg(strstr(err->message, "readonly") != NULL, "%s",
+			      err->message);
+		oomlens_error_free(err);
+	}
+	db_close(db);
+	after = read_whole_file(s.db, &na);
+	ck_assert_uint_eq(na, nb);
+	ck_assert(!memcmp(before, after, nb));
+	free(before);
+	free(after);
+
+	/* an older schema would need a migration, which is a write */
+	ck_assert_uint_eq(patch_header(s.db, 60, 1),
+			  (uint32_t)db_schema_version());
+	db = NULL;
+	{
+		struct oomlens_error *err = db_open_with(&db, s.db, &ro);
+
+		ck_assert_ptr_nonnull(err);
+		ck_assert_msg(strstr(err->message, "upgrades it") != NULL, "%s",
+			      err->message);
+		oomlens_error_free(err);
+	}
+	ck_assert_ptr_null(db);
+	ck_assert_uint_eq(patch_header(s.db, 60, 1), 1);
 	scratch_release(&s);
 }
 END_TEST
@@ -691,6 +988,77 @@ START_TEST(sources_are_path_and_content)
 	a.path = NULL;
 	assert_error(db_source_upsert(db, &a, &id1), OOMLENS_ERR_USAGE,
 		     "cannot store source: no path");
+	db_close(db);
+}
+END_TEST
+
+/*
+ * Content identity: XXH3-128 of every byte (known vectors of libxxhash),
+ * the same from a file as from memory, and changed by an edit anywhere,
+ * also past the first 64 KiB with the size kept.
+ */
+START_TEST(content_identity_is_every_byte)
+{
+	static char big[200000];
+	char a[CONTENT_DIGEST_HEX], b[CONTENT_DIGEST_HEX];
+	struct scratch s;
+
+	content_digest_bytes("", 0, a);
+	ck_assert_str_eq(a, "99aa06d3014798d86001c324468d497f");
+	content_digest_bytes("abc", 3, a);
+	ck_assert_str_eq(a, "06b05ab6733a618578af5f94892f3950");
+
+	scratch_init(&s);
+	memset(big, 'x', sizeof(big));
+	write_file(s.db, big, sizeof(big));
+	OK(content_digest_file(s.db, a));
+	content_digest_bytes(big, sizeof(big), b);
+	ck_assert_str_eq(a, b);
+	big[sizeof(big) - 10] = 'y';
+	write_file(s.db, big, sizeof(big));
+	OK(content_digest_file(s.db, b));
+	ck_assert_str_ne(a, b);
+	unlink(s.db);
+	{
+		struct oomlens_error *err = content_digest_file(s.db, b);
+
+		ck_assert_ptr_nonnull(err);
+		ck_assert_int_eq(err->code, OOMLENS_ERR_IO);
+		oomlens_error_free(err);
+	}
+	scratch_release(&s);
+}
+END_TEST
+
+/* The shortcut: path, size and mtime of a source read to its end. */
+START_TEST(unchanged_source_by_size_and_mtime)
+{
+	struct db *db = open_memory();
+	struct db_source a = {.path = "a.log",
+			      .size = 10,
+			      .content_xxh128 = "aa",
+			      .mtime_ns = 1700000000123456789};
+	struct db_source racy = {.path = "r.log", .size = 10, .mtime_ns = 0};
+	int64_t id = 0;
+	bool done = true;
+
+	OK(db_source_upsert(db, &a, &id));
+	OK(db_source_is_unchanged(db, "a.log", 10, a.mtime_ns, &done));
+	ck_assert(!done); /* not read to its end yet */
+	OK(db_source_mark_done(db, id));
+	OK(db_source_is_unchanged(db, "a.log", 10, a.mtime_ns, &done));
+	ck_assert(done);
+	OK(db_source_is_unchanged(db, "a.log", 11, a.mtime_ns, &done));
+	ck_assert(!done);
+	OK(db_source_is_unchanged(db, "a.log", 10, a.mtime_ns + 1, &done));
+	ck_assert(!done);
+	OK(db_source_is_unchanged(db, "b.log", 10, a.mtime_ns, &done));
+	ck_assert(!done);
+	/* no mtime recorded: never unchanged */
+	OK(db_source_upsert(db, &racy, &id));
+	OK(db_source_mark_done(db, id));
+	OK(db_source_is_unchanged(db, "r.log", 10, 0, &done));
+	ck_assert(!done);
 	db_close(db);
 }
 END_TEST
@@ -1191,6 +1559,108 @@ START_TEST(loading_what_is_not_there)
 }
 END_TEST
 
+/* The 5.10 report with this prefix, its first `lines` lines only. */
+static void collect_510_head(struct collected *c, size_t lines)
+{
+	char text[8192] = "";
+	size_t i, len = 0;
+
+	for (i = 0; i < lines; i++)
+		len += (size_t)snprintf(text + len, sizeof(text) - len,
+					"%s%s\n", DMESG, report_510_lines[i]);
+	ck_assert_uint_lt(len, sizeof(text));
+	collect_text(c, text);
+	ck_assert_uint_eq(c->n, 1);
+}
+
+static int64_t add_source_hashed(struct db *db, const char *path,
+				 const char *hash)
+{
+	struct db_source src = {
+		.path = path, .size = OOM_VAL_NONE, .content_xxh128 = hash};
+	int64_t id = 0;
+
+	OK(db_source_upsert(db, &src, &id));
+	return id;
+}
+
+static int64_t verdict_rows(struct db *db)
+{
+	int64_t n = 0;
+
+	OK(db_summary(db, count_summary, &n));
+	return n;
+}
+
+/*
+ * A log that grows between two ingests: its last report, cut short at the
+ * first read, is complete at the second. The complete one supersedes the
+ * truncated one, which keeps its sightings and loses its verdicts; read
+ * the other way round (an old copy after the grown log), the truncated
+ * one is only a sighting of the complete one. The same place of another
+ * file, or another place of the same file, is another incident.
+ */
+START_TEST(grown_log_supersedes_its_truncated_report)
+{
+	const size_t all =
+		sizeof(report_510_lines) / sizeof(report_510_lines[0]);
+	struct collected cut, full, cut2;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct oom_incident *back = NULL;
+	struct db *db = open_memory();
+	int64_t s1, s2, s3, id1 = 0, id2 = 0, id3 = 0;
+	bool was_new = false;
+
+	collect_510_head(&cut, 12);
+	collect_510_head(&full, all);
+	collect_510_head(&cut2, 11);
+	ck_assert(cut.inc[0]->truncated);
+	ck_assert(!full.inc[0]->truncated);
+	ck_assert_uint_ne(cut.inc[0]->fingerprint, full.inc[0]->fingerprint);
+
+	/* first read: truncated, scored */
+	s1 = add_source_hashed(db, "grow.log", "11");
+	OK(db_store_incident(db, s1, cut.inc[0], &id1, &was_new));
+	ck_assert(was_new);
+	analyzer_options_init(&o);
+	OK(analyzer_run(cut.inc[0], &o, &vl));
+	OK(db_store_verdicts(db, id1, &vl));
+	ck_assert_int_gt(verdict_rows(db), 0);
+
+	/* the grown file: the complete report at the same place */
+	s2 = add_source_hashed(db, "grow.log", "22");
+	OK(db_store_incident(db, s2, full.inc[0], &id2, &was_new));
+	ck_assert(was_new);
+	ck_assert_int_eq(count(db), 1);
+	ck_assert_int_eq(totals(db).sightings, 2);
+	ck_assert_int_eq(verdict_rows(db), 0); /* to be rescored */
+	OK(db_load_incident(db, id2, &back));
+	ck_assert(!back->truncated);
+	oom_incident_free(back);
+	assert_error(db_load_incident(db, id1, &back), OOMLENS_ERR_USAGE,
+		     "cannot load incident 1: no such incident");
+
+	/* an older, shorter copy read afterwards: a sighting, no incident */
+	s3 = add_source_hashed(db, "grow.log", "33");
+	OK(db_store_incident(db, s3, cut2.inc[0], &id3, &was_new));
+	ck_assert(!was_new);
+	ck_assert_int_eq(id3, id2);
+	ck_assert_int_eq(count(db), 1);
+	ck_assert_int_eq(totals(db).sightings, 3);
+
+	/* another file at the same place: another incident */
+	OK(db_store_incident(db, add_source_hashed(db, "other.log", "11"),
+			     cut.inc[0], &id3, &was_new));
+	ck_assert(was_new);
+	ck_assert_int_eq(count(db), 2);
+	db_close(db);
+	collected_release(&cut);
+	collected_release(&full);
+	collected_release(&cut2);
+}
+END_TEST
+
 Suite *db_suite(void)
 {
 	Suite *s = suite_create("db");
@@ -1204,17 +1674,25 @@ Suite *db_suite(void)
 	tcase_add_test(open, newer_schema_is_refused);
 	tcase_add_test(open, another_programs_database_is_refused);
 	tcase_add_test(open, not_a_database_is_refused);
+	tcase_add_loop_test(
+		open, another_programs_versioned_database_is_untouched, 0, 3);
+	tcase_add_test(open, oomlens_database_without_application_id_opens);
+	tcase_add_test(open, read_only_open_writes_nothing);
 	tcase_add_test(open, locked_by_another_writer);
+	tcase_add_test(open, waiting_for_another_writer_names_it);
 	tcase_set_timeout(open, 30);
 	suite_add_tcase(s, open);
 
 	tcase_add_test(store, sources_are_path_and_content);
+	tcase_add_test(store, content_identity_is_every_byte);
+	tcase_add_test(store, unchanged_source_by_size_and_mtime);
 	tcase_add_test(store, incident_is_stored_once_and_sighted_twice);
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);
 	tcase_add_test(store, loading_what_is_not_there);
 	tcase_add_test(store, verdicts_are_replaced_and_summarised);
 	tcase_add_test(store, summary_counts_no_badness_choice_apart);
+	tcase_add_test(store, grown_log_supersedes_its_truncated_report);
 	suite_add_tcase(s, store);
 
 	tcase_add_loop_test(

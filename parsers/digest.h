@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_DIGEST_H
+#define OOMLENS_PARSERS_DIGEST_H
+
+/*
+ * Content identity: the XXH3 128-bit hash of every byte of a file, as 32
+ * lowercase hex digits (XXH128_canonical_t order, most significant byte
+ * first: what `xxhsum -H2` prints). A fast non-cryptographic hash: it tells
+ * an edited log from the one ingested before, it does not stand against a
+ * forger. parsers/digest.c is the only file that sees libxxhash.
+ */
+
+#include <stddef.h>
+
+#include "core/error.h"
+
+#define CONTENT_DIGEST_HEX 33 /* 32 hex digits and a NUL */
+
+/*
+ * Hash the file at path, read to its end in large blocks, into hex.
+ * Errors: IO naming the file ("cannot read 'x.log'"), NOMEM.
+ */
+struct oomlens_error *content_digest_file(const char *path,
+					  char hex[CONTENT_DIGEST_HEX]);
+
+/* Hash n bytes held in memory into hex. */
+void content_digest_bytes(const void *data, size_t n,
+			  char hex[CONTENT_DIGEST_HEX]);
+
+#endif

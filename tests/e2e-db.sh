@@ -1,0 +1,134 @@
+# tests/e2e.sh, continued: the database as a file of its own (sourced
+# there, with $bin, $tmp, expect, ok and bad): read-only commands, files
+# that are not ours, content identity, concurrent and interrupted ingests.
+
+# read-only commands open read-only: a missing database is not created
+expect 2 "report of a missing database" -- "$bin" report --db "$tmp/typo.db"
+grep -q "cannot open '$tmp/typo.db': no such database" "$tmp/err" && ok || { bad "report: no such database"; cat "$tmp/err"; }
+[ ! -e "$tmp/typo.db" ] && ok || bad "report created '$tmp/typo.db'"
+for opt in --check --summary "--format json"; do
+	# shellcheck disable=SC2086
+	expect 2 "report $opt of a missing database" -- "$bin" report $opt --db "$tmp/typo.db"
+	[ ! -e "$tmp/typo.db" ] && ok || bad "report $opt created '$tmp/typo.db'"
+done
+
+# and work on a read-only mount (needs a mount namespace: root or user
+# namespaces; not in every sandbox)
+ro=$tmp/ro
+mkdir -p "$ro"
+"$bin" ingest --quiet --db "$ro/x.db" fixtures/demo
+"$bin" rescore --quiet --db "$ro/x.db"
+ls "$ro" >"$tmp/ls-before"
+romount() {
+	unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$ro" "$@" 2>/dev/null ||
+		unshare -rm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$ro" "$@"
+}
+if romount true 2>/dev/null; then
+	expect 0 "report on a read-only mount" -- romount "$bin" report --db "$ro/x.db"
+	[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 4 ] && ok || { bad "read-only mount: 4 incidents listed"; cat "$tmp/out" "$tmp/err"; }
+	expect 0 "report --check on a read-only mount" -- romount "$bin" report --check --db "$ro/x.db"
+	expect 0 "report --summary on a read-only mount" -- romount "$bin" report --summary --db "$ro/x.db"
+	expect 2 "ingest into a read-only mount" -- romount "$bin" ingest --db "$ro/x.db" fixtures/kernel-output
+	grep -q "cannot write to '$ro/x.db': the file or its file system is read-only" "$tmp/err" && ok || { bad "ingest: read-only database message"; cat "$tmp/err"; }
+	ls "$ro" >"$tmp/ls"
+	cmp -s "$tmp/ls" "$tmp/ls-before" && ok || { bad "read-only mount: files beside the database"; cat "$tmp/ls"; }
+else
+	echo "skipped: read-only mount tests (no mount namespace here)"
+fi
+
+# "already ingested" is the whole content, not its size and first 64 KiB
+big=$tmp/big.log
+{ yes 'Nov  3 12:00:00 db7 kernel: [    1.000000] filler line for the size' | head -n 2000; cat fixtures/demo/rhel7-storm.log; } >"$big"
+expect 0 "ingest a 140 KB log" -- "$bin" ingest --db "$tmp/h.db" "$big"
+grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "big log: 3 new incidents"; cat "$tmp/err"; }
+sed -i 's/Killed process 4711 (java)/Killed process 4711 (jaxa)/' "$big"
+expect 0 "ingest it again, edited past 64 KiB, same size" -- "$bin" ingest --db "$tmp/h.db" "$big"
+grep -q "1 sources read .* 0 already ingested.* 1 new" "$tmp/err" && ok || { bad "an edit past 64 KiB is read"; cat "$tmp/err"; }
+touch "$big"
+expect 0 "ingest it again, touched only" -- "$bin" ingest --db "$tmp/h.db" "$big"
+grep -q "0 sources read .* 1 already ingested" "$tmp/err" && ok || { bad "same content, new mtime: already ingested"; cat "$tmp/err"; }
+
+# a log that grows between two ingests: its last report, cut short at the
+# first, is whole at the second and supersedes the truncated incident
+head -n 40 fixtures/demo/rhel7-storm.log >"$tmp/grow.log"
+expect 0 "ingest a log cut inside a report" -- "$bin" ingest --db "$tmp/g.db" "$tmp/grow.log"
+expect 0 "rescore it" -- "$bin" rescore --db "$tmp/g.db"
+cp fixtures/demo/rhel7-storm.log "$tmp/grow.log"
+expect 0 "ingest the grown log" -- "$bin" ingest --db "$tmp/g.db" "$tmp/grow.log"
+grep -q "1 truncated incidents superseded" "$tmp/err" && ok || { bad "grown log: superseded"; cat "$tmp/err"; }
+expect 0 "grown log: one incident per report" -- "$bin" report --check --db "$tmp/g.db"
+grep -q ": ok: 2 sources, 3 incidents (" "$tmp/out" && ok || { bad "grown log: 3 incidents"; cat "$tmp/out"; }
+
+# a full disk (here: a file-size limit) stops ingest with a message that
+# names the database, not the log being read, and what was kept
+dense=$tmp/dense-e2e.log
+[ -x fixtures/gen/oomgen ] && fixtures/gen/oomgen --corpus dense --reports 1200 >"$dense" 2>/dev/null
+( trap '' XFSZ; ulimit -f 1000; exec "$bin" ingest --db "$tmp/uf.db" fixtures/kernel-output fixtures/demo ) >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && ok || bad "disk full: exit 2"
+grep -q "^oomlens ingest: cannot write to '$tmp/uf.db': " "$tmp/err" && ok || { bad "disk full: the message names the database"; cat "$tmp/err"; }
+grep -q "kernel-output/[^ ]*:[0-9]" "$tmp/err" && { bad "disk full: the message names a log"; cat "$tmp/err"; } || ok
+grep -q "committed to '$tmp/uf.db'; run the same command again to complete it" "$tmp/err" && ok || { bad "disk full: what was kept"; cat "$tmp/err"; }
+expect 0 "disk full: a rerun completes it" -- "$bin" ingest --db "$tmp/uf.db" fixtures/kernel-output fixtures/demo
+expect 0 "disk full: then the database is whole" -- "$bin" report --check --db "$tmp/uf.db"
+grep -q ": ok: 24 sources, 75 incidents (75 sightings)" "$tmp/out" && ok || { bad "disk full: rerun counts"; cat "$tmp/out"; }
+
+# another writer: wait for it, saying so; give up only when asked
+if command -v python3 >/dev/null 2>&1; then
+	hold() { # DB READYFILE SECONDS: hold the write lock that long
+		rm -f "$2"
+		python3 -c 'import sqlite3, sys, time
+c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
+c.execute("BEGIN IMMEDIATE"); open(sys.argv[2], "w").close()
+time.sleep(float(sys.argv[3])); c.execute("COMMIT")' "$@" &
+		holder=$!
+		n=0; while [ ! -e "$2" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	}
+	wdb=$tmp/w.db
+	"$bin" ingest --quiet --db "$wdb" fixtures/demo
+	hold "$wdb" "$tmp/ready" 1.5
+	expect 0 "ingest waits for another writer" -- "$bin" ingest --db "$wdb" fixtures/kernel-output
+	grep -q "^oomlens ingest: waiting for another writer of '$wdb'$" "$tmp/err" && ok || { bad "ingest: waiting message"; cat "$tmp/err"; }
+	grep -q "71 incidents: 71 new" "$tmp/err" && ok || { bad "ingest after the wait"; cat "$tmp/err"; }
+	wait "$holder"
+	hold "$wdb" "$tmp/ready" 20
+	expect 2 "ingest --wait gives up" -- "$bin" ingest --wait 0.4 --db "$wdb" "$tmp/big.log"
+	grep -q "^oomlens ingest: cannot write to '$wdb': cannot begin a transaction: '$wdb' is locked by another writer; gave up after 0\.[4-9] s$" "$tmp/err" && ok || { bad "ingest --wait message"; cat "$tmp/err"; }
+	expect 2 "ingest --wait rejects a bad value" -- "$bin" ingest --wait soon --db "$wdb" "$tmp/big.log"
+	# a signal while waiting: ended at once, with what was kept
+	"$bin" ingest --db "$wdb" "$tmp/big.log" fixtures/demo 2>"$tmp/err" &
+	pid=$!
+	n=0; while ! grep -q "waiting for" "$tmp/err" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	kill -TERM "$pid"
+	wait "$pid"
+	[ $? = 143 ] && ok || bad "SIGTERM while waiting: exit 143"
+	grep -q "^oomlens ingest: interrupted by SIGTERM: 0 sources read to their end, 0 incidents (0 new) committed to '$wdb'; '$tmp/big.log' was not stored; run the same command again to complete it$" "$tmp/err" && ok || { bad "SIGTERM while waiting: message"; cat "$tmp/err"; }
+	kill "$holder" 2>/dev/null
+	wait "$holder" 2>/dev/null
+fi
+
+# a signal while reading: what was committed is kept and said
+if [ -s "$dense" ] && env --default-signal=INT true 2>/dev/null; then
+	for sig in INT:2 HUP:1; do
+		num=${sig#*:}
+		sig=${sig%:*}
+		rm -f "$tmp/i.db"*
+		{ cat "$dense"; sh -c 'echo $$ >"$1"; exec sleep 60' sh "$tmp/sleeper"; } |
+			env --default-signal=$sig "$bin" ingest --db "$tmp/i.db" - 2>"$tmp/err" &
+		pid=$!
+		n=0
+		rm -f "$tmp/sleeper"
+		until { [ -s "$tmp/sleeper" ] && "$bin" report --check --db "$tmp/i.db" 2>/dev/null | grep -q " 1000 incidents"; } || [ $n -ge 300 ]; do
+			sleep 0.1; n=$((n + 1))
+		done
+		kill -$sig "$pid"
+		# (the signal is pending before the input ends)
+		kill "$(cat "$tmp/sleeper")" 2>/dev/null
+		wait "$pid"
+		rc=$?
+		[ $rc = $((128 + num)) ] && ok || bad "SIG$sig while reading: exit $rc"
+		grep -q "^oomlens ingest: interrupted by SIG$sig: 0 sources read to their end, [0-9]* incidents ([0-9]* new) committed to '$tmp/i.db'; '<stdin>' was stored in part; run the same command again to complete it$" "$tmp/err" && ok || { bad "SIG$sig while reading: message"; cat "$tmp/err"; }
+	done
+	expect 0 "after a signal: integrity" -- "$bin" report --check --db "$tmp/i.db"
+	expect 0 "after a signal: the rerun completes it" -- "$bin" ingest --db "$tmp/i.db" "$dense"
+	grep -q "1200 incidents: 200 new, 1000 already known" "$tmp/err" && ok || { bad "after a signal: rerun"; cat "$tmp/err"; }
+fi

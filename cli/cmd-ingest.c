@@ -559,7 +559,9 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	struct stream_arg arg = {s};
 	struct oomlens_error *err;
 	char hex[CONTENT_DIGEST_HEX];
-	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-");
+	/* a file on disk, not a pipe (size -1), that may be opened again */
+	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-") &&
+			  s->size >= 0;
 	bool done = false;
 
 	src.path = s->name;

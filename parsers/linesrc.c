@@ -92,6 +92,11 @@ static struct oomlens_error *fill(struct linesrc *src)
 		src->start = 0;
 	}
 	r = src->read(src->ctx, src->buf + src->end, src->size - src->end);
+	if (r < 0 && src->read_error)
+		return oomlens_error_new(
+			OOMLENS_ERR_IO, "cannot read '%s' at byte %llu: %s",
+			src->name, (unsigned long long)(src->offset + src->end),
+			src->read_error);
 	if (r < 0)
 		return oomlens_error_errno(
 			OOMLENS_ERR_IO, errno, "cannot read '%s' at byte %llu",

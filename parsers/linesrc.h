@@ -34,6 +34,11 @@ struct linesrc {
 	uint64_t lineno;
 	uint64_t offset; /* of buf[start] in the stream */
 	bool eof, skipping;
+	/*
+	 * A reader that fails may point this at why (else strerror(errno)
+	 * is said); it must stay valid until the reader is called again.
+	 */
+	const char *read_error;
 };
 
 struct line {

@@ -20,12 +20,23 @@
 #define SNIFF_BYTES KCORE_SNIFF_BYTES
 #define MAX_DEPTH 64
 
+struct stdin_ahead;
+
 struct walk {
 	source_fn *fn;
 	source_skip_fn *skip;
 	void *ctx;
 	struct source_stats *stats;
 	source_claim_fn *claim;
+	/* the pipe being read, its head read ahead */
+	struct stdin_ahead *ahead;
+	/*
+	 * Inside an unpacked sosreport: where its root's name starts in the
+	 * paths below it, and its host ("" when unknown).
+	 */
+	size_t sos_base;
+	bool in_sos;
+	char host[256];
 };
 
 /* Entry names worth reading inside an archive (fnmatch, basename or path). */
@@ -34,6 +45,18 @@ static const char *const wanted_names[] = {
 	"syslog",   "syslog.*",	  "syslog-*",	 "dmesg",	 "dmesg*",
 	"*.log",    "*.log.*",	  "journalctl*", "journal*.txt", "*.txt",
 };
+
+/* A sosreport's kernel logs, by their path from its root's name on. */
+static bool sos_entry_wanted(const char *name, const char *base)
+{
+	return (strstr(name, "/var/log/") && (!fnmatch("messages*", base, 0) ||
+					      !fnmatch("kern.log*", base, 0) ||
+					      !fnmatch("syslog*", base, 0))) ||
+	       (strstr(name, "sos_commands/kernel/") &&
+		!fnmatch("dmesg*", base, 0)) ||
+	       (strstr(name, "sos_commands/logs/") &&
+		!fnmatch("journalctl*", base, 0));
+}
 
 bool source_entry_wanted(const char *name)
 {
@@ -44,16 +67,8 @@ bool source_entry_wanted(const char *name)
 	if (!*base)
 		return false;
 	/* a sosreport: its kernel logs only */
-	if (strstr(name, "sosreport") || strstr(name, "sos_commands/")) {
-		return (strstr(name, "/var/log/") &&
-			(!fnmatch("messages*", base, 0) ||
-			 !fnmatch("kern.log*", base, 0) ||
-			 !fnmatch("syslog*", base, 0))) ||
-		       (strstr(name, "sos_commands/kernel/") &&
-			!fnmatch("dmesg*", base, 0)) ||
-		       (strstr(name, "sos_commands/logs/") &&
-			!fnmatch("journalctl*", base, 0));
-	}
+	if (strstr(name, "sosreport") || strstr(name, "sos_commands/"))
+		return sos_entry_wanted(name, base);
 	for (i = 0; i < sizeof(wanted_names) / sizeof(wanted_names[0]); i++)
 		if (!fnmatch(wanted_names[i], base, 0))
 			return true;
@@ -175,11 +190,13 @@ struct entry_reader {
 	struct archive *a;
 	int64_t file_size; /* the compressed file's, or -1 */
 	int64_t floor; /* SOURCE_INFLATE_FLOOR or its override */
-	bool bomb;
 	/* the first bytes, read ahead to judge them, then handed out */
 	unsigned char head[SNIFF_BYTES];
 	size_t head_len, head_pos;
 	int head_errno; /* the read ahead's error, returned after head */
+	struct linesrc *lines; /* told why a read failed */
+	bool failed; /* a read failed: the archive is not read further */
+	char why[256]; /* why */
 };
 
 static int64_t inflate_floor(void)
@@ -208,18 +225,26 @@ static ssize_t archive_reader(void *ctx, void *buf, size_t n)
 		limit = r->floor;
 	if (got < 0) {
 		errno = archive_errno(r->a) > 0 ? archive_errno(r->a) : EIO;
+		snprintf(r->why, sizeof(r->why), "%s",
+			 archive_error_string(r->a) ? archive_error_string(r->a)
+						    : strerror(errno));
+		r->failed = true;
 		return -1;
 	}
 	if (out > limit) {
 		/* a decompression bomb: stop reading it */
-		r->bomb = true;
+		snprintf(r->why, sizeof(r->why),
+			 "inflates past %dx its size and past %lld MiB: a "
+			 "decompression bomb, not read further",
+			 SOURCE_INFLATE_RATIO, (long long)(r->floor >> 20));
 		errno = EFBIG;
+		r->failed = true;
 		return -1;
 	}
 	return (ssize_t)got;
 }
 
-/* "sosreport-HOST-..." names its host; NULL otherwise. */
+/* "sosreport-HOST-..." names its host; "" otherwise. */
 static void host_from_name(const char *path, char *host, size_t n)
 {
 	const char *base = strrchr(path, '/'), *p, *end;
@@ -237,10 +262,14 @@ static void host_from_name(const char *path, char *host, size_t n)
 		snprintf(host, n, "%.*s", (int)(end - p), p);
 }
 
-/* archive_reader() behind the bytes read ahead. */
+/*
+ * archive_reader() behind the bytes read ahead; a failed read tells the
+ * line source why.
+ */
 static ssize_t peeked_reader(void *ctx, void *buf, size_t n)
 {
 	struct entry_reader *r = ctx;
+	ssize_t got;
 
 	if (r->head_pos < r->head_len) {
 		size_t k = r->head_len - r->head_pos;
@@ -252,20 +281,31 @@ static ssize_t peeked_reader(void *ctx, void *buf, size_t n)
 	}
 	if (r->head_errno) {
 		errno = r->head_errno;
-		return -1;
+		got = -1;
+	} else {
+		got = archive_reader(ctx, buf, n);
 	}
-	return archive_reader(ctx, buf, n);
+	if (got < 0 && r->failed)
+		r->lines->read_error = r->why;
+	return got;
 }
 
+/*
+ * Hand one archive entry to fn. A read that fails (a corrupt or cut
+ * archive, a decompression bomb) fails the stream with the reason, which fn
+ * reports as it reports any unreadable file; *failed then tells the caller
+ * not to report the archive again.
+ */
 static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
 					 struct source_stream *s,
-					 int64_t file_size)
+					 int64_t file_size, bool *failed)
 {
 	struct entry_reader r = {
 		.a = a, .file_size = file_size, .floor = inflate_floor()};
 	struct oomlens_error *err;
 	struct linesrc lines;
 
+	*failed = false;
 	while (r.head_len < sizeof(r.head)) {
 		ssize_t got = archive_reader(&r, r.head + r.head_len,
 					     sizeof(r.head) - r.head_len);
@@ -282,20 +322,24 @@ static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
 	err = linesrc_init_reader(&lines, s->name, peeked_reader, &r);
 	if (err)
 		return err;
+	r.lines = &lines;
 	s->lines = &lines;
 	w->stats->streams++;
 	err = w->fn(w->ctx, s);
 	linesrc_close(&lines);
-	if (r.bomb && w->skip) {
-		char why[160];
-
-		snprintf(why, sizeof(why),
-			 "inflates past %dx its size and past %lld MiB: a "
-			 "decompression bomb, not read further",
-			 SOURCE_INFLATE_RATIO, (long long)(r.floor >> 20));
-		w->skip(w->ctx, s->name, why, true);
-	}
+	*failed = r.failed;
 	return err;
+}
+
+/* The host a sosreport's "hostname" file names: its first word. */
+static void host_from_text(char *buf, size_t got, char *host, size_t n)
+{
+	size_t len;
+
+	buf[got] = '\0';
+	len = strcspn(buf, "\r\n \t");
+	if (len)
+		snprintf(host, n, "%.*s", (int)len, buf);
 }
 
 /* Read the small "hostname" entry of a sosreport. */
@@ -303,14 +347,9 @@ static void read_hostname(struct archive *a, char *host, size_t n)
 {
 	char buf[256];
 	la_ssize_t got = archive_read_data(a, buf, sizeof(buf) - 1);
-	size_t len;
 
-	if (got <= 0)
-		return;
-	buf[got] = '\0';
-	len = strcspn(buf, "\r\n \t");
-	if (len)
-		snprintf(host, n, "%.*s", (int)len, buf);
+	if (got > 0)
+		host_from_text(buf, (size_t)got, host, n);
 }
 
 /*
@@ -368,6 +407,7 @@ static bool looks_packed(const char *path)
  * read ahead, judged, then handed out before the rest of the pipe.
  */
 struct stdin_ahead {
+	int fd;
 	unsigned char head[SNIFF_BYTES];
 	size_t len, pos;
 	char block[65536];
@@ -385,7 +425,7 @@ static ssize_t stdin_read(struct stdin_ahead *in, void *buf, size_t n)
 		return (ssize_t)k;
 	}
 	do
-		r = read(STDIN_FILENO, buf, n);
+		r = read(in->fd, buf, n);
 	while (r < 0 && errno == EINTR);
 	return r;
 }
@@ -402,12 +442,10 @@ static la_ssize_t stdin_archive_reader(struct archive *a, void *ctx,
 	ssize_t r = stdin_read(in, in->block, sizeof(in->block));
 
 	if (r < 0)
-		archive_set_error(a, errno, "cannot read standard input");
+		archive_set_error(a, errno, "%s", strerror(errno));
 	*buf = in->block;
 	return r;
 }
-
-static struct stdin_ahead *stdin_ahead;
 
 /* A plain text file, read without libarchive. */
 static struct oomlens_error *walk_plain(struct walk *w, const char *path,
@@ -440,6 +478,7 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 	s.name = path;
 	s.path = path;
 	s.format = "plain";
+	s.host = w->host[0] ? w->host : NULL;
 	s.size = size;
 	s.lines = &lines;
 	err = w->fn(w->ctx, &s);
@@ -477,6 +516,7 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 	struct archive_entry *entry;
 	struct oomlens_error *err = NULL;
 	char name[4096], format[64], host[256];
+	bool failed = false;
 	int rc;
 
 	if (!a)
@@ -486,9 +526,9 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 	archive_read_support_format_gnutar(a);
 	archive_read_support_format_zip(a);
 	archive_read_support_format_raw(a);
-	if (!strcmp(path, "-"))
-		rc = archive_read_open(a, stdin_ahead, NULL,
-				       stdin_archive_reader, NULL);
+	if (w->ahead)
+		rc = archive_read_open(a, w->ahead, NULL, stdin_archive_reader,
+				       NULL);
 	else
 		rc = archive_read_open_filename(a, path, BLOCK_SIZE);
 	if (rc != ARCHIVE_OK) {
@@ -504,7 +544,10 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 	}
 	w->stats->files++;
 	w->stats->bytes += size > 0 ? (uint64_t)size : 0;
-	host_from_name(path, host, sizeof(host));
+	if (w->host[0])
+		snprintf(host, sizeof(host), "%s", w->host);
+	else
+		host_from_name(path, host, sizeof(host));
 	while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
 		const char *fmt = archive_format_name(a);
 		const char *filter = archive_filter_name(a, 0);
@@ -555,11 +598,11 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 		s.format = format;
 		s.host = host[0] ? host : NULL;
 		s.size = raw ? size : (int64_t)archive_entry_size(entry);
-		err = read_stream(w, a, &s, size);
-		if (err)
+		err = read_stream(w, a, &s, size, &failed);
+		if (err || failed)
 			break;
 	}
-	if (!err && rc != ARCHIVE_EOF && rc != ARCHIVE_OK) {
+	if (!err && !failed && rc != ARCHIVE_EOF && rc != ARCHIVE_OK) {
 		if (w->skip)
 			w->skip(w->ctx, path,
 				archive_error_string(a)
@@ -571,8 +614,13 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 	return err;
 }
 
-/* "-": empty, plain text, or something libarchive opens. */
-static struct oomlens_error *walk_stdin(struct walk *w)
+/*
+ * A pipe: standard input ("-", named "<stdin>") or a FIFO named on the
+ * command line (a process substitution among them), read once, front to
+ * back: empty, plain text, or something libarchive opens.
+ */
+static struct oomlens_error *walk_pipe(struct walk *w, int fd, const char *path,
+				       const char *name)
 {
 	struct stdin_ahead *in = calloc(1, sizeof(*in));
 	struct oomlens_error *err = NULL;
@@ -580,9 +628,10 @@ static struct oomlens_error *walk_stdin(struct walk *w)
 
 	if (!in)
 		return &oomlens_error_nomem;
+	in->fd = fd;
 	while (in->len < sizeof(in->head) && r > 0) {
 		do
-			r = read(STDIN_FILENO, in->head + in->len,
+			r = read(fd, in->head + in->len,
 				 sizeof(in->head) - in->len);
 		while (r < 0 && errno == EINTR);
 		if (r > 0)
@@ -590,27 +639,26 @@ static struct oomlens_error *walk_stdin(struct walk *w)
 	}
 	if (r < 0) {
 		if (w->skip)
-			w->skip(w->ctx, "<stdin>", strerror(errno), true);
+			w->skip(w->ctx, name, strerror(errno), true);
 		w->stats->skipped++;
 	} else if (!in->len) {
 		w->stats->files++; /* empty: nothing to read */
 	} else if (head_is_packed(in->head, in->len)) {
-		stdin_ahead = in;
-		err = walk_file(w, "-", -1);
-		stdin_ahead = NULL;
-	} else if (skip_not_a_log(w, in->head, in->len, "<stdin>", false)) {
+		w->ahead = in;
+		err = walk_file(w, path, -1);
+		w->ahead = NULL;
+	} else if (skip_not_a_log(w, in->head, in->len, name, false)) {
 		w->stats->files++;
 	} else {
 		struct source_stream s = {0};
 		struct linesrc lines;
 
-		err = linesrc_init_reader(&lines, "<stdin>", stdin_lines_reader,
-					  in);
+		err = linesrc_init_reader(&lines, name, stdin_lines_reader, in);
 		if (!err) {
 			w->stats->files++;
 			w->stats->streams++;
-			s.name = "<stdin>";
-			s.path = "-";
+			s.name = name;
+			s.path = path;
 			s.format = "plain";
 			s.size = -1;
 			s.lines = &lines;
@@ -627,53 +675,104 @@ static int by_name(const struct dirent **a, const struct dirent **b)
 	return strcmp((*a)->d_name, (*b)->d_name);
 }
 
+/* Where the last component of path starts, trailing slashes ignored. */
+static size_t base_offset(const char *path)
+{
+	size_t end = strlen(path), i;
+
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	for (i = end; i > 0 && path[i - 1] != '/'; i--)
+		;
+	return i;
+}
+
+/*
+ * An unpacked sosreport, recognised as its tarball is: named sosreport-*,
+ * or holding sos_commands/.
+ */
+static bool is_sosreport_dir(const char *path)
+{
+	struct stat st;
+	char *sub;
+	bool yes;
+
+	if (!strncmp(path + base_offset(path), "sosreport-", 10))
+		return true;
+	if (asprintf(&sub, "%s/sos_commands", path) < 0)
+		return false;
+	yes = stat(sub, &st) == 0 && S_ISDIR(st.st_mode);
+	free(sub);
+	return yes;
+}
+
+/* Its host: its hostname file's first word, else its name's. */
+static void sos_dir_host(const char *path, char *host, size_t n)
+{
+	char *file, buf[256];
+	ssize_t got = -1;
+	int fd = -1;
+
+	host_from_name(path + base_offset(path), host, n);
+	if (asprintf(&file, "%s/hostname", path) < 0)
+		return;
+	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	free(file);
+	if (fd < 0)
+		return;
+	got = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (got > 0)
+		host_from_text(buf, (size_t)got, host, n);
+}
+
+/*
+ * A file of an unpacked sosreport is read as in its tarball: its kernel
+ * logs, and a dump (by its name or its header), which is then reported.
+ */
+static bool sos_file_wanted(const struct walk *w, const char *path)
+{
+	const char *rel = path + w->sos_base, *base = strrchr(rel, '/');
+	unsigned char head[SNIFF_BYTES];
+	ssize_t got;
+	int fd;
+
+	if (sos_entry_wanted(rel, base ? base + 1 : rel) || dump_name(rel))
+		return true;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	got = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	return got > 0 && kcore_dump_kind(head, (size_t)got);
+}
+
 static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth)
+				       int depth);
+
+/* A folder's entries, in name order; an unpacked sosreport as its tarball. */
+static struct oomlens_error *walk_dir(struct walk *w, const char *path,
+				      int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct dirent **names;
-	struct stat st;
+	size_t old_base = w->sos_base;
+	bool old_in = w->in_sos;
+	char old_host[sizeof(w->host)];
 	int n, i;
 
-	if (!strcmp(path, "-"))
-		return walk_stdin(w);
-	if (lstat(path, &st) != 0) {
-		if (w->skip)
-			w->skip(w->ctx, path, strerror(errno), true);
-		w->stats->skipped++;
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode) && st.st_size == 0) {
-		w->stats->files++; /* nothing to read, and libarchive would balk */
-		return NULL;
-	}
-	if (S_ISREG(st.st_mode) && w->claim) {
-		bool claimed = false;
-
-		err = w->claim(w->ctx, path, &claimed);
-		if (err || claimed)
-			return err;
-	}
-	if (S_ISREG(st.st_mode))
-		return looks_packed(path)
-			       ? walk_file(w, path, (int64_t)st.st_size)
-			       : walk_plain(w, path, (int64_t)st.st_size);
-	if (!S_ISDIR(st.st_mode) || depth > MAX_DEPTH) {
-		if (w->skip)
-			w->skip(w->ctx, path,
-				S_ISLNK(st.st_mode)
-					? "symbolic link (not followed)"
-					: "not a regular file",
-				false);
-		w->stats->skipped++;
-		return NULL;
-	}
 	n = scandir(path, &names, NULL, by_name);
 	if (n < 0) {
 		if (w->skip)
 			w->skip(w->ctx, path, strerror(errno), true);
 		w->stats->skipped++;
 		return NULL;
+	}
+	memcpy(old_host, w->host, sizeof(old_host));
+	if (is_sosreport_dir(path)) {
+		w->in_sos = true;
+		w->sos_base = base_offset(path);
+		sos_dir_host(path, w->host, sizeof(w->host));
 	}
 	for (i = 0; i < n; i++) {
 		char *child = NULL;
@@ -690,7 +789,74 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 		free(names[i]);
 	}
 	free(names);
+	w->sos_base = old_base;
+	w->in_sos = old_in;
+	memcpy(w->host, old_host, sizeof(old_host));
 	return err;
+}
+
+/*
+ * What the user names (depth 0) is followed, as grep does: a symbolic link,
+ * a FIFO or a process substitution is read; anything else not read is a
+ * failure. Inside a folder, links and special files are passed over.
+ */
+static struct oomlens_error *walk_path(struct walk *w, const char *path,
+				       int depth)
+{
+	struct oomlens_error *err = NULL;
+	struct stat st;
+
+	if (!strcmp(path, "-"))
+		return walk_pipe(w, STDIN_FILENO, "-", "<stdin>");
+	if ((depth ? lstat(path, &st) : stat(path, &st)) != 0) {
+		if (w->skip)
+			w->skip(w->ctx, path, strerror(errno), true);
+		w->stats->skipped++;
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+		w->stats->files++; /* nothing to read, and libarchive would balk */
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode) && w->claim) {
+		bool claimed = false;
+
+		err = w->claim(w->ctx, path, &claimed);
+		if (err || claimed)
+			return err;
+	}
+	if (S_ISREG(st.st_mode) && w->in_sos && !sos_file_wanted(w, path)) {
+		w->stats->skipped++; /* as in its tarball */
+		return NULL;
+	}
+	if (S_ISREG(st.st_mode))
+		return looks_packed(path)
+			       ? walk_file(w, path, (int64_t)st.st_size)
+			       : walk_plain(w, path, (int64_t)st.st_size);
+	if (S_ISFIFO(st.st_mode) && !depth) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0) {
+			if (w->skip)
+				w->skip(w->ctx, path, strerror(errno), true);
+			w->stats->skipped++;
+			return NULL;
+		}
+		err = walk_pipe(w, fd, path, path);
+		close(fd);
+		return err;
+	}
+	if (S_ISDIR(st.st_mode) && depth <= MAX_DEPTH)
+		return walk_dir(w, path, depth);
+	if (w->skip)
+		w->skip(w->ctx, path,
+			S_ISLNK(st.st_mode) ? "symbolic link (not followed)"
+			: S_ISDIR(st.st_mode)
+				? "folders nested too deep (not read)"
+				: "not a regular file, folder or pipe (not read)",
+			!depth);
+	w->stats->skipped++;
+	return NULL;
 }
 
 struct oomlens_error *source_walk(const char *path, source_fn *fn,
@@ -698,7 +864,10 @@ struct oomlens_error *source_walk(const char *path, source_fn *fn,
 				  struct source_stats *stats)
 {
 	struct source_stats local = {0};
-	struct walk w = {fn, skip, ctx, stats ? stats : &local, NULL};
+	struct walk w = {.fn = fn,
+			 .skip = skip,
+			 .ctx = ctx,
+			 .stats = stats ? stats : &local};
 
 	return walk_path(&w, path, 0);
 }
@@ -709,7 +878,11 @@ struct oomlens_error *source_walk_claim(const char *path, source_fn *fn,
 					struct source_stats *stats)
 {
 	struct source_stats local = {0};
-	struct walk w = {fn, skip, ctx, stats ? stats : &local, claim};
+	struct walk w = {.fn = fn,
+			 .skip = skip,
+			 .ctx = ctx,
+			 .stats = stats ? stats : &local,
+			 .claim = claim};
 
 	return walk_path(&w, path, 0);
 }

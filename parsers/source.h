@@ -8,12 +8,17 @@
  *
  * A path may be a plain file, a compressed file (.gz, .xz, .zst, .bz2,
  * .lz4), a tar archive of any of those (a sosreport among them), a
- * directory (walked recursively, in name order) or "-" for standard input.
+ * directory (walked recursively, in name order), a FIFO (a process
+ * substitution among them) or "-" for standard input. The path given is
+ * followed if it is a symbolic link, as grep does; links met inside a
+ * directory are skipped, and so are FIFOs and devices there.
  * Inside an archive only entries that look like kernel logs are read:
  * messages*, kern.log*, syslog*, dmesg*, journal text exports and *.log
  * (in a sosreport: var/log/messages*, var/log/kern.log*, var/log/syslog*,
  * sos_commands/kernel/dmesg*, sos_commands/logs/journalctl*); the others are
- * counted as skipped.
+ * counted as skipped. An unpacked sosreport (a directory named sosreport-*
+ * or holding sos_commands/) is read as its tarball: its kernel logs only,
+ * with the host its hostname file names.
  */
 
 #include <stdbool.h>
@@ -44,9 +49,12 @@ typedef struct oomlens_error *source_fn(void *ctx, struct source_stream *s);
 
 /*
  * Called for a file or entry that is skipped, with the reason; failed is
- * true when it could not be read (missing, unreadable, corrupt, a
- * decompression bomb), false when it is passed over on purpose (a symbolic
- * link, a device). May be NULL.
+ * true when it could not be read (missing, unreadable, corrupt, a device
+ * named by the caller), false when it is passed over on purpose (a symbolic
+ * link or a device inside a directory). May be NULL. A stream whose reading
+ * fails (a corrupt or cut archive entry, a decompression bomb) is not
+ * reported here: its read fails with the reason, and fn, which sees that
+ * error, reports it (once).
  */
 typedef void source_skip_fn(void *ctx, const char *name, const char *why,
 			    bool failed);

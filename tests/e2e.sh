@@ -152,6 +152,66 @@ done
 expect 0 "the good ones were stored" -- "$bin" report --db "$tmp/b.db" --check
 grep -q " 4 incidents (10 sightings)" "$tmp/out" && ok || { bad "good sources stored beside bad ones"; cat "$tmp/out"; }
 
+# Inputs named on the command line are followed, as grep does: a symbolic
+# link, a FIFO, a process substitution; links met inside a folder are not.
+ln -s "$PWD/fixtures/demo/rhel7-storm.log" "$tmp/link.log"
+expect 0 "a symbolic link named on the command line" -- "$bin" analyze "$tmp/link.log"
+grep -q "Killed:     4711 (java)" "$tmp/out" && ok || { bad "a named link is read"; cat "$tmp/err"; }
+mkfifo "$tmp/fifo"
+# (a reader that never opens the FIFO must not leave its writer blocked)
+unblock() { : <>"$tmp/fifo"; wait; }
+cat fixtures/demo/rhel7-storm.log >"$tmp/fifo" &
+expect 0 "a FIFO named on the command line" -- "$bin" analyze "$tmp/fifo"
+unblock
+grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "a FIFO is read"
+gzip -c fixtures/demo/rhel7-storm.log >"$tmp/fifo" &
+expect 0 "a gzip stream through a FIFO" -- "$bin" analyze "$tmp/fifo"
+unblock
+grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "a gzip FIFO is read"
+cat fixtures/demo/rhel7-storm.log >"$tmp/fifo" &
+expect 0 "ingest of a FIFO" -- "$bin" ingest --db "$tmp/fifo.db" "$tmp/fifo"
+unblock
+grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "ingest reads a FIFO"; cat "$tmp/err"; }
+expect 0 "ingest of a symbolic link" -- "$bin" ingest --db "$tmp/link.db" "$tmp/link.log"
+grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "ingest reads a named link"; cat "$tmp/err"; }
+if command -v bash >/dev/null 2>&1; then
+	expect 0 "a process substitution" -- bash -c '"$0" analyze <(cat "$1")' "$bin" fixtures/demo/rhel7-storm.log
+	grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "<(...) is read"
+fi
+mkdir -p "$tmp/links"
+ln -s "$PWD/fixtures/demo/rhel7-storm.log" "$tmp/links/messages"
+expect 0 "a link inside a folder is not followed" -- "$bin" ingest --db "$tmp/links.db" "$tmp/links"
+grep -q "skipped '$tmp/links/messages': symbolic link (not followed)" "$tmp/err" && ok || { bad "link in a walk skipped"; cat "$tmp/err"; }
+expect 2 "a device named on the command line is skipped, status 2" -- "$bin" analyze /dev/null
+grep -q "'/dev/null': not a regular file" "$tmp/err" && ok || { bad "device skip message"; cat "$tmp/err"; }
+expect 2 "ingest: a skipped input makes the status 2" -- "$bin" ingest --db "$tmp/dev.db" /dev/null
+
+# An unpacked sosreport is read as its tarball is: its kernel logs only, and
+# its host from its hostname file.
+sos=$tmp/sosd/sosreport-db9-2024
+mkdir -p "$sos/var/log" "$sos/etc" "$sos/sos_commands/kernel"
+cp "$tmp/dmesg-of-db7.log" "$sos/sos_commands/kernel/dmesg"
+cp fixtures/demo/rfc-forkbomb.log "$sos/etc/app.log"
+echo "db9.example.com" >"$sos/hostname"
+# (the tarball's hostname comes first: a later one is not seen in time)
+(cd "$tmp/sosd/sosreport-db9-2024" && tar czf "$tmp/sos-db9.tar.gz" --transform 's,^,sosreport-db9-2024/,' hostname var etc sos_commands)
+for sosin in "$tmp/sosd" "$tmp/sos-db9.tar.gz"; do
+	rm -f "$tmp/sos.db"
+	expect 0 "$sosin" -- "$bin" ingest --db "$tmp/sos.db" "$sosin"
+	grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "$sosin: its kernel logs only"; cat "$tmp/err"; }
+	expect 0 "$sosin: report" -- "$bin" report --db "$tmp/sos.db" --format json
+	[ "$(grep -c '"host": "db9.example.com"' "$tmp/out")" = 3 ] && ok || bad "$sosin: host from its hostname file"
+done
+
+# One bad input is one skip: a decompression bomb, a cut archive.
+OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "bomb: ingest" -- "$bin" ingest --db "$tmp/bomb.db" "$tmp/bomb.log.xz"
+grep -q " 1 skipped;" "$tmp/err" && [ "$(grep -c "bomb.log.xz" "$tmp/err")" = 1 ] && ok || { bad "a bomb is one skip"; cat "$tmp/err"; }
+OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "bomb: analyze" -- "$bin" analyze "$tmp/bomb.log.xz"
+[ "$(grep -c "bomb.log.xz" "$tmp/err")" = 1 ] && grep -q "decompression bomb" "$tmp/err" && ok || { bad "analyze: a bomb is one message"; cat "$tmp/err"; }
+(cd "$tmp/tree" && tar cf - --exclude messages.1 sosreport-h1-1 | head -c 4000 >"$tmp/cut2.tar")
+expect 2 "a tar cut inside a member" -- "$bin" ingest --db "$tmp/cut.db" "$tmp/cut2.tar"
+grep -q " 1 skipped;" "$tmp/err" && grep -q "Truncated" "$tmp/err" && ok || { bad "a cut tar is one skip, and says why"; cat "$tmp/err"; }
+
 # kill -9 in the middle of an ingest: consistent, and a rerun completes it
 if [ -x fixtures/gen/oomgen ]; then
 	fixtures/gen/oomgen --corpus dense --reports 3000 >"$tmp/dense.log" 2>/dev/null

@@ -9,7 +9,8 @@ LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile lib
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
-CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c
+CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c \
+	core/escape.c
 MODEL := $(wildcard model/*.c)
 PARSERS := $(wildcard parsers/*.c)
 REPORTS := $(wildcard reports/*.c)

@@ -102,8 +102,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 {
 	struct analyze_ctx *a = ctx;
 
-	fprintf(stderr, "oomlens analyze: %s '%s': %s\n",
-		failed ? "cannot read" : "skipped", name, why);
+	cli_print(stderr, "oomlens analyze: %s '%s': %s",
+		  failed ? "cannot read" : "skipped", name, why);
 	if (failed)
 		a->status = EXIT_TROUBLE;
 }
@@ -156,7 +156,7 @@ static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
 	err = analyze_vmcore(a, path);
 	if (err && err != &oomlens_error_nomem) {
 		/* report the dump and go on with the others */
-		fprintf(stderr, "oomlens analyze: %s\n", err->message);
+		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);
 		a->status = EXIT_TROUBLE;
 		err = NULL;
@@ -210,8 +210,8 @@ int cmd_analyze(int argc, char **argv)
 				       : analyzer_assume_parse(&a.models,
 							       optarg);
 			if (err) {
-				fprintf(stderr, "oomlens analyze: %s\n",
-					err->message);
+				cli_print(stderr, "oomlens analyze: %s",
+					  err->message);
 				oomlens_error_free(err);
 				return EXIT_TROUBLE;
 			}
@@ -221,8 +221,9 @@ int cmd_analyze(int argc, char **argv)
 			long long pid = strtoll(optarg, &end, 10);
 
 			if (end == optarg || *end || pid <= 0) {
-				fprintf(stderr,
-					"oomlens analyze: --explain takes a pid, not '%s'\n",
+				cli_print(
+					stderr,
+					"oomlens analyze: --explain takes a pid, not '%s'",
 					optarg);
 				return EXIT_TROUBLE;
 			}
@@ -235,8 +236,9 @@ int cmd_analyze(int argc, char **argv)
 			} else if (!strcmp(optarg, "json")) {
 				fmt = REPORT_JSON;
 			} else {
-				fprintf(stderr,
-					"oomlens analyze: unknown format '%s' (text or json)\n",
+				cli_print(
+					stderr,
+					"oomlens analyze: unknown format '%s' (text or json)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
@@ -259,15 +261,15 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	if ((a.vmlinux || a.debuginfo) && optind >= argc) {
-		fprintf(stderr, "oomlens analyze: --%s needs a VMCORE\n",
-			a.vmlinux ? "vmlinux" : "debuginfo");
+		cli_print(stderr, "oomlens analyze: --%s needs a VMCORE",
+			  a.vmlinux ? "vmlinux" : "debuginfo");
 		return EXIT_TROUBLE;
 	}
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 
 	if ((err = report_begin(&a.report, fmt, stdout))) {
-		fprintf(stderr, "oomlens analyze: %s\n", err->message);
+		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
@@ -279,14 +281,14 @@ int cmd_analyze(int argc, char **argv)
 		err = analyze_path(&a, files[i]);
 		if (err) {
 			/* report the file and go on with the others */
-			fprintf(stderr, "oomlens analyze: %s\n", err->message);
+			cli_print(stderr, "oomlens analyze: %s", err->message);
 			oomlens_error_free(err);
 			a.status = EXIT_TROUBLE;
 		}
 	}
 	oomlog_library_release();
 	if ((err = report_end(a.report))) {
-		fprintf(stderr, "oomlens analyze: %s\n", err->message);
+		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "core/escape.h"
 #include "core/strpool.h"
 #include "db/db.h"
 #include "parsers/digest.h"
@@ -126,6 +127,23 @@ static void say(const char *s)
 	}
 }
 
+/* say() a name from the input, escaped (core/escape.h). */
+static void say_escaped(const char *s)
+{
+	size_t n = strlen(s), len, used;
+	char buf[256];
+
+	while (n) {
+		used = escape_some(s, n, buf, sizeof(buf) - 1, &len);
+		if (!used)
+			return;
+		buf[len] = '\0';
+		say(buf);
+		s += used;
+		n -= used;
+	}
+}
+
 static void say_u64(uint64_t v)
 {
 	char buf[24], *p = buf + sizeof(buf);
@@ -151,11 +169,11 @@ static void say_committed(const char *why)
 	say(" incidents (");
 	say_u64(done_new);
 	say(" new) committed to '");
-	say(signal_db_path);
+	say_escaped(signal_db_path);
 	say("'");
 	if (current_source) {
 		say("; '");
-		say(current_source);
+		say_escaped(current_source);
 		say(current_stored ? "' was stored in part"
 				   : "' was not stored");
 	}
@@ -262,13 +280,14 @@ static void on_waiting(void *ctx, const char *path, long pid,
 		fputc('\n', stderr);
 	progress_shown = false;
 	if (pid)
-		fprintf(stderr,
-			"oomlens ingest: waiting for another %s of '%s', pid %ld\n",
+		cli_print(
+			stderr,
+			"oomlens ingest: waiting for another %s of '%s', pid %ld",
 			command, path, pid);
 	else
-		fprintf(stderr,
-			"oomlens ingest: waiting for another writer of '%s'\n",
-			path);
+		cli_print(stderr,
+			  "oomlens ingest: waiting for another writer of '%s'",
+			  path);
 }
 
 static void pending_clear(struct pending *p)
@@ -497,8 +516,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 	if (!g->quiet) {
 		if (g->progress)
 			fputc('\n', stderr);
-		fprintf(stderr, "oomlens ingest: skipped '%s': %s\n", name,
-			why);
+		cli_print(stderr, "oomlens ingest: skipped '%s': %s", name,
+			  why);
 	}
 }
 
@@ -732,8 +751,9 @@ int cmd_ingest(int argc, char **argv)
 			wait = strtod(optarg, &end);
 			if (end == optarg || *end || !(wait >= 0) ||
 			    wait > 1e9) {
-				fprintf(stderr,
-					"oomlens ingest: bad --wait '%s': seconds, 0 or more\n",
+				cli_print(
+					stderr,
+					"oomlens ingest: bad --wait '%s': seconds, 0 or more",
 					optarg);
 				return EXIT_TROUBLE;
 			}
@@ -763,7 +783,7 @@ int cmd_ingest(int argc, char **argv)
 	err = db_open_with(&g.db, db_path, &opt);
 	stop_if_asked();
 	if (err) {
-		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		cli_print(stderr, "oomlens ingest: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
@@ -784,21 +804,22 @@ int cmd_ingest(int argc, char **argv)
 		/* the database failed: say so, and what was kept */
 		oomlens_error_free(err);
 		err = g.failure;
-		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		cli_print(stderr, "oomlens ingest: %s", err->message);
 		oomlens_error_free(err);
 		say_committed("stopped by that error");
 		return EXIT_TROUBLE;
 	}
 	if (err) {
-		fprintf(stderr, "oomlens ingest: %s\n", err->message);
+		cli_print(stderr, "oomlens ingest: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
 	if (!g.quiet)
-		fprintf(stderr,
+		cli_print(
+			stderr,
 			"%s: %llu sources read (%llu vmcores; %.1f MB in %.2f s), %llu already "
 			"ingested, %llu skipped; %llu incidents: %llu new, %llu "
-			"already known; %llu events (%llu new)\n",
+			"already known; %llu events (%llu new)",
 			db_path, (unsigned long long)g.sources,
 			(unsigned long long)g.vmcores, (double)g.bytes / 1e6,
 			now() - g.started, (unsigned long long)g.already_done,
@@ -809,8 +830,9 @@ int cmd_ingest(int argc, char **argv)
 			(unsigned long long)g.events,
 			(unsigned long long)g.new_events);
 	if (!g.quiet && g.superseded)
-		fprintf(stderr,
-			"%s: %llu truncated incidents superseded by their whole report, read again from a grown log (run 'oomlens rescore' to score them)\n",
+		cli_print(
+			stderr,
+			"%s: %llu truncated incidents superseded by their whole report, read again from a grown log (run 'oomlens rescore' to score them)",
 			db_path, (unsigned long long)g.superseded);
 	return g.status;
 }

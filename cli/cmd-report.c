@@ -85,7 +85,7 @@ static int show_summary(struct db *db, enum report_format fmt)
 	}
 	db_close(db);
 	if (err) {
-		fprintf(stderr, "oomlens report: %s\n", err->message);
+		cli_print(stderr, "oomlens report: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
@@ -103,22 +103,23 @@ static int check_db(struct db *db, const char *path)
 	if (!err && !problem[0])
 		err = db_totals(db, &t);
 	if (err) {
-		fprintf(stderr, "oomlens report: %s\n", err->message);
+		cli_print(stderr, "oomlens report: %s", err->message);
 		oomlens_error_free(err);
 		db_close(db);
 		return EXIT_TROUBLE;
 	}
 	db_close(db);
 	if (problem[0]) {
-		fprintf(stderr, "oomlens report: '%s' is damaged: %s\n", path,
-			problem);
+		cli_print(stderr, "oomlens report: '%s' is damaged: %s", path,
+			  problem);
 		return EXIT_TROUBLE;
 	}
-	printf("%s: ok: %lld sources, %lld incidents (%lld sightings), %lld "
-	       "task rows, %lld kills, %lld events\n",
-	       path, (long long)t.sources, (long long)t.incidents,
-	       (long long)t.sightings, (long long)t.tasks, (long long)t.kills,
-	       (long long)t.events);
+	cli_print(stdout,
+		  "%s: ok: %lld sources, %lld incidents (%lld sightings), %lld "
+		  "task rows, %lld kills, %lld events",
+		  path, (long long)t.sources, (long long)t.incidents,
+		  (long long)t.sightings, (long long)t.tasks,
+		  (long long)t.kills, (long long)t.events);
 	return EXIT_FOUND;
 }
 
@@ -154,8 +155,9 @@ int cmd_report(int argc, char **argv)
 			if (!strcmp(optarg, "json")) {
 				fmt = REPORT_JSON;
 			} else if (strcmp(optarg, "text")) {
-				fprintf(stderr,
-					"oomlens report: unknown format '%s' (text or json)\n",
+				cli_print(
+					stderr,
+					"oomlens report: unknown format '%s' (text or json)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
@@ -163,8 +165,9 @@ int cmd_report(int argc, char **argv)
 		case 'i':
 			id = strtoll(optarg, &end, 10);
 			if (*end || id <= 0) {
-				fprintf(stderr,
-					"oomlens report: bad incident id '%s'\n",
+				cli_print(
+					stderr,
+					"oomlens report: bad incident id '%s'",
 					optarg);
 				return EXIT_TROUBLE;
 			}
@@ -184,8 +187,8 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "oomlens report: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_print(stderr, "oomlens report: unexpected argument '%s'",
+			  argv[optind]);
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
@@ -209,7 +212,7 @@ int cmd_report(int argc, char **argv)
 	db_close(c.db);
 	return c.shown ? EXIT_FOUND : EXIT_NONE;
 fail:
-	fprintf(stderr, "oomlens report: %s\n", err->message);
+	cli_print(stderr, "oomlens report: %s", err->message);
 	oomlens_error_free(err);
 	db_close(c.db);
 	return EXIT_TROUBLE;

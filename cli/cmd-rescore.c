@@ -77,13 +77,14 @@ static void on_waiting(void *ctx, const char *path, long pid,
 {
 	(void)ctx;
 	if (pid)
-		fprintf(stderr,
-			"oomlens rescore: waiting for another %s of '%s', pid %ld\n",
+		cli_print(
+			stderr,
+			"oomlens rescore: waiting for another %s of '%s', pid %ld",
 			command, path, pid);
 	else
-		fprintf(stderr,
-			"oomlens rescore: waiting for another writer of '%s'\n",
-			path);
+		cli_print(stderr,
+			  "oomlens rescore: waiting for another writer of '%s'",
+			  path);
 }
 
 int cmd_rescore(int argc, char **argv)
@@ -125,13 +126,13 @@ int cmd_rescore(int argc, char **argv)
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "oomlens rescore: unexpected argument '%s'\n",
-			argv[optind]);
+		cli_print(stderr, "oomlens rescore: unexpected argument '%s'",
+			  argv[optind]);
 		return EXIT_TROUBLE;
 	}
 	analyzer_options_init(&r.opts);
 	if (models && (err = analyzer_options_parse(&r.opts, models))) {
-		fprintf(stderr, "oomlens rescore: %s\n", err->message);
+		cli_print(stderr, "oomlens rescore: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
@@ -146,13 +147,13 @@ int cmd_rescore(int argc, char **argv)
 	}
 	db_close(r.db);
 	if (err) {
-		fprintf(stderr, "oomlens rescore: %s\n", err->message);
+		cli_print(stderr, "oomlens rescore: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
 	if (!quiet)
-		fprintf(stderr,
-			"%s: %zu incidents rescored, %zu verdicts stored\n",
-			db_path, r.incidents, r.verdicts);
+		cli_print(stderr,
+			  "%s: %zu incidents rescored, %zu verdicts stored",
+			  db_path, r.incidents, r.verdicts);
 	return 0;
 }

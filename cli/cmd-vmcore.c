@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/escape.h"
 #include "parsers/vmcore.h"
 #include "reports/dump.h"
 #include "core/banned.h"
@@ -30,6 +31,23 @@ static const char vmcore_usage[] =
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 read, 1 read but partial (see the warnings), 2 error.\n";
+
+/* The dump's log, line by line, each escaped (core/escape.h). */
+static struct oomlens_error *add_log_text(struct strbuf *sb, const char *log,
+					  size_t len)
+{
+	struct oomlens_error *err = NULL;
+	const char *p = log, *end = log + len, *nl;
+
+	while (!err && p < end) {
+		nl = memchr(p, '\n', (size_t)(end - p));
+		err = escape_add(sb, p, (size_t)((nl ? nl : end) - p));
+		if (!err)
+			err = strbuf_adds(sb, "\n");
+		p = nl ? nl + 1 : end;
+	}
+	return err;
+}
 
 int cmd_vmcore(int argc, char **argv)
 {
@@ -64,8 +82,9 @@ int cmd_vmcore(int argc, char **argv)
 			break;
 		case 'f':
 			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				fprintf(stderr,
-					"oomlens vmcore: unknown format '%s' (text or json)\n",
+				cli_print(
+					stderr,
+					"oomlens vmcore: unknown format '%s' (text or json)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
@@ -95,7 +114,7 @@ int cmd_vmcore(int argc, char **argv)
 	opt.no_tasks = !ps;
 	err = vmcore_read(argv[optind], vmlinux, &opt, &d);
 	if (err) {
-		fprintf(stderr, "oomlens vmcore: %s\n", err->message);
+		cli_print(stderr, "oomlens vmcore: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
@@ -116,10 +135,10 @@ int cmd_vmcore(int argc, char **argv)
 		if (!err && ps)
 			err = render_dump_ps_text(&sb, &d);
 		if (!err && log && d.log)
-			err = strbuf_add(&sb, d.log, d.log_len);
+			err = add_log_text(&sb, d.log, d.log_len);
 	}
 	if (err) {
-		fprintf(stderr, "oomlens vmcore: %s\n", err->message);
+		cli_print(stderr, "oomlens vmcore: %s", err->message);
 		oomlens_error_free(err);
 		status = EXIT_TROUBLE;
 	} else {

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* Each subcommand: argv[0] is the command's name; returns the exit status. */
 
@@ -16,6 +17,15 @@ int cmd_ingest(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_rescore(int argc, char **argv);
 int cmd_vmcore(int argc, char **argv);
+
+/*
+ * printf-style text and a newline to f, every control character in the
+ * text escaped (core/escape.h, so a newline inside is "\x0a"): for every
+ * message that quotes the input (file, member and process names, library
+ * messages that do).
+ */
+void cli_print(FILE *f, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);

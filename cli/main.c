@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
+#include "core/escape.h"
 #include "core/banned.h"
 
 #ifndef OOMLENS_VERSION
@@ -29,6 +32,24 @@ static const struct command commands[] = {
 	 "report [--db FILE] [--format text|json] [--incident ID | --summary]\n"
 	 "                                           show the stored incidents"},
 };
+
+void cli_print(FILE *f, const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&text, fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		fputs("oomlens: out of memory\n", f);
+		return;
+	}
+	escape_fputs(text, f);
+	fputc('\n', f);
+	free(text);
+}
 
 static void usage(FILE *f)
 {
@@ -63,7 +84,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "oomlens: unknown command '%s'\n\n", argv[1]);
+	cli_print(stderr, "oomlens: unknown command '%s'", argv[1]);
+	fputc('\n', stderr);
 	usage(stderr);
 	return EXIT_TROUBLE;
 }

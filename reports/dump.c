@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/banned.h"
 
 static bool known(const struct dump_val *x)
@@ -102,11 +103,16 @@ struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 					    const struct dump_state *d,
 					    const char *path)
 {
+	struct strpool tmp = STRPOOL_INIT((size_t)1 << 20);
 	struct oomlens_error *err;
 
-	err = strbuf_addf(sb, "vmcore %s: %s %s dump (%s), %zu tasks", path,
-			  d->osrelease[0] ? d->osrelease : "unknown kernel",
-			  d->machine, d->format ? d->format : "?", d->n_tasks);
+	/* the release and machine are the dump's: escaped (core/escape.h) */
+	err = strbuf_addf(sb, "vmcore %s: %s %s dump (%s), %zu tasks",
+			  escape_str(&tmp, path),
+			  d->osrelease[0] ? escape_str(&tmp, d->osrelease)
+					  : "unknown kernel",
+			  escape_str(&tmp, d->machine),
+			  d->format ? d->format : "?", d->n_tasks);
 	if (!err && known(&d->g[DG_UPTIME_NS]))
 		err = strbuf_addf(
 			sb, ", up %lld s",
@@ -118,7 +124,9 @@ struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 				  dump_log_layout_name(d->log_layout),
 				  d->partial ? " (partial: see warnings)" : "");
 	for (size_t i = 0; !err && i < d->n_warnings; i++)
-		err = strbuf_addf(sb, "warning: %s\n", d->warnings[i]);
+		err = strbuf_addf(sb, "warning: %s\n",
+				  escape_str(&tmp, d->warnings[i]));
+	strpool_release(&tmp);
 	return err;
 }
 
@@ -133,6 +141,7 @@ static void cell(char *out, size_t cap, int64_t v)
 struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
 					  const struct dump_state *d)
 {
+	struct strpool tmp = STRPOOL_INIT((size_t)64 << 20);
 	struct oomlens_error *err;
 
 	err = strbuf_adds(
@@ -166,8 +175,9 @@ struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
 			sb, "%7lld %7lld  %s %10s %10s %10s %5s %12s  %s\n",
 			(long long)t->f[DT_PID].v, (long long)t->f[DT_PPID].v,
 			dump_state_name(t), vsz, rss, swap, adj, start,
-			t->comm);
+			escape_str(&tmp, t->comm));
 	}
+	strpool_release(&tmp);
 	return err;
 }
 

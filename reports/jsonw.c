@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "model/task.h"
 #include "core/banned.h"
 
@@ -36,40 +37,6 @@ static void newline(struct jw *w)
 		put(w, " ", 1);
 }
 
-/* Decode one UTF-8 sequence; returns its length, 0 if invalid. */
-static size_t utf8_len(const unsigned char *p, size_t n)
-{
-	size_t len, i;
-	unsigned cp;
-
-	if (p[0] < 0x80)
-		return 1;
-	if ((p[0] & 0xe0) == 0xc0) {
-		len = 2;
-		cp = p[0] & 0x1f;
-	} else if ((p[0] & 0xf0) == 0xe0) {
-		len = 3;
-		cp = p[0] & 0x0f;
-	} else if ((p[0] & 0xf8) == 0xf0) {
-		len = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n < len)
-		return 0;
-	for (i = 1; i < len; i++) {
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[i] & 0x3f);
-	}
-	if ((len == 2 && cp < 0x80) || (len == 3 && cp < 0x800) ||
-	    (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 static void quoted(struct jw *w, const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -80,7 +47,7 @@ static void quoted(struct jw *w, const char *s, size_t n)
 		unsigned char c = p[i];
 		size_t run = i;
 
-		while (run < n && p[run] >= 0x20 && p[run] < 0x80 &&
+		while (run < n && p[run] >= 0x20 && p[run] < 0x7f &&
 		       p[run] != '"' && p[run] != '\\')
 			run++;
 		if (run > i) {
@@ -94,16 +61,25 @@ static void quoted(struct jw *w, const char *s, size_t n)
 
 			put(w, esc, 2);
 			i++;
-		} else if (c < 0x20) {
+		} else if (c < 0x20 || c == 0x7f) {
 			char esc[8];
 
 			snprintf(esc, sizeof(esc), "\\u%04x", c);
 			puts_(w, esc);
 			i++;
 		} else {
-			size_t len = utf8_len(p + i, n - i);
+			uint32_t cp = 0;
+			size_t len = utf8_len(p + i, n - i, &cp);
 
-			if (len) {
+			if (len && cp <= 0x9f) {
+				/* C1 controls: a terminal obeys them too */
+				char esc[8];
+
+				snprintf(esc, sizeof(esc), "\\u%04x",
+					 (unsigned)cp);
+				puts_(w, esc);
+				i += len;
+			} else if (len) {
 				put(w, s + i, len);
 				i += len;
 			} else {

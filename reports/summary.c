@@ -8,6 +8,7 @@
 
 #include "core/strbuf.h"
 #include "reports/jsonw.h"
+#include "core/escape.h"
 #include "core/banned.h"
 
 struct summary_report {
@@ -61,6 +62,8 @@ static const char *pct(char *buf, size_t n, int64_t part, int64_t whole)
 struct oomlens_error *summary_row(struct summary_report *s,
 				  const struct verdict_summary *r)
 {
+	struct strbuf key = STRBUF_INIT((size_t)1 << 20);
+	struct oomlens_error *err;
 	char p1[16], p2[16], p3[16];
 	int64_t compared;
 
@@ -99,10 +102,14 @@ struct oomlens_error *summary_row(struct summary_report *s,
 			    "DIFFERS FROM OLD", "CERTAIN/ASSUMED/UNDETERMINED");
 	}
 	compared = r->same_as_kernel + r->differs_from_kernel;
-	return strbuf_addf(
+	/* the key is a host or a kernel release: escaped (core/escape.h) */
+	err = escape_add(&key, r->key, strlen(r->key));
+	if (err)
+		return err;
+	err = strbuf_addf(
 		&s->out,
 		"  %-24.24s %-22.22s %6lld %8lld %s %8lld %s %9lld %8lld %s  %lld/%lld/%lld\n",
-		r->key, r->family, (long long)r->incidents,
+		key.buf, r->family, (long long)r->incidents,
 		(long long)r->same_as_kernel,
 		pct(p1, sizeof(p1), r->same_as_kernel, compared),
 		(long long)r->differs_from_kernel,
@@ -111,6 +118,8 @@ struct oomlens_error *summary_row(struct summary_report *s,
 		pct(p3, sizeof(p3), r->differs_from_old, r->compared_with_old),
 		(long long)r->certain, (long long)r->assumed,
 		(long long)r->undetermined);
+	strbuf_release(&key);
+	return err;
 }
 
 struct oomlens_error *summary_end(struct summary_report *s, size_t *rows)

@@ -5,9 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/escape.h"
 #include "core/banned.h"
 
 #define TOP_TASKS 10
+/* Escaped copies of one incident's strings (core/escape.h) */
+#define ESCAPED_CAP ((size_t)64 << 20)
 
 /* "1.5 GiB" from kB; "?" when unknown. */
 static const char *human_kb(char *buf, size_t n, int64_t kb)
@@ -51,8 +54,18 @@ static const char *opt(const char *s)
 	return s ? s : "?";
 }
 
-static struct oomlens_error *
-top_tasks(struct strbuf *sb, const struct oom_incident *inc, int64_t victim_pid)
+/*
+ * Every string from the input goes through here on its way out: control
+ * characters escaped (core/escape.h), into pool.
+ */
+static const char *tx(struct strpool *pool, const char *s)
+{
+	return escape_str(pool, s);
+}
+
+static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
+				       const struct oom_incident *inc,
+				       int64_t victim_pid)
 {
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct ranked *r;
@@ -87,7 +100,7 @@ top_tasks(struct strbuf *sb, const struct oom_incident *inc, int64_t victim_pid)
 			    human_kb(a, sizeof(a), r[i].key),
 			    human_kb(b, sizeof(b),
 				     oom_task_kb(t, TASK_SWAPENTS, page_kb)),
-			    (long long)adj, opt(t->comm));
+			    (long long)adj, opt(tx(pool, t->comm)));
 	}
 	free(r);
 	return NULL;
@@ -99,8 +112,8 @@ top_tasks(struct strbuf *sb, const struct oom_incident *inc, int64_t victim_pid)
  *   Model:      mainline-3.14: 6576 (mysqld) kernel score 651 (printed 651),
  *               same as the kernel, certain; runner-up 6012 (java)
  */
-static void model_line(struct strbuf *sb, const struct oom_incident *inc,
-		       const struct verdict *v)
+static void model_line(struct strbuf *sb, struct strpool *pool,
+		       const struct oom_incident *inc, const struct verdict *v)
 {
 	size_t i;
 
@@ -115,7 +128,7 @@ static void model_line(struct strbuf *sb, const struct oom_incident *inc,
 		return;
 	}
 	strbuf_addf(sb, "%lld (%s) kernel score ", (long long)v->victim.pid,
-		    opt(v->victim.comm));
+		    opt(tx(pool, v->victim.comm)));
 	if (v->kernel_score_lo == v->kernel_score_hi)
 		strbuf_addf(sb, "%lld", (long long)v->kernel_score_lo);
 	else
@@ -139,16 +152,17 @@ static void model_line(struct strbuf *sb, const struct oom_incident *inc,
 	if (v->certainty == VERDICT_UNDETERMINED)
 		strbuf_addf(sb, " among %zu candidates", v->n_candidates_total);
 	for (i = 0; i < v->n_deciding_inputs; i++)
-		strbuf_addf(sb, "%s%s", i ? ", " : " (", v->deciding_inputs[i]);
+		strbuf_addf(sb, "%s%s", i ? ", " : " (",
+			    tx(pool, v->deciding_inputs[i]));
 	if (v->n_deciding_inputs)
 		strbuf_adds(sb, ")");
 	if (v->has_runner_up)
 		strbuf_addf(sb, "; runner-up %lld (%s)",
 			    (long long)v->runner_up.pid,
-			    opt(v->runner_up.comm));
+			    opt(tx(pool, v->runner_up.comm)));
 	strbuf_adds(sb, "\n");
 	if (v->note[0])
-		strbuf_addf(sb, "              note: %s\n", v->note);
+		strbuf_addf(sb, "              note: %s\n", tx(pool, v->note));
 }
 
 static void points_text(char *buf, size_t n, uint64_t p, bool is_signed)
@@ -164,7 +178,8 @@ static void points_text(char *buf, size_t n, uint64_t p, bool is_signed)
  *   Explain:    4711 (java) under rfc-2009-as-posted v1, in [lo, hi]:
  *                 319720   quiet term W 280000 * 2490 / 10000 = 69720
  */
-static void explain_lines(struct strbuf *sb, const struct verdict *v)
+static void explain_lines(struct strbuf *sb, struct strpool *pool,
+			  const struct verdict *v)
 {
 	const struct verdict_explain *x = &v->explain;
 	char a[32], b[32];
@@ -176,12 +191,13 @@ static void explain_lines(struct strbuf *sb, const struct verdict *v)
 	points_text(b, sizeof(b), x->hi, x->is_signed);
 	strbuf_addf(sb,
 		    "  Explain:    %lld (%s) under %s v%d, bounds [%s, %s]:\n",
-		    (long long)x->pid, opt(x->comm), v->model, v->model_version,
-		    a, b);
+		    (long long)x->pid, opt(tx(pool, x->comm)), v->model,
+		    v->model_version, a, b);
 	for (i = 0; i < x->n_steps; i++) {
 		points_text(a, sizeof(a), x->steps[i].points,
 			    x->steps[i].is_signed);
-		strbuf_addf(sb, "    %22s  %s\n", a, x->steps[i].term);
+		strbuf_addf(sb, "    %22s  %s\n", a,
+			    tx(pool, x->steps[i].term));
 	}
 }
 
@@ -194,11 +210,13 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	const struct oom_trigger *t = &inc->trigger;
 	const struct oom_meminfo *m = &inc->mem;
 	unsigned page_kb = oom_incident_page_kb(inc);
+	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
+	struct oomlens_error *err;
 	char a[32], b[32], c[32], d[32];
 	size_t i;
 
 	strbuf_addf(sb, "Incident %zu: %s lines %llu-%llu%s%s%s\n", index,
-		    inc->source, (unsigned long long)inc->first.line,
+		    tx(&tmp, inc->source), (unsigned long long)inc->first.line,
 		    (unsigned long long)inc->last.line,
 		    inc->partial ? " [partial: header missing]" : "",
 		    inc->truncated ? " [truncated: report cut short]" : "",
@@ -206,24 +224,25 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	if (inc->wallclock || inc->has_uptime) {
 		strbuf_adds(sb, "  When:       ");
 		if (inc->wallclock)
-			strbuf_addf(sb, "%s%s", inc->wallclock,
+			strbuf_addf(sb, "%s%s", tx(&tmp, inc->wallclock),
 				    inc->has_uptime ? ", " : "");
 		if (inc->has_uptime)
 			strbuf_addf(sb, "uptime %.3f s", inc->uptime);
 		if (inc->host)
-			strbuf_addf(sb, " on %s", inc->host);
+			strbuf_addf(sb, " on %s", tx(&tmp, inc->host));
 		strbuf_adds(sb, "\n");
 	}
 	strbuf_addf(sb, "  Kernel:     %s\n",
-		    inc->kernel_release ? inc->kernel_release : "unknown");
+		    inc->kernel_release ? tx(&tmp, inc->kernel_release)
+					: "unknown");
 	if (t->format_id) {
 		strbuf_addf(sb, "  Trigger:    %s",
-			    t->comm ? t->comm : "(no comm)");
+			    t->comm ? tx(&tmp, t->comm) : "(no comm)");
 		if (t->pid != OOM_VAL_NONE)
 			strbuf_addf(sb, " (pid %lld)", (long long)t->pid);
-		strbuf_addf(sb, " gfp_mask=%s", opt(t->gfp_mask));
+		strbuf_addf(sb, " gfp_mask=%s", opt(tx(&tmp, t->gfp_mask)));
 		if (t->gfp_flags)
-			strbuf_addf(sb, "(%s)", t->gfp_flags);
+			strbuf_addf(sb, "(%s)", tx(&tmp, t->gfp_flags));
 		if (t->order != OOM_VAL_NONE)
 			strbuf_addf(sb, " order=%lld%s", (long long)t->order,
 				    t->order == -1 ? " (sysrq)" : "");
@@ -237,11 +256,13 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	strbuf_addf(sb, "  Constraint: %s",
 		    oom_constraint_name(inc->constraint));
 	if (inc->memcg.limit_path)
-		strbuf_addf(sb, " (limit of %s)", inc->memcg.limit_path);
+		strbuf_addf(sb, " (limit of %s)",
+			    tx(&tmp, inc->memcg.limit_path));
 	if (inc->cpuset)
-		strbuf_addf(sb, " cpuset=%s", inc->cpuset);
+		strbuf_addf(sb, " cpuset=%s", tx(&tmp, inc->cpuset));
 	if (inc->mems_allowed)
-		strbuf_addf(sb, " mems_allowed=%s", inc->mems_allowed);
+		strbuf_addf(sb, " mems_allowed=%s",
+			    tx(&tmp, inc->mems_allowed));
 	strbuf_adds(sb, "\n");
 	if (m->present) {
 		int64_t ram = m->pages_ram;
@@ -269,15 +290,15 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			sb,
 			"  Fork bomb:  possible fork-bomb detected at %lld (%s)\n",
 			(long long)inc->forkbombs[i].pid,
-			opt(inc->forkbombs[i].comm));
+			opt(tx(&tmp, inc->forkbombs[i].comm)));
 	if (inc->selected.present)
 		strbuf_addf(sb, "  Selected:   %lld (%s) score %lld\n",
 			    (long long)inc->selected.pid,
-			    opt(inc->selected.comm),
+			    opt(tx(&tmp, inc->selected.comm)),
 			    (long long)inc->selected.score);
 	if (v) {
 		strbuf_addf(sb, "  Killed:     %lld (%s)", (long long)v->pid,
-			    opt(v->comm));
+			    opt(tx(&tmp, v->comm)));
 		if (v->uid != OOM_VAL_NONE)
 			strbuf_addf(sb, " uid %lld", (long long)v->uid);
 		strbuf_addf(
@@ -290,7 +311,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		for (i = 1; i < inc->n_kills; i++)
 			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
 				    (long long)inc->kills[i].pid,
-				    opt(inc->kills[i].comm),
+				    opt(tx(&tmp, inc->kills[i].comm)),
 				    oom_kill_kind_name(inc->kills[i].kind));
 	} else if (inc->no_killable) {
 		strbuf_adds(sb,
@@ -301,12 +322,12 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			"  Killed:     unknown (the report stops before its kill)\n");
 	}
 	if (inc->panic)
-		strbuf_addf(sb, "  Panic:      %s\n", inc->panic);
+		strbuf_addf(sb, "  Panic:      %s\n", tx(&tmp, inc->panic));
 	for (i = 0; models && i < models->n; i++)
-		model_line(sb, inc, &models->v[i]);
+		model_line(sb, &tmp, inc, &models->v[i]);
 	for (i = 0; models && i < models->n; i++)
-		explain_lines(sb, &models->v[i]);
-	top_tasks(sb, inc, v ? v->pid : OOM_VAL_NONE);
+		explain_lines(sb, &tmp, &models->v[i]);
+	top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",
 			    inc->n_warnings + inc->warnings_dropped);
@@ -314,18 +335,25 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			strbuf_addf(
 				sb, "    line %llu: %s\n",
 				(unsigned long long)inc->warnings[i].pos.line,
-				inc->warnings[i].text);
+				tx(&tmp, inc->warnings[i].text));
 	}
-	return strbuf_adds(sb, "\n");
+	err = strbuf_adds(sb, "\n");
+	strpool_release(&tmp);
+	return err;
 }
 
 struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev)
 {
-	return strbuf_addf(sb, "  %s:%llu %s (%s): %s\n", ev->source,
-			   (unsigned long long)ev->pos.line,
-			   oom_event_kind_name(ev->kind), ev->program,
-			   ev->text);
+	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
+	struct oomlens_error *err;
+
+	err = strbuf_addf(sb, "  %s:%llu %s (%s): %s\n", tx(&tmp, ev->source),
+			  (unsigned long long)ev->pos.line,
+			  oom_event_kind_name(ev->kind), tx(&tmp, ev->program),
+			  tx(&tmp, ev->text));
+	strpool_release(&tmp);
+	return err;
 }
 
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
@@ -333,6 +361,8 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    size_t index)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
+	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
+	struct oomlens_error *err;
 	char when[64], victim[48];
 
 	if (index == 1)
@@ -340,22 +370,24 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 			    "ID", "WHEN", "HOST", "KERNEL", "CONSTR", "VICTIM",
 			    "TASKS", "FLAGS");
 	if (inc->wallclock)
-		snprintf(when, sizeof(when), "%s", inc->wallclock);
+		snprintf(when, sizeof(when), "%s", tx(&tmp, inc->wallclock));
 	else if (inc->has_uptime)
 		snprintf(when, sizeof(when), "uptime %.0f s", inc->uptime);
 	else
 		snprintf(when, sizeof(when), "?");
 	if (v)
 		snprintf(victim, sizeof(victim), "%lld (%s)", (long long)v->pid,
-			 opt(v->comm));
+			 opt(tx(&tmp, v->comm)));
 	else
 		snprintf(victim, sizeof(victim), "-");
-	return strbuf_addf(
+	err = strbuf_addf(
 		sb,
 		"%6lld  %-24.24s %-12.12s %-28.28s %-9s %-26.26s %6zu  %s%s%s\n",
-		(long long)id, when, inc->host ? inc->host : "-",
-		inc->kernel_release ? inc->kernel_release : "?",
+		(long long)id, when, inc->host ? tx(&tmp, inc->host) : "-",
+		inc->kernel_release ? tx(&tmp, inc->kernel_release) : "?",
 		oom_constraint_name(inc->constraint), victim, inc->n_tasks,
 		inc->truncated ? "truncated " : "",
 		inc->partial ? "partial " : "", inc->panic ? "panic" : "");
+	strpool_release(&tmp);
+	return err;
 }

@@ -212,6 +212,37 @@ OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "bomb: analyze" -- "$bin" analyze "$tmp/bomb
 expect 2 "a tar cut inside a member" -- "$bin" ingest --db "$tmp/cut.db" "$tmp/cut2.tar"
 grep -q " 1 skipped;" "$tmp/err" && grep -q "Truncated" "$tmp/err" && ok || { bad "a cut tar is one skip, and says why"; cat "$tmp/err"; }
 
+# Terminal injection: names from the input (process names, file names, tar
+# member names) reach the terminal with every control character escaped:
+# ESC (CSI, OSC), BEL, backspace, C1 as UTF-8 and as raw bytes.
+# printable FILE...: only printable ASCII and newlines
+printable() { ! LC_ALL=C grep -q '[^ -~]' "$@"; }
+esc=$(printf 'x\033]0;pwn\007\033[31m')
+sed "s/java/ja$(printf '\033]0;pwn\007va\010\302\23331m\233')x/" fixtures/demo/rhel7-storm.log >"$tmp/evil-$esc.log"
+expect 0 "hostile names: analyze" -- "$bin" analyze "$tmp/evil-$esc.log"
+printable "$tmp/out" && grep -q 'ja\\x1b\]0;pwn\\x07va\\x08\\u009b31m\\x9bx' "$tmp/out" && ok || { bad "hostile names escaped in text"; cat -v "$tmp/out" | head; }
+grep -q "evil-x\\\\x1b\]0;pwn\\\\x07\\\\x1b\[31m.log" "$tmp/out" && ok || bad "a hostile file name escaped in text"
+expect 0 "hostile names: JSON" -- "$bin" analyze --format json "$tmp/evil-$esc.log"
+printable "$tmp/out" && grep -q 'ja\\u001b]0;pwn\\u0007va\\u0008\\u009b31m' "$tmp/out" && ok || { bad "hostile names escaped in JSON (C1 too)"; cat -v "$tmp/out" | grep pwn | head -3; }
+expect 2 "hostile name: missing file" -- "$bin" analyze "$tmp/nope-$esc"
+printable "$tmp/err" && grep -q 'nope-x\\x1b' "$tmp/err" && ok || { bad "hostile file name escaped on stderr"; cat -v "$tmp/err"; }
+mkdir -p "$tmp/evil-tar/var/log"
+cp "$tmp/evil-$esc.log" "$tmp/evil-tar/var/log/messages.$esc"
+printf 'garbage' | gzip -c | head -c 15 >"$tmp/evil-tar/var/log/kern.log.$esc.gz"
+(cd "$tmp/evil-tar" && tar cf "$tmp/evil.tar" var)
+expect 0 "hostile member names: analyze" -- "$bin" analyze "$tmp/evil.tar"
+printable "$tmp/out" && grep -q 'evil.tar:var/log/messages.x\\x1b' "$tmp/out" && ok || { bad "hostile member name escaped"; cat -v "$tmp/out" | head -3; }
+expect 2 "hostile names: ingest" -- "$bin" ingest --db "$tmp/evil.db" "$tmp/evil-$esc.log" "$tmp/evil-tar"
+printable "$tmp/err" && grep -q "kern.log.x\\\\x1b" "$tmp/err" && ok || { bad "ingest: hostile names escaped on stderr"; cat -v "$tmp/err"; }
+expect 0 "hostile names: report" -- "$bin" report --db "$tmp/evil.db"
+printable "$tmp/out" && ok || { bad "report table escaped"; cat -v "$tmp/out"; }
+expect 0 "hostile names: report one" -- "$bin" report --db "$tmp/evil.db" --incident 1
+printable "$tmp/out" && grep -q 'ja\\x1b' "$tmp/out" && ok || { bad "report --incident escaped"; cat -v "$tmp/out" | head; }
+# names in any script stay readable
+sed 's/java/日本語-προγρ/' fixtures/demo/rhel7-storm.log >"$tmp/utf8.log"
+expect 0 "UTF-8 names" -- "$bin" analyze "$tmp/utf8.log"
+grep -q "Killed:     4711 (日本語-προγρ)" "$tmp/out" && ok || bad "UTF-8 names unchanged"
+
 # kill -9 in the middle of an ingest: consistent, and a rerun completes it
 if [ -x fixtures/gen/oomgen ]; then
 	fixtures/gen/oomgen --corpus dense --reports 3000 >"$tmp/dense.log" 2>/dev/null

@@ -4,6 +4,7 @@
 
 #include "core/array.h"
 #include "core/error.h"
+#include "core/escape.h"
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "core/strpool.h"
@@ -140,6 +141,92 @@ START_TEST(strpool_and_array_respect_caps)
 }
 END_TEST
 
+/* Every control character, in every form, comes out visible; UTF-8 stays. */
+static const struct {
+	const char *in, *out;
+} escapes[] = {
+	{"java", "java"},
+	{"\x1b]0;owned\x07", "\\x1b]0;owned\\x07"}, /* OSC title, BEL */
+	{"\x1b[2J\x1b[H", "\\x1b[2J\\x1b[H"}, /* CSI clear screen */
+	{"ab\bc\r\n\t", "ab\\x08c\\x0d\\x0a\\x09"},
+	{"del\x7f", "del\\x7f"},
+	{"c1-utf8\xc2\x9b"
+	 "31m\xc2\x85",
+	 "c1-utf8\\u009b31m\\u0085"},
+	{"c1-raw\x9b"
+	 "31m\x90",
+	 "c1-raw\\x9b31m\\x90"},
+	{"latin1 caf\xe9", "latin1 caf\\xe9"},
+	{"cut \xe2\x82", "cut \\xe2\\x82"},
+	{"overlong \xc0\xaf", "overlong \\xc0\\xaf"},
+	{"back\\slash", "back\\\\slash"},
+	{"Web Content", "Web Content"},
+	{"\xd0\xbc\xd0\xbe\xd0\xb9 \xc2\xa0nbsp",
+	 "\xd0\xbc\xd0\xbe\xd0\xb9 \xc2\xa0nbsp"},
+	{"\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x90\xa7",
+	 "\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x90\xa7"},
+	{"", ""},
+};
+
+START_TEST(escape_makes_controls_visible)
+{
+	struct strpool pool = STRPOOL_INIT(1 << 20);
+	struct strbuf sb = STRBUF_INIT(1 << 20);
+	const char *in = escapes[_i].in, *want = escapes[_i].out;
+	const char *got = escape_str(&pool, in);
+	size_t i;
+
+	ck_assert_str_eq(got, want);
+	/* nothing to escape: the very string, no copy */
+	ck_assert(escape_needed(in, strlen(in)) == (got != in));
+	ck_assert_ptr_null(escape_add(&sb, in, strlen(in)));
+	ck_assert_str_eq(sb.buf, want);
+	for (i = 0; i < sb.len; i++) {
+		unsigned char c = (unsigned char)sb.buf[i];
+
+		ck_assert_msg(c >= 0x20 && c != 0x7f, "control byte in '%s'",
+			      sb.buf);
+	}
+	strbuf_release(&sb);
+	strpool_release(&pool);
+}
+END_TEST
+
+/* In pieces, as a signal handler writes it: no escape is ever cut. */
+START_TEST(escape_some_fills_without_cutting)
+{
+	const char *in = "ab\x1b[31m\xc2\x9b\xe6\x97\xa5";
+	char out[8], all[64] = "";
+	size_t n = strlen(in), used, len, at = 0;
+
+	while (n) {
+		used = escape_some(in, n, out, 6, &len);
+		ck_assert_uint_gt(used, 0);
+		ck_assert_uint_le(len, 6);
+		memcpy(all + at, out, len);
+		at += len;
+		in += used;
+		n -= used;
+	}
+	ck_assert_str_eq(all, "ab\\x1b[31m\\u009b\xe6\x97\xa5");
+	ck_assert_uint_eq(escape_some("\x1b", 1, out, 3, &len), 0);
+	ck_assert_uint_eq(len, 0);
+}
+END_TEST
+
+/* A NUL inside the counted bytes is escaped too. */
+START_TEST(escape_counts_bytes_not_c_strings)
+{
+	struct strbuf sb = STRBUF_INIT(64);
+
+	ck_assert(escape_needed("a\0b", 3));
+	ck_assert_ptr_null(escape_add(&sb, "a\0b", 3));
+	ck_assert_str_eq(sb.buf, "a\\x00b");
+	strbuf_release(&sb);
+	ck_assert_ptr_null(escape_str(NULL, NULL));
+}
+END_TEST
+
 Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -150,6 +237,10 @@ Suite *core_suite(void)
 	tcase_add_test(tc, scan_find_is_memmem);
 	tcase_add_test(tc, error_wrap_adds_context);
 	tcase_add_test(tc, strpool_and_array_respect_caps);
+	tcase_add_loop_test(tc, escape_makes_controls_visible, 0,
+			    sizeof(escapes) / sizeof(escapes[0]));
+	tcase_add_test(tc, escape_counts_bytes_not_c_strings);
+	tcase_add_test(tc, escape_some_fills_without_cutting);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Escaping of control characters for text output (escape.h). The one rule
+ * is in escape_one(); the rest walks strings with it.
+ */
+#include "core/escape.h"
+
+#include <string.h>
+
+#include "core/banned.h"
+
+size_t utf8_len(const unsigned char *p, size_t n, uint32_t *cp)
+{
+	size_t len, i;
+	uint32_t c;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	}
+	if ((p[0] & 0xe0) == 0xc0) {
+		len = 2;
+		c = p[0] & 0x1f;
+	} else if ((p[0] & 0xf0) == 0xe0) {
+		len = 3;
+		c = p[0] & 0x0f;
+	} else if ((p[0] & 0xf8) == 0xf0) {
+		len = 4;
+		c = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (i = 1; i < len; i++) {
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (p[i] & 0x3f);
+	}
+	if ((len == 2 && c < 0x80) || (len == 3 && c < 0x800) ||
+	    (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/*
+ * The character at p: *len bytes that pass as they are (returns 0), or
+ * *len bytes replaced by the escape written to out (returns its length).
+ */
+static size_t escape_one(const unsigned char *p, size_t n, size_t *len,
+			 char out[8])
+{
+	static const char hex[] = "0123456789abcdef";
+	uint32_t cp;
+
+	*len = utf8_len(p, n, &cp);
+	if (!*len) {
+		/* not UTF-8: the byte, in hex */
+		*len = 1;
+		cp = p[0];
+	} else if (cp >= 0x80 && cp <= 0x9f) {
+		memcpy(out, "\\u00", 4);
+		out[4] = hex[cp >> 4];
+		out[5] = hex[cp & 15];
+		return 6;
+	} else if (cp >= 0x20 && cp != 0x7f && cp != '\\') {
+		return 0;
+	}
+	if (cp == '\\') {
+		memcpy(out, "\\\\", 2);
+		return 2;
+	}
+	out[0] = '\\';
+	out[1] = 'x';
+	out[2] = hex[cp >> 4];
+	out[3] = hex[cp & 15];
+	return 4;
+}
+
+bool escape_needed(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, len;
+	char out[8];
+
+	while (i < n) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\') {
+			i++;
+			continue;
+		}
+		if (escape_one(p + i, n - i, &len, out))
+			return true;
+		i += len;
+	}
+	return false;
+}
+
+struct oomlens_error *escape_add(struct strbuf *sb, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	struct oomlens_error *err = NULL;
+	size_t i = 0, run = 0, len, k;
+	char out[8];
+
+	while (!err && i < n) {
+		if (p[i] >= 0x20 && p[i] < 0x7f && p[i] != '\\') {
+			i++;
+			continue;
+		}
+		k = escape_one(p + i, n - i, &len, out);
+		if (!k) {
+			i += len;
+			continue;
+		}
+		err = strbuf_add(sb, s + run, i - run);
+		if (!err)
+			err = strbuf_add(sb, out, k);
+		i += len;
+		run = i;
+	}
+	if (!err)
+		err = strbuf_add(sb, s + run, n - run);
+	return err;
+}
+
+size_t escape_some(const char *s, size_t n, char *out, size_t cap, size_t *len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, used = 0, k, step;
+	char esc[8];
+
+	while (i < n) {
+		k = escape_one(p + i, n - i, &step, esc);
+		if (used + (k ? k : step) > cap)
+			break;
+		memcpy(out + used, k ? esc : s + i, k ? k : step);
+		used += k ? k : step;
+		i += step;
+	}
+	*len = used;
+	return i;
+}
+
+const char *escape_str(struct strpool *pool, const char *s)
+{
+	struct strbuf sb;
+	size_t n;
+	char *copy;
+
+	if (!s)
+		return NULL;
+	n = strlen(s);
+	if (!escape_needed(s, n))
+		return s;
+	strbuf_init(&sb, pool->cap);
+	copy = escape_add(&sb, s, n) ? NULL : strpool_dup(pool, sb.buf, sb.len);
+	strbuf_release(&sb);
+	return copy ? copy : "(out of memory)";
+}
+
+void escape_fputs(const char *s, FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT((size_t)1 << 30);
+	size_t n = strlen(s);
+
+	if (!escape_needed(s, n)) {
+		fputs(s, f);
+	} else if (escape_add(&sb, s, n)) {
+		fputs("(out of memory)", f);
+	} else {
+		fwrite(sb.buf, 1, sb.len, f);
+	}
+	strbuf_release(&sb);
+}

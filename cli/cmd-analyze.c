@@ -7,6 +7,7 @@
 
 #include "analyzer/analyzer.h"
 #include "cli/commands.h"
+#include "core/hash.h"
 #include "parsers/kcore.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
@@ -25,6 +26,8 @@ static const char analyze_usage[] =
 	"report every kernel OOM-killer incident in them. With no FILE, or FILE\n"
 	"'-', read standard input. A FILE that is a kdump vmcore (told by its\n"
 	"header) is read with its kernel's debuginfo (--vmlinux, --debuginfo).\n"
+	"A report read twice (a sosreport's dmesg and messages, say) is\n"
+	"reported once, then named: \"also seen in\".\n"
 	"\n"
 	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
 	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
@@ -61,6 +64,62 @@ static const char analyze_usage[] =
 	"\n"
 	"Exit status: 0 incidents found, 1 none found, 2 usage or I/O error.\n";
 
+/*
+ * The incidents reported so far, by fingerprint: ingest's identity rule
+ * (docs/schema.md), so that a report read twice (a sosreport's dmesg and
+ * messages, a file named twice, a log and its rotated copy) is reported
+ * once. Open addressing; a slot with index 0 is free.
+ */
+struct seen_slot {
+	uint64_t fingerprint;
+	size_t index; /* the incident's number, 1-based */
+};
+
+struct seen_set {
+	struct seen_slot *slots;
+	size_t n, mask; /* mask + 1 slots, a power of two */
+};
+
+static struct seen_slot *seen_find(struct seen_set *set, uint64_t fp)
+{
+	size_t i = (size_t)(fp ^ (fp >> 29)) & set->mask;
+
+	while (set->slots[i].index && set->slots[i].fingerprint != fp)
+		i = (i + 1) & set->mask;
+	return &set->slots[i];
+}
+
+/* The number of the incident with fingerprint fp, or 0 (then fp is added). */
+static struct oomlens_error *seen_check(struct seen_set *set, uint64_t fp,
+					size_t next_index, size_t *index)
+{
+	struct seen_slot *slot;
+
+	if (!set->slots || (set->n + 1) * 2 > set->mask + 1) {
+		size_t cap = set->slots ? (set->mask + 1) * 2 : 64, i;
+		struct seen_set bigger = {calloc(cap, sizeof(*slot)), 0,
+					  cap - 1};
+
+		if (!bigger.slots)
+			return &oomlens_error_nomem;
+		for (i = 0; set->slots && i <= set->mask; i++)
+			if (set->slots[i].index)
+				*seen_find(&bigger, set->slots[i].fingerprint) =
+					set->slots[i];
+		bigger.n = set->n;
+		free(set->slots);
+		*set = bigger;
+	}
+	slot = seen_find(set, fp);
+	*index = slot->index;
+	if (!slot->index) {
+		slot->fingerprint = fp;
+		slot->index = next_index;
+		set->n++;
+	}
+	return NULL;
+}
+
 struct analyze_ctx {
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
@@ -69,25 +128,64 @@ struct analyze_ctx {
 	size_t incidents;
 	int status;
 	struct oomlog_sink sink;
+	struct seen_set seen, seen_events;
+	size_t events;
 };
 
 static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct analyze_ctx *a = ctx;
 	struct verdict_list verdicts;
-	struct oomlens_error *err = analyzer_run(inc, &a->models, &verdicts);
+	struct oomlens_error *err;
+	size_t first = 0;
 
-	if (!err)
-		err = report_incident_models(a->report, inc, &verdicts);
-	a->incidents++;
+	err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1, &first);
+	if (!err && first) {
+		err = report_also_seen(a->report, first, inc);
+	} else if (!err) {
+		err = analyzer_run(inc, &a->models, &verdicts);
+		if (!err)
+			err = report_incident_models(a->report, inc, &verdicts);
+		a->incidents++;
+	}
 	oom_incident_free(inc);
 	return err;
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	h = fnv64(h, s ? s : "", s ? strlen(s) + 1 : 0);
+	return fnv64_byte(h, s ? 1 : 0);
+}
+
+/*
+ * An event's identity, as ingest's (docs/schema.md: kind, pid, comm, text,
+ * wallclock and uptime): an event read twice is listed once.
+ */
+static uint64_t event_identity(const struct oom_event *ev)
+{
+	uint64_t h = FNV64_SEED;
+	int64_t uptime_us = ev->has_uptime ? (int64_t)(ev->uptime * 1e6) : -1;
+
+	h = fnv64(h, &ev->kind, sizeof(ev->kind));
+	h = fnv64(h, &ev->pid, sizeof(ev->pid));
+	h = hash_str(h, ev->comm);
+	h = hash_str(h, ev->text);
+	h = hash_str(h, ev->wallclock);
+	return fnv64(h, &uptime_us, sizeof(uptime_us));
 }
 
 static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 {
 	struct analyze_ctx *a = ctx;
+	struct oomlens_error *err;
+	size_t first = 0;
 
+	err = seen_check(&a->seen_events, event_identity(ev), a->events + 1,
+			 &first);
+	if (err || first)
+		return err;
+	a->events++;
 	return report_event(a->report, ev);
 }
 
@@ -287,6 +385,8 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	oomlog_library_release();
+	free(a.seen.slots);
+	free(a.seen_events.slots);
 	if ((err = report_end(a.report))) {
 		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);

@@ -29,6 +29,9 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    const struct oom_incident *inc,
 					    size_t index);
+/* "Incident N also seen in SOURCE lines A-B", and a blank line. */
+struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
+					    const struct oom_incident *inc);
 struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev);
 

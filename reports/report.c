@@ -17,8 +17,8 @@
 struct report {
 	enum report_format fmt;
 	FILE *f;
-	size_t incidents, events, vmcores;
-	struct strbuf out, ev, vm;
+	size_t incidents, events, vmcores, seen;
+	struct strbuf out, ev, vm, also; /* also: JSON "also_seen_in" */
 	struct jw ejw;
 };
 
@@ -43,6 +43,7 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	strbuf_init(&r->out, OUT_CAP);
 	strbuf_init(&r->ev, EVENTS_CAP);
 	strbuf_init(&r->vm, SIZE_MAX / 2);
+	strbuf_init(&r->also, EVENTS_CAP);
 	jw_init(&r->ejw, &r->ev, 2);
 	r->ejw.depth = 1; /* inside the "events" array */
 	if (fmt == REPORT_JSON)
@@ -123,6 +124,34 @@ struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
 	return err ? err : flush(r);
 }
 
+struct oomlens_error *report_also_seen(struct report *r, size_t index,
+				       const struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+
+	r->seen++;
+	if (r->fmt == REPORT_JSON) {
+		struct jw w;
+		char fp[17];
+
+		snprintf(fp, sizeof(fp), "%016llx",
+			 (unsigned long long)inc->fingerprint);
+		jw_init(&w, &r->also, 2);
+		w.depth = 1;
+		w.need_comma[0] = r->seen > 1;
+		jw_object(&w, NULL);
+		jw_int(&w, "incident_index", (int64_t)index - 1);
+		jw_str(&w, "fingerprint", fp);
+		jw_str(&w, "source", inc->source);
+		jw_int(&w, "first_line", (int64_t)inc->first.line);
+		jw_int(&w, "last_line", (int64_t)inc->last.line);
+		jw_end_object(&w);
+		return w.err;
+	}
+	err = render_also_seen_text(&r->out, index, inc);
+	return err ? err : flush(r);
+}
+
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)
 {
 	r->events++;
@@ -144,6 +173,8 @@ struct oomlens_error *report_end(struct report *r)
 		if (r->vmcores)
 			strbuf_addf(&r->out, ",\n  \"vmcores\": [%s\n  ]",
 				    r->vm.buf);
+		strbuf_addf(&r->out, ",\n  \"also_seen_in\": [%s%s]",
+			    r->also.buf, r->seen ? "\n  " : "");
 		strbuf_adds(&r->out, "\n}\n");
 	} else {
 		if (!r->incidents)
@@ -170,5 +201,6 @@ void report_abort(struct report *r)
 	strbuf_release(&r->out);
 	strbuf_release(&r->ev);
 	strbuf_release(&r->vm);
+	strbuf_release(&r->also);
 	free(r);
 }

@@ -59,6 +59,16 @@ struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
 struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
 				  const char *path);
 
+/*
+ * Incident number index (1-based, in the order reported) read again: inc is
+ * the copy, with the same fingerprint (ingest's identity rule), whose source
+ * and lines are said instead of the whole report: in text a line
+ * "Incident N also seen in SOURCE lines A-B" at once, in JSON an entry of
+ * the "also_seen_in" array. inc is borrowed. Errors: NOMEM, LIMIT, IO.
+ */
+struct oomlens_error *report_also_seen(struct report *r, size_t index,
+				       const struct oom_incident *inc);
+
 /* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
 struct oomlens_error *report_event(struct report *r,
 				   const struct oom_event *ev);

@@ -342,6 +342,20 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	return err;
 }
 
+struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
+					    const struct oom_incident *inc)
+{
+	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
+	struct oomlens_error *err;
+
+	err = strbuf_addf(
+		sb, "Incident %zu also seen in %s lines %llu-%llu\n\n", index,
+		tx(&tmp, inc->source), (unsigned long long)inc->first.line,
+		(unsigned long long)inc->last.line);
+	strpool_release(&tmp);
+	return err;
+}
+
 struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev)
 {

@@ -243,6 +243,37 @@ sed 's/java/日本語-προγρ/' fixtures/demo/rhel7-storm.log >"$tmp/utf8.log
 expect 0 "UTF-8 names" -- "$bin" analyze "$tmp/utf8.log"
 grep -q "Killed:     4711 (日本語-προγρ)" "$tmp/out" && ok || bad "UTF-8 names unchanged"
 
+# The same report read twice is one incident, as in ingest (the
+# fingerprint): a sosreport's dmesg and messages, a file named twice, a log
+# and its rotated copy overlapping. The copies say where else it was seen.
+sos=$tmp/sosdup/sosreport-db7-3
+mkdir -p "$sos/var/log" "$sos/sos_commands/kernel"
+cp fixtures/demo/rhel7-storm.log "$sos/var/log/messages"
+cp "$tmp/dmesg-of-db7.log" "$sos/sos_commands/kernel/dmesg"
+(cd "$tmp/sosdup" && tar cJf "$tmp/sosdup.tar.xz" sosreport-db7-3)
+expect 0 "sosreport: dmesg and messages" -- "$bin" analyze "$tmp/sosdup.tar.xz"
+[ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && ok || { bad "sosreport: each OOM once"; grep '^Incident' "$tmp/out"; }
+grep -q "^Incident 1 also seen in $tmp/sosdup.tar.xz:sosreport-db7-3/var/log/messages lines 2-36$" "$tmp/out" && ok || { bad "sosreport: also seen in messages"; grep "also" "$tmp/out"; }
+[ "$(grep -c 'also seen in' "$tmp/out")" = 3 ] && ok || bad "sosreport: three copies"
+expect 0 "the same file twice" -- "$bin" analyze fixtures/demo/rhel7-storm.log fixtures/demo/rhel7-storm.log
+[ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && [ "$(grep -c '^Incident [0-9]* also seen in fixtures/demo/rhel7-storm.log' "$tmp/out")" = 3 ] && ok || bad "the same file twice: once, then also seen"
+grep -q "^Other memory events (not kernel OOM kills): 1$" "$tmp/out" && ok || bad "the same file twice: its event listed once"
+head -n 36 fixtures/demo/rhel7-storm.log >"$tmp/messages.1"
+expect 0 "a rotated copy overlapping" -- "$bin" analyze "$tmp/messages.1" fixtures/demo/rhel7-storm.log
+[ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && grep -q "^Incident 1 also seen in fixtures/demo/rhel7-storm.log lines 2-36$" "$tmp/out" && ok || { bad "rotated copy: once, then also seen"; grep '^Incident' "$tmp/out"; }
+if command -v python3 >/dev/null 2>&1; then
+	"$bin" analyze --format json "$tmp/sosdup.tar.xz" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+assert len(d["incidents"]) == 3, len(d["incidents"])
+seen = d["also_seen_in"]
+assert [s["incident_index"] for s in seen] == [0, 1, 2], seen
+assert all(s["source"].endswith("var/log/messages") for s in seen), seen
+assert seen[0]["first_line"] == 2 and seen[0]["last_line"] == 36, seen[0]
+assert all(s["fingerprint"] == d["incidents"][s["incident_index"]]["fingerprint"] for s in seen)
+' && ok || bad "JSON: also_seen_in"
+fi
+
 # kill -9 in the middle of an ingest: consistent, and a rerun completes it
 if [ -x fixtures/gen/oomgen ]; then
 	fixtures/gen/oomgen --corpus dense --reports 3000 >"$tmp/dense.log" 2>/dev/null

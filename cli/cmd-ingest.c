@@ -669,10 +669,18 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 		oomlens_error_free(err);
 		return NULL;
 	}
-	if (d.partial)
-		on_skip(g, path,
-			"vmcore read in part (damaged); what was read is stored",
-			true);
+	if (d.partial) {
+		/* read and stored, so counted as a source, not as a skip */
+		g->status = EXIT_TROUBLE;
+		if (!g->quiet) {
+			if (g->progress)
+				fputc('\n', stderr);
+			cli_print(stderr,
+				  "oomlens ingest: '%s': vmcore read in part "
+				  "(damaged); what was read is stored",
+				  path);
+		}
+	}
 	src.format = "vmcore";
 	g->dump = &d;
 	g->dump_path = path;

@@ -366,6 +366,11 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 		"$bin" vmcore --ps --log --vmlinux "$k64" "$tmp/cut.kdump" >"$tmp/out" 2>"$tmp/err"
 		case $? in 1 | 2) ok ;; *) bad "vmcore: a dump cut at $n bytes is partial or an error" ;; esac
 	done
+	# a dump read in part is stored, and counted as read, not also skipped
+	mkdir -p "$tmp/cutdump"
+	head -c $((sz - 700)) "$vmc/x86_64-2.6.32-rfc.kdump" >"$tmp/cutdump/cut.kdump"
+	expect 2 "ingest: a dump read in part" -- "$bin" ingest --db "$tmp/cutdump.db" --vmlinux "$k64" "$tmp/cutdump"
+	grep -q "1 sources read (1 vmcores.* 0 skipped;" "$tmp/err" && grep -q "read in part" "$tmp/err" && ok || { bad "a dump read in part is one source, no skip"; cat "$tmp/err"; }
 	expect 0 "analyze --vmlinux" -- "$bin" analyze --model all --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q "rfc-2009-as-intended: 5120 (bomb.sh) .* certain" "$tmp/out" && ok || bad "analyze --vmlinux: the RFC's fork-bomb verdict is certain"
 	# ingest: a folder with a vmcore, debuginfo found by build id

@@ -62,7 +62,9 @@ static const char analyze_usage[] =
 	"      --force       read a dump even if the debuginfo does not match it\n"
 	"  -h, --help        this text\n"
 	"\n"
-	"Exit status: 0 incidents found, 1 none found, 2 usage or I/O error.\n";
+	"Exit status: 0 incidents found, 1 none found (memory events such as\n"
+	"allocation failures or hung tasks are listed but are no incidents),\n"
+	"2 usage or I/O error.\n";
 
 /*
  * The incidents reported so far, by fingerprint: ingest's identity rule

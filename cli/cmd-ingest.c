@@ -422,10 +422,15 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 	e->text = strpool_dups(&p->pool, ev->text);
 	e->wallclock = strpool_dups(&p->pool, ev->wallclock);
 	e->host = strpool_dups(&p->pool, ev->host);
+	e->gfp_mask = strpool_dups(&p->pool, ev->gfp_mask);
+	e->gfp_flags = strpool_dups(&p->pool, ev->gfp_flags);
+	e->nodemask = strpool_dups(&p->pool, ev->nodemask);
 	if ((ev->source && !e->source) || (ev->program && !e->program) ||
 	    (ev->format_id && !e->format_id) || (ev->comm && !e->comm) ||
 	    (ev->text && !e->text) || (ev->wallclock && !e->wallclock) ||
-	    (ev->host && !e->host))
+	    (ev->host && !e->host) || (ev->gfp_mask && !e->gfp_mask) ||
+	    (ev->gfp_flags && !e->gfp_flags) ||
+	    (ev->nodemask && !e->nodemask))
 		return &oomlens_error_nomem;
 	p->n_ev++;
 	return p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES

@@ -943,8 +943,10 @@ struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
 
 static const char sql_event[] =
 	"INSERT INTO events(source_id, kind, program, format, pid, comm, text,"
-	" wallclock, host, uptime, line, byte_offset)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+	" wallclock, host, uptime, line, byte_offset, alloc_order, gfp_mask,"
+	" gfp_flags, nodemask, blocked_secs)"
+	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
+	" ?15, ?16, ?17)"
 	" ON CONFLICT DO NOTHING";
 
 struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
@@ -970,6 +972,11 @@ struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
 	db_bind_real(&b, ev->uptime, ev->has_uptime);
 	db_bind_line(&b, ev->pos.line);
 	db_bind_int(&b, (int64_t)ev->pos.offset);
+	db_bind_int(&b, ev->order);
+	db_bind_str(&b, ev->gfp_mask);
+	db_bind_str(&b, ev->gfp_flags);
+	db_bind_str(&b, ev->nodemask);
+	db_bind_int(&b, ev->blocked_secs);
 	err = db_step_done(db, &b, st);
 	sqlite3_clear_bindings(st);
 fail:

@@ -424,6 +424,22 @@ static const char migration_4[] =
 	"  ON incident_sightings(source_id, first_line);\n"
 	"DROP INDEX incident_sightings_source;\n";
 
+/*
+ * 5: the fields of page allocation failures and hung tasks, which
+ * version 1 kept only inside the event's text.
+ */
+static const char migration_5[] =
+	"ALTER TABLE events ADD COLUMN alloc_order INTEGER; -- alloc_failure:\n"
+	"  -- the allocation order (NULL for vmalloc)\n"
+	"ALTER TABLE events ADD COLUMN gfp_mask TEXT; -- alloc_failure: mode as\n"
+	"  -- printed, e.g. 0x40cc0\n"
+	"ALTER TABLE events ADD COLUMN gfp_flags TEXT; -- alloc_failure: the\n"
+	"  -- decoded flags (4.5+), e.g. GFP_KERNEL|__GFP_COMP\n"
+	"ALTER TABLE events ADD COLUMN nodemask TEXT; -- alloc_failure: as\n"
+	"  -- printed (4.12+), e.g. (null) or 0-1\n"
+	"ALTER TABLE events ADD COLUMN blocked_secs INTEGER; -- hung_task:\n"
+	"  -- seconds the task had been blocked, as printed\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -433,6 +449,8 @@ const struct db_migration db_migrations[] = {
 	 migration_3},
 	{4, "whole-content XXH3-128 source identity, mtime; sighting places",
 	 migration_4},
+	{5, "fields of allocation failures and hung tasks (events)",
+	 migration_5},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -278,6 +278,13 @@ struct oom_event {
 	int64_t pid;
 	const char *comm; /* task, unit or cgroup named by the line */
 	const char *text; /* the whole message */
+	/* alloc_failure: the allocation; NULL / OOM_VAL_NONE where unprinted */
+	int64_t order; /* none for a vmalloc failure */
+	const char *gfp_mask; /* "mode:" as printed, "0x40cc0" */
+	const char *gfp_flags; /* decoded, "GFP_KERNEL|__GFP_COMP" (4.5+) */
+	const char *nodemask; /* "(null)", "0-1" (4.12+) */
+	/* hung_task: seconds the task had been blocked, as printed */
+	int64_t blocked_secs;
 	const char *wallclock;
 	const char *host;
 	bool has_uptime;

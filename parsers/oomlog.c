@@ -189,9 +189,10 @@ static bool match_id(const char *s, size_t n, enum named_row r,
  * line by line (linesrc_skip_to()).
  */
 static const char *const idle_needles[] = {
-	"oom-kill",	  "Kill process", "kill process",
-	"Killed process", "fork-bomb",	  "pids controller",
-	"sending SIG",	  "Killed /",	  "by the OOM killer",
+	"oom-kill",	  "Kill process",	     "kill process",
+	"Killed process", "fork-bomb",		     "pids controller",
+	"sending SIG",	  "Killed /",		     "by the OOM killer",
+	"INFO: task",	  "page allocation failure", "vmalloc error",
 };
 
 /*
@@ -202,7 +203,10 @@ static const char idle_anchors[] = "Kil"
 				   "kil"
 				   "-bo"
 				   "ids"
-				   "SIG";
+				   "SIG"
+				   "FO:"
+				   "n f"
+				   "c e";
 
 static const struct linesrc_filter idle_filter = {
 	idle_anchors,
@@ -1018,6 +1022,19 @@ static void on_summary(struct oomlog *log, const struct pat_match *m)
 	log->blk = BLK_NONE;
 }
 
+/* A named group copied into buf (cut to fit), or NULL if it is absent. */
+static const char *event_group(const struct pat_match *m, const char *name,
+			       char *buf, size_t size)
+{
+	const char *s;
+	size_t n;
+
+	if (!pat_group(m, name, &s, &n))
+		return NULL;
+	snprintf(buf, size, "%.*s", (int)(n < size ? n : size - 1), s);
+	return buf;
+}
+
 static struct oomlens_error *emit_event(struct oomlog *log,
 					const struct pat_match *m,
 					const char *msg, size_t n)
@@ -1026,6 +1043,7 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 	struct oom_event ev = {0};
 	char comm[256] = "", text[1024], program[128] = "kernel";
 	char when[80] = "", host[256] = "";
+	char gfp_mask[32], gfp_flags[256], nodemask[128];
 	const char *s, *id = m->row->id;
 	size_t sl;
 
@@ -1033,7 +1051,8 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 		return NULL;
 	if (!strcmp(id, "pids-rejected"))
 		ev.kind = OOM_EVENT_PIDS_REJECTED;
-	else if (!strcmp(id, "alloc-failure"))
+	else if (scan_starts(id, strlen(id), "alloc-failure") ||
+		 !strcmp(id, "vmalloc-error"))
 		ev.kind = OOM_EVENT_ALLOC_FAILURE;
 	else if (!strcmp(id, "hung-task"))
 		ev.kind = OOM_EVENT_HUNG_TASK;
@@ -1062,6 +1081,12 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 	ev.pid = pat_int(m, "pid");
 	ev.comm = comm;
 	ev.text = text;
+	ev.order = pat_int(m, "order");
+	ev.blocked_secs = pat_int(m, "secs");
+	ev.gfp_mask = event_group(m, "gfp_mask", gfp_mask, sizeof(gfp_mask));
+	ev.gfp_flags =
+		event_group(m, "gfp_flags", gfp_flags, sizeof(gfp_flags));
+	ev.nodemask = event_group(m, "nodemask", nodemask, sizeof(nodemask));
 	ev.wallclock = ll->when ? when : NULL;
 	ev.host = ll->host ? host : NULL;
 	ev.has_uptime = ll->has_uptime;

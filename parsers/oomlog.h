@@ -54,8 +54,7 @@ void oomlog_free(struct oomlog *log);
  * What a line must hold to matter between reports (linesrc_skip_to() skips
  * the others). Outside a report the parser acts on: OOM triggers, summaries,
  * selection and kill lines, the RFC's fork-bomb lines, pids-controller
- * rejections and user-space killers. Page allocation failures and hung
- * tasks are recorded only inside a report, as context.
+ * rejections, user-space killers, page allocation failures and hung tasks.
  */
 struct linesrc_filter;
 const struct linesrc_filter *oomlog_idle_filter(void);

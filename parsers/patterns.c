@@ -325,10 +325,52 @@ const struct pat_row pat_rows[] = {
 	 "^sending (?<signal>SIGTERM|SIGKILL) to process " PID
 	 "(?: uid (?<uid>\\d+))? \"(?<comm>.*)\"",
 	 "sending SIGTERM to process 2716 uid 1000 \"firefox\": badness 906, VmRSS 3921 MiB"},
-	{"alloc-failure", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "all (warn_alloc)",
-	 "", "^(?<comm>.*): page allocation failure: ?order:(?<order>\\d+)",
+	/*
+	 * Page allocation failures (warn_alloc_failed(), warn_alloc() since
+	 * 4.10). The comm may hold ": ", so each row anchors on what follows
+	 * it. The 4.12+ and vmalloc rows were read in linux-source-6.1
+	 * (mm/page_alloc.c warn_alloc(), mm/vmalloc.c,
+	 * kernel/cgroup/cpuset.c cpuset_print_current_mems_allowed()); the
+	 * older ones are kept as those kernels print them, their commits not
+	 * checked here.
+	 */
+	{"alloc-failure-2.6.18", FAM_EVENT, KV_ANY_MIN, KV(2, 6, 38),
+	 "<=2.6.38 (__alloc_pages)", "",
+	 "^(?<comm>.*): page allocation failure\\. order:(?<order>\\d+), "
+	 "mode:(?<gfp_mask>0x[0-9a-fA-F]+)$",
+	 "swapper: page allocation failure. order:1, mode:0x20"},
+	{"alloc-failure-2.6.39", FAM_EVENT, KV(2, 6, 39), KV(4, 4, 255),
+	 "2.6.39-4.4 (warn_alloc_failed; RHEL7 3.10)", "",
+	 "^(?<comm>.*): page allocation failure: order:(?<order>\\d+), "
+	 "mode:(?<gfp_mask>0x[0-9a-fA-F]+)$",
+	 "kworker/0:1: page allocation failure: order:2, mode:0x104020"},
+	{"alloc-failure-4.5", FAM_EVENT, KV(4, 5, 0), KV(4, 11, 255),
+	 "4.5-4.11 (%pGg flags)", "",
+	 "^(?<comm>.*): page allocation failure: order:(?<order>\\d+), "
+	 "mode:(?<gfp_mask>0x[0-9a-fA-F]+)\\((?<gfp_flags>[^)]*)\\)$",
+	 "Web Content: page allocation failure: order:4, mode:0x240c0c0(GFP_KERNEL|__GFP_COMP|__GFP_ZERO)"},
+	{"alloc-failure-4.12", FAM_EVENT, KV(4, 12, 0), KV_ANY_MAX,
+	 "4.12+ without cpusets (nodemask=)", "",
+	 "^(?<comm>.*): page allocation failure: order:(?<order>\\d+), "
+	 "mode:(?<gfp_mask>0x[0-9a-fA-F]+)\\((?<gfp_flags>[^)]*)\\), "
+	 "nodemask=(?<nodemask>[^,\\s]*)$",
 	 "kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)"},
-	{"hung-task", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "all", "",
+	{"alloc-failure-cpuset", FAM_EVENT, KV(4, 12, 0), KV_ANY_MAX,
+	 "4.12+ with cpusets (6.1 read)", "",
+	 "^(?<comm>.*): page allocation failure: order:(?<order>\\d+), "
+	 "mode:(?<gfp_mask>0x[0-9a-fA-F]+)\\((?<gfp_flags>[^)]*)\\), "
+	 "nodemask=(?<nodemask>[^,\\s]*),cpuset=(?<cpuset>.*),"
+	 "mems_allowed=(?<mems>\\S*)$",
+	 "ip: page allocation failure: order:0, mode:0x40c40(GFP_NOFS|__GFP_COMP), nodemask=(null),cpuset=/,mems_allowed=0"},
+	{"vmalloc-error", FAM_EVENT, KV(5, 13, 0), KV_ANY_MAX,
+	 "6.1 read; the first release not checked", "",
+	 "^(?<comm>.*): vmalloc error: size (?<size>\\d+), (?<reason>.*?), "
+	 "mode:(?<gfp_mask>0x[0-9a-fA-F]+)\\((?<gfp_flags>[^)]*)\\), "
+	 "nodemask=(?<nodemask>[^,\\s]*)(?:,cpuset=(?<cpuset>.*),"
+	 "mems_allowed=(?<mems>\\S*))?$",
+	 "modprobe: vmalloc error: size 8192, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null),cpuset=/,mems_allowed=0"},
+	/* kernel/hung_task.c check_hung_task(); the same text since 2.6.x */
+	{"hung-task", FAM_EVENT, KV_ANY_MIN, KV_ANY_MAX, "all (6.1 read)", "",
 	 "^INFO: task (?<comm>.*):" PID
 	 " blocked for more than (?<secs>\\d+) seconds\\.$",
 	 "INFO: task jbd2/sda1-8:312 blocked for more than 120 seconds."},

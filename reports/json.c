@@ -354,5 +354,10 @@ void render_event_json(struct jw *w, const struct oom_event *ev)
 	jw_str(w, "host", ev->host);
 	jw_double(w, "uptime", ev->uptime, ev->has_uptime);
 	jw_str(w, "text", ev->text);
+	jw_int(w, "order", ev->order);
+	jw_str(w, "gfp_mask", ev->gfp_mask);
+	jw_str(w, "gfp_flags", ev->gfp_flags);
+	jw_str(w, "nodemask", ev->nodemask);
+	jw_int(w, "blocked_secs", ev->blocked_secs);
 	jw_end_object(w);
 }

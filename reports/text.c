@@ -356,6 +356,33 @@ struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
 	return err;
 }
 
+/*
+ * The fields of an allocation failure or a hung task, on a line of their
+ * own; the strings escaped in pool.
+ */
+static struct oomlens_error *event_fields_text(struct strbuf *sb,
+					       struct strpool *pool,
+					       const struct oom_event *ev)
+{
+	if (ev->kind == OOM_EVENT_HUNG_TASK)
+		return strbuf_addf(sb, "    task %s (pid %lld), blocked %lld s\n",
+				   tx(pool, opt(ev->comm)), (long long)ev->pid,
+				   (long long)ev->blocked_secs);
+	if (ev->kind != OOM_EVENT_ALLOC_FAILURE)
+		return NULL;
+	strbuf_addf(sb, "    task %s", tx(pool, opt(ev->comm)));
+	if (ev->order != OOM_VAL_NONE)
+		strbuf_addf(sb, ", order %lld", (long long)ev->order);
+	if (ev->gfp_mask)
+		strbuf_addf(sb, ", gfp_mask %s%s%s%s", tx(pool, ev->gfp_mask),
+			    ev->gfp_flags ? " (" : "",
+			    ev->gfp_flags ? tx(pool, ev->gfp_flags) : "",
+			    ev->gfp_flags ? ")" : "");
+	if (ev->nodemask)
+		strbuf_addf(sb, ", nodemask %s", tx(pool, ev->nodemask));
+	return strbuf_adds(sb, "\n");
+}
+
 struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev)
 {
@@ -366,6 +393,8 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
 			  (unsigned long long)ev->pos.line,
 			  oom_event_kind_name(ev->kind), tx(&tmp, ev->program),
 			  tx(&tmp, ev->text));
+	if (!err)
+		err = event_fields_text(sb, &tmp, ev);
 	strpool_release(&tmp);
 	return err;
 }

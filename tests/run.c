@@ -30,6 +30,17 @@ static struct oomlens_error *keep_event(void *ctx, const struct oom_event *ev)
 		c->event_kinds[ev->kind]++;
 	snprintf(c->last_event_comm, sizeof(c->last_event_comm), "%s",
 		 ev->comm ? ev->comm : "");
+	c->last_event_pid = ev->pid;
+	c->last_event_order = ev->order;
+	c->last_event_blocked_secs = ev->blocked_secs;
+	snprintf(c->last_event_gfp_mask, sizeof(c->last_event_gfp_mask), "%s",
+		 ev->gfp_mask ? ev->gfp_mask : "");
+	snprintf(c->last_event_gfp_flags, sizeof(c->last_event_gfp_flags),
+		 "%s", ev->gfp_flags ? ev->gfp_flags : "");
+	snprintf(c->last_event_nodemask, sizeof(c->last_event_nodemask), "%s",
+		 ev->nodemask ? ev->nodemask : "");
+	snprintf(c->last_event_format, sizeof(c->last_event_format), "%s",
+		 ev->format_id ? ev->format_id : "");
 	return NULL;
 }
 

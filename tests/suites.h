@@ -32,6 +32,10 @@ struct collected {
 	size_t events;
 	int event_kinds[8]; /* count per enum oom_event_kind */
 	char last_event_comm[256];
+	/* the last event's fields (OOM_VAL_NONE / "" when absent) */
+	int64_t last_event_pid, last_event_order, last_event_blocked_secs;
+	char last_event_gfp_mask[32], last_event_gfp_flags[128];
+	char last_event_nodemask[64], last_event_format[64];
 };
 
 void collect_text(struct collected *c, const char *text);

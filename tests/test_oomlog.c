@@ -264,12 +264,69 @@ START_TEST(userspace_killers_are_events_not_incidents)
 		"Nov  3 12:00:02 h earlyoom[700]: sending SIGTERM to process 2716 uid 1000 \"firefox\": badness 906, VmRSS 3921 MiB\n"
 		"Nov  3 12:00:03 h kernel: [  5.000000] kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)\n"
 		"Nov  3 12:00:04 h kernel: [  6.000000] cgroup: fork rejected by pids controller in /user.slice/user-1000.slice\n");
-	/* an allocation failure outside a report is no event (needles) */
 	ck_assert_uint_eq(c.n, 0);
-	ck_assert_uint_eq(c.events, 3);
+	ck_assert_uint_eq(c.events, 4);
 	ck_assert_int_eq(c.event_kinds[OOM_EVENT_USERSPACE_KILL], 2);
-	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 0);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 1);
 	ck_assert_int_eq(c.event_kinds[OOM_EVENT_PIDS_REJECTED], 1);
+	collected_release(&c);
+}
+END_TEST
+
+/*
+ * Page allocation failures and hung tasks, in every printk format, between
+ * reports: each one event with its fields.
+ */
+static const struct {
+	const char *line, *format, *comm;
+	enum oom_event_kind kind;
+	int64_t pid, order, blocked;
+	const char *gfp_mask, *gfp_flags, *nodemask;
+} memory_events[] = {
+	{"Nov  3 12:00:03 h kernel: swapper: page allocation failure. order:1, mode:0x20",
+	 "alloc-failure-2.6.18", "swapper", OOM_EVENT_ALLOC_FAILURE,
+	 OOM_VAL_NONE, 1, OOM_VAL_NONE, "0x20", "", ""},
+	{"[ 5.000000] kworker/0:1: page allocation failure: order:2, mode:0x104020",
+	 "alloc-failure-2.6.39", "kworker/0:1", OOM_EVENT_ALLOC_FAILURE,
+	 OOM_VAL_NONE, 2, OOM_VAL_NONE, "0x104020", "", ""},
+	{"[ 5.000000] Web Content: page allocation failure: order:4, mode:0x240c0c0(GFP_KERNEL|__GFP_COMP|__GFP_ZERO)",
+	 "alloc-failure-4.5", "Web Content", OOM_EVENT_ALLOC_FAILURE,
+	 OOM_VAL_NONE, 4, OOM_VAL_NONE, "0x240c0c0",
+	 "GFP_KERNEL|__GFP_COMP|__GFP_ZERO", ""},
+	{"<4>[ 5.000000] kworker/0:1: page allocation failure: order:4, mode:0x40cc0(GFP_KERNEL|__GFP_COMP), nodemask=(null)",
+	 "alloc-failure-4.12", "kworker/0:1", OOM_EVENT_ALLOC_FAILURE,
+	 OOM_VAL_NONE, 4, OOM_VAL_NONE, "0x40cc0", "GFP_KERNEL|__GFP_COMP",
+	 "(null)"},
+	{"2026-11-03T12:00:01.123456+00:00 h kernel: a: b: page allocation failure: order:0, mode:0x40c40(GFP_NOFS|__GFP_COMP), nodemask=0-1,cpuset=/,mems_allowed=0-1",
+	 "alloc-failure-cpuset", "a: b", OOM_EVENT_ALLOC_FAILURE, OOM_VAL_NONE,
+	 0, OOM_VAL_NONE, "0x40c40", "GFP_NOFS|__GFP_COMP", "0-1"},
+	{"[ 5.000000] modprobe: vmalloc error: size 8192, vm_struct allocation failed, mode:0xcc0(GFP_KERNEL), nodemask=(null),cpuset=/,mems_allowed=0",
+	 "vmalloc-error", "modprobe", OOM_EVENT_ALLOC_FAILURE, OOM_VAL_NONE,
+	 OOM_VAL_NONE, OOM_VAL_NONE, "0xcc0", "GFP_KERNEL", "(null)"},
+	{"Nov  3 12:00:03 h kernel: [ 5.000000] INFO: task jbd2/sda1-8:312 blocked for more than 120 seconds.",
+	 "hung-task", "jbd2/sda1-8", OOM_EVENT_HUNG_TASK, 312, OOM_VAL_NONE,
+	 120, "", "", ""},
+};
+
+START_TEST(memory_events_are_reported_with_their_fields)
+{
+	char text[1024];
+	struct collected c;
+
+	snprintf(text, sizeof(text), "[ 1.000000] boot\n%s\n[ 9.000000] more\n",
+		 memory_events[_i].line);
+	collect_text(&c, text);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.events, 1);
+	ck_assert_int_eq(c.event_kinds[memory_events[_i].kind], 1);
+	ck_assert_str_eq(c.last_event_format, memory_events[_i].format);
+	ck_assert_str_eq(c.last_event_comm, memory_events[_i].comm);
+	ck_assert_int_eq(c.last_event_pid, memory_events[_i].pid);
+	ck_assert_int_eq(c.last_event_order, memory_events[_i].order);
+	ck_assert_int_eq(c.last_event_blocked_secs, memory_events[_i].blocked);
+	ck_assert_str_eq(c.last_event_gfp_mask, memory_events[_i].gfp_mask);
+	ck_assert_str_eq(c.last_event_gfp_flags, memory_events[_i].gfp_flags);
+	ck_assert_str_eq(c.last_event_nodemask, memory_events[_i].nodemask);
 	collected_release(&c);
 }
 END_TEST
@@ -407,6 +464,8 @@ Suite *oomlog_suite(void)
 	tcase_add_test(tc, rsyslog_escapes_and_wrapped_lines);
 	tcase_add_test(tc, backslash_continuations_join);
 	tcase_add_test(tc, userspace_killers_are_events_not_incidents);
+	tcase_add_loop_test(tc, memory_events_are_reported_with_their_fields, 0,
+			    sizeof(memory_events) / sizeof(memory_events[0]));
 	tcase_add_test(tc, interleaved_lines_do_not_break_a_report);
 	tcase_add_test(tc, no_killable_process_is_not_truncated);
 	tcase_add_test(tc, memcg_v2_stats_without_prefix);
@@ -467,7 +526,10 @@ START_TEST(idle_filter_is_consistent)
 		"select-2.6.36",    "select-2.6.20",	 "select-2.6.18",
 		"killed-5.4",	    "killed-2.6.18",	 "forkbomb-kill",
 		"pids-rejected",    "systemd-oomd-kill", "earlyoom-kill",
-		"systemd-unit-oom",
+		"systemd-unit-oom", "alloc-failure-2.6.18",
+		"alloc-failure-2.6.39", "alloc-failure-4.5",
+		"alloc-failure-4.12", "alloc-failure-cpuset",
+		"vmalloc-error",    "hung-task",
 	};
 	size_t i, k;
 

@@ -191,6 +191,18 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 	return report_event(a->report, ev);
 }
 
+static void on_warning(void *ctx, const char *source, uint64_t line,
+		       const char *text)
+{
+	(void)ctx;
+	if (line)
+		fprintf(stderr, "oomlens analyze: warning: %s:%llu: %s\n",
+			source, (unsigned long long)line, text);
+	else
+		fprintf(stderr, "oomlens analyze: warning: %s: %s\n", source,
+			text);
+}
+
 static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 {
 	struct analyze_ctx *a = ctx;
@@ -375,6 +387,7 @@ int cmd_analyze(int argc, char **argv)
 	}
 	a.sink.incident = on_incident;
 	a.sink.event = on_event;
+	a.sink.warning = on_warning;
 	a.sink.ctx = &a;
 	a.status = EXIT_FOUND;
 	for (i = 0; i < nfiles; i++) {

@@ -511,6 +511,23 @@ static struct oomlens_error *source_done(struct ingest *g,
 	return err;
 }
 
+static void on_warning(void *ctx, const char *source, uint64_t line,
+		       const char *text)
+{
+	struct ingest *g = ctx;
+
+	if (g->quiet)
+		return;
+	if (g->progress)
+		fputc('\n', stderr);
+	if (line)
+		fprintf(stderr, "oomlens ingest: warning: %s:%llu: %s\n",
+			source, (unsigned long long)line, text);
+	else
+		fprintf(stderr, "oomlens ingest: warning: %s: %s\n", source,
+			text);
+}
+
 static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 {
 	struct ingest *g = ctx;
@@ -803,6 +820,7 @@ int cmd_ingest(int argc, char **argv)
 	g.started = now();
 	g.sink.incident = on_incident;
 	g.sink.event = on_event;
+	g.sink.warning = on_warning;
 	g.sink.ctx = &g;
 	g.status = 0;
 	for (i = optind; i < argc && !err; i++)

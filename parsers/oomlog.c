@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "parsers/oomlog.h"
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +16,11 @@
 #include "parsers/prefix.h"
 #include "core/banned.h"
 
-/* Messages longer than this are no kernel printk (LOG_LINE_MAX is ~1 KiB). */
+/*
+ * Messages longer than this are no kernel printk (LOG_LINE_MAX is ~1 KiB):
+ * one that matches a row all the same is read, with a warning; joins are
+ * not tried on them.
+ */
 #define MAX_MATCH_LEN 8192
 /* A report open this many unrecognised kernel lines in a row has ended. */
 #define MAX_UNKNOWN_RUN 25
@@ -81,12 +86,37 @@ struct oomlog {
 	const char *msg; /* the message being handled, trimmed */
 	size_t msg_len;
 	const struct log_line *ll;
+	struct strbuf clean; /* a line whose NUL bytes were dealt with */
+	uint64_t long_warned; /* the last line warned about as over-long */
 };
 
 static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 				    size_t n);
 
 /* ---- small helpers ---------------------------------------------------- */
+
+/*
+ * Damage at line that changes what is read: told to the sink's warning
+ * callback (the first OOMLOG_MAX_WARNINGS of a source), and kept with the
+ * incident open at the time, if any.
+ */
+static void __attribute__((format(printf, 3, 4)))
+source_warn(struct oomlog *log, uint64_t line, const char *fmt, ...)
+{
+	char text[320];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	if (log->cur) {
+		struct oom_pos pos = {line, 0};
+
+		oom_incident_warn(log->cur, pos, "%s", text);
+	}
+	if (++log->stats.warnings <= OOMLOG_MAX_WARNINGS && log->sink.warning)
+		log->sink.warning(log->sink.ctx, log->source, line, text);
+}
 
 static const char *dup_group(struct oomlog *log, const struct pat_match *m,
 			     const char *name)
@@ -120,7 +150,15 @@ static bool group_is(const struct pat_match *m, const char *name,
 static bool match(struct oomlog *log, enum pat_family f, const char *s,
 		  size_t n, struct pat_match *m)
 {
-	return n <= MAX_MATCH_LEN && patterns_match(f, s, n, log->kv, m);
+	if (!patterns_match(f, s, n, log->kv, m))
+		return false;
+	if (n > MAX_MATCH_LEN && log->long_warned != log->pos.line) {
+		log->long_warned = log->pos.line;
+		source_warn(log, log->pos.line,
+			    "a message of %zu bytes, longer than any printk, read as '%s': other text may be glued to it",
+			    n, m->row->id);
+	}
+	return true;
 }
 
 /*
@@ -177,7 +215,7 @@ static bool row_is(const struct pat_match *m, enum named_row r)
 static bool match_id(const char *s, size_t n, enum named_row r,
 		     struct pat_match *m)
 {
-	return n <= MAX_MATCH_LEN && named_rows[r] >= 0 &&
+	return named_rows[r] >= 0 &&
 	       patterns_match_row((size_t)named_rows[r], s, n, m);
 }
 
@@ -1427,30 +1465,78 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	return handle_report(log, s, n);
 }
 
+static long row_of(const char *s, size_t n);
+
+/*
+ * Does the text after a bare carriage return, up to the next one, start a
+ * message of its own: a log prefix, a "[" (a stamp or a task row), or a
+ * message some row knows? Else the CR is part of the message (a name may
+ * hold one) and stays in it.
+ */
+static bool starts_message(const char *s, size_t n)
+{
+	struct log_line ll;
+
+	while (n && (*s == ' ' || *s == '\t')) {
+		s++;
+		n--;
+	}
+	if (!n)
+		return false;
+	if (*s == '[')
+		return true;
+	prefix_parse(s, n, &ll);
+	return ll.style != PREFIX_NONE || row_of(s, n) >= 0;
+}
+
 /*
  * Split one physical line into the messages it holds: rsyslog's "#012"
  * (an escaped newline; "#011" is a tab, left alone) and a bare carriage
- * return, where another program wrote to the same serial console.
+ * return where another program wrote to the same serial console, so that
+ * what follows starts a message of its own (with its own prefix, which is
+ * read). Carriage returns at the end (CRLF) go.
  */
 static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 					   size_t n)
 {
+	const char *start = s, *at = s, *end = s + n;
+	struct log_line sub;
 	struct oomlens_error *err;
 
-	while (n) {
-		const char *hash = scan_find(s, n, "#012");
-		const char *cr = memchr(s, '\r', n);
-		const char *cut = hash && (!cr || hash < cr) ? hash : cr;
-		size_t skip = cut == hash ? 4 : 1;
+	while (at < end) {
+		const char *hash = scan_find(at, (size_t)(end - at), "#012");
+		const char *cr = memchr(at, '\r', (size_t)(end - at));
+		const char *rest, *next;
 
-		if (!cut)
+		if (hash && (!cr || hash < cr)) {
+			if ((err = handle(log, start, (size_t)(hash - start))))
+				return err;
+			start = at = hash + 4;
+			continue;
+		}
+		if (!cr)
 			break;
-		if ((err = handle(log, s, (size_t)(cut - s))))
+		for (rest = cr; rest < end && *rest == '\r'; rest++)
+			;
+		if (rest == end) {
+			end = cr; /* CRLF */
+			break;
+		}
+		next = memchr(rest, '\r', (size_t)(end - rest));
+		if (!starts_message(rest, (size_t)((next ? next : end) - rest))) {
+			at = rest; /* a CR inside the message */
+			continue;
+		}
+		if ((err = handle(log, start, (size_t)(cr - start))))
 			return err;
-		n -= (size_t)(cut + skip - s);
-		s = cut + skip;
+		prefix_parse(rest, (size_t)(end - rest), &sub);
+		if (sub.style != PREFIX_NONE) {
+			log->ll = &sub;
+			rest = sub.msg;
+		}
+		start = at = rest;
 	}
-	return handle(log, s, n);
+	return handle(log, start, (size_t)(end - start));
 }
 
 static struct oomlens_error *flush_pending(struct oomlog *log)
@@ -1610,14 +1696,99 @@ static void rebase(struct log_line *ll, const char *text, const char *copy)
 			*p[i] = copy + (*p[i] - text);
 }
 
+static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
+				       size_t len, uint64_t lineno,
+				       uint64_t offset);
+
+/* U+FFFD, the replacement character, for a NUL byte inside a message. */
+#define NUL_SHOWN_AS "\xef\xbf\xbd"
+
+/*
+ * A line holding NUL bytes. Blocks that a file had allocated but not yet
+ * written when the machine went down read back as NULs, glued in front of
+ * the next line written: NULs at either end go, and a run of them before
+ * text with a log prefix ends the line there. Any other NUL is damage
+ * inside a message: it becomes U+FFFD, so that a name holding one is not
+ * cut at it. Each change is warned about.
+ */
+static struct oomlens_error *feed_nul_line(struct oomlog *log,
+					   const char *text, size_t len,
+					   uint64_t lineno, uint64_t offset)
+{
+	const char *p = text, *end = text + len, *run;
+	struct oomlens_error *err;
+	size_t replaced = 0;
+
+	while (p < end && !*p)
+		p++;
+	if (p > text)
+		source_warn(log, lineno,
+			    "%zu NUL bytes before the text dropped (a file's unwritten tail after a crash?)",
+			    (size_t)(p - text));
+	while (end > p && !end[-1])
+		end--;
+	strbuf_reset(&log->clean);
+	for (;;) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+		struct log_line ll;
+
+		if (!nul)
+			break;
+		if ((err = strbuf_add(&log->clean, p, (size_t)(nul - p))))
+			return err;
+		for (run = nul; run < end && !*run; run++)
+			;
+		prefix_parse(run, (size_t)(end - run), &ll);
+		if (ll.style != PREFIX_NONE) {
+			/* the line before the run never got its end */
+			source_warn(log, lineno,
+				    "%zu NUL bytes between two lines: read as a line break",
+				    (size_t)(run - nul));
+			err = feed_line(log, log->clean.buf, log->clean.len,
+					lineno, offset);
+			if (err)
+				return err;
+			strbuf_reset(&log->clean);
+			offset += (uint64_t)(run - text);
+		} else {
+			for (; nul < run; nul++, replaced++)
+				if ((err = strbuf_add(&log->clean, NUL_SHOWN_AS,
+						      3)))
+					return err;
+		}
+		p = run;
+	}
+	if ((err = strbuf_add(&log->clean, p, (size_t)(end - p))))
+		return err;
+	if (replaced)
+		source_warn(log, lineno,
+			    "%zu NUL bytes inside the text, shown as U+FFFD",
+			    replaced);
+	if (end < text + len && log->clean.len)
+		source_warn(log, lineno, "%zu NUL bytes after the text dropped",
+			    (size_t)(text + len - end));
+	if (!log->clean.len)
+		return NULL;
+	return feed_line(log, log->clean.buf, log->clean.len, lineno, offset);
+}
+
 struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 				  size_t len, uint64_t lineno, uint64_t offset)
+{
+	log->stats.lines++;
+	log->stats.bytes += len + 1;
+	if (memchr(text, '\0', len))
+		return feed_nul_line(log, text, len, lineno, offset);
+	return feed_line(log, text, len, lineno, offset);
+}
+
+static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
+				       size_t len, uint64_t lineno,
+				       uint64_t offset)
 {
 	struct oomlens_error *err;
 	struct log_line ll;
 
-	log->stats.lines++;
-	log->stats.bytes += len + 1;
 	if (log->pend_valid && log->pend_ll_valid)
 		prefix_parse_after(text, len, log->pend.buf, &log->pend_ll,
 				   &ll);
@@ -1630,7 +1801,11 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 			log->pend_piece_len = len;
 			return NULL;
 		}
-		oomlens_error_free(err); /* over the cap: handle what we have */
+		/* over the cap: handle what we have */
+		oomlens_error_free(err);
+		source_warn(log, lineno,
+			    "joined to the line before, it would pass %zu bytes: read apart",
+			    (size_t)log->pend.cap);
 	}
 	if ((err = flush_pending(log)))
 		return err;
@@ -1638,6 +1813,9 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	if ((err = strbuf_add(&log->pend, text, len))) {
 		/* a line over the cap: keep its head */
 		oomlens_error_free(err);
+		source_warn(log, lineno,
+			    "a line of %zu bytes: cut to its first %zu",
+			    len, (size_t)log->pend.cap);
 		strbuf_reset(&log->pend);
 		log->pend_ll_valid = false;
 		if ((err = strbuf_add(&log->pend, text, log->pend.cap)))
@@ -1671,6 +1849,14 @@ struct oomlens_error *oomlog_finish(struct oomlog *log)
 
 	if (err)
 		return err;
+	if (log->stats.warnings > OOMLOG_MAX_WARNINGS && log->sink.warning) {
+		char text[80];
+
+		snprintf(text, sizeof(text), "%llu more warnings not shown",
+			 (unsigned long long)(log->stats.warnings -
+					      OOMLOG_MAX_WARNINGS));
+		log->sink.warning(log->sink.ctx, log->source, 0, text);
+	}
 	if (log->fb_pending && !log->cur) {
 		/* a fork-bomb warning whose report never came */
 		log->fb_pending = false;
@@ -1699,6 +1885,7 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 	}
 	log->sink = *sink;
 	strbuf_init(&log->pend, LINESRC_MAX_LINE);
+	strbuf_init(&log->clean, 3 * LINESRC_MAX_LINE);
 	*out = log;
 	return NULL;
 }
@@ -1719,6 +1906,7 @@ void oomlog_free(struct oomlog *log)
 		return;
 	oom_incident_free(log->cur);
 	strbuf_release(&log->pend);
+	strbuf_release(&log->clean);
 	free(log->source);
 	free(log);
 }
@@ -1759,6 +1947,10 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 		if ((err = linesrc_next(src, &line, &got)) || !got)
 			break;
 		cut += line.cut;
+		if (line.cut)
+			source_warn(log, line.lineno,
+				    "a line longer than %zu bytes: cut there, the rest skipped",
+				    (size_t)LINESRC_MAX_LINE);
 		err = oomlog_feed(log, line.text, line.len, line.lineno,
 				  line.offset);
 		if (err) {

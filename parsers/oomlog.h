@@ -31,10 +31,21 @@ struct oomlog_sink {
 	/* Receives each event; the event's strings are borrowed. May be NULL. */
 	struct oomlens_error *(*event)(void *ctx, const struct oom_event *ev);
 	void *ctx;
+	/*
+	 * Told of damage in the source that changes what is read: a line cut,
+	 * NUL bytes dropped or replaced, a message longer than any printk.
+	 * line is 1-based (0: the source as a whole); the strings are
+	 * borrowed. At most OOMLOG_MAX_WARNINGS per source, then one that
+	 * counts the rest. May be NULL.
+	 */
+	void (*warning)(void *ctx, const char *source, uint64_t line,
+			const char *text);
 };
 
+#define OOMLOG_MAX_WARNINGS 20
+
 struct oomlog_stats {
-	uint64_t lines, bytes, incidents, events, cut_lines;
+	uint64_t lines, bytes, incidents, events, cut_lines, warnings;
 };
 
 struct oomlog;

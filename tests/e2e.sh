@@ -58,6 +58,7 @@ grep -q "skipped '$bin': an ELF file (a program or library), not a log" "$tmp/er
 expect 0 "NUL bytes before a log" -- "$bin" analyze "$tmp/nulhead"
 printf 'a\0b\0[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\0\n' >"$tmp/nul"
 expect 0 "NUL bytes" -- "$bin" analyze --format json "$tmp/nul"
+grep -q "warning: $tmp/nul:1: 1 NUL bytes between two lines: read as a line break" "$tmp/err" && ok || { bad "NUL bytes: a warning names the file and line"; cat "$tmp/err"; }
 { head -c 104857600 /dev/zero | tr '\0' 'a'; echo; cat fixtures/demo/rhel7-storm.log; } >"$tmp/longline"
 # (a sanitizer's shadow memory needs a huge address space: no limit there)
 if [ -n "${E2E_NO_VMLIMIT:-}" ]; then

@@ -44,6 +44,25 @@ static struct oomlens_error *keep_event(void *ctx, const struct oom_event *ev)
 	return NULL;
 }
 
+static void keep_warning(void *ctx, const char *source, uint64_t line,
+			 const char *text)
+{
+	struct collected *c = ctx;
+
+	if (c->warnings < 4)
+		snprintf(c->warning[c->warnings], sizeof(c->warning[0]),
+			 "%s:%llu: %s", source, (unsigned long long)line, text);
+	c->warnings++;
+}
+
+void collect_bytes(struct collected *c, const char *bytes, size_t len)
+{
+	struct oomlog_sink sink = {keep_incident, keep_event, c, keep_warning};
+
+	memset(c, 0, sizeof(*c));
+	ck_assert_ptr_null(oomlog_parse_text(bytes, len, "test.log", &sink));
+}
+
 void collect_text(struct collected *c, const char *text)
 {
 	struct oomlog_sink sink = {keep_incident, keep_event, c};
@@ -166,6 +185,7 @@ int main(void)
 	srunner_add_suite(sr, patterns_eras_suite());
 	srunner_add_suite(sr, oomlog_suite());
 	srunner_add_suite(sr, oomlog_identity_suite());
+	srunner_add_suite(sr, oomlog_damage_suite());
 	srunner_add_suite(sr, reports_suite());
 	srunner_add_suite(sr, reallogs_suite());
 	srunner_add_suite(sr, generated_suite());

@@ -601,3 +601,203 @@ Suite *oomlog_identity_suite(void)
 	suite_add_tcase(s, tc);
 	return s;
 }
+/* ---- damaged lines: over-long, carriage returns, NUL bytes ------------ */
+
+#define ROW_510(pid, comm)                                                     \
+	"[  100.000012] [   " #pid "]     0  " #pid                             \
+	"   100000    75000   700000        0           500 " comm "\n"
+
+/* A whole 5.10 report whose victim is named comm, after head. */
+static char *report_510(const char *head, const char *comm, size_t *len)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&s, &n);
+
+	ck_assert_ptr_nonnull(f);
+	fputs(head, f);
+	fputs(TRIG_510 TABLE_510, f);
+	fputs("[  100.000012] [   4242]     0  4242   100000    75000   700000        0           500 ",
+	      f);
+	fputs(comm, f);
+	fputs("\n", f);
+	fputs("[  100.000020] Out of memory: Killed process 4242 (", f);
+	fputs(comm, f);
+	fputs(") total-vm:400000kB, anon-rss:300000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:700kB oom_score_adj:0\n",
+	      f);
+	fclose(f);
+	*len = n;
+	return s;
+}
+
+static void assert_whole_report(const struct collected *c, const char *comm)
+{
+	const struct oom_incident *inc;
+
+	ck_assert_uint_eq(c->n, 1);
+	inc = c->inc[0];
+	ck_assert(!inc->truncated && !inc->partial);
+	ck_assert_str_eq(inc->kernel_release, "5.10.0-26-amd64");
+	ck_assert_ptr_nonnull(inc->trigger.format_id);
+	ck_assert_str_eq(inc->trigger.comm, "stress");
+	ck_assert(inc->has_uptime);
+	ck_assert_uint_eq((uint64_t)(inc->uptime * 1e6 + 0.5), 100000001);
+	ck_assert_uint_eq(inc->n_tasks, 1);
+	ck_assert_ptr_nonnull(oom_incident_victim(inc));
+	ck_assert_int_eq(oom_incident_victim(inc)->pid, 4242);
+	ck_assert_str_eq(oom_incident_victim(inc)->comm, comm);
+	ck_assert_str_eq(inc->tasks[0].comm, comm);
+}
+
+/* A trigger line over 8 KiB (junk glued after it) keeps its report, warned. */
+START_TEST(over_long_trigger_line_keeps_its_report)
+{
+	struct collected c;
+	size_t len, i;
+	char *s = report_510("", "stress", &len), *t;
+	const char *after = strstr(s, "oom_score_adj=0\n") + 15;
+	size_t pad = 9000;
+
+	t = malloc(len + pad + 1);
+	ck_assert_ptr_nonnull(t);
+	memcpy(t, s, (size_t)(after - s));
+	for (i = 0; i < pad; i++)
+		t[(after - s) + i] = i ? 'y' : ' ';
+	memcpy(t + (after - s) + pad, after, len - (size_t)(after - s));
+	collect_bytes(&c, t, len + pad);
+	assert_whole_report(&c, "stress");
+	ck_assert_uint_ge(c.warnings, 1);
+	ck_assert_msg(strstr(c.warning[0], "test.log:1: ") &&
+			      strstr(c.warning[0], "9"),
+		      "warning: %s", c.warning[0]);
+	collected_release(&c);
+	free(t);
+	free(s);
+}
+END_TEST
+
+/* A carriage return inside a name does not split the line. */
+START_TEST(carriage_return_inside_a_name_keeps_the_kill)
+{
+	struct collected c;
+	size_t len;
+	char *s = report_510("", "a\rb", &len);
+
+	collect_bytes(&c, s, len);
+	assert_whole_report(&c, "a\rb");
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
+/* CRLF line ends, and a CR before a line of its own (a shared console). */
+START_TEST(carriage_returns_between_lines)
+{
+	struct collected c;
+	size_t len, i, n = 0;
+	char *s = report_510("", "stress", &len);
+	char *t = malloc(2 * len + 64);
+
+	ck_assert_ptr_nonnull(t);
+	for (i = 0; i < len; i++) {
+		if (s[i] == '\n')
+			t[n++] = '\r';
+		t[n++] = s[i];
+	}
+	collect_bytes(&c, t, n);
+	assert_whole_report(&c, "stress");
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+	/* another writer's unfinished line, then the kernel's after a CR */
+	n = (size_t)sprintf(t, "login: \r");
+	memcpy(t + n, s, len);
+	collect_bytes(&c, t, n + len);
+	assert_whole_report(&c, "stress");
+	collected_release(&c);
+	free(t);
+	free(s);
+}
+END_TEST
+
+/* A NUL byte in a name: the name is kept whole, the NUL shown, a warning. */
+START_TEST(nul_inside_a_name_does_not_cut_it)
+{
+	struct collected c;
+	size_t len;
+	char *s = report_510("", "str@ess", &len), *p;
+
+	while ((p = memchr(s, '@', len)))
+		*p = '\0';
+	collect_bytes(&c, s, len);
+	assert_whole_report(&c, "str\xef\xbf\xbd"
+				"ess");
+	ck_assert_uint_eq(c.warnings, 2);
+	ck_assert_msg(strstr(c.warning[0], "test.log:5: ") &&
+			      strstr(c.warning[0], "NUL"),
+		      "warning: %s", c.warning[0]);
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
+/* NULs where a crash left a file's tail unwritten, before the next line. */
+START_TEST(nul_padding_before_a_line_is_dropped)
+{
+	struct collected c;
+	size_t len, pad = 5000;
+	char *s = report_510("", "stress", &len);
+	char *t = calloc(1, len + pad + 32);
+
+	ck_assert_ptr_nonnull(t);
+	memcpy(t, "[   99.000000] half a li", 24);
+	memcpy(t + 24 + pad, s, len);
+	collect_bytes(&c, t, 24 + pad + len);
+	assert_whole_report(&c, "stress");
+	ck_assert_uint_ge(c.warnings, 1);
+	ck_assert_msg(strstr(c.warning[0], "test.log:1: ") &&
+			      strstr(c.warning[0], "5000 NUL"),
+		      "warning: %s", c.warning[0]);
+	collected_release(&c);
+	free(t);
+	free(s);
+}
+END_TEST
+
+/* A line over the line source's cap is cut, and a warning says where. */
+START_TEST(lines_over_the_cap_are_warned_about)
+{
+	struct collected c;
+	size_t len, big = LINESRC_MAX_LINE + 100;
+	char *s = report_510("", "stress", &len);
+	char *t = malloc(big + 1 + len);
+
+	ck_assert_ptr_nonnull(t);
+	memset(t, 'z', big);
+	t[big] = '\n';
+	memcpy(t + big + 1, s, len);
+	collect_bytes(&c, t, big + 1 + len);
+	assert_whole_report(&c, "stress");
+	ck_assert_uint_eq(c.warnings, 1);
+	ck_assert_msg(strstr(c.warning[0], "test.log:1: ") &&
+			      strstr(c.warning[0], "cut"),
+		      "warning: %s", c.warning[0]);
+	collected_release(&c);
+	free(t);
+	free(s);
+}
+END_TEST
+
+Suite *oomlog_damage_suite(void)
+{
+	Suite *s = suite_create("oomlog-damage");
+	TCase *tc = tcase_create("damage");
+
+	tcase_add_test(tc, over_long_trigger_line_keeps_its_report);
+	tcase_add_test(tc, carriage_return_inside_a_name_keeps_the_kill);
+	tcase_add_test(tc, carriage_returns_between_lines);
+	tcase_add_test(tc, nul_inside_a_name_does_not_cut_it);
+	tcase_add_test(tc, nul_padding_before_a_line_is_dropped);
+	tcase_add_test(tc, lines_over_the_cap_are_warned_about);
+	suite_add_tcase(s, tc);
+	return s;
+}

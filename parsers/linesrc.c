@@ -222,6 +222,37 @@ struct oomlens_error *linesrc_skip_to(struct linesrc *src,
 	}
 }
 
+struct oomlens_error *linesrc_peek(struct linesrc *src, size_t want,
+				   const char **p, size_t *n)
+{
+	struct oomlens_error *err;
+
+	if (want > LINESRC_MAX_LINE)
+		want = LINESRC_MAX_LINE;
+	while (src->end - src->start < want && !src->eof)
+		if ((err = fill(src)))
+			return err;
+	*p = src->buf + src->start;
+	*n = src->end - src->start < want ? src->end - src->start : want;
+	return NULL;
+}
+
+struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
+				   const char **p, size_t *got)
+{
+	struct oomlens_error *err;
+
+	if (src->skipping)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "linesrc_take() inside a cut line");
+	if ((err = linesrc_peek(src, n, p, got)))
+		return err;
+	src->lineno += scan_count_newlines(*p, *got);
+	src->start += *got;
+	src->offset += *got;
+	return NULL;
+}
+
 struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 				   bool *got)
 {

@@ -83,6 +83,21 @@ struct linesrc_filter {
 struct oomlens_error *linesrc_skip_to(struct linesrc *src,
 				      const struct linesrc_filter *f,
 				      uint64_t *skipped);
+/*
+ * The first bytes of the stream, up to want (at most LINESRC_MAX_LINE),
+ * without consuming them: fewer only at the end of input. *p is valid until
+ * the next call on src. Errors: IO.
+ */
+struct oomlens_error *linesrc_peek(struct linesrc *src, size_t want,
+				   const char **p, size_t *n);
+/*
+ * Take the next n bytes whatever they hold (a binary field of a journal
+ * export): *p points at *got bytes, n unless the input ends first, valid
+ * until the next call; n is at most LINESRC_MAX_LINE. Line numbers count the
+ * newlines taken. Errors: IO.
+ */
+struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
+				   const char **p, size_t *got);
 void linesrc_close(struct linesrc *src);
 
 #endif

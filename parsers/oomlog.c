@@ -6,11 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/array.h"
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "model/kversion.h"
+#include "parsers/journal.h"
 #include "parsers/linesrc.h"
 #include "parsers/patterns.h"
 #include "parsers/prefix.h"
@@ -1911,6 +1913,144 @@ void oomlog_free(struct oomlog *log)
 	free(log);
 }
 
+/* ---- journal exports ------------------------------------------------- */
+
+struct journal_ctx {
+	struct oomlog *log;
+	enum prefix_style style;
+};
+
+/*
+ * One message of a journal entry, as a log line of its own: the entry's
+ * fields stand in for a prefix. A NUL becomes U+FFFD, as in text; a message
+ * of several lines is handled line by line.
+ */
+static struct oomlens_error *on_journal_entry(void *ctx,
+					      const struct journal_entry *e)
+{
+	struct journal_ctx *jc = ctx;
+	struct oomlog *log = jc->log;
+	struct log_line ll = {0};
+	char when[48], tag[160];
+	const char *p = e->message, *end = e->message + e->message_len;
+	struct oomlens_error *err = NULL;
+	size_t nuls = 0;
+
+	log->stats.lines++;
+	log->stats.bytes += e->message_len;
+	if (memchr(p, '\0', e->message_len)) {
+		strbuf_reset(&log->clean);
+		for (; p < end && !err; p++) {
+			if (*p)
+				err = strbuf_add(&log->clean, p, 1);
+			else if (++nuls)
+				err = strbuf_add(&log->clean, NUL_SHOWN_AS, 3);
+		}
+		if (err)
+			return err;
+		source_warn(log, e->lineno,
+			    "%zu NUL bytes inside the text, shown as U+FFFD",
+			    nuls);
+		p = log->clean.buf;
+		end = p + log->clean.len;
+	}
+	ll.style = jc->style;
+	ll.level = e->priority;
+	ll.from_kernel = e->kernel;
+	/* a kernel entry's printk stamp; else when journald read it */
+	ll.has_uptime = e->kernel && (e->has_source_mono || e->has_mono);
+	ll.uptime = (double)(e->has_source_mono ? e->source_mono_usec
+						: e->mono_usec) /
+		    1e6;
+	if (e->has_realtime) {
+		time_t t = (time_t)(e->realtime_usec / 1000000);
+		struct tm tm;
+
+		if (gmtime_r(&t, &tm) &&
+		    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%S", &tm)) {
+			size_t n = strlen(when);
+
+			snprintf(when + n, sizeof(when) - n, ".%06u+00:00",
+				 (unsigned)(e->realtime_usec % 1000000));
+			ll.when = when;
+			ll.when_len = strlen(when);
+		}
+	}
+	if (e->hostname) {
+		ll.host = e->hostname;
+		ll.host_len = strlen(e->hostname);
+	}
+	if (e->pid >= 0 && !e->kernel)
+		snprintf(tag, sizeof(tag), "%s[%lld]",
+			 e->identifier ? e->identifier : "?",
+			 (long long)e->pid);
+	else
+		snprintf(tag, sizeof(tag), "%s",
+			 e->kernel ? "kernel"
+			 : e->identifier ? e->identifier
+					 : "?");
+	ll.tag = tag;
+	ll.tag_len = strlen(tag);
+	log->pos.line = log->end_line = e->lineno;
+	log->pos.offset = e->offset;
+	while (!err && p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = (size_t)((nl ? nl : end) - p);
+
+		ll.msg = p;
+		ll.msg_len = n;
+		log->ll = &ll;
+		err = handle_pieces(log, p, n);
+		p += n + (nl != NULL);
+	}
+	log->ll = NULL;
+	return err;
+}
+
+static void on_journal_warning(void *ctx, uint64_t line, const char *text)
+{
+	struct journal_ctx *jc = ctx;
+
+	source_warn(jc->log, line, "%s", text);
+}
+
+/*
+ * A journal export instead of log text (parsers/journal.h): read its
+ * entries. *done is false for log text, which the caller reads.
+ */
+static struct oomlens_error *parse_journal(struct oomlog *log,
+					   struct linesrc *src, bool *done)
+{
+	struct journal_ctx jc = {log, PREFIX_NONE};
+	struct oomlens_error *err;
+	const char *head;
+	size_t n;
+
+	*done = false;
+	if ((err = linesrc_peek(src, 4096, &head, &n)))
+		return err;
+	switch (journal_sniff(head, n)) {
+	case JOURNAL_NOT:
+		return NULL;
+	case JOURNAL_BINARY:
+		*done = true;
+		source_warn(log, 0,
+			    "a binary systemd journal file, not read: give 'journalctl --file FILE -o export' (or -o json) instead");
+		return NULL;
+	case JOURNAL_JSON:
+		jc.style = PREFIX_JOURNAL_JSON;
+		*done = true;
+		return journal_read(src, JOURNAL_JSON, on_journal_entry,
+				    on_journal_warning, &jc);
+	case JOURNAL_EXPORT:
+		jc.style = PREFIX_JOURNAL_EXPORT;
+		*done = true;
+		return journal_read(src, JOURNAL_EXPORT, on_journal_entry,
+				    on_journal_warning, &jc);
+	}
+	return NULL;
+}
+
 struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 					 const char *host,
 					 const struct oomlog_sink *sink,
@@ -1919,13 +2059,16 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 	struct oomlens_error *err;
 	struct oomlog *log;
 	struct line line;
-	bool got;
+	bool got, journal;
 	uint64_t cut = 0, idle_run = 0;
 
 	if ((err = oomlog_new(&log, name, sink)))
 		return err;
 	log->default_host = host;
-	for (;;) {
+	err = parse_journal(log, src, &journal);
+	if (err)
+		err = oomlens_error_wrap(err, "%s", name);
+	for (; !err && !journal;) {
 		/*
 		 * Quiet for two lines in a row (so that a wrapped line has had
 		 * its continuation): skip to the next line that may matter.

@@ -17,6 +17,8 @@ const char *prefix_style_name(enum prefix_style s)
 		[PREFIX_JOURNAL_UNIX] = "journal-unix",
 		[PREFIX_JOURNAL_MONO] = "journal-monotonic",
 		[PREFIX_JOURNAL_META] = "journal-meta",
+		[PREFIX_JOURNAL_JSON] = "journal-json",
+		[PREFIX_JOURNAL_EXPORT] = "journal-export",
 	};
 
 	return names[s];

@@ -33,6 +33,8 @@ enum prefix_style {
 	PREFIX_JOURNAL_UNIX,
 	PREFIX_JOURNAL_MONO,
 	PREFIX_JOURNAL_META, /* "-- Logs begin at ..." and the like */
+	PREFIX_JOURNAL_JSON, /* journalctl -o json: fields, no prefix text */
+	PREFIX_JOURNAL_EXPORT, /* journalctl -o export (parsers/journal.h) */
 };
 
 const char *prefix_style_name(enum prefix_style s);

@@ -44,6 +44,7 @@ static const char *const wanted_names[] = {
 	"messages", "messages-*", "messages.*",	 "kern.log",	 "kern.log.*",
 	"syslog",   "syslog.*",	  "syslog-*",	 "dmesg",	 "dmesg*",
 	"*.log",    "*.log.*",	  "journalctl*", "journal*.txt", "*.txt",
+	"journal*", "*.json",	  "*.export",
 };
 
 /* A sosreport's kernel logs, by their path from its root's name on. */

@@ -13,7 +13,8 @@
  * followed if it is a symbolic link, as grep does; links met inside a
  * directory are skipped, and so are FIFOs and devices there.
  * Inside an archive only entries that look like kernel logs are read:
- * messages*, kern.log*, syslog*, dmesg*, journal text exports and *.log
+ * messages*, kern.log*, syslog*, dmesg*, journal exports (journal*, *.json,
+ * *.export: their content tells the format) and *.log
  * (in a sosreport: var/log/messages*, var/log/kern.log*, var/log/syslog*,
  * sos_commands/kernel/dmesg*, sos_commands/logs/journalctl*); the others are
  * counted as skipped. An unpacked sosreport (a directory named sosreport-*

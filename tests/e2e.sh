@@ -306,8 +306,8 @@ fi
 
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then
-	for f in fixtures/demo/*.log "$tmp/nul"; do
-		"$bin" analyze --format json "$f" | python3 -c 'import json,sys; json.load(sys.stdin)' && ok || bad "invalid JSON for $f"
+	for f in fixtures/demo/*.log "$tmp/nul" fixtures/journal/6.1-global.json; do
+		"$bin" analyze --format json "$f" 2>/dev/null | python3 -c 'import json,sys; json.load(sys.stdin)' && ok || bad "invalid JSON for $f"
 	done
 fi
 
@@ -494,6 +494,35 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	[ "$(sqlite3 "$tmp/ev.db" "SELECT kind, comm, pid, alloc_order, gfp_mask, gfp_flags, nodemask, blocked_secs FROM events ORDER BY line")" = "alloc_failure|kworker/0:1||4|0x40cc0|GFP_KERNEL|__GFP_COMP|(null)|
 hung_task|jbd2/sda1-8|312|||||120" ] && ok || bad "events' fields in the database"
 fi
+
+# ---- journal exports (fixtures/journal) -----------------------------------
+# told by their content, on stdin and in archives too; the same reports as
+# the dmesg capture they were made from, with the same fingerprints
+"$bin" analyze --format json fixtures/kernel-output/6.1.0-57-cloud-amd64-global.log |
+	grep '"fingerprint"' >"$tmp/fp.dmesg"
+for f in fixtures/journal/6.1-global.json fixtures/journal/6.1-global.export; do
+	expect 0 "journal export $f" -- "$bin" analyze "$f"
+	[ "$(grep -c '^Incident' "$tmp/out")" = 2 ] && grep -q "Killed:     92 (my hog (1))" "$tmp/out" &&
+		grep -q "uptime 5.020 s on lab-vm" "$tmp/out" && grep -q "userspace_kill (systemd-oomd\[612\])" "$tmp/out" &&
+		grep -q "alloc_failure (kernel)" "$tmp/out" && ok || { bad "journal export $f: reports"; cat "$tmp/out"; }
+	"$bin" analyze --format json "$f" | grep '"fingerprint"' | cmp -s - "$tmp/fp.dmesg" &&
+		ok || bad "journal export $f: fingerprints of the dmesg capture"
+	expect 0 "journal export $f on stdin" -- sh -c "\"$bin\" analyze - < $f"
+	[ "$(grep -c '^Incident' "$tmp/out")" = 2 ] && ok || bad "journal export $f on stdin: 2 incidents"
+done
+for f in fixtures/journal/6.1-global-tail.json-pretty fixtures/journal/6.1-global-tail.json-seq; do
+	expect 0 "journal export $f" -- "$bin" analyze "$f"
+	grep -q "Killed:     132 (bighog)" "$tmp/out" && ok || { bad "journal export $f: the kill"; cat "$tmp/out"; }
+done
+mkdir -p "$tmp/jarc/logs"
+cp fixtures/journal/6.1-global.json "$tmp/jarc/logs/journal.json"
+cp fixtures/journal/6.1-global.export "$tmp/jarc/logs/boot.export"
+(cd "$tmp" && tar czf jarc.tgz jarc)
+expect 0 "journal exports in a tar.gz" -- "$bin" analyze "$tmp/jarc.tgz"
+[ "$(grep -c '^Incident' "$tmp/out")" = 4 ] && ok || { bad "journal exports in a tar.gz: 4 incidents"; cat "$tmp/out"; }
+printf 'LPKSHHRH\0\0\0\0\1\0\0\0' >"$tmp/system.journal"
+expect 1 "binary journal file" -- "$bin" analyze "$tmp/system.journal"
+grep -q "$tmp/system.journal'*: a binary systemd journal" "$tmp/err" && ok || { bad "binary journal: named"; cat "$tmp/err"; }
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -16,6 +16,7 @@ Suite *patterns_eras_suite(void);
 Suite *oomlog_suite(void);
 Suite *oomlog_identity_suite(void);
 Suite *oomlog_damage_suite(void);
+Suite *journal_suite(void);
 Suite *reports_suite(void);
 Suite *reallogs_suite(void);
 Suite *generated_suite(void);

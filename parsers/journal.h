@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_JOURNAL_H
+#define OOMLENS_PARSERS_JOURNAL_H
+
+/*
+ * systemd journal exports, told from log text by their first bytes (never
+ * by a file's name) and read entry by entry with bounded memory:
+ *
+ *   journalctl -o json       one JSON object per line; also json-seq (each
+ *                            object after an RS byte), json-sse ("data: "
+ *                            lines) and json-pretty (an object over lines
+ *                            from "{" to "}")
+ *   journalctl -o export     "NAME=value" lines, entries apart by a blank
+ *                            line; a value that is not printable text is
+ *                            "NAME\n", its length as 64-bit little endian,
+ *                            the bytes, "\n"
+ *
+ * as systemd documents them (JOURNAL_EXPORT_FORMATS) and journalctl 252
+ * writes them: every value a JSON string, numbers too; a value that is not
+ * UTF-8 an array of byte values; a field given more than once an array of
+ * its values (the first one is read); a field too large for journalctl's
+ * limit null. A binary journal file (its "LPKSHHRH" magic) is recognised
+ * but not read.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/error.h"
+#include "parsers/linesrc.h"
+
+enum journal_format {
+	JOURNAL_NOT, /* log text */
+	JOURNAL_JSON,
+	JOURNAL_EXPORT,
+	JOURNAL_BINARY, /* a journal file itself: journalctl must export it */
+};
+
+/* What the first n bytes of a stream are (n of 4096 or so is enough). */
+enum journal_format journal_sniff(const char *head, size_t n);
+
+/* The fields of one entry that the OOM parser uses. */
+struct journal_entry {
+	const char *message; /* MESSAGE, decoded; may hold NUL and '\n' */
+	size_t message_len;
+	const char *hostname; /* _HOSTNAME, or NULL */
+	const char *identifier; /* SYSLOG_IDENTIFIER, or NULL */
+	int64_t pid; /* _PID, or -1 */
+	int priority; /* PRIORITY, or -1 */
+	bool kernel; /* _TRANSPORT=kernel, or SYSLOG_IDENTIFIER=kernel */
+	bool has_source_mono, has_mono, has_realtime;
+	uint64_t source_mono_usec; /* _SOURCE_MONOTONIC_TIMESTAMP: printk's */
+	uint64_t mono_usec; /* __MONOTONIC_TIMESTAMP: when journald read it */
+	uint64_t realtime_usec; /* __REALTIME_TIMESTAMP, since the epoch */
+	uint64_t lineno, offset; /* where the MESSAGE (or the entry) starts */
+};
+
+/* Called per entry that has a MESSAGE; strings valid during the call. */
+typedef struct oomlens_error *journal_entry_fn(void *ctx,
+					       const struct journal_entry *e);
+/* Told of what was skipped or cut, with the line (strings borrowed). */
+typedef void journal_warn_fn(void *ctx, uint64_t line, const char *text);
+
+/*
+ * Read every entry of src, an export in format f (JOURNAL_JSON or
+ * JOURNAL_EXPORT). A malformed entry is skipped with a warning; a value
+ * over LINESRC_MAX_LINE bytes is cut with one. Errors: IO, NOMEM, or what
+ * fn returned.
+ */
+struct oomlens_error *journal_read(struct linesrc *src, enum journal_format f,
+				   journal_entry_fn *fn, journal_warn_fn *warn,
+				   void *ctx);
+
+#endif

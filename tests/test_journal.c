@@ -1,0 +1,420 @@
+// SPDX-License-Identifier: MIT
+/*
+ * parsers/journal.c through the OOM parser: journalctl -o json (and its
+ * json-seq, json-sse and json-pretty forms) and -o export, told from text
+ * by their content, their kernel entries read as the report's lines with
+ * the entries' stamps, host and wall clock; JSON escapes, byte arrays,
+ * binary export fields; damaged input skipped with a warning.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers/journal.h"
+#include "parsers/oomlog.h"
+#include "tests/suites.h"
+
+/* The messages of a 5.10 report, one per entry. */
+static const char *const report[] = {
+	"stress invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0",
+	"CPU: 1 PID: 4242 Comm: stress Not tainted 5.10.0-26-amd64 #1 Debian 5.10.197-1",
+	"Tasks state (memory values in pages):",
+	"[  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name",
+	"[    412]     0   412    23483      371    90112        0         -1000 systemd-udevd",
+	"[   4242]     0  4242   100000    75000   700000        0           500 NAME",
+	"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/user.slice,task=NAME,pid=4242,uid=0",
+	"Out of memory: Killed process 4242 (NAME) total-vm:400000kB, anon-rss:300000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:700kB oom_score_adj:0",
+};
+#define N_REPORT (sizeof(report) / sizeof(report[0]))
+
+/* s with every "NAME" replaced by name, into a static buffer. */
+static const char *named(const char *s, const char *name)
+{
+	static char buf[1024];
+	const char *at = strstr(s, "NAME");
+
+	if (!at)
+		return s;
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - s), s, name,
+		 at + 4);
+	return buf;
+}
+
+/* The report as journalctl -o json lines; name_json is the victim's name
+ * as it stands inside a JSON string (escapes allowed). */
+static char *report_json(const char *name_json, const char *between,
+			 size_t *len)
+{
+	char *s = NULL;
+	size_t n = 0, i;
+	FILE *f = open_memstream(&s, &n);
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < N_REPORT; i++) {
+		fprintf(f,
+			"{\"__CURSOR\":\"s=1;i=%zu\",\"__REALTIME_TIMESTAMP\":\"%llu\",\"__MONOTONIC_TIMESTAMP\":\"%llu\",\"_BOOT_ID\":\"5e2f\",\"_TRANSPORT\":\"kernel\",\"PRIORITY\":\"4\",\"SYSLOG_IDENTIFIER\":\"kernel\",\"_SOURCE_MONOTONIC_TIMESTAMP\":\"%llu\",\"_HOSTNAME\":\"db7\",\"MESSAGE\":\"%s\"}\n",
+			i, 1793707200000000ULL + 100000001 + i,
+			100000300ULL + i, 100000001ULL + i,
+			named(report[i], name_json));
+		if (i == 2 && between)
+			fputs(between, f);
+	}
+	fclose(f);
+	*len = n;
+	return s;
+}
+
+static void assert_report(const struct collected *c, const char *name,
+			  const char *style)
+{
+	const struct oom_incident *inc;
+
+	ck_assert_uint_eq(c->n, 1);
+	inc = c->inc[0];
+	ck_assert(!inc->truncated && !inc->partial);
+	ck_assert_str_eq(inc->prefix_style, style);
+	ck_assert_str_eq(inc->kernel_release, "5.10.0-26-amd64");
+	ck_assert_str_eq(inc->trigger.comm, "stress");
+	ck_assert(inc->has_uptime);
+	ck_assert_uint_eq((uint64_t)(inc->uptime * 1e6 + 0.5), 100000001);
+	ck_assert_str_eq(inc->host, "db7");
+	ck_assert_uint_eq(inc->n_tasks, 2);
+	ck_assert_str_eq(inc->tasks[1].comm, name);
+	ck_assert_int_eq(oom_incident_victim(inc)->pid, 4242);
+	ck_assert_str_eq(oom_incident_victim(inc)->comm, name);
+}
+
+START_TEST(json_lines_are_read_as_the_report)
+{
+	struct collected c;
+	size_t len;
+	char *s = report_json("stress", NULL, &len);
+
+	collect_bytes(&c, s, len);
+	assert_report(&c, "stress", "journal-json");
+	ck_assert_str_eq(c.inc[0]->wallclock,
+			 "2026-11-03T12:01:40.000001+00:00");
+	ck_assert_uint_eq(c.inc[0]->first.line, 1);
+	ck_assert_uint_eq(c.inc[0]->last.line, N_REPORT);
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
+/* Escapes, surrogates, a lone surrogate, an escaped NUL, quotes. */
+START_TEST(json_string_escapes)
+{
+	static const struct {
+		const char *json, *name;
+		size_t warnings;
+	} cases[] = {
+		{"caf\\u00e9", "caf\xc3\xa9", 0},
+		{"\\ud83d\\ude00x", "\xf0\x9f\x98\x80x", 0},
+		{"a\\ud800b", "a\xef\xbf\xbd"
+			      "b",
+		 0},
+		{"a\\\"b\\\\c\\/d", "a\"b\\c/d", 0},
+		{"a\\tb\\rc", "a\tb\rc", 0},
+		{"st\\u0000r", "st\xef\xbf\xbdr", 3},
+	};
+	struct collected c;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = report_json(cases[i].json, NULL, &len);
+
+		collect_bytes(&c, s, len);
+		assert_report(&c, cases[i].name, "journal-json");
+		ck_assert_uint_eq(c.warnings, cases[i].warnings);
+		collected_release(&c);
+		free(s);
+	}
+}
+END_TEST
+
+/* MESSAGE as an array of bytes (not UTF-8), and given twice (an array). */
+START_TEST(json_byte_arrays_and_repeated_fields)
+{
+	const char *lines =
+		"{\"_TRANSPORT\":\"kernel\",\"_SOURCE_MONOTONIC_TIMESTAMP\":\"5000000\",\"MESSAGE\":[120,255,121,58,32,112,97,103,101,32,97,108,108,111,99,97,116,105,111,110,32,102,97,105,108,117,114,101,58,32,111,114,100,101,114,58,50,44,32,109,111,100,101,58,48,120,50,48],\"_HOSTNAME\":null}\n"
+		"{\"_TRANSPORT\":\"kernel\",\"MESSAGE\":[\"INFO: task jbd2/sda1-8:312 blocked for more than 120 seconds.\",\"second value\"],\"X\":{\"nested\":[1,{\"a\":true}]}}\n"
+		"{\"_TRANSPORT\":\"journal\",\"SYSLOG_IDENTIFIER\":\"systemd-oomd\",\"_PID\":\"612\",\"MESSAGE\":\"Killed /user.slice/x.scope due to memory pressure for /user.slice being 71.20% > 50.00% for > 20s with reclaim activity\"}\n";
+	struct collected c;
+
+	collect_bytes(&c, lines, strlen(lines));
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.events, 3);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 1);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_HUNG_TASK], 1);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_USERSPACE_KILL], 1);
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+}
+END_TEST
+
+/* json-seq, json-sse and json-pretty frame the same entries. */
+START_TEST(json_framings)
+{
+	struct collected c;
+	size_t len, i, n;
+	char *s = report_json("stress", NULL, &len), *t, *line;
+	FILE *f;
+
+	for (i = 0; i < 3; i++) {
+		char *copy = strdup(s), *save = NULL;
+
+		ck_assert_ptr_nonnull(copy);
+		t = NULL;
+		n = 0;
+		f = open_memstream(&t, &n);
+		for (line = strtok_r(copy, "\n", &save); line;
+		     line = strtok_r(NULL, "\n", &save)) {
+			if (i == 0) {
+				fprintf(f, "\x1e%s\n", line);
+			} else if (i == 1) {
+				fprintf(f, "data: %s\n\n", line);
+			} else {
+				/* json-pretty: a field per line */
+				char *p;
+
+				fputs("{\n\t", f);
+				for (p = line + 1; *p && p[1]; p++) {
+					if (*p == ',' && p[1] == '"' &&
+					    p[-1] == '"')
+						fputs(",\n\t", f);
+					else
+						fputc(*p, f);
+				}
+				fputs("\n}\n", f);
+			}
+		}
+		fclose(f);
+		free(copy);
+		collect_bytes(&c, t, n);
+		assert_report(&c, "stress", "journal-json");
+		ck_assert_uint_eq(c.warnings, 0);
+		collected_release(&c);
+		free(t);
+	}
+	free(s);
+}
+END_TEST
+
+/* Damage costs the entry it is in, with a warning naming the line. */
+START_TEST(json_damage_is_skipped_with_a_warning)
+{
+	struct collected c;
+	size_t len;
+	char *s = report_json(
+		"stress",
+		"{\"MESSAGE\":\"unterminated\n{\"MESSAGE\":\"bad \\x escape\"}\nplain text\n{\"MESSAGE\":[1,2,300]}\n",
+		&len);
+
+	collect_bytes(&c, s, len);
+	assert_report(&c, "stress", "journal-json");
+	ck_assert_uint_eq(c.warnings, 4);
+	ck_assert_str_eq(c.warning[0],
+			 "test.log:4: malformed journal entry: skipped");
+	ck_assert_str_eq(
+		c.warning[2],
+		"test.log:6: not a journal entry in a JSON export: skipped");
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
+/* "NAME=value\n"; a binary field "NAME\n" + le64 length + bytes + "\n". */
+static void put_field(FILE *f, const char *name, const char *v, size_t n,
+		      bool binary)
+{
+	unsigned char le[8];
+	size_t i;
+
+	if (!binary) {
+		fprintf(f, "%s=%.*s\n", name, (int)n, v);
+		return;
+	}
+	for (i = 0; i < 8; i++)
+		le[i] = (unsigned char)((uint64_t)n >> (8 * i));
+	fprintf(f, "%s\n", name);
+	fwrite(le, 1, 8, f);
+	fwrite(v, 1, n, f);
+	fputc('\n', f);
+}
+
+static char *report_export(const char *name, size_t name_len, bool binary,
+			   size_t *len)
+{
+	char *s = NULL, msg[1024], num[32];
+	size_t n = 0, i;
+	FILE *f = open_memstream(&s, &n);
+
+	ck_assert_ptr_nonnull(f);
+	for (i = 0; i < N_REPORT; i++) {
+		const char *at = strstr(report[i], "NAME");
+		size_t m;
+
+		if (at) {
+			m = (size_t)(at - report[i]);
+			memcpy(msg, report[i], m);
+			memcpy(msg + m, name, name_len);
+			m += name_len;
+			strcpy(msg + m, at + 4);
+			m += strlen(at + 4);
+		} else {
+			m = strlen(report[i]);
+			memcpy(msg, report[i], m + 1);
+		}
+		fprintf(f, "__CURSOR=s=1;i=%zu\n", i);
+		snprintf(num, sizeof(num), "%llu",
+			 1793707200000000ULL + 100000001 + i);
+		put_field(f, "__REALTIME_TIMESTAMP", num, strlen(num), false);
+		put_field(f, "_TRANSPORT", "kernel", 6, false);
+		snprintf(num, sizeof(num), "%llu", 100000001ULL + i);
+		put_field(f, "_SOURCE_MONOTONIC_TIMESTAMP", num, strlen(num),
+			  false);
+		put_field(f, "MESSAGE", msg, m, binary && at);
+		put_field(f, "_HOSTNAME", "db7", 3, false);
+		fputc('\n', f);
+	}
+	fclose(f);
+	*len = n;
+	return s;
+}
+
+START_TEST(export_entries_are_read_as_the_report)
+{
+	struct collected c;
+	size_t len;
+	char *s = report_export("stress", 6, false, &len);
+
+	collect_bytes(&c, s, len);
+	assert_report(&c, "stress", "journal-export");
+	ck_assert_uint_eq(c.inc[0]->first.line, 5);
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
+/* Binary fields: a name with a newline and a byte 0xff; lengths whose
+ * bytes hold '\n' (10) and '=' (61). */
+START_TEST(export_binary_fields)
+{
+	static const struct {
+		const char *name;
+		size_t len;
+	} cases[] = {
+		{"a\nb\xff", 4},
+		{"0123456789", 10},
+		{"=========================================================", 57},
+	};
+	struct collected c;
+	size_t len, i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *s = report_export(cases[i].name, cases[i].len, true,
+					&len);
+		const char *want = cases[i].name;
+
+		collect_bytes(&c, s, len);
+		if (i == 0)
+			/* the message's lines are read one by one */
+			ck_assert_uint_ge(c.n, 1);
+		else
+			assert_report(&c, want, "journal-export");
+		ck_assert_uint_eq(c.warnings, 0);
+		collected_release(&c);
+		free(s);
+	}
+}
+END_TEST
+
+/* An export cut inside a binary field: what came before is read, warned. */
+START_TEST(export_cut_inside_a_field)
+{
+	struct collected c;
+	size_t len, at;
+	char *s = report_export("stress", 6, true, &len);
+
+	/* the last entry's binary MESSAGE, cut after 20 of its bytes */
+	at = (size_t)(strstr(s + len - 300, "MESSAGE\n") - s) + 8 + 8 + 20;
+	collect_bytes(&c, s, at);
+	ck_assert_uint_eq(c.n, 1);
+	ck_assert(c.inc[0]->truncated);
+	ck_assert_uint_eq(c.warnings, 1);
+	ck_assert_msg(strstr(c.warning[0], "cut inside a field"), "%s",
+		      c.warning[0]);
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
+START_TEST(sniffing_by_content)
+{
+	static const struct {
+		const char *head;
+		enum journal_format f;
+	} cases[] = {
+		{"{\"__CURSOR\":\"s=1\",\"MESSAGE\":\"x\"}\n", JOURNAL_JSON},
+		{"\x1e{\"MESSAGE\":\"x\"}\n", JOURNAL_JSON},
+		{"data: {\"__REALTIME_TIMESTAMP\":\"1\"}\n\n", JOURNAL_JSON},
+		{"{\n\t\"__CURSOR\" : \"s=1\",\n", JOURNAL_JSON},
+		{"__CURSOR=s=1\n__REALTIME_TIMESTAMP=1\n", JOURNAL_EXPORT},
+		{"_BOOT_ID=x\nMESSAGE\n\x03\0\0\0\0\0\0\0abc\n", JOURNAL_EXPORT},
+		{"LPKSHHRH\0\0\0\0", JOURNAL_BINARY},
+		{"[    5.020494] bighog invoked oom-killer: gfp_mask=0x0\n",
+		 JOURNAL_NOT},
+		{"Nov  3 12:00:01 db7 kernel: MESSAGE=x\n", JOURNAL_NOT},
+		{"{ not a journal }\n", JOURNAL_NOT},
+		{"PATH=/usr/bin\nHOME=/root\n", JOURNAL_NOT},
+		{"", JOURNAL_NOT},
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		ck_assert_msg(journal_sniff(cases[i].head,
+					    strlen(cases[i].head) +
+						    (cases[i].f ==
+								     JOURNAL_BINARY
+							     ? 4
+							     : 0)) ==
+				      cases[i].f,
+			      "case %zu", i);
+}
+END_TEST
+
+START_TEST(binary_journal_file_is_named_not_parsed)
+{
+	static const char head[] = "LPKSHHRH\0\0\0\0\x01\x02 invoked oom-killer";
+	struct collected c;
+
+	collect_bytes(&c, head, sizeof(head) - 1);
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.warnings, 1);
+	ck_assert_msg(strstr(c.warning[0], "binary systemd journal"), "%s",
+		      c.warning[0]);
+	collected_release(&c);
+}
+END_TEST
+
+Suite *journal_suite(void)
+{
+	Suite *s = suite_create("journal");
+	TCase *tc = tcase_create("exports");
+
+	tcase_add_test(tc, json_lines_are_read_as_the_report);
+	tcase_add_test(tc, json_string_escapes);
+	tcase_add_test(tc, json_byte_arrays_and_repeated_fields);
+	tcase_add_test(tc, json_framings);
+	tcase_add_test(tc, json_damage_is_skipped_with_a_warning);
+	tcase_add_test(tc, export_entries_are_read_as_the_report);
+	tcase_add_test(tc, export_binary_fields);
+	tcase_add_test(tc, export_cut_inside_a_field);
+	tcase_add_test(tc, sniffing_by_content);
+	tcase_add_test(tc, binary_journal_file_is_named_not_parsed);
+	suite_add_tcase(s, tc);
+	return s;
+}

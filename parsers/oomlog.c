@@ -245,8 +245,7 @@ static const char idle_anchors[] = "Kil"
 				   "ids"
 				   "SIG"
 				   "FO:"
-				   "n f"
-				   "c e";
+				   "llo";
 
 static const struct linesrc_filter idle_filter = {
 	idle_anchors,

@@ -195,12 +195,7 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 		       const char *text)
 {
 	(void)ctx;
-	if (line)
-		fprintf(stderr, "oomlens analyze: warning: %s:%llu: %s\n",
-			source, (unsigned long long)line, text);
-	else
-		fprintf(stderr, "oomlens analyze: warning: %s: %s\n", source,
-			text);
+	cli_print_warning("analyze", source, line, text);
 }
 
 static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)

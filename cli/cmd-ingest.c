@@ -520,12 +520,7 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 		return;
 	if (g->progress)
 		fputc('\n', stderr);
-	if (line)
-		fprintf(stderr, "oomlens ingest: warning: %s:%llu: %s\n",
-			source, (unsigned long long)line, text);
-	else
-		fprintf(stderr, "oomlens ingest: warning: %s: %s\n", source,
-			text);
+	cli_print_warning("ingest", source, line, text);
 }
 
 static void on_skip(void *ctx, const char *name, const char *why, bool failed)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Each subcommand: argv[0] is the command's name; returns the exit status. */
@@ -41,5 +42,12 @@ const char *cli_db_path(const char *given);
  */
 bool cli_find_debuginfo(void *dir, const char *osrelease, const char *build_id,
 			char *out, size_t n);
+
+/*
+ * A parser's warning about a source on stderr, as "oomlens CMD: warning:
+ * SOURCE:LINE: TEXT" (no ":LINE" for line 0: the source as a whole).
+ */
+void cli_print_warning(const char *cmd, const char *source, uint64_t line,
+		       const char *text);
 
 #endif

@@ -51,6 +51,17 @@ void cli_print(FILE *f, const char *fmt, ...)
 	free(text);
 }
 
+void cli_print_warning(const char *cmd, const char *source, uint64_t line,
+		       const char *text)
+{
+	if (line)
+		cli_print(stderr, "oomlens %s: warning: %s:%llu: %s", cmd,
+			  source, (unsigned long long)line, text);
+	else
+		cli_print(stderr, "oomlens %s: warning: %s: %s", cmd, source,
+			  text);
+}
+
 static void usage(FILE *f)
 {
 	size_t i;

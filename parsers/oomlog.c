@@ -1704,6 +1704,27 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 /* U+FFFD, the replacement character, for a NUL byte inside a message. */
 #define NUL_SHOWN_AS "\xef\xbf\xbd"
 
+/* Append [p, p+n) to sb, each NUL as U+FFFD; *nuls counts them. */
+static struct oomlens_error *add_showing_nuls(struct strbuf *sb, const char *p,
+					      size_t n, size_t *nuls)
+{
+	const char *end = p + n;
+	struct oomlens_error *err = NULL;
+
+	while (!err && p < end) {
+		const char *nul = memchr(p, '\0', (size_t)(end - p));
+		const char *stop = nul ? nul : end;
+
+		err = strbuf_add(sb, p, (size_t)(stop - p));
+		if (!err && nul) {
+			err = strbuf_add(sb, NUL_SHOWN_AS, 3);
+			++*nuls;
+		}
+		p = stop + (nul != NULL);
+	}
+	return err;
+}
+
 /*
  * A line holding NUL bytes. Blocks that a file had allocated but not yet
  * written when the machine went down read back as NULs, glued in front of
@@ -1751,11 +1772,10 @@ static struct oomlens_error *feed_nul_line(struct oomlog *log,
 				return err;
 			strbuf_reset(&log->clean);
 			offset += (uint64_t)(run - text);
-		} else {
-			for (; nul < run; nul++, replaced++)
-				if ((err = strbuf_add(&log->clean, NUL_SHOWN_AS,
-						      3)))
-					return err;
+		} else if ((err = add_showing_nuls(&log->clean, nul,
+						   (size_t)(run - nul),
+						   &replaced))) {
+			return err;
 		}
 		p = run;
 	}
@@ -1939,12 +1959,7 @@ static struct oomlens_error *on_journal_entry(void *ctx,
 	log->stats.bytes += e->message_len;
 	if (memchr(p, '\0', e->message_len)) {
 		strbuf_reset(&log->clean);
-		for (; p < end && !err; p++) {
-			if (*p)
-				err = strbuf_add(&log->clean, p, 1);
-			else if (++nuls)
-				err = strbuf_add(&log->clean, NUL_SHOWN_AS, 3);
-		}
+		err = add_showing_nuls(&log->clean, p, e->message_len, &nuls);
 		if (err)
 			return err;
 		source_warn(log, e->lineno,

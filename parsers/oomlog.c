@@ -1469,6 +1469,38 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 static long row_of(const char *s, size_t n);
 
 /*
+ * A message longer than any printk: another program's output that lacked
+ * its newline may have been glued in front of the kernel's line. If a
+ * "[" within the last MAX_MATCH_LEN bytes starts a log prefix, what
+ * follows is read as a line of its own, with its own prefix.
+ */
+static struct oomlens_error *handle_tail(struct oomlog *log, const char *s,
+					 size_t n)
+{
+	const char *from = n > MAX_MATCH_LEN ? s + n - MAX_MATCH_LEN : NULL;
+	const char *at = s + n;
+	struct log_line sub;
+	struct oomlens_error *err;
+
+	while (from && at > from &&
+	       (at = memrchr(from, '[', (size_t)(at - from)))) {
+		if (at == s)
+			break;
+		prefix_parse(at, (size_t)(s + n - at), &sub);
+		if (sub.style == PREFIX_NONE || !sub.has_uptime)
+			continue;
+		source_warn(log, log->pos.line,
+			    "%zu bytes of other text before a kernel message: read apart",
+			    (size_t)(at - s));
+		if ((err = handle(log, s, (size_t)(at - s))))
+			return err;
+		log->ll = &sub;
+		return handle(log, sub.msg, sub.msg_len);
+	}
+	return handle(log, s, n);
+}
+
+/*
  * Does the text after a bare carriage return, up to the next one, start a
  * message of its own: a log prefix, a "[" (a stamp or a task row), or a
  * message some row knows? Else the CR is part of the message (a name may
@@ -1537,7 +1569,7 @@ static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 		}
 		start = at = rest;
 	}
-	return handle(log, start, (size_t)(end - start));
+	return handle_tail(log, start, (size_t)(end - start));
 }
 
 static struct oomlens_error *flush_pending(struct oomlog *log)
@@ -1560,7 +1592,7 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	log->end_line = log->pend_last_lineno;
 	if ((memchr(ll.msg, '#', ll.msg_len) &&
 	     scan_find(ll.msg, ll.msg_len, "#012")) ||
-	    memchr(ll.msg, '\r', ll.msg_len))
+	    memchr(ll.msg, '\r', ll.msg_len) || ll.msg_len > MAX_MATCH_LEN)
 		err = handle_pieces(log, ll.msg, ll.msg_len);
 	else
 		err = handle(log, ll.msg, ll.msg_len);

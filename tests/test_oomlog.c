@@ -676,6 +676,29 @@ START_TEST(over_long_trigger_line_keeps_its_report)
 }
 END_TEST
 
+/* Over 8 KiB of another program's text glued before the trigger line. */
+START_TEST(text_glued_before_a_long_line_is_read_apart)
+{
+	struct collected c;
+	size_t len, pad = 9000;
+	char *s = report_510("", "stress", &len);
+	char *t = malloc(len + pad);
+
+	ck_assert_ptr_nonnull(t);
+	memset(t, 'x', pad);
+	memcpy(t + pad, s, len);
+	collect_bytes(&c, t, len + pad);
+	assert_whole_report(&c, "stress");
+	ck_assert_uint_eq(c.warnings, 1);
+	ck_assert_str_eq(
+		c.warning[0],
+		"test.log:1: 9000 bytes of other text before a kernel message: read apart");
+	collected_release(&c);
+	free(t);
+	free(s);
+}
+END_TEST
+
 /* A carriage return inside a name does not split the line. */
 START_TEST(carriage_return_inside_a_name_keeps_the_kill)
 {
@@ -793,6 +816,7 @@ Suite *oomlog_damage_suite(void)
 	TCase *tc = tcase_create("damage");
 
 	tcase_add_test(tc, over_long_trigger_line_keeps_its_report);
+	tcase_add_test(tc, text_glued_before_a_long_line_is_read_apart);
 	tcase_add_test(tc, carriage_return_inside_a_name_keeps_the_kill);
 	tcase_add_test(tc, carriage_returns_between_lines);
 	tcase_add_test(tc, nul_inside_a_name_does_not_cut_it);

@@ -286,6 +286,16 @@ struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 			return NULL;
 		}
 		if (avail >= LINESRC_MAX_LINE) {
+			/* lines that end in CR alone: end this one at its last */
+			char *cr = memrchr(base, '\r', LINESRC_MAX_LINE);
+
+			if (cr && cr > base) {
+				size_t n = (size_t)(cr - base) + 1;
+
+				emit(src, line, n, n, false);
+				*got = true;
+				return NULL;
+			}
 			emit(src, line, LINESRC_MAX_LINE, LINESRC_MAX_LINE,
 			     true);
 			src->skipping = true;

@@ -7,7 +7,10 @@
  *
  * Lines are split at '\n' and delivered without it. A line longer than
  * LINESRC_MAX_LINE bytes is delivered cut to that length with `cut` set; the
- * rest of it is skipped. NUL bytes and invalid UTF-8 are passed through.
+ * rest of it is skipped, unless it holds a CR in its first LINESRC_MAX_LINE
+ * bytes (a file whose lines end in CR alone): then it is delivered up to
+ * its last such CR, not cut, and the rest follows as the next line. NUL
+ * bytes and invalid UTF-8 are passed through.
  * Line numbers are 1-based; offsets are byte offsets of the line's start.
  */
 

@@ -1533,14 +1533,17 @@ static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 					   size_t n)
 {
 	const char *start = s, *at = s, *end = s + n;
+	/* the next "#012", looked for again only once passed: no n^2 */
+	const char *hash = scan_find(s, n, "#012");
 	struct log_line sub;
 	struct oomlens_error *err;
 
 	while (at < end) {
-		const char *hash = scan_find(at, (size_t)(end - at), "#012");
 		const char *cr = memchr(at, '\r', (size_t)(end - at));
 		const char *rest, *next;
 
+		if (hash && hash < at)
+			hash = scan_find(at, (size_t)(end - at), "#012");
 		if (hash && (!cr || hash < cr)) {
 			if ((err = handle(log, start, (size_t)(hash - start))))
 				return err;
@@ -1562,7 +1565,8 @@ static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 		}
 		if ((err = handle(log, start, (size_t)(cr - start))))
 			return err;
-		prefix_parse(rest, (size_t)(end - rest), &sub);
+		/* the piece alone: a prefix does not run past it */
+		prefix_parse(rest, (size_t)((next ? next : end) - rest), &sub);
 		if (sub.style != PREFIX_NONE) {
 			log->ll = &sub;
 			rest = sub.msg;

@@ -742,6 +742,22 @@ START_TEST(carriage_returns_between_lines)
 }
 END_TEST
 
+/* Other control bytes in a name are kept as they are (renderers escape). */
+START_TEST(control_bytes_in_a_name_are_kept)
+{
+	static const char name[] = "a\x01\x1b[31m\x07\x08\x7f\x0b\x0c\x1bz";
+	struct collected c;
+	size_t len;
+	char *s = report_510("", name, &len);
+
+	collect_bytes(&c, s, len);
+	assert_whole_report(&c, name);
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+	free(s);
+}
+END_TEST
+
 /* A NUL byte in a name: the name is kept whole, the NUL shown, a warning. */
 START_TEST(nul_inside_a_name_does_not_cut_it)
 {
@@ -810,6 +826,36 @@ START_TEST(lines_over_the_cap_are_warned_about)
 }
 END_TEST
 
+/*
+ * A file whose lines end in CR alone (a serial console's capture), larger
+ * than the line cap: its reports are all read, nothing is cut.
+ */
+START_TEST(cr_only_file_over_the_cap)
+{
+	struct collected c;
+	size_t len, i, n = 0, filler = 40000;
+	char *s = report_510("", "stress", &len);
+	char *t = malloc(2 * len + filler * 64);
+
+	ck_assert_ptr_nonnull(t);
+	for (i = 0; i < len; i++)
+		t[n++] = s[i] == '\n' ? '\r' : s[i];
+	for (i = 0; i < filler; i++)
+		n += (size_t)sprintf(t + n, "[  100.%06zu] filler line %zu\r",
+				     i + 100, i);
+	for (i = 0; i < len; i++)
+		t[n++] = s[i] == '\n' ? '\r' : s[i];
+	ck_assert_uint_gt(n, LINESRC_MAX_LINE + len);
+	collect_bytes(&c, t, n);
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert_int_eq(oom_incident_victim(c.inc[1])->pid, 4242);
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+	free(t);
+	free(s);
+}
+END_TEST
+
 Suite *oomlog_damage_suite(void)
 {
 	Suite *s = suite_create("oomlog-damage");
@@ -819,9 +865,11 @@ Suite *oomlog_damage_suite(void)
 	tcase_add_test(tc, text_glued_before_a_long_line_is_read_apart);
 	tcase_add_test(tc, carriage_return_inside_a_name_keeps_the_kill);
 	tcase_add_test(tc, carriage_returns_between_lines);
+	tcase_add_test(tc, control_bytes_in_a_name_are_kept);
 	tcase_add_test(tc, nul_inside_a_name_does_not_cut_it);
 	tcase_add_test(tc, nul_padding_before_a_line_is_dropped);
 	tcase_add_test(tc, lines_over_the_cap_are_warned_about);
+	tcase_add_test(tc, cr_only_file_over_the_cap);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -72,10 +72,19 @@ static struct oomlens_error *on_event(void *vctx, const struct oom_event *ev)
 	return report_event(c->main, ev);
 }
 
+static void on_warning(void *vctx, const char *source, uint64_t line,
+		       const char *text)
+{
+	(void)vctx;
+	(void)source;
+	(void)line;
+	(void)text;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fuzz_ctx c = {0};
-	struct oomlog_sink sink = {on_incident, on_event, &c};
+	struct oomlog_sink sink = {on_incident, on_event, &c, on_warning};
 	struct oomlens_error *err;
 	struct oomlog *log = NULL;
 	const char *text = (const char *)data;
@@ -89,6 +98,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	err = report_begin(&c.main, fmt, c.out);
 	if (err) {
 		oomlens_error_free(err);
+		return 0;
+	}
+	if (size && (data[0] & 2)) {
+		/* the whole path: line source, journal exports, skipping */
+		err = oomlog_parse_text(text + 1, size - 1, "fuzz.log", &sink);
+		if (err) {
+			oomlens_error_free(err);
+			report_abort(c.main);
+		} else {
+			oomlens_error_free(report_end(c.main));
+		}
 		return 0;
 	}
 	err = oomlog_new(&log, "fuzz.log", &sink);

@@ -1061,6 +1061,21 @@ static void on_summary(struct oomlog *log, const struct pat_match *m)
 	log->blk = BLK_NONE;
 }
 
+/* The kind of event a row of FAM_EVENT (or pids-rejected) reports. */
+static enum oom_event_kind event_kind(const char *id)
+{
+	if (!strcmp(id, "pids-rejected"))
+		return OOM_EVENT_PIDS_REJECTED;
+	if (scan_starts(id, strlen(id), "alloc-failure") ||
+	    !strcmp(id, "vmalloc-error"))
+		return OOM_EVENT_ALLOC_FAILURE;
+	if (!strcmp(id, "hung-task"))
+		return OOM_EVENT_HUNG_TASK;
+	if (!strcmp(id, "systemd-unit-oom"))
+		return OOM_EVENT_UNIT_NOTICE;
+	return OOM_EVENT_USERSPACE_KILL;
+}
+
 /* A named group copied into buf (cut to fit), or NULL if it is absent. */
 static const char *event_group(const struct pat_match *m, const char *name,
 			       char *buf, size_t size)
@@ -1088,17 +1103,7 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 
 	if (!log->sink.event)
 		return NULL;
-	if (!strcmp(id, "pids-rejected"))
-		ev.kind = OOM_EVENT_PIDS_REJECTED;
-	else if (scan_starts(id, strlen(id), "alloc-failure") ||
-		 !strcmp(id, "vmalloc-error"))
-		ev.kind = OOM_EVENT_ALLOC_FAILURE;
-	else if (!strcmp(id, "hung-task"))
-		ev.kind = OOM_EVENT_HUNG_TASK;
-	else if (!strcmp(id, "systemd-unit-oom"))
-		ev.kind = OOM_EVENT_UNIT_NOTICE;
-	else
-		ev.kind = OOM_EVENT_USERSPACE_KILL;
+	ev.kind = event_kind(id);
 	if (pat_group(m, "comm", &s, &sl) || pat_group(m, "path", &s, &sl))
 		snprintf(comm, sizeof(comm), "%.*s", (int)(sl > 255 ? 255 : sl),
 			 s);
@@ -1970,6 +1975,28 @@ void oomlog_free(struct oomlog *log)
 
 /* ---- journal exports ------------------------------------------------- */
 
+/*
+ * A journal entry that the kernel did not log: it cannot be part of an OOM
+ * report (its transport says so, where a syslog line's tag only suggests
+ * it), but it may be a user-space killer's kill or systemd's notice.
+ */
+static struct oomlens_error *handle_userspace(struct oomlog *log,
+					      const char *s, size_t n)
+{
+	struct pat_match m;
+	enum oom_event_kind k;
+
+	scan_trim(&s, &n);
+	if (!n || !may_matter(s, n) || !match(log, FAM_EVENT, s, n, &m))
+		return NULL;
+	k = event_kind(m.row->id);
+	if (k != OOM_EVENT_USERSPACE_KILL && k != OOM_EVENT_UNIT_NOTICE)
+		return NULL;
+	log->msg = s;
+	log->msg_len = n;
+	return emit_event(log, &m, s, n);
+}
+
 struct journal_ctx {
 	struct oomlog *log;
 	enum prefix_style style;
@@ -2050,7 +2077,8 @@ static struct oomlens_error *on_journal_entry(void *ctx,
 		ll.msg = p;
 		ll.msg_len = n;
 		log->ll = &ll;
-		err = handle_pieces(log, p, n);
+		err = e->kernel ? handle_pieces(log, p, n)
+				: handle_userspace(log, p, n);
 		p += n + (nl != NULL);
 	}
 	log->ll = NULL;

@@ -154,6 +154,26 @@ START_TEST(json_byte_arrays_and_repeated_fields)
 }
 END_TEST
 
+/* An entry the kernel did not log opens no incident, whatever it says. */
+START_TEST(user_space_entries_are_no_kernel_lines)
+{
+	const char *lines =
+		"{\"_TRANSPORT\":\"stdout\",\"SYSLOG_IDENTIFIER\":\"app\",\"_PID\":\"7\",\"MESSAGE\":\"stress invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\"}\n"
+		"{\"_TRANSPORT\":\"syslog\",\"SYSLOG_IDENTIFIER\":\"app\",\"MESSAGE\":\"Out of memory: Killed process 4242 (x) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\"}\n"
+		"{\"_TRANSPORT\":\"journal\",\"SYSLOG_IDENTIFIER\":\"app\",\"MESSAGE\":\"INFO: task x:1 blocked for more than 1 seconds.\"}\n"
+		"{\"_TRANSPORT\":\"journal\",\"SYSLOG_IDENTIFIER\":\"earlyoom\",\"_PID\":\"700\",\"MESSAGE\":\"sending SIGTERM to process 2716 uid 1000 \\\"firefox\\\": badness 906, VmRSS 3921 MiB\"}\n";
+	struct collected c;
+
+	collect_bytes(&c, lines, strlen(lines));
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_eq(c.events, 1);
+	ck_assert_int_eq(c.event_kinds[OOM_EVENT_USERSPACE_KILL], 1);
+	ck_assert_str_eq(c.last_event_comm, "firefox");
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+}
+END_TEST
+
 /* json-seq, json-sse and json-pretty frame the same entries. */
 START_TEST(json_framings)
 {
@@ -408,6 +428,7 @@ Suite *journal_suite(void)
 	tcase_add_test(tc, json_lines_are_read_as_the_report);
 	tcase_add_test(tc, json_string_escapes);
 	tcase_add_test(tc, json_byte_arrays_and_repeated_fields);
+	tcase_add_test(tc, user_space_entries_are_no_kernel_lines);
 	tcase_add_test(tc, json_framings);
 	tcase_add_test(tc, json_damage_is_skipped_with_a_warning);
 	tcase_add_test(tc, export_entries_are_read_as_the_report);

@@ -103,30 +103,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size && (data[0] & 2)) {
 		/* the whole path: line source, journal exports, skipping */
 		err = oomlog_parse_text(text + 1, size - 1, "fuzz.log", &sink);
-		if (err) {
-			oomlens_error_free(err);
-			report_abort(c.main);
-		} else {
-			oomlens_error_free(report_end(c.main));
-		}
-		return 0;
-	}
-	err = oomlog_new(&log, "fuzz.log", &sink);
-	if (err) {
-		oomlens_error_free(err);
-		report_abort(c.main);
-		return 0;
-	}
-	while (!err && pos < size) {
-		const char *nl = memchr(text + pos, '\n', size - pos);
-		size_t len = nl ? (size_t)(nl - (text + pos)) : size - pos;
+	} else if (!(err = oomlog_new(&log, "fuzz.log", &sink))) {
+		while (!err && pos < size) {
+			const char *nl = memchr(text + pos, '\n', size - pos);
+			size_t len = nl ? (size_t)(nl - (text + pos))
+					: size - pos;
 
-		err = oomlog_feed(log, text + pos, len, ++lineno, pos);
-		pos += len + 1;
+			err = oomlog_feed(log, text + pos, len, ++lineno, pos);
+			pos += len + 1;
+		}
+		if (!err)
+			err = oomlog_finish(log);
+		oomlog_free(log);
 	}
-	if (!err)
-		err = oomlog_finish(log);
-	oomlog_free(log);
 	if (err) {
 		oomlens_error_free(err);
 		report_abort(c.main);

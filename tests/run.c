@@ -55,14 +55,6 @@ static void keep_warning(void *ctx, const char *source, uint64_t line,
 	c->warnings++;
 }
 
-void collect_bytes(struct collected *c, const char *bytes, size_t len)
-{
-	struct oomlog_sink sink = {keep_incident, keep_event, c, keep_warning};
-
-	memset(c, 0, sizeof(*c));
-	ck_assert_ptr_null(oomlog_parse_text(bytes, len, "test.log", &sink));
-}
-
 void collect_text(struct collected *c, const char *text)
 {
 	struct oomlog_sink sink = {keep_incident, keep_event, c};
@@ -97,7 +89,7 @@ struct oomlens_error *collect_file(struct collected *c, const char *path)
 struct oomlens_error *collect_buffer(struct collected *c, const char *text,
 				     size_t len)
 {
-	struct oomlog_sink sink = {keep_incident, keep_event, c};
+	struct oomlog_sink sink = {keep_incident, keep_event, c, keep_warning};
 
 	memset(c, 0, sizeof(*c));
 	return oomlog_parse_text(text, len, "buffer", &sink);

@@ -38,17 +38,18 @@ struct collected {
 	int64_t last_event_pid, last_event_order, last_event_blocked_secs;
 	char last_event_gfp_mask[32], last_event_gfp_flags[128];
 	char last_event_nodemask[64], last_event_format[64];
-	/* warnings about the source ("test.log:LINE: text"), the first ones */
+	/* collect_buffer(): warnings ("buffer:LINE: text"), the first ones */
 	size_t warnings;
 	char warning[4][320];
 };
 
 void collect_text(struct collected *c, const char *text);
-/* Through oomlog_parse_text(), as a dump's log buffer is read. */
+/*
+ * Through oomlog_parse_text() (the line source, journal exports), as a
+ * dump's log buffer is read; text may hold NULs.
+ */
 struct oomlens_error *collect_buffer(struct collected *c, const char *text,
 				     size_t len);
-/* len bytes (NULs included) through the whole line source, as "test.log". */
-void collect_bytes(struct collected *c, const char *bytes, size_t len);
 struct oomlens_error *collect_file(struct collected *c, const char *path);
 void collected_release(struct collected *c);
 

@@ -91,7 +91,7 @@ START_TEST(json_lines_are_read_as_the_report)
 	size_t len;
 	char *s = report_json("stress", NULL, &len);
 
-	collect_bytes(&c, s, len);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
 	assert_report(&c, "stress", "journal-json");
 	ck_assert_str_eq(c.inc[0]->wallclock,
 			 "2026-11-03T12:01:40.000001+00:00");
@@ -125,7 +125,7 @@ START_TEST(json_string_escapes)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char *s = report_json(cases[i].json, NULL, &len);
 
-		collect_bytes(&c, s, len);
+		ck_assert_ptr_null(collect_buffer(&c, s, len));
 		assert_report(&c, cases[i].name, "journal-json");
 		ck_assert_uint_eq(c.warnings, cases[i].warnings);
 		collected_release(&c);
@@ -143,7 +143,7 @@ START_TEST(json_byte_arrays_and_repeated_fields)
 		"{\"_TRANSPORT\":\"journal\",\"SYSLOG_IDENTIFIER\":\"systemd-oomd\",\"_PID\":\"612\",\"MESSAGE\":\"Killed /user.slice/x.scope due to memory pressure for /user.slice being 71.20% > 50.00% for > 20s with reclaim activity\"}\n";
 	struct collected c;
 
-	collect_bytes(&c, lines, strlen(lines));
+	ck_assert_ptr_null(collect_buffer(&c, lines, strlen(lines)));
 	ck_assert_uint_eq(c.n, 0);
 	ck_assert_uint_eq(c.events, 3);
 	ck_assert_int_eq(c.event_kinds[OOM_EVENT_ALLOC_FAILURE], 1);
@@ -164,7 +164,7 @@ START_TEST(user_space_entries_are_no_kernel_lines)
 		"{\"_TRANSPORT\":\"journal\",\"SYSLOG_IDENTIFIER\":\"earlyoom\",\"_PID\":\"700\",\"MESSAGE\":\"sending SIGTERM to process 2716 uid 1000 \\\"firefox\\\": badness 906, VmRSS 3921 MiB\"}\n";
 	struct collected c;
 
-	collect_bytes(&c, lines, strlen(lines));
+	ck_assert_ptr_null(collect_buffer(&c, lines, strlen(lines)));
 	ck_assert_uint_eq(c.n, 0);
 	ck_assert_uint_eq(c.events, 1);
 	ck_assert_int_eq(c.event_kinds[OOM_EVENT_USERSPACE_KILL], 1);
@@ -212,7 +212,7 @@ START_TEST(json_framings)
 		}
 		fclose(f);
 		free(copy);
-		collect_bytes(&c, t, n);
+		ck_assert_ptr_null(collect_buffer(&c, t, n));
 		assert_report(&c, "stress", "journal-json");
 		ck_assert_uint_eq(c.warnings, 0);
 		collected_release(&c);
@@ -232,14 +232,14 @@ START_TEST(json_damage_is_skipped_with_a_warning)
 		"{\"MESSAGE\":\"unterminated\n{\"MESSAGE\":\"bad \\x escape\"}\nplain text\n{\"MESSAGE\":[1,2,300]}\n",
 		&len);
 
-	collect_bytes(&c, s, len);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
 	assert_report(&c, "stress", "journal-json");
 	ck_assert_uint_eq(c.warnings, 4);
 	ck_assert_str_eq(c.warning[0],
-			 "test.log:4: malformed journal entry: skipped");
+			 "buffer:4: malformed journal entry: skipped");
 	ck_assert_str_eq(
 		c.warning[2],
-		"test.log:6: not a journal entry in a JSON export: skipped");
+		"buffer:6: not a journal entry in a JSON export: skipped");
 	collected_release(&c);
 	free(s);
 }
@@ -310,7 +310,7 @@ START_TEST(export_entries_are_read_as_the_report)
 	size_t len;
 	char *s = report_export("stress", 6, false, &len);
 
-	collect_bytes(&c, s, len);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
 	assert_report(&c, "stress", "journal-export");
 	ck_assert_uint_eq(c.inc[0]->first.line, 5);
 	ck_assert_uint_eq(c.warnings, 0);
@@ -339,7 +339,7 @@ START_TEST(export_binary_fields)
 					&len);
 		const char *want = cases[i].name;
 
-		collect_bytes(&c, s, len);
+		ck_assert_ptr_null(collect_buffer(&c, s, len));
 		if (i == 0)
 			/* the message's lines are read one by one */
 			ck_assert_uint_ge(c.n, 1);
@@ -361,7 +361,7 @@ START_TEST(export_cut_inside_a_field)
 
 	/* the last entry's binary MESSAGE, cut after 20 of its bytes */
 	at = (size_t)(strstr(s + len - 300, "MESSAGE\n") - s) + 8 + 8 + 20;
-	collect_bytes(&c, s, at);
+	ck_assert_ptr_null(collect_buffer(&c, s, at));
 	ck_assert_uint_eq(c.n, 1);
 	ck_assert(c.inc[0]->truncated);
 	ck_assert_uint_eq(c.warnings, 1);
@@ -411,7 +411,7 @@ START_TEST(binary_journal_file_is_named_not_parsed)
 	static const char head[] = "LPKSHHRH\0\0\0\0\x01\x02 invoked oom-killer";
 	struct collected c;
 
-	collect_bytes(&c, head, sizeof(head) - 1);
+	ck_assert_ptr_null(collect_buffer(&c, head, sizeof(head) - 1));
 	ck_assert_uint_eq(c.n, 0);
 	ck_assert_uint_eq(c.warnings, 1);
 	ck_assert_msg(strstr(c.warning[0], "binary systemd journal"), "%s",

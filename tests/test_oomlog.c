@@ -664,10 +664,10 @@ START_TEST(over_long_trigger_line_keeps_its_report)
 	for (i = 0; i < pad; i++)
 		t[(after - s) + i] = i ? 'y' : ' ';
 	memcpy(t + (after - s) + pad, after, len - (size_t)(after - s));
-	collect_bytes(&c, t, len + pad);
+	ck_assert_ptr_null(collect_buffer(&c, t, len + pad));
 	assert_whole_report(&c, "stress");
 	ck_assert_uint_ge(c.warnings, 1);
-	ck_assert_msg(strstr(c.warning[0], "test.log:1: ") &&
+	ck_assert_msg(strstr(c.warning[0], "buffer:1: ") &&
 			      strstr(c.warning[0], "9"),
 		      "warning: %s", c.warning[0]);
 	collected_release(&c);
@@ -687,12 +687,12 @@ START_TEST(text_glued_before_a_long_line_is_read_apart)
 	ck_assert_ptr_nonnull(t);
 	memset(t, 'x', pad);
 	memcpy(t + pad, s, len);
-	collect_bytes(&c, t, len + pad);
+	ck_assert_ptr_null(collect_buffer(&c, t, len + pad));
 	assert_whole_report(&c, "stress");
 	ck_assert_uint_eq(c.warnings, 1);
 	ck_assert_str_eq(
 		c.warning[0],
-		"test.log:1: 9000 bytes of other text before a kernel message: read apart");
+		"buffer:1: 9000 bytes of other text before a kernel message: read apart");
 	collected_release(&c);
 	free(t);
 	free(s);
@@ -706,7 +706,7 @@ START_TEST(carriage_return_inside_a_name_keeps_the_kill)
 	size_t len;
 	char *s = report_510("", "a\rb", &len);
 
-	collect_bytes(&c, s, len);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
 	assert_whole_report(&c, "a\rb");
 	collected_release(&c);
 	free(s);
@@ -727,14 +727,14 @@ START_TEST(carriage_returns_between_lines)
 			t[n++] = '\r';
 		t[n++] = s[i];
 	}
-	collect_bytes(&c, t, n);
+	ck_assert_ptr_null(collect_buffer(&c, t, n));
 	assert_whole_report(&c, "stress");
 	ck_assert_uint_eq(c.warnings, 0);
 	collected_release(&c);
 	/* another writer's unfinished line, then the kernel's after a CR */
 	n = (size_t)sprintf(t, "login: \r");
 	memcpy(t + n, s, len);
-	collect_bytes(&c, t, n + len);
+	ck_assert_ptr_null(collect_buffer(&c, t, n + len));
 	assert_whole_report(&c, "stress");
 	collected_release(&c);
 	free(t);
@@ -750,7 +750,7 @@ START_TEST(control_bytes_in_a_name_are_kept)
 	size_t len;
 	char *s = report_510("", name, &len);
 
-	collect_bytes(&c, s, len);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
 	assert_whole_report(&c, name);
 	ck_assert_uint_eq(c.warnings, 0);
 	collected_release(&c);
@@ -767,11 +767,11 @@ START_TEST(nul_inside_a_name_does_not_cut_it)
 
 	while ((p = memchr(s, '@', len)))
 		*p = '\0';
-	collect_bytes(&c, s, len);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
 	assert_whole_report(&c, "str\xef\xbf\xbd"
 				"ess");
 	ck_assert_uint_eq(c.warnings, 2);
-	ck_assert_msg(strstr(c.warning[0], "test.log:5: ") &&
+	ck_assert_msg(strstr(c.warning[0], "buffer:5: ") &&
 			      strstr(c.warning[0], "NUL"),
 		      "warning: %s", c.warning[0]);
 	collected_release(&c);
@@ -790,10 +790,10 @@ START_TEST(nul_padding_before_a_line_is_dropped)
 	ck_assert_ptr_nonnull(t);
 	memcpy(t, "[   99.000000] half a li", 24);
 	memcpy(t + 24 + pad, s, len);
-	collect_bytes(&c, t, 24 + pad + len);
+	ck_assert_ptr_null(collect_buffer(&c, t, 24 + pad + len));
 	assert_whole_report(&c, "stress");
 	ck_assert_uint_ge(c.warnings, 1);
-	ck_assert_msg(strstr(c.warning[0], "test.log:1: ") &&
+	ck_assert_msg(strstr(c.warning[0], "buffer:1: ") &&
 			      strstr(c.warning[0], "5000 NUL"),
 		      "warning: %s", c.warning[0]);
 	collected_release(&c);
@@ -814,10 +814,10 @@ START_TEST(lines_over_the_cap_are_warned_about)
 	memset(t, 'z', big);
 	t[big] = '\n';
 	memcpy(t + big + 1, s, len);
-	collect_bytes(&c, t, big + 1 + len);
+	ck_assert_ptr_null(collect_buffer(&c, t, big + 1 + len));
 	assert_whole_report(&c, "stress");
 	ck_assert_uint_eq(c.warnings, 1);
-	ck_assert_msg(strstr(c.warning[0], "test.log:1: ") &&
+	ck_assert_msg(strstr(c.warning[0], "buffer:1: ") &&
 			      strstr(c.warning[0], "cut"),
 		      "warning: %s", c.warning[0]);
 	collected_release(&c);
@@ -846,7 +846,7 @@ START_TEST(cr_only_file_over_the_cap)
 	for (i = 0; i < len; i++)
 		t[n++] = s[i] == '\n' ? '\r' : s[i];
 	ck_assert_uint_gt(n, LINESRC_MAX_LINE + len);
-	collect_bytes(&c, t, n);
+	ck_assert_ptr_null(collect_buffer(&c, t, n));
 	ck_assert_uint_eq(c.n, 2);
 	ck_assert_int_eq(oom_incident_victim(c.inc[1])->pid, 4242);
 	ck_assert_uint_eq(c.warnings, 0);

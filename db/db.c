@@ -341,16 +341,23 @@ static struct oomlens_error *stamp(struct db *db)
 }
 
 /*
- * Apply one migration in its own transaction. The version is read again
- * under the write lock: another process may have migrated the file since
+ * Bring a database of schema `version` up to db_schema_version(), every
+ * pending step in one transaction: a step that fails, or a process killed
+ * between two steps, leaves the file at the version it had, which a
+ * reader still knows, never between two. The version is read again under
+ * the write lock: another process may have migrated the file since
  * db_open() looked, and then there is nothing left to do.
  */
-static struct oomlens_error *apply(struct db *db, const struct db_migration *m)
+static struct oomlens_error *migrate(struct db *db, int64_t version)
 {
+	const struct db_migration *m = NULL;
 	struct oomlens_error *err;
 	char pragma[64];
 	int64_t now;
+	size_t i;
 
+	if (version >= db_schema_version())
+		return NULL;
 	err = exec(db, "BEGIN IMMEDIATE");
 	if (!err)
 		err = query_int(db, "PRAGMA user_version", &now);
@@ -358,12 +365,16 @@ static struct oomlens_error *apply(struct db *db, const struct db_migration *m)
 		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 		return too_new(db, now);
 	}
-	if (!err && now < m->version) {
+	for (i = 0; i < db_nmigrations && !err; i++) {
+		if (db_migrations[i].version <= now)
+			continue;
+		m = &db_migrations[i];
 		err = exec(db, m->sql);
+	}
+	if (!err && m) {
 		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d",
 			 m->version);
-		if (!err)
-			err = exec(db, pragma);
+		err = exec(db, pragma);
 	}
 	if (!err)
 		err = exec(db, "COMMIT");
@@ -371,21 +382,11 @@ static struct oomlens_error *apply(struct db *db, const struct db_migration *m)
 		return NULL;
 	if (!sqlite3_get_autocommit(db->sql))
 		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
+	if (!m)
+		return oomlens_error_wrap(err, "cannot upgrade '%s'", db->path);
 	return oomlens_error_wrap(
 		err, "cannot upgrade '%s' to schema version %d (%s)", db->path,
 		m->version, m->summary);
-}
-
-/* Bring a database of schema `version` up to db_schema_version(). */
-static struct oomlens_error *migrate(struct db *db, int64_t version)
-{
-	struct oomlens_error *err = NULL;
-	size_t i;
-
-	for (i = 0; i < db_nmigrations && !err; i++)
-		if (db_migrations[i].version > version)
-			err = apply(db, &db_migrations[i]);
-	return err;
 }
 
 /*

@@ -17,6 +17,7 @@
 
 #include "analyzer/analyzer.h"
 #include "db/db.h"
+#include "db/internal.h"
 #include "parsers/digest.h"
 #include "reports/report.h"
 #include "tests/suites.h"
@@ -827,6 +828,52 @@ START_TEST(another_programs_versioned_database_is_untouched)
 	ck_assert(!file_exists(wal));
 	free(before);
 	free(after);
+	scratch_release(&s);
+}
+END_TEST
+
+/* PRAGMA user_version of the file at path, read by SQLite itself. */
+static int64_t file_user_version(const char *path)
+{
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t v;
+
+	ck_assert_int_eq(sqlite3_open(path, &h), SQLITE_OK);
+	ck_assert_int_eq(
+		sqlite3_prepare_v2(h, "PRAGMA user_version", -1, &st, NULL),
+		SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+/*
+ * An upgrade is one transaction: a step that fails (here step 4, whose
+ * index a schema-2 file already has) leaves the file at the version it
+ * had, not between the two, where a reader would refuse it (an ingest
+ * killed between two steps did that).
+ */
+START_TEST(a_failed_upgrade_leaves_the_old_version)
+{
+	struct scratch s;
+	struct db *db = NULL;
+	struct oomlens_error *err;
+	size_t i;
+
+	scratch_init(&s);
+	for (i = 0; i < db_nmigrations && db_migrations[i].version <= 2; i++)
+		sqlite_exec(s.db, db_migrations[i].sql);
+	sqlite_exec(s.db, "PRAGMA user_version = 2;"
+			  " CREATE INDEX incident_sightings_place"
+			  " ON incident_sightings(first_line);");
+	err = db_open(&db, s.db);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_null(db);
+	oomlens_error_free(err);
+	ck_assert_int_eq(file_user_version(s.db), 2);
 	scratch_release(&s);
 }
 END_TEST
@@ -1693,6 +1740,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, verdicts_are_replaced_and_summarised);
 	tcase_add_test(store, summary_counts_no_badness_choice_apart);
 	tcase_add_test(store, grown_log_supersedes_its_truncated_report);
+	tcase_add_test(store, a_failed_upgrade_leaves_the_old_version);
 	suite_add_tcase(s, store);
 
 	tcase_add_loop_test(

@@ -424,6 +424,17 @@ static const char migration_4[] =
 	"  ON incident_sightings(source_id, first_line);\n"
 	"DROP INDEX incident_sightings_source;\n";
 
+/*
+ * 5: where a dump's types and symbols came from, now that a dump can be
+ * read without debuginfo (its own BTF and kallsyms).
+ */
+static const char migration_5[] =
+	"ALTER TABLE incident_dumps ADD COLUMN types_source TEXT; -- dwarf (a\n"
+	"  -- vmlinux's debug information) or btf (the kernel's own, read out\n"
+	"  -- of the dump); NULL before version 5\n"
+	"ALTER TABLE incident_dumps ADD COLUMN symbols_source TEXT; -- vmlinux\n"
+	"  -- (its ELF symbol table) or kallsyms (the kernel's own, 6.0+)\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -433,6 +444,8 @@ const struct db_migration db_migrations[] = {
 	 migration_3},
 	{4, "whole-content XXH3-128 source identity, mtime; sighting places",
 	 migration_4},
+	{5, "where a dump's types and symbols came from (incident_dumps)",
+	 migration_5},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -218,6 +218,11 @@ static void assert_same_state(const char *what, const struct dump_state *a,
 			      const struct dump_state *b)
 {
 	ck_assert_str_eq(b->osrelease, a->osrelease);
+	/* where the types and symbols came from travels with the rest */
+	ck_assert_ptr_nonnull(b->types_source);
+	ck_assert_str_eq(b->types_source, a->types_source);
+	ck_assert_ptr_nonnull(b->symbols_source);
+	ck_assert_str_eq(b->symbols_source, a->symbols_source);
 	ck_assert_int_eq(b->cputime_unit, a->cputime_unit);
 	ck_assert_int_eq(b->partial, a->partial);
 	for (int g = 0; g < DG_COUNT; g++) {
@@ -1021,6 +1026,8 @@ START_TEST(dump_round_trips_through_the_store)
 	ck_assert_ptr_null(db_commit(db));
 	ck_assert_ptr_null(db_load_dump(db, iid, &back, &found));
 	ck_assert(found);
+	ck_assert_str_eq(d.types_source, "dwarf");
+	ck_assert_str_eq(d.symbols_source, "vmlinux");
 	assert_same_state(name, &d, &back);
 	dump_state_release(&back);
 	/* an incident without a dump has none */

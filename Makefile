@@ -87,7 +87,8 @@ check-asan:
 # Leak checks; the slow unwinder sees through libkdumpfile's frames, which
 # the one third-party leak suppressed in tests/lsan.supp needs.
 ASAN_RUN_OPTIONS := detect_leaks=1:fast_unwind_on_malloc=0
-asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp
+asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp \
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=no ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ../$(BUILD)/tests/run
 	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \

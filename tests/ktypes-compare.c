@@ -96,6 +96,9 @@ int main(int argc, char **argv)
 	free(blob);
 	if (err) {
 		fprintf(stderr, "ktypes-compare: %s\n", err->message);
+		oomlens_error_free(err);
+		ktypes_free(dwt);
+		kdwarf_close(dw);
 		return 2;
 	}
 	while (fgets(line, sizeof(line), stdin)) {

@@ -482,11 +482,6 @@ static bool describe(const struct kbtf *kb, uint32_t id, int depth,
 	return true;
 }
 
-static uint32_t clamp32(uint64_t v)
-{
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
 /* Fill out from type id (0: void); offset and bits are the caller's. */
 static bool fill_field(const struct kbtf *kb, uint32_t id, struct kfield *out)
 {
@@ -498,7 +493,7 @@ static bool fill_field(const struct kbtf *kb, uint32_t id, struct kfield *out)
 	if (!describe(kb, id, 0, &ti))
 		return false;
 	out->kind = ti.kind;
-	out->size = clamp32(ti.size);
+	out->size = kfield_clamp32(ti.size);
 	out->scalar = ti.scalar;
 	out->is_signed = ti.is_signed;
 	if (ti.kind == KF_STRUCT || ti.kind == KF_UNION) {
@@ -515,15 +510,8 @@ static bool fill_field(const struct kbtf *kb, uint32_t id, struct kfield *out)
 		return false;
 	if (!describe(kb, tid, 1, &target))
 		return false;
-	out->target_kind = target.kind;
-	out->target_size = clamp32(target.size);
-	if (target.kind == KF_STRUCT || target.kind == KF_UNION)
-		snprintf(out->type_name, sizeof(out->type_name), "%s",
-			 target.name ? target.name : "");
-	if (ti.kind == KF_ARRAY) {
-		out->elem_size = clamp32(target.size);
-		out->count = clamp32(count);
-	}
+	kfield_set_target(out, ti.kind == KF_ARRAY, target.kind, target.size,
+			  target.name, count);
 	return true;
 }
 

@@ -1159,11 +1159,6 @@ static bool find_member(const struct kdwarf *dw, Dwarf_Die *s, const char *name,
 	return false;
 }
 
-static uint32_t clamp32(uint64_t v)
-{
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
 /* Fill out from type (NULL: void); offset and bits are the caller's. */
 static bool fill_field(const struct kdwarf *dw, Dwarf_Die *type,
 		       struct kfield *out)
@@ -1175,7 +1170,7 @@ static bool fill_field(const struct kdwarf *dw, Dwarf_Die *type,
 	if (!describe(dw, type, 0, &ti))
 		return false;
 	out->kind = ti.kind;
-	out->size = clamp32(ti.size);
+	out->size = kfield_clamp32(ti.size);
 	out->scalar = ti.scalar;
 	out->is_signed = ti.is_signed;
 	if (ti.kind == KF_STRUCT || ti.kind == KF_UNION) {
@@ -1205,15 +1200,8 @@ static bool fill_field(const struct kdwarf *dw, Dwarf_Die *type,
 		} else if (!describe(dw, &t, 1, &target)) {
 			return false;
 		}
-		out->target_kind = target.kind;
-		out->target_size = clamp32(target.size);
-		if (target.kind == KF_STRUCT || target.kind == KF_UNION)
-			snprintf(out->type_name, sizeof(out->type_name), "%s",
-				 target.name ? target.name : "");
-		if (ti.kind == KF_ARRAY) {
-			out->elem_size = clamp32(target.size);
-			out->count = clamp32(count);
-		}
+		kfield_set_target(out, ti.kind == KF_ARRAY, target.kind,
+				  target.size, target.name, count);
 	}
 	return true;
 }
@@ -1225,7 +1213,7 @@ uint32_t kdwarf_struct_size(const struct kdwarf *dw, const char *name)
 
 	if (!find_struct(dw, name, &s) || !udata(&s, DW_AT_byte_size, &size))
 		return 0;
-	return clamp32(size);
+	return kfield_clamp32(size);
 }
 
 bool kdwarf_member(const struct kdwarf *dw, const char *name, const char *path,

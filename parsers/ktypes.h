@@ -124,4 +124,16 @@ bool ktypes_variable(const struct ktypes *kt, const char *name,
 bool ktypes_enumerator(const struct ktypes *kt, const char *name,
 		       int64_t *value);
 
+/*
+ * For the back ends (kdwarf.c, kbtf.c): set out's target_kind and
+ * target_size for a pointer or array whose target (an array's innermost
+ * element) is of kind `kind`, `size` bytes, struct/union tag `tag` (NULL:
+ * none); for an array also elem_size and count (the product of the
+ * dimensions, 0 if unbounded). Sizes beyond 32 bits are clamped.
+ */
+void kfield_set_target(struct kfield *out, bool array, enum kfield_kind kind,
+		       uint64_t size, const char *tag, uint64_t count);
+/* v, or UINT32_MAX if it does not fit */
+uint32_t kfield_clamp32(uint64_t v);
+
 #endif

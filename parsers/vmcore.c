@@ -1012,6 +1012,25 @@ static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
 }
 
 /*
+ * Some writers (QEMU's kdump-compressed output) leave the machine out of
+ * the header: then it is `guess` (NULL: unknown, an error). Sets v->psz.
+ */
+static struct oomlens_error *need_arch(struct vmc *v, const char *vmcore,
+				       const char *guess)
+{
+	struct oomlens_error *err = NULL;
+
+	if (!kcore_arch(v->kc)[0])
+		err = guess ? kcore_set_arch(v->kc, guess, vmcore)
+			    : oomlens_error_new(
+				      OOMLENS_ERR_CORRUPT,
+				      "'%s' does not say its architecture",
+				      vmcore);
+	v->psz = kcore_ptr_size(v->kc);
+	return err;
+}
+
+/*
  * Types and symbols from the debuginfo in vmlinux: DWARF, the ELF symbol
  * table, and the checks that it belongs to the dump.
  */
@@ -1029,21 +1048,13 @@ static struct oomlens_error *open_vmlinux(struct vmc *v, const char *vmcore,
 			OOMLENS_ERR_USAGE,
 			"'%s' has no DWARF type information (the vmlinux of the kernel's -dbg/debuginfo package is needed)",
 			vmlinux);
-	if (!kcore_arch(v->kc)[0]) {
-		/* EM_X86_64 62, EM_386 3 (elf.h) */
-		const char *guess = kdwarf_machine(v->dw) == 62	 ? "x86_64"
-				    : kdwarf_machine(v->dw) == 3 ? "ia32"
-								 : NULL;
-
-		err = guess ? kcore_set_arch(v->kc, guess, vmcore)
-			    : oomlens_error_new(
-				      OOMLENS_ERR_CORRUPT,
-				      "'%s' does not say its architecture",
-				      vmcore);
-		if (err)
-			return err;
-	}
-	v->psz = kcore_ptr_size(v->kc);
+	/* EM_X86_64 62, EM_386 3 (elf.h) */
+	err = need_arch(v, vmcore,
+			kdwarf_machine(v->dw) == 62  ? "x86_64"
+			: kdwarf_machine(v->dw) == 3 ? "ia32"
+						     : NULL);
+	if (err)
+		return err;
 	if ((unsigned)kdwarf_bits(v->dw) != v->psz * 8) {
 		err = oomlens_error_new(
 			OOMLENS_ERR_USAGE,
@@ -1135,16 +1146,11 @@ static struct oomlens_error *open_dump_types(struct vmc *v, const char *vmcore,
 		return no_types(
 			nodbg,
 			"its VMCOREINFO names no kallsyms tables (a kernel before 6.0) to find its own BTF with");
-	if (!kcore_arch(v->kc)[0]) {
-		/* x86_64's arch_crash_save_vmcoreinfo() names init_top_pgt */
-		err = kcore_vmcoreinfo(v->kc, "SYMBOL(init_top_pgt)")
-			      ? kcore_set_arch(v->kc, "x86_64", vmcore)
-			      : oomlens_error_new(
-					OOMLENS_ERR_CORRUPT,
-					"'%s' does not say its architecture",
-					vmcore);
-	}
-	v->psz = kcore_ptr_size(v->kc);
+	/* x86_64's arch_crash_save_vmcoreinfo() names init_top_pgt */
+	err = need_arch(v, vmcore,
+			kcore_vmcoreinfo(v->kc, "SYMBOL(init_top_pgt)")
+				? "x86_64"
+				: NULL);
 	if (!err)
 		err = kallsyms_open(v->kc, vmcore, &v->ks);
 	if (!err)

@@ -37,34 +37,35 @@ trap 'rm -rf "$tmp"' EXIT
 printf 'ps\nexit\n' >"$tmp/crash.in"
 : >"$tmp/none.in"
 
-# one IN CMD...: "SECONDS KB RC" of one run of CMD with stdin from IN
+# one IN CMD...: "SECONDS KB RC CPU" of one run of CMD with stdin from IN
+# (wall seconds, peak RSS, exit status, user + system seconds)
 one() {
 	in=$1
 	shift
 	if [ -n "$gtime" ]; then
-		"$gtime" -f '%e %M' -o "$tmp/t" "$@" <"$in" >"$tmp/out" 2>"$tmp/err" && rc=0 || rc=$?
+		"$gtime" -f '%e %M %U %S' -o "$tmp/t" "$@" <"$in" >"$tmp/out" 2>"$tmp/err" && rc=0 || rc=$?
 		# GNU time's own "Command exited with non-zero status" line first
-		tail -n 1 "$tmp/t" | awk -v rc="$rc" '{ printf "%s %s %s\n", $1, $2, rc }'
+		tail -n 1 "$tmp/t" | awk -v rc="$rc" '{ printf "%s %s %s %.2f\n", $1, $2, rc, $3 + $4 }'
 	else
 		t0=$(date +%s.%N)
 		"$@" <"$in" >"$tmp/out" 2>"$tmp/err" && rc=0 || rc=$?
 		t1=$(date +%s.%N)
-		echo "$t0 $t1 $rc" | awk '{ printf "%.2f - %s\n", $2 - $1, $3 }'
+		echo "$t0 $t1 $rc" | awk '{ printf "%.2f - %s -\n", $2 - $1, $3 }'
 	fi
 }
-# measure IN CMD...: warm-up, then the median of three: "SECONDS KB RC"
+# measure IN CMD...: warm-up, then the median of three: "SECONDS KB RC CPU"
 measure() {
 	one "$@" >/dev/null
 	{ one "$@"; one "$@"; one "$@"; } | sort -n | sed -n 2p
 }
 
-row() { # FORMAT SOURCE SECONDS KB NOTE
-	printf '%-20s %-8s %9s %9s  %s\n' "$1" "$2" "$3" "$4" "$5"
+row() { # FORMAT SOURCE SECONDS CPU KB NOTE
+	printf '%-16s %-6s %8s %8s %9s  %s\n' "$1" "$2" "$3" "$4" "$5" "$6"
 }
 base=${vmcore%.elf}
 table() {
 echo "bench-vmcore: oomlens vmcore --ps vs crash -s ps ($(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg))"
-row format source seconds "peak KB" "x faster than crash / verdict"
+row format source "wall s" "cpu s" "peak KB" "x faster than crash (wall) / verdict"
 for f in "$vmcore" "$base.kdump" "$base.reassembled.kdump"; do
 	[ -r "$f" ] || continue
 	case $f in
@@ -73,13 +74,13 @@ for f in "$vmcore" "$base.kdump" "$base.reassembled.kdump"; do
 	*) fmt=elf ;;
 	esac
 	set -- $(measure "$tmp/none.in" "$oomlens" vmcore --ps --vmlinux "$vmlinux" "$f")
-	dw_s=$1 dw_kb=$2
+	dw_s=$1 dw_kb=$2 dw_cpu=$4
 	tasks=$(tail -n +3 "$tmp/out" | wc -l)
 	set -- $(measure "$tmp/none.in" "$oomlens" vmcore --ps "$f")
-	bt_s=$1 bt_kb=$2 bt_rc=$3
+	bt_s=$1 bt_kb=$2 bt_rc=$3 bt_cpu=$4
 	if [ -n "$crash" ]; then
 		set -- $(measure "$tmp/crash.in" "$crash" -s "$vmlinux" "$f")
-		cr_s=$1 cr_kb=$2
+		cr_s=$1 cr_kb=$2 cr_cpu=$4
 		# crash prints a header line and a row per task
 		cr_tasks=$(grep -c '^[> ] *[0-9]' "$tmp/out" || true)
 		if [ "$cr_tasks" -lt 2 ]; then
@@ -89,12 +90,12 @@ for f in "$vmcore" "$base.kdump" "$base.reassembled.kdump"; do
 			cr_note="$cr_tasks tasks"
 		fi
 	else
-		cr_s="" cr_kb="-" cr_note="crash not installed (Debian's crash package, or CRASH=path)"
+		cr_s="" cr_kb="-" cr_cpu="-" cr_note="crash not installed (Debian's crash package, or CRASH=path)"
 	fi
 	for src in dwarf btf; do
-		if [ $src = dwarf ]; then s=$dw_s kb=$dw_kb lim=131072; else s=$bt_s kb=$bt_kb lim=65536; fi
+		if [ $src = dwarf ]; then s=$dw_s kb=$dw_kb cpu=$dw_cpu lim=131072; else s=$bt_s kb=$bt_kb cpu=$bt_cpu lim=65536; fi
 		if [ $src = btf ] && [ "$bt_rc" -gt 1 ]; then
-			row "$fmt" $src "$s" "$kb" "error: $(head -c 120 "$tmp/err")"
+			row "$fmt" $src "$s" "$cpu" "$kb" "error: $(head -c 120 "$tmp/err")"
 			continue
 		fi
 		if [ -n "$cr_s" ]; then
@@ -105,9 +106,9 @@ for f in "$vmcore" "$base.kdump" "$base.reassembled.kdump"; do
 			v=$(echo "$s $kb $lim $src" | awk '{ ok = $2 <= $3 && ($4 != "btf" || $1 < 0.5);
 				printf "no crash baseline; memory/time %s", ok ? "PASS" : "MISSED" }')
 		fi
-		row "$fmt" $src "$s" "$kb" "$v ($tasks tasks)"
+		row "$fmt" $src "$s" "$cpu" "$kb" "$v ($tasks tasks)"
 	done
-	row "$fmt" crash "${cr_s:--}" "$cr_kb" "$cr_note"
+	row "$fmt" crash "${cr_s:--}" "$cr_cpu" "$cr_kb" "$cr_note"
 done
 }
 table | tee "$tmp/table"

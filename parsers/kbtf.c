@@ -32,7 +32,6 @@
 #define MAX_TYPE_DEPTH 32
 #define MAX_PATH_PART 255
 #define MAX_MEMBER_VISITS 100000L
-#define MAX_BLOB (256u << 20)
 #define KEY_ENUMERATOR 0x100 /* beside the BTF_KIND_* keys */
 
 /*
@@ -253,7 +252,7 @@ struct oomlens_error *kbtf_new(const void *blob, size_t len, const char *what,
 	struct oomlens_error *err;
 	struct kbtf *kb;
 
-	if (len > MAX_BLOB)
+	if (len > KTYPES_MAX_BTF)
 		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 					 "%s: BTF of %zu bytes is too large",
 					 what, len);

@@ -94,6 +94,11 @@ struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw, struct ktypes **out);
  * between __start_BTF and __stop_BTF. `what` names it in errors:
  * "'x.elf': BTF at 0x...: not valid BTF (...)".
  */
+/*
+ * The largest BTF blob accepted: Debian's 6.12 kernel has 4.7 MB of BTF,
+ * an allyesconfig kernel a few times that.
+ */
+#define KTYPES_MAX_BTF (64u << 20)
 struct oomlens_error *ktypes_from_btf(const void *blob, size_t len,
 				      const char *what, struct ktypes **out);
 void ktypes_free(struct ktypes *kt);

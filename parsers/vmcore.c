@@ -1113,11 +1113,11 @@ static struct oomlens_error *read_btf(struct vmc *v, const char *vmcore,
 	}
 	snprintf(what, sizeof(what), "'%s': BTF at 0x%llx", vmcore,
 		 (unsigned long long)start);
-	if (stop <= start || stop - start > (256u << 20))
+	if (stop <= start || stop - start > KTYPES_MAX_BTF)
 		return oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
-			"%s: __stop_BTF 0x%llx does not follow it within 256 MiB",
-			what, (unsigned long long)stop);
+			"%s: __stop_BTF 0x%llx does not follow it within %u MiB",
+			what, (unsigned long long)stop, KTYPES_MAX_BTF >> 20);
 	blob = malloc(stop - start);
 	if (!blob)
 		return &oomlens_error_nomem;

@@ -435,6 +435,32 @@ START_TEST(test_truncated_kallsyms)
 }
 END_TEST
 
+/*
+ * A kernel without BTF: the first 1000 symbols (all text, sorted by
+ * address) leave out __start_BTF, which lies after .rodata.
+ */
+START_TEST(test_no_btf)
+{
+	unsigned char *buf;
+	char path[64], *msg;
+	uint32_t n = 1000;
+	size_t len, off;
+
+	buf = slurp_mini(&len);
+	off = file_offset(buf,
+			  vmcoreinfo_symbol(buf, len, "kallsyms_num_syms"));
+	memcpy(buf + off, &n, sizeof(n));
+	msg = read_damaged(buf, len, path, sizeof(path));
+	/* OOMLENS_ERR_MISSING: the commands add what to give */
+	ck_assert_msg(
+		strstr(msg,
+		       "and no debuginfo was given; it has no BTF (no __start_BTF in its kallsyms"),
+		"%s", msg);
+	free(msg);
+	free(buf);
+}
+END_TEST
+
 Suite *vmcore_real_suite(void)
 {
 	Suite *s = suite_create("vmcore_real");
@@ -447,6 +473,7 @@ Suite *vmcore_real_suite(void)
 	tcase_add_test(tc, test_btf_equals_dwarf);
 	tcase_add_test(tc, test_damaged_btf);
 	tcase_add_test(tc, test_truncated_kallsyms);
+	tcase_add_test(tc, test_no_btf);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -4,8 +4,8 @@ CC ?= cc
 PKGS := libpcre2-8 check
 CFLAGS ?= -O2 -g
 override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash 2>/dev/null || \
-	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash)
+LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
+	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
@@ -56,12 +56,25 @@ $(KDW)/%.elf: fixtures/kdwarf/types.c fixtures/kdwarf/types2.c fixtures/kdwarf/t
 	$(CC) $(filter -m32,$(KDW_FLAGS)) -nostdlib -no-pie -Wl,--build-id -Wl,-e,0 -o $@ $(@:.elf=-1.o) $(@:.elf=-2.o)
 $(KDW)/types-nodebug.elf: $(KDW)/types.elf
 	objcopy --strip-debug $< $@
+# ... and their BTF, encoded from that DWARF by pahole (dwarves): the BTF
+# back end of parsers/ktypes.h must answer as the DWARF one
+# (tests/ktypes-compare, run by tests/e2e.sh).
+KDW_BTF := $(KDW)/types.btf $(KDW)/types-32.btf $(KDW)/types-dwarf2.btf
+$(KDW)/%.btf: $(KDW)/%.elf
+	cp $< $(@:.btf=-btf.elf)
+	pahole -J $(@:.btf=-btf.elf)
+	objcopy --dump-section .BTF=$@ $(@:.btf=-btf.elf)
+	rm -f $(@:.btf=-btf.elf)
+$(BUILD)/tests/ktypes-compare: tests/ktypes-compare.c $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
-check: oomlens $(BUILD)/tests/run $(GEN) check-layers $(BUILD)/fixtures/vmcore/.stamp
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers $(BUILD)/fixtures/vmcore/.stamp \
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
 
@@ -74,7 +87,8 @@ check-asan:
 # Leak checks; the slow unwinder sees through libkdumpfile's frames, which
 # the one third-party leak suppressed in tests/lsan.supp needs.
 ASAN_RUN_OPTIONS := detect_leaks=1:fast_unwind_on_malloc=0
-asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp
+asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp \
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=no ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ../$(BUILD)/tests/run
 	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \

@@ -61,9 +61,10 @@ bench-clean:
 # by fixtures/qemu/vmcore.sh and Debian's crash: skipped without them.
 VMLINUX ?= /work/lab/vmlinux-6.1.0-57-cloud-amd64
 VMCORE ?= /work/lab/vmcore/memcg.elf
+CRASH ?= crash
 .PHONY: bench-vmcore
 bench-vmcore: oomlens
-	sh bench/vmcore.sh ./oomlens $(VMLINUX) $(VMCORE)
+	CRASH=$(CRASH) sh bench/vmcore.sh ./oomlens $(VMLINUX) $(VMCORE)
 
 # SQLite's own floor for P2 with oomlens's store and two smaller ones.
 .PHONY: bench-floor

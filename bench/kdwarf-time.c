@@ -4,7 +4,8 @@
  * needs, timing the index. Not part of make check:
  *
  *	gcc -O2 -I. -o build/kdwarf-time bench/kdwarf-time.c \
- *		parsers/kdwarf.c core/error.c -ldw -lelf
+ *		parsers/kdwarf.c parsers/ktypes.c parsers/kbtf.c core/error.c \
+ *		-ldw -lelf -lbpf
  *	build/kdwarf-time /usr/lib/debug/boot/vmlinux-6.1.0-...-amd64
  */
 #include <stdio.h>

@@ -11,13 +11,16 @@
 #include "core/banned.h"
 
 static const char vmcore_usage[] =
-	"usage: oomlens vmcore --vmlinux FILE [--ps] [--log] [--format text|json]\n"
+	"usage: oomlens vmcore [--vmlinux FILE] [--ps] [--log] [--format text|json]\n"
 	"                      [--force] VMCORE\n"
 	"\n"
 	"Read a kdump vmcore (ELF, kdump-compressed or makedumpfile's flattened\n"
-	"format) with the kernel's debuginfo and print its processes and/or the\n"
-	"kernel log it holds. Members are found by name through DWARF, so any\n"
-	"kernel from 2.6.x to 6.x whose vmlinux has DWARF is read alike.\n"
+	"format) and print its processes and/or the kernel log it holds. Members\n"
+	"are found by name, through the DWARF of the kernel's debuginfo, so any\n"
+	"kernel from 2.6.x to 6.x whose vmlinux has DWARF is read alike, or,\n"
+	"without --vmlinux, through the BTF the kernel keeps in memory, its\n"
+	"symbols from the kallsyms tables its VMCOREINFO names (6.0+, built with\n"
+	"CONFIG_DEBUG_INFO_BTF, as the major distributions' kernels are).\n"
 	"\n"
 	"  -k, --vmlinux FILE the kernel's vmlinux with DWARF (the -dbg or\n"
 	"                    -debuginfo package's), matching the dump\n"
@@ -101,11 +104,9 @@ int cmd_vmcore(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
-	if (optind != argc - 1 || !vmlinux) {
+	if (optind != argc - 1) {
 		fprintf(stderr, "oomlens vmcore: %s\n\n%s",
-			!vmlinux ? "--vmlinux is required"
-				 : "give exactly one VMCORE",
-			vmcore_usage);
+			"give exactly one VMCORE", vmcore_usage);
 		return EXIT_TROUBLE;
 	}
 	if (!ps && !log)
@@ -114,7 +115,11 @@ int cmd_vmcore(int argc, char **argv)
 	opt.no_tasks = !ps;
 	err = vmcore_read(argv[optind], vmlinux, &opt, &d);
 	if (err) {
-		cli_print(stderr, "oomlens vmcore: %s", err->message);
+		/* no debuginfo given and the dump cannot stand in for it */
+		cli_print(stderr, "oomlens vmcore: %s%s", err->message,
+			  err->code == OOMLENS_ERR_MISSING
+				  ? ": " CLI_DEBUGINFO_HINT
+				  : "");
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}

@@ -34,8 +34,9 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 		"INSERT OR REPLACE INTO incident_dumps (incident_id, source_id,"
 		" osrelease, machine, format, cputime_unit, page_size, hz,"
 		" jiffies, uptime_ns, totalram_pages, total_swap_pages,"
-		" nr_threads, nr_processes, kernel_offset, partial)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+		" nr_threads, nr_processes, kernel_offset, partial,"
+		" types_source, symbols_source)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
 	struct db_bind b;
@@ -58,6 +59,8 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 					: OOM_VAL_NONE);
 	}
 	db_bind_int(&b, d->partial);
+	db_bind_str(&b, d->types_source);
+	db_bind_str(&b, d->symbols_source);
 	return db_step_done(db, &b, st);
 }
 
@@ -133,13 +136,27 @@ struct oomlens_error *db_store_dump(struct db *db, int64_t incident_id,
 	return err;
 }
 
+/* dump_state holds its sources as literals: the one s names, or NULL. */
+static const char *const types[] = {"dwarf", "btf", NULL};
+static const char *const symbols[] = {"vmlinux", "kallsyms", NULL};
+
+static const char *known_source(const unsigned char *s,
+				const char *const *names)
+{
+	for (; s && *names; names++)
+		if (strcmp((const char *)s, *names) == 0)
+			return *names;
+	return NULL;
+}
+
 static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
 					  struct dump_state *d, bool *found)
 {
 	static const char sql[] =
 		"SELECT osrelease, machine, cputime_unit, page_size, hz,"
 		" jiffies, uptime_ns, totalram_pages, total_swap_pages,"
-		" nr_threads, nr_processes, kernel_offset, partial"
+		" nr_threads, nr_processes, kernel_offset, partial,"
+		" types_source, symbols_source"
 		" FROM incident_dumps WHERE incident_id = ?";
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
@@ -174,6 +191,8 @@ static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
 				: DUMP_READ;
 	}
 	d->partial = sqlite3_column_int64(st, 12) != 0;
+	d->types_source = known_source(sqlite3_column_text(st, 13), types);
+	d->symbols_source = known_source(sqlite3_column_text(st, 14), symbols);
 	sqlite3_reset(st);
 	return NULL;
 }

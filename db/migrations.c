@@ -440,6 +440,17 @@ static const char migration_5[] =
 	"ALTER TABLE events ADD COLUMN blocked_secs INTEGER; -- hung_task:\n"
 	"  -- seconds the task had been blocked, as printed\n";
 
+/*
+ * 6: where a dump's types and symbols came from, now that a dump can be
+ * read without debuginfo (its own BTF and kallsyms).
+ */
+static const char migration_6[] =
+	"ALTER TABLE incident_dumps ADD COLUMN types_source TEXT; -- dwarf (a\n"
+	"  -- vmlinux's debug information) or btf (the kernel's own, read out\n"
+	"  -- of the dump); NULL before version 6\n"
+	"ALTER TABLE incident_dumps ADD COLUMN symbols_source TEXT; -- vmlinux\n"
+	"  -- (its ELF symbol table) or kallsyms (the kernel's own, 6.0+)\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -451,6 +462,8 @@ const struct db_migration db_migrations[] = {
 	 migration_4},
 	{5, "fields of allocation failures and hung tasks (events)",
 	 migration_5},
+	{6, "where a dump's types and symbols came from (incident_dumps)",
+	 migration_6},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

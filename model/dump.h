@@ -136,6 +136,9 @@ struct dump_state {
 	char osrelease[65];
 	char machine[16]; /* "x86_64", "ia32" */
 	const char *format; /* "elf", "kdump", "flattened kdump" (a literal) */
+	/* Where the kernel's types and symbols came from (literals, or NULL):
+	 * "dwarf" or "btf"; "vmlinux" or "kallsyms". */
+	const char *types_source, *symbols_source;
 	enum dump_unit cputime_unit; /* DU_JIFFIES or DU_NS */
 	struct dump_val g[DG_COUNT];
 

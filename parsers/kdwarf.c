@@ -6,6 +6,7 @@
  * (ELF_C_READ_MMAP), never copied; every name in the tables points into the
  * mapping (.debug_str, .debug_info, .strtab), so the tables hold only
  * pointers, hashes and offsets and live exactly as long as the handles.
+ * The pages indexing touched are given back as it goes (drop_pages()).
  *
  * Indexing is one pass over every unit's top-level DIEs: nothing descends
  * into functions, and only enumerations are opened (for their
@@ -29,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include "core/hash.h"
@@ -41,6 +44,8 @@
 #define MAX_PATH_PART 255 /* one name of a member path */
 /* members looked at by one kdwarf_member(), anonymous ones opened */
 #define MAX_MEMBER_VISITS 100000L
+/* units indexed between two drops of the mapping's pages (drop_pages) */
+#define UNITS_PER_DROP 128
 
 /*
  * Open addressing, linear probing, power-of-two capacity, at most half
@@ -66,6 +71,8 @@ struct kdwarf {
 	char *path;
 	int fd;
 	Elf *elf;
+	void *map; /* libelf's mapping of the file, when drop_pages() may */
+	size_t map_len;
 	Dwarf *dbg[2]; /* the file's own DWARF and its dwz alternate, if any */
 	int bits, machine;
 	bool has_types;
@@ -330,6 +337,58 @@ static struct oomlens_error *index_die(struct kdwarf *dw, Dwarf_Die *die,
 	return NULL;
 }
 
+/*
+ * Indexing reads most of a 300-600 MB vmlinux's .debug_info, .debug_abbrev
+ * and .debug_str through libelf's mapping of the file, and every page read
+ * stays in the process's RSS: 176 MB for Debian's 6.1. The index needs
+ * none of them (names are re-read on lookup), so they are dropped as
+ * indexing goes: MADV_DONTNEED on a private mapping of the file only
+ * unmaps them, and a later access faults them back in from the page
+ * cache. find_mapping() makes sure that there is one: the ELF header that
+ * libelf hands out lies in a mapping of this very file (device and inode
+ * in /proc/self/maps); and that libelf wrote nothing into it: the file is
+ * of the host's byte order, so nothing was converted in place.
+ */
+static void find_mapping(struct kdwarf *dw, const struct stat *st)
+{
+	static const unsigned char host_le = 1;
+	const char *ident = (const char *)elf_getident(dw->elf, NULL);
+	const void *eh = dw->bits == 64 ? (const void *)elf64_getehdr(dw->elf)
+					: (const void *)elf32_getehdr(dw->elf);
+	char line[512];
+	FILE *maps;
+
+	if (!eh || !ident || !st->st_ino ||
+	    ident[EI_DATA] !=
+		    (*(const char *)&host_le ? ELFDATA2LSB : ELFDATA2MSB))
+		return;
+	maps = fopen("/proc/self/maps", "re");
+	if (!maps)
+		return;
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long long lo, hi, off, ino;
+		unsigned maj, mnr;
+
+		if (sscanf(line, "%llx-%llx %*s %llx %x:%x %llu", &lo, &hi,
+			   &off, &maj, &mnr, &ino) != 6 ||
+		    (uintptr_t)eh < lo || (uintptr_t)eh >= hi)
+			continue;
+		if (ino == (unsigned long long)st->st_ino &&
+		    makedev(maj, mnr) == st->st_dev) {
+			dw->map = (void *)(uintptr_t)lo;
+			dw->map_len = (size_t)(hi - lo);
+		}
+		break;
+	}
+	fclose(maps);
+}
+
+static void drop_pages(const struct kdwarf *dw)
+{
+	if (dw->map)
+		madvise(dw->map, dw->map_len, MADV_DONTNEED);
+}
+
 static struct oomlens_error *index_dwarf(struct kdwarf *dw, uint32_t which)
 {
 	Dwarf_CU *cu = NULL;
@@ -342,7 +401,8 @@ static struct oomlens_error *index_dwarf(struct kdwarf *dw, uint32_t which)
 				    &unit_type, &cudie, NULL)) == 0) {
 		Dwarf_Off last = 0;
 
-		dw->units++;
+		if (++dw->units % UNITS_PER_DROP == 0)
+			drop_pages(dw);
 		if (unit_type == DW_UT_skeleton)
 			continue;
 		r = dwarf_child(&cudie, &die);
@@ -590,7 +650,7 @@ struct oomlens_error *kdwarf_open(const char *path, struct kdwarf **out)
 {
 	struct oomlens_error *err;
 	struct kdwarf *dw;
-	struct stat st;
+	struct stat st = {0};
 	GElf_Ehdr eh;
 
 	dw = calloc(1, sizeof(*dw));
@@ -624,6 +684,7 @@ struct oomlens_error *kdwarf_open(const char *path, struct kdwarf **out)
 	}
 	dw->bits = gelf_getclass(dw->elf) == ELFCLASS32 ? 32 : 64;
 	dw->machine = eh.e_machine;
+	find_mapping(dw, &st);
 
 	err = index_symbols(dw);
 	if (err)
@@ -647,6 +708,7 @@ struct oomlens_error *kdwarf_open(const char *path, struct kdwarf **out)
 			err = index_dwarf(dw, 1);
 		if (err)
 			goto fail;
+		drop_pages(dw);
 	}
 	find_release(dw);
 	*out = dw;
@@ -1159,11 +1221,6 @@ static bool find_member(const struct kdwarf *dw, Dwarf_Die *s, const char *name,
 	return false;
 }
 
-static uint32_t clamp32(uint64_t v)
-{
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
 /* Fill out from type (NULL: void); offset and bits are the caller's. */
 static bool fill_field(const struct kdwarf *dw, Dwarf_Die *type,
 		       struct kfield *out)
@@ -1175,7 +1232,7 @@ static bool fill_field(const struct kdwarf *dw, Dwarf_Die *type,
 	if (!describe(dw, type, 0, &ti))
 		return false;
 	out->kind = ti.kind;
-	out->size = clamp32(ti.size);
+	out->size = kfield_clamp32(ti.size);
 	out->scalar = ti.scalar;
 	out->is_signed = ti.is_signed;
 	if (ti.kind == KF_STRUCT || ti.kind == KF_UNION) {
@@ -1205,15 +1262,8 @@ static bool fill_field(const struct kdwarf *dw, Dwarf_Die *type,
 		} else if (!describe(dw, &t, 1, &target)) {
 			return false;
 		}
-		out->target_kind = target.kind;
-		out->target_size = clamp32(target.size);
-		if (target.kind == KF_STRUCT || target.kind == KF_UNION)
-			snprintf(out->type_name, sizeof(out->type_name), "%s",
-				 target.name ? target.name : "");
-		if (ti.kind == KF_ARRAY) {
-			out->elem_size = clamp32(target.size);
-			out->count = clamp32(count);
-		}
+		kfield_set_target(out, ti.kind == KF_ARRAY, target.kind,
+				  target.size, target.name, count);
 	}
 	return true;
 }
@@ -1225,7 +1275,7 @@ uint32_t kdwarf_struct_size(const struct kdwarf *dw, const char *name)
 
 	if (!find_struct(dw, name, &s) || !udata(&s, DW_AT_byte_size, &size))
 		return 0;
-	return clamp32(size);
+	return kfield_clamp32(size);
 }
 
 bool kdwarf_member(const struct kdwarf *dw, const char *name, const char *path,

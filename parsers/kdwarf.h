@@ -23,65 +23,9 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "parsers/ktypes.h"
 
 struct kdwarf;
-
-enum kfield_kind {
-	KF_NONE = 0, /* not found */
-	KF_INT, /* signed integer, char or signed enum */
-	KF_UINT, /* unsigned integer, _Bool, unsigned enum */
-	KF_PTR,
-	KF_STRUCT,
-	KF_UNION,
-	KF_ARRAY,
-	KF_OTHER, /* float, function, void */
-};
-
-/*
- * A member (or variable) and its type, typedefs, const and volatile
- * stripped.
- */
-struct kfield {
-	enum kfield_kind kind;
-	uint64_t offset; /* bytes from the start of the outer struct */
-	uint32_t size; /* byte size of the type (a whole array's size) */
-	/* Bit-fields: bit_size > 0; bit_offset counts from the least
-	 * significant bit of the little-endian storage starting at offset. */
-	uint16_t bit_offset, bit_size;
-	/*
-	 * (kdwarf.c) For a bit-field, offset is the start of the naturally
-	 * aligned unit of its declared type (`size` bytes) that holds it, so
-	 * bit_offset + bit_size <= size * 8; only when a packed struct makes
-	 * the field straddle two units is offset the byte of its first bit.
-	 * Reading ceil((bit_offset + bit_size) / 8) bytes at offset is right
-	 * in both cases. The DWARF 2/3 form (DW_AT_bit_offset, numbered from
-	 * the most significant bit) is converted assuming a little-endian
-	 * target.
-	 */
-	/*
-	 * A scalar is what can be read as one integer of `size` bytes: an
-	 * integer, enum, bool or pointer, or a struct/union of at most 8 bytes
-	 * whose first member, at offset 0, is such a scalar of the same size
-	 * (atomic_t, atomic_long_t, kuid_t, mm_counter_t...).
-	 */
-	bool scalar;
-	bool is_signed; /* of the scalar */
-	/* Arrays: the element's size and the count (0 if unbounded). */
-	uint32_t elem_size, count;
-	/*
-	 * (kdwarf.c) int x[2][3] is 6 elements of 4 bytes: the element is the
-	 * innermost one and count the product of the dimensions.
-	 */
-	/*
-	 * For KF_STRUCT/KF_UNION: the tag of the member's own type; for
-	 * KF_PTR: the tag of the pointed-to struct/union; for KF_ARRAY: the
-	 * element's tag. "" if anonymous or not a struct/union.
-	 */
-	char type_name[64];
-	/* KF_PTR and KF_ARRAY: what the pointer/element is. */
-	enum kfield_kind target_kind;
-	uint32_t target_size;
-};
 
 /* Open and index path. Errors name the file. */
 struct oomlens_error *kdwarf_open(const char *path, struct kdwarf **out);

@@ -89,6 +89,8 @@ bool vmc_symbol(const struct vmc *v, const char *name, uint64_t *addr)
 {
 	uint64_t a;
 
+	if (v->ks)
+		return kallsyms_lookup(v->ks, name, addr);
 	if (!kdwarf_symbol(v->dw, name, &a))
 		return false;
 	*addr = a + v->koff;
@@ -151,7 +153,7 @@ bool vmc_global(struct vmc *v, const char *name, int64_t *out)
 	struct kfield f;
 	uint64_t addr;
 
-	if (!kdwarf_variable(v->dw, name, &f) || !vmc_symbol(v, name, &addr))
+	if (!ktypes_variable(v->kt, name, &f) || !vmc_symbol(v, name, &addr))
 		return false;
 	if (!f.scalar)
 		return false;
@@ -161,7 +163,7 @@ bool vmc_global(struct vmc *v, const char *name, int64_t *out)
 static void member(struct vmc *v, const char *type, const char *path,
 		   struct kfield *out)
 {
-	if (!kdwarf_member(v->dw, type, path, out))
+	if (!ktypes_member(v->kt, type, path, out))
 		memset(out, 0, sizeof(*out));
 }
 
@@ -177,7 +179,7 @@ static void member2(struct vmc *v, const char *type, const char *a,
 /* sizeof(struct name), 0 if unknown or beyond MAX_STRUCT_SIZE. */
 static uint32_t struct_size(struct vmc *v, const char *name)
 {
-	uint32_t n = kdwarf_struct_size(v->dw, name);
+	uint32_t n = ktypes_struct_size(v->kt, name);
 
 	return n > MAX_STRUCT_SIZE ? 0 : n;
 }
@@ -260,7 +262,7 @@ static void resolve_layout(struct vmc *v, struct layout *L)
 	}
 	member(v, "list_head", "next", &L->list_next);
 	for (int i = 0; i < 4; i++)
-		if (!kdwarf_enumerator(v->dw, mm_enum[i], &L->mm_idx[i]))
+		if (!ktypes_enumerator(v->kt, mm_enum[i], &L->mm_idx[i]))
 			L->mm_idx[i] = -1;
 }
 
@@ -970,7 +972,7 @@ static void find_offset(struct vmc *v)
 	/* No KERNELOFFSET: a relocated kernel still shows it in any
 	 * SYMBOL() line (QEMU's vmcoreinfo device writes the kernel's). */
 	s = kcore_vmcoreinfo(v->kc, "SYMBOL(init_task)");
-	if (s && kdwarf_symbol(v->dw, "init_task", &link)) {
+	if (s && v->dw && kdwarf_symbol(v->dw, "init_task", &link)) {
 		run = strtoull(s, NULL, 16);
 		v->koff = run - link;
 	}
@@ -1009,14 +1011,164 @@ static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
 		rel[0] ? rel : "unknown", id[0] ? id : "unknown");
 }
 
+/*
+ * Some writers (QEMU's kdump-compressed output) leave the machine out of
+ * the header: then it is `guess` (NULL: unknown, an error). Sets v->psz.
+ */
+static struct oomlens_error *need_arch(struct vmc *v, const char *vmcore,
+				       const char *guess)
+{
+	struct oomlens_error *err = NULL;
+
+	if (!kcore_arch(v->kc)[0])
+		err = guess ? kcore_set_arch(v->kc, guess, vmcore)
+			    : oomlens_error_new(
+				      OOMLENS_ERR_CORRUPT,
+				      "'%s' does not say its architecture",
+				      vmcore);
+	v->psz = kcore_ptr_size(v->kc);
+	return err;
+}
+
+/*
+ * Types and symbols from the debuginfo in vmlinux: DWARF, the ELF symbol
+ * table, and the checks that it belongs to the dump.
+ */
+static struct oomlens_error *open_vmlinux(struct vmc *v, const char *vmcore,
+					  const char *vmlinux,
+					  const struct vmcore_options *opt)
+{
+	struct oomlens_error *err;
+
+	err = kdwarf_open(vmlinux, &v->dw);
+	if (err)
+		return err;
+	if (!kdwarf_has_types(v->dw))
+		return oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"'%s' has no DWARF type information (the vmlinux of the kernel's -dbg/debuginfo package is needed)",
+			vmlinux);
+	/* EM_X86_64 62, EM_386 3 (elf.h) */
+	err = need_arch(v, vmcore,
+			kdwarf_machine(v->dw) == 62  ? "x86_64"
+			: kdwarf_machine(v->dw) == 3 ? "ia32"
+						     : NULL);
+	if (err)
+		return err;
+	if ((unsigned)kdwarf_bits(v->dw) != v->psz * 8) {
+		err = oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"'%s' is a %u-bit dump but '%s' is a %d-bit kernel",
+			vmcore, v->psz * 8, vmlinux, kdwarf_bits(v->dw));
+		if (!opt->force)
+			return err;
+		oomlens_error_free(err);
+	}
+	err = check_match(v, vmcore, vmlinux, opt->force);
+	if (!err)
+		err = ktypes_from_dwarf(v->dw, &v->kt);
+	v->d->types_source = "dwarf";
+	v->d->symbols_source = "vmlinux";
+	return err;
+}
+
+/*
+ * No debuginfo (nodbg says why, and its code how the commands treat it:
+ * OOMLENS_ERR_MISSING when none was given) and nothing in the dump to
+ * stand in for it: that error, with why not.
+ */
+static struct oomlens_error *no_types(struct oomlens_error *nodbg,
+				      const char *why)
+{
+	struct oomlens_error *err = oomlens_error_new(
+		nodbg->code, "%s; %s%s", nodbg->message, why,
+		nodbg->code == OOMLENS_ERR_MISSING
+			? ""
+			: ": give its debuginfo with --vmlinux or --debuginfo");
+
+	oomlens_error_free(nodbg);
+	return err;
+}
+
+/*
+ * The kernel's BTF, between __start_BTF and __stop_BTF in its memory
+ * (CONFIG_DEBUG_INFO_BTF; linker script of 5.2+). *nodbg is used up if
+ * there is none.
+ */
+static struct oomlens_error *read_btf(struct vmc *v, const char *vmcore,
+				      struct oomlens_error **nodbg)
+{
+	struct oomlens_error *err;
+	uint64_t start, stop;
+	unsigned char *blob;
+	char what[4200];
+
+	if (!vmc_symbol(v, "__start_BTF", &start) ||
+	    !vmc_symbol(v, "__stop_BTF", &stop)) {
+		err = no_types(
+			*nodbg,
+			"it has no BTF (no __start_BTF in its kallsyms: a kernel built without CONFIG_DEBUG_INFO_BTF)");
+		*nodbg = NULL;
+		return err;
+	}
+	snprintf(what, sizeof(what), "'%s': BTF at 0x%llx", vmcore,
+		 (unsigned long long)start);
+	if (stop <= start || stop - start > KTYPES_MAX_BTF)
+		return oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"%s: __stop_BTF 0x%llx does not follow it within %u MiB",
+			what, (unsigned long long)stop, KTYPES_MAX_BTF >> 20);
+	blob = malloc(stop - start);
+	if (!blob)
+		return &oomlens_error_nomem;
+	if (!kcore_read(v->kc, start, blob, stop - start))
+		err = oomlens_error_new(OOMLENS_ERR_CORRUPT,
+					"%s: %llu bytes unreadable (%s)", what,
+					(unsigned long long)(stop - start),
+					kcore_last_error(v->kc));
+	else
+		err = ktypes_from_btf(blob, stop - start, what, &v->kt);
+	free(blob);
+	return err;
+}
+
+/*
+ * No debuginfo: symbols from the kallsyms tables VMCOREINFO names (6.0+),
+ * types from the kernel's own BTF. nodbg says why there is no debuginfo;
+ * it is freed here.
+ */
+static struct oomlens_error *open_dump_types(struct vmc *v, const char *vmcore,
+					     struct oomlens_error *nodbg)
+{
+	struct oomlens_error *err = NULL;
+
+	if (!kallsyms_available(v->kc))
+		return no_types(
+			nodbg,
+			"its VMCOREINFO names no kallsyms tables (a kernel before 6.0) to find its own BTF with");
+	/* x86_64's arch_crash_save_vmcoreinfo() names init_top_pgt */
+	err = need_arch(v, vmcore,
+			kcore_vmcoreinfo(v->kc, "SYMBOL(init_top_pgt)")
+				? "x86_64"
+				: NULL);
+	if (!err)
+		err = kallsyms_open(v->kc, vmcore, &v->ks);
+	if (!err)
+		err = read_btf(v, vmcore, &nodbg);
+	oomlens_error_free(nodbg);
+	v->d->types_source = "btf";
+	v->d->symbols_source = "kallsyms";
+	return err;
+}
+
 struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,
 				  struct dump_state *out)
 {
 	struct vmc v = {0};
 	struct walker w = {0};
-	struct oomlens_error *err;
-	const char *arch;
+	struct oomlens_error *err = NULL;
+	const char *s;
 	char found[4096];
 
 	dump_state_init(out);
@@ -1025,49 +1177,26 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 	err = kcore_open(vmcore, &v.kc);
 	if (err)
 		return err;
-	if (!vmlinux)
+	if (!vmlinux) {
 		err = locate(&v, vmcore, opt, found, sizeof(found));
-	vmlinux = vmlinux ? vmlinux : found;
-	if (!err)
-		err = kdwarf_open(vmlinux, &v.dw);
-	if (!err && !kdwarf_has_types(v.dw))
-		err = oomlens_error_new(
-			OOMLENS_ERR_USAGE,
-			"'%s' has no DWARF type information (the vmlinux of the kernel's -dbg/debuginfo package is needed)",
-			vmlinux);
+		if (!err)
+			vmlinux = found;
+	}
+	if (vmlinux)
+		err = open_vmlinux(&v, vmcore, vmlinux, opt);
+	else
+		err = open_dump_types(
+			&v, vmcore,
+			err ? err
+			    : oomlens_error_new(OOMLENS_ERR_MISSING,
+						"no debuginfo asked for '%s'",
+						vmcore));
 	if (err)
 		goto done;
-	if (!kcore_arch(v.kc)[0]) {
-		/* EM_X86_64 62, EM_386 3 (elf.h) */
-		const char *guess = kdwarf_machine(v.dw) == 62	? "x86_64"
-				    : kdwarf_machine(v.dw) == 3 ? "ia32"
-								: NULL;
-
-		err = guess ? kcore_set_arch(v.kc, guess, vmcore)
-			    : oomlens_error_new(
-				      OOMLENS_ERR_CORRUPT,
-				      "'%s' does not say its architecture",
-				      vmcore);
-		if (err)
-			goto done;
-	}
-	v.psz = kcore_ptr_size(v.kc);
-	arch = kcore_arch(v.kc);
-	snprintf(out->machine, sizeof(out->machine), "%s", arch);
+	snprintf(out->machine, sizeof(out->machine), "%s", kcore_arch(v.kc));
 	out->format = kcore_format(v.kc);
-	if ((unsigned)kdwarf_bits(v.dw) != v.psz * 8) {
-		err = oomlens_error_new(
-			OOMLENS_ERR_USAGE,
-			"'%s' is a %u-bit dump but '%s' is a %d-bit kernel",
-			vmcore, v.psz * 8, vmlinux, kdwarf_bits(v.dw));
-		if (!opt->force)
-			goto done;
-		oomlens_error_free(err);
-		err = NULL;
-	}
-	err = check_match(&v, vmcore, vmlinux, opt->force);
-	if (err)
-		goto done;
+	if (!out->osrelease[0] && (s = kcore_vmcoreinfo(v.kc, "OSRELEASE")))
+		snprintf(out->osrelease, sizeof(out->osrelease), "%s", s);
 	v.kver = kversion_parse(out->osrelease, strlen(out->osrelease));
 	find_offset(&v);
 	read_globals(&v);
@@ -1113,6 +1242,8 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 			"%llu reads went through the i386 lowmem map at 0xc0000000 (libkdumpfile could not translate them)",
 			(unsigned long long)kcore_lowmem_reads(v.kc));
 done:
+	ktypes_free(v.kt);
+	kallsyms_free(v.ks);
 	kcore_close(v.kc);
 	kdwarf_close(v.dw);
 	if (err)

@@ -3,11 +3,14 @@
 #define OOMLENS_PARSERS_VMCORE_H
 
 /*
- * Read a kdump vmcore with its kernel's debuginfo into a struct dump_state:
- * every process (thread-group leader) on the task list with its memory
- * state, the machine's counters, and the kernel log.
+ * Read a kdump vmcore into a struct dump_state: every process (thread-group
+ * leader) on the task list with its memory state, the machine's counters,
+ * and the kernel log.
  *
- * Members are found by name through DWARF (parsers/kdwarf.h) and read
+ * Members are found by name through the kernel types of parsers/ktypes.h:
+ * the DWARF of the kernel's debuginfo, or, when none is given or found,
+ * the BTF the kernel keeps in memory, with its symbols from the kallsyms
+ * tables VMCOREINFO names (6.0+; parsers/kallsyms.h). Memory is read
  * through libkdumpfile (parsers/kcore.h); which members exist decides what
  * is read, so one reader serves 2.6.x to 6.x (the eras are in the table in
  * vmcore.c). The walk is bounded and cycle-safe: a damaged list yields
@@ -39,14 +42,16 @@ struct vmcore_options {
 
 /*
  * Read vmcore with the debuginfo in vmlinux (or, when vmlinux is NULL, the
- * one opt->locate names) into *out (initialised here).
+ * one opt->locate names; when it names none, the dump's own BTF and
+ * kallsyms) into *out (initialised here). out->types_source and
+ * symbols_source say which served.
  * An error means nothing useful could be read (wrong files, mismatch
  * without force); damage found later is reported as warnings in *out.
- * With neither vmlinux nor opt->locate, the dump is opened and the error
- * is OOMLENS_ERR_MISSING, naming its release and build id: the caller
- * says which options give a debuginfo. (A types back end that needs no
- * debuginfo, such as the dump's own BTF, makes this case read the dump:
- * callers already pass it here.)
+ * With no debuginfo and nothing in the dump to stand in for it (no kallsyms
+ * in VMCOREINFO before 6.0, or a kernel without BTF), the error names the
+ * dump's release and build id and what is missing; its code is
+ * OOMLENS_ERR_MISSING when neither vmlinux nor opt->locate was given (the
+ * caller says which options give a debuginfo), else the locate failure's.
  */
 struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,

@@ -9,11 +9,15 @@
 
 #include "model/dump.h"
 #include "parsers/kcore.h"
+#include "parsers/kallsyms.h"
 #include "parsers/kdwarf.h"
+#include "parsers/ktypes.h"
 
 struct vmc {
 	struct kcore *kc;
-	struct kdwarf *dw;
+	struct kdwarf *dw; /* the vmlinux, or NULL when the dump serves */
+	struct ktypes *kt; /* DWARF of dw, or the dump's BTF */
+	struct kallsyms *ks; /* the dump's symbols, when dw is NULL */
 	struct dump_state *d;
 	const char *path; /* the vmcore, for messages */
 	uint64_t koff; /* KERNELOFFSET: added to every symbol */
@@ -21,7 +25,10 @@ struct vmc {
 	unsigned kver; /* KV() of OSRELEASE, 0 if unknown */
 };
 
-/* A symbol's runtime address (link address + KERNELOFFSET). */
+/*
+ * A symbol's runtime address: kallsyms's as is, a vmlinux's link address
+ * + KERNELOFFSET.
+ */
 bool vmc_symbol(const struct vmc *v, const char *name, uint64_t *addr);
 /* Read a pointer-sized word. */
 bool vmc_read_ptr(struct vmc *v, uint64_t addr, uint64_t *out);

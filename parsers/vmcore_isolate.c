@@ -39,11 +39,30 @@
 #define WIRE_MAX_STRING 65536u
 
 static const char *const formats[] = {"elf", "kdump", "flattened kdump"};
+static const char *const types[] = {"dwarf", "btf"};
+static const char *const symbols[] = {"vmlinux", "kallsyms"};
+#define NLIT(t) (sizeof(t) / sizeof((t)[0]))
+
+/* The index of literal s in table t (n entries), or -1. */
+static int32_t lit_index(const char *const *t, size_t n, const char *s)
+{
+	for (size_t i = 0; s && i < n; i++)
+		if (!strcmp(s, t[i]))
+			return (int32_t)i;
+	return -1;
+}
+
+/* Entry i of table t (n entries), or NULL. */
+static const char *lit_at(const char *const *t, size_t n, int32_t i)
+{
+	return i >= 0 && (size_t)i < n ? t[i] : NULL;
+}
 
 struct wire_head {
 	char osrelease[65];
 	char machine[16];
 	int32_t format; /* index into formats[], or -1 */
+	int32_t types, symbols; /* into types[] and symbols[], or -1 */
 	int32_t cputime_unit;
 	int32_t log_layout;
 	uint8_t partial;
@@ -114,10 +133,9 @@ static void child(int fd, const char *vmcore, const char *vmlinux,
 	}
 	memcpy(w.osrelease, d.osrelease, sizeof(w.osrelease));
 	memcpy(w.machine, d.machine, sizeof(w.machine));
-	w.format = -1;
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
-		if (d.format && !strcmp(d.format, formats[i]))
-			w.format = (int32_t)i;
+	w.format = lit_index(formats, NLIT(formats), d.format);
+	w.types = lit_index(types, NLIT(types), d.types_source);
+	w.symbols = lit_index(symbols, NLIT(symbols), d.symbols_source);
 	w.cputime_unit = (int32_t)d.cputime_unit;
 	w.log_layout = (int32_t)d.log_layout;
 	w.partial = d.partial;
@@ -187,11 +205,9 @@ static struct oomlens_error *read_answer(int fd, struct dump_state *d,
 	w.machine[sizeof(w.machine) - 1] = '\0';
 	memcpy(d->osrelease, w.osrelease, sizeof(d->osrelease));
 	memcpy(d->machine, w.machine, sizeof(d->machine));
-	d->format =
-		w.format >= 0 && (size_t)w.format <
-					 sizeof(formats) / sizeof(formats[0])
-			? formats[w.format]
-			: NULL;
+	d->format = lit_at(formats, NLIT(formats), w.format);
+	d->types_source = lit_at(types, NLIT(types), w.types);
+	d->symbols_source = lit_at(symbols, NLIT(symbols), w.symbols);
 	d->cputime_unit = w.cputime_unit == DU_NS ? DU_NS : DU_JIFFIES;
 	d->log_layout = w.log_layout >= DUMP_LOG_NONE &&
 					w.log_layout <= DUMP_LOG_RINGBUFFER

@@ -174,8 +174,8 @@ static bool log_ring(struct vmc *v, struct out *o)
 static bool log_records(struct vmc *v, struct out *o)
 {
 	const char *type =
-		kdwarf_struct_size(v->dw, "printk_log") ? "printk_log" : "log";
-	uint32_t hsize = kdwarf_struct_size(v->dw, type);
+		ktypes_struct_size(v->kt, "printk_log") ? "printk_log" : "log";
+	uint32_t hsize = ktypes_struct_size(v->kt, type);
 	struct kfield ts, len, text_len, level, facility;
 	uint64_t buf_addr, idx, count = 0;
 	int64_t blen, first, next;
@@ -186,9 +186,9 @@ static bool log_records(struct vmc *v, struct out *o)
 	    !global_ptr(v, "log_buf", &buf_addr) ||
 	    !vmc_global(v, "log_buf_len", &blen))
 		return false;
-	if (!hsize || !kdwarf_member(v->dw, type, "ts_nsec", &ts) ||
-	    !kdwarf_member(v->dw, type, "len", &len) ||
-	    !kdwarf_member(v->dw, type, "text_len", &text_len)) {
+	if (!hsize || !ktypes_member(v->kt, type, "ts_nsec", &ts) ||
+	    !ktypes_member(v->kt, type, "len", &len) ||
+	    !ktypes_member(v->kt, type, "text_len", &text_len)) {
 		dump_warn(v->d, "the debuginfo lacks struct printk_log");
 		return false;
 	}
@@ -204,9 +204,9 @@ static bool log_records(struct vmc *v, struct out *o)
 			  (unsigned long long)buf_addr);
 		return false;
 	}
-	if (!kdwarf_member(v->dw, type, "level", &level))
+	if (!ktypes_member(v->kt, type, "level", &level))
 		memset(&level, 0, sizeof(level));
-	if (!kdwarf_member(v->dw, type, "facility", &facility))
+	if (!ktypes_member(v->kt, type, "facility", &facility))
 		memset(&facility, 0, sizeof(facility));
 	idx = (uint32_t)first;
 	while (idx != (uint64_t)(uint32_t)next) {
@@ -264,30 +264,30 @@ static bool prb_layout(struct vmc *v, struct prb *p)
 {
 	struct kfield dr, tr;
 
-	p->desc_size = kdwarf_struct_size(v->dw, "prb_desc");
-	p->info_size = kdwarf_struct_size(v->dw, "printk_info");
-	if (!kdwarf_member(v->dw, "printk_ringbuffer", "desc_ring", &dr) ||
-	    !kdwarf_member(v->dw, "printk_ringbuffer", "text_data_ring", &tr) ||
-	    !kdwarf_member(v->dw, "prb_desc_ring", "count_bits",
+	p->desc_size = ktypes_struct_size(v->kt, "prb_desc");
+	p->info_size = ktypes_struct_size(v->kt, "printk_info");
+	if (!ktypes_member(v->kt, "printk_ringbuffer", "desc_ring", &dr) ||
+	    !ktypes_member(v->kt, "printk_ringbuffer", "text_data_ring", &tr) ||
+	    !ktypes_member(v->kt, "prb_desc_ring", "count_bits",
 			   &p->count_bits) ||
-	    !kdwarf_member(v->dw, "prb_desc_ring", "descs", &p->descs) ||
-	    !kdwarf_member(v->dw, "prb_desc_ring", "infos", &p->infos) ||
-	    !kdwarf_member(v->dw, "prb_desc_ring", "head_id", &p->head_id) ||
-	    !kdwarf_member(v->dw, "prb_desc_ring", "tail_id", &p->tail_id) ||
-	    !kdwarf_member(v->dw, "prb_data_ring", "size_bits",
+	    !ktypes_member(v->kt, "prb_desc_ring", "descs", &p->descs) ||
+	    !ktypes_member(v->kt, "prb_desc_ring", "infos", &p->infos) ||
+	    !ktypes_member(v->kt, "prb_desc_ring", "head_id", &p->head_id) ||
+	    !ktypes_member(v->kt, "prb_desc_ring", "tail_id", &p->tail_id) ||
+	    !ktypes_member(v->kt, "prb_data_ring", "size_bits",
 			   &p->size_bits) ||
-	    !kdwarf_member(v->dw, "prb_data_ring", "data", &p->data) ||
-	    !kdwarf_member(v->dw, "prb_desc", "state_var", &p->state_var) ||
-	    !kdwarf_member(v->dw, "prb_desc", "text_blk_lpos.begin",
+	    !ktypes_member(v->kt, "prb_data_ring", "data", &p->data) ||
+	    !ktypes_member(v->kt, "prb_desc", "state_var", &p->state_var) ||
+	    !ktypes_member(v->kt, "prb_desc", "text_blk_lpos.begin",
 			   &p->begin) ||
-	    !kdwarf_member(v->dw, "prb_desc", "text_blk_lpos.next", &p->next) ||
-	    !kdwarf_member(v->dw, "printk_info", "ts_nsec", &p->seq_ts) ||
-	    !kdwarf_member(v->dw, "printk_info", "text_len", &p->text_len) ||
+	    !ktypes_member(v->kt, "prb_desc", "text_blk_lpos.next", &p->next) ||
+	    !ktypes_member(v->kt, "printk_info", "ts_nsec", &p->seq_ts) ||
+	    !ktypes_member(v->kt, "printk_info", "text_len", &p->text_len) ||
 	    !p->desc_size || !p->info_size)
 		return false;
-	if (!kdwarf_member(v->dw, "printk_info", "level", &p->level))
+	if (!ktypes_member(v->kt, "printk_info", "level", &p->level))
 		memset(&p->level, 0, sizeof(p->level));
-	if (!kdwarf_member(v->dw, "printk_info", "facility", &p->facility))
+	if (!ktypes_member(v->kt, "printk_info", "facility", &p->facility))
 		memset(&p->facility, 0, sizeof(p->facility));
 	p->count_bits.offset += dr.offset;
 	p->descs.offset += dr.offset;
@@ -307,7 +307,7 @@ static bool log_ringbuffer(struct vmc *v, struct out *o)
 	unsigned char *ring = NULL, *d = NULL, *in = NULL;
 	unsigned bits = v->psz * 8;
 	unsigned char hdr[4096];
-	uint32_t hsize = kdwarf_struct_size(v->dw, "printk_ringbuffer");
+	uint32_t hsize = ktypes_struct_size(v->kt, "printk_ringbuffer");
 	bool ok = false;
 
 	if (!global_ptr(v, "prb", &prb_addr))

@@ -113,6 +113,10 @@ struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 					  : "unknown kernel",
 			  escape_str(&tmp, d->machine),
 			  d->format ? d->format : "?", d->n_tasks);
+	if (!err && d->types_source)
+		err = strbuf_addf(sb, ", types from %s, symbols from %s",
+				  d->types_source,
+				  d->symbols_source ? d->symbols_source : "?");
 	if (!err && known(&d->g[DG_UPTIME_NS]))
 		err = strbuf_addf(
 			sb, ", up %lld s",
@@ -206,6 +210,8 @@ void render_dump_json(struct jw *w, const struct dump_state *d,
 	jw_str(w, "osrelease", d->osrelease[0] ? d->osrelease : NULL);
 	jw_str(w, "machine", d->machine);
 	jw_str(w, "format", d->format);
+	jw_str(w, "types", d->types_source);
+	jw_str(w, "symbols", d->symbols_source);
 	jw_str(w, "cputime_unit", dump_unit_name(d->cputime_unit));
 	jw_str(w, "log_layout", dump_log_layout_name(d->log_layout));
 	jw_bool(w, "partial", d->partial);

@@ -336,12 +336,26 @@ done
 # vmcores (synthetic dumps of fixtures/vmgen, built into BUILD/fixtures/vmcore)
 bdir=$(dirname "$bin")
 [ "$bdir" = . ] && bdir=build
+
+# kernel types: DWARF and BTF (pahole -J of the same DWARF) answer alike
+kdw=$bdir/fixtures/kdwarf
+if [ -x "$bdir/tests/ktypes-compare" ] && [ -r "$kdw/types.btf" ]; then
+	for f in types types-32 types-dwarf2; do
+		"$bdir/tests/ktypes-compare" "$kdw/$f.elf" "$kdw/$f.btf" <fixtures/kdwarf/ktypes-queries.txt >"$tmp/out" 2>&1 &&
+			grep -q "^ktypes-compare: 1[0-9][0-9] questions, 0 differ" "$tmp/out" && ok || { bad "ktypes: DWARF and BTF of $f differ"; cat "$tmp/out"; }
+	done
+	head -c 100 "$kdw/types.btf" >"$tmp/cut.btf"
+	expect 2 "ktypes: a cut BTF blob" -- "$bdir/tests/ktypes-compare" "$kdw/types.elf" "$tmp/cut.btf"
+	grep -q "not valid BTF: btf__new" "$tmp/err" && ok || bad "ktypes: a cut BTF blob is named invalid"
+else
+	echo "skipped: ktypes DWARF/BTF comparison (no $bdir/tests/ktypes-compare or pahole's BTF)"
+fi
 vmc=${E2E_VMCORE_DIR:-$bdir/fixtures/vmcore}
 if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	k64=$vmc/x86_64-2.6.32-rfc.vmlinux
 	expect 0 "vmcore help" -- "$bin" vmcore --help
-	expect 2 "vmcore without --vmlinux" -- "$bin" vmcore "$vmc/x86_64-2.6.32-rfc.elf"
-	grep -q -- "--vmlinux is required" "$tmp/err" && ok || bad "vmcore: says --vmlinux is required"
+	expect 2 "vmcore without --vmlinux, a dump without kallsyms" -- "$bin" vmcore "$vmc/x86_64-2.6.32-rfc.elf"
+	grep -q -- "is a kdump vmcore (Linux 2.6.32-rc5-mm1-oomrenewal, build id [0-9a-f]*) and no debuginfo was given; its VMCOREINFO names no kallsyms tables (a kernel before 6.0) to find its own BTF with: give --vmlinux FILE or --debuginfo DIR" "$tmp/err" && ok || { bad "vmcore: says kallsyms are missing and what to give"; cat "$tmp/err"; }
 	expect 0 "vmcore ps" -- "$bin" vmcore --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q "^   5120       1  RU .* bomb.sh$" "$tmp/out" && ok || bad "vmcore ps: bomb.sh 5120 row"
 	expect 0 "vmcore flattened" -- "$bin" vmcore --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.flat"
@@ -397,7 +411,7 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	# Dumps are told by their header (issue 10 item 4), not read as text.
 	for f in elf kdump flat; do
 		expect 2 "analyze: a $f vmcore without --vmlinux" -- "$bin" analyze "$vmc/x86_64-4.19.$f"
-		grep -q "'$vmc/x86_64-4.19.$f' is a kdump vmcore (Linux 4.19.0-vmgen, build id [0-9a-f]*) and no debuginfo was given: give --vmlinux FILE or --debuginfo DIR" "$tmp/err" &&
+		grep -q "'$vmc/x86_64-4.19.$f' is a kdump vmcore (Linux 4.19.0-vmgen, build id [0-9a-f]*) and no debuginfo was given; its VMCOREINFO names no kallsyms tables (a kernel before 6.0) to find its own BTF with: give --vmlinux FILE or --debuginfo DIR" "$tmp/err" &&
 			! grep -q "Incident" "$tmp/out" && ok || bad "analyze: a $f vmcore names its release and what it needs"
 	done
 	expect 2 "analyze: a vmcore on standard input" -- sh -c "\"$bin\" analyze - <\"$vmc/x86_64-4.19.kdump\""
@@ -448,6 +462,32 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the crash costs one dump, named"; cat "$tmp/err"; }
 else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"
+fi
+
+# A real dump with no debuginfo at all: the shrunk 6.1 lab dump read
+# through its own BTF and kallsyms (fixtures/vmshrink/README.md)
+mini=$bdir/fixtures/vmcore-lab/mini-memcg.elf
+if [ -r "$mini" ]; then
+	expect 0 "vmcore: a 6.1 dump through its BTF" -- "$bin" vmcore --ps "$mini"
+	grep -q "types from btf, symbols from kallsyms" "$tmp/out" && ok || bad "vmcore: the text names BTF and kallsyms"
+	grep -q "^    150       1  IN      41964      16588      25076     0        5.201  swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
+	expect 0 "analyze: a vmcore without --vmlinux" -- "$bin" analyze "$mini"
+	grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze BTF: the victim"; head -20 "$tmp/out"; }
+	if command -v python3 >/dev/null 2>&1; then
+		"$bin" vmcore --format json "$mini" |
+			python3 -c 'import json,sys; d=json.load(sys.stdin)["vmcore"]; assert d["types"]=="btf" and d["symbols"]=="kallsyms", d' &&
+			ok || bad "vmcore JSON: types btf, symbols kallsyms"
+		mkdir -p "$tmp/btfdumps" "$tmp/nodbg2"
+		cp "$mini" "$tmp/btfdumps/"
+		expect 0 "ingest: a dump without debuginfo through BTF" -- "$bin" ingest --db "$tmp/btf.db" "$tmp/btfdumps"
+		expect 0 "ingest --debuginfo: none found, BTF used" -- "$bin" ingest --db "$tmp/btf2.db" --debuginfo "$tmp/nodbg2" "$tmp/btfdumps"
+		for d in "$tmp/btf.db" "$tmp/btf2.db"; do
+			python3 -c 'import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); r=c.execute("select types_source, symbols_source from incident_dumps").fetchall(); sys.exit(0 if r==[("btf","kallsyms")] else 1)' "$d" &&
+				ok || bad "ingest: incident_dumps records btf/kallsyms ($d)"
+		done
+	fi
+else
+	echo "skipped: BTF dump tests (no $mini; make builds it)"
 fi
 
 # The vmcore readers' fuzz reproducers (bench/fuzz/README.md): hostile dumps

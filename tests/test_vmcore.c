@@ -31,6 +31,8 @@ static const char *const scenarios[] = {
 	"i386-2.6.32-rfc-highmem",
 	"x86_64-4.19",
 	"x86_64-6.2",
+	/* the 6.2 machine with its BTF and kallsyms: read with no vmlinux */
+	"x86_64-6.2-btf",
 };
 
 /* The dump files of a scenario, with the extension vmgen gives each format. */
@@ -40,6 +42,22 @@ static const char *const formats[] = {
 };
 #define NFORMATS (sizeof(formats) / sizeof(formats[0]))
 #define NSCENARIOS (sizeof(scenarios) / sizeof(scenarios[0]))
+
+/*
+ * The debuginfo a scenario is read with: its vmlinux, or for a *-btf one
+ * none (NULL): the dump's own BTF and kallsyms.
+ */
+static const char *vmlinux_of(const char *name, const char *vmlinux)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && strcmp(name + n - 4, "-btf") == 0 ? NULL : vmlinux;
+}
+
+static const char *types_of(const char *name)
+{
+	return vmlinux_of(name, "") ? "dwarf" : "btf";
+}
 
 static int64_t num(const char *s)
 {
@@ -131,13 +149,14 @@ static int check_expect(const char *name, const char *file)
 	strcat(path, ".");
 	strcat(path, file);
 	opt.force = getenv("VMT_FORCE") != NULL;
-	err = vmcore_read(path, vmlinux, &opt, &d);
+	err = vmcore_read(path, vmlinux_of(name, vmlinux), &opt, &d);
 	if (err) {
 		fprintf(stderr, "%s: %s\n", where, err->message);
 		oomlens_error_free(err);
 		return 1;
 	}
 	bad += d.partial;
+	ck_assert_str_eq(d.types_source, types_of(name));
 	snprintf(path, sizeof(path), "%s.expect", fx(name));
 	f = fopen(path, "r");
 	ck_assert_msg(f != NULL, "cannot open %s", path);
@@ -218,6 +237,11 @@ static void assert_same_state(const char *what, const struct dump_state *a,
 			      const struct dump_state *b)
 {
 	ck_assert_str_eq(b->osrelease, a->osrelease);
+	/* where the types and symbols came from travels with the rest */
+	ck_assert_ptr_nonnull(b->types_source);
+	ck_assert_str_eq(b->types_source, a->types_source);
+	ck_assert_ptr_nonnull(b->symbols_source);
+	ck_assert_str_eq(b->symbols_source, a->symbols_source);
 	ck_assert_int_eq(b->cputime_unit, a->cputime_unit);
 	ck_assert_int_eq(b->partial, a->partial);
 	for (int g = 0; g < DG_COUNT; g++) {
@@ -255,8 +279,10 @@ START_TEST(isolated_read_is_the_same)
 
 	snprintf(path, sizeof(path), "%s.%s", fx(name), file);
 	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx(name));
-	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &a));
-	ck_assert_ptr_null(vmcore_read_isolated(path, vmlinux, &opt, &b));
+	ck_assert_ptr_null(
+		vmcore_read(path, vmlinux_of(name, vmlinux), &opt, &a));
+	ck_assert_ptr_null(vmcore_read_isolated(path, vmlinux_of(name, vmlinux),
+						&opt, &b));
 	assert_same_state(path, &a, &b);
 	ck_assert_str_eq(a.machine, b.machine);
 	ck_assert_str_eq(a.format, b.format);
@@ -366,7 +392,7 @@ static void cut_and_read(const char *name, const char *file)
 		struct dump_state d;
 
 		damaged_copy(path, cut, size * k / 8);
-		err = vmcore_read(cut, vmlinux, &opt, &d);
+		err = vmcore_read(cut, vmlinux_of(name, vmlinux), &opt, &d);
 		if (err) {
 			ck_assert_ptr_nonnull(strstr(err->message, cut));
 			oomlens_error_free(err);
@@ -1005,7 +1031,8 @@ START_TEST(dump_round_trips_through_the_store)
 	unlink(dbp);
 	snprintf(path, sizeof(path), "%s.kdump", fx(name));
 	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux", fx(name));
-	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &d));
+	ck_assert_ptr_null(
+		vmcore_read(path, vmlinux_of(name, vmlinux), &opt, &d));
 	sink.incident = keep_first;
 	sink.ctx = &one;
 	ck_assert_ptr_null(oomlog_parse_text(d.log, d.log_len, path, &sink));
@@ -1021,6 +1048,9 @@ START_TEST(dump_round_trips_through_the_store)
 	ck_assert_ptr_null(db_commit(db));
 	ck_assert_ptr_null(db_load_dump(db, iid, &back, &found));
 	ck_assert(found);
+	ck_assert_str_eq(d.types_source, types_of(name));
+	ck_assert_str_eq(d.symbols_source,
+			 vmlinux_of(name, "") ? "vmlinux" : "kallsyms");
 	assert_same_state(name, &d, &back);
 	dump_state_release(&back);
 	/* an incident without a dump has none */

@@ -7,14 +7,24 @@
  * one the guest printed from /proc just before the dump (memcg.proc.tsv),
  * as fixtures/vmcore-lab/compare.py checks it on the full dump, and its
  * log must hold every console line of the OOM report.
+ *
+ * The mini dump keeps the pages of the kernel's own BTF and kallsyms too,
+ * so every check runs twice: with the mini vmlinux's DWARF and with the
+ * dump alone (_i: 0 DWARF, 1 BTF). The two reads must be equal field by
+ * field, and a dump with its BTF damaged or its kallsyms cut short must
+ * give an error that says so.
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+/* model/dump.h (through vmcore.h) first: <elf.h> defines DT_FLAGS */
 #include "parsers/vmcore.h"
 #include "reports/dump.h"
 #include "tests/suites.h"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #define LAB "../fixtures/vmcore-lab/"
 #define MAX_COLS 32
@@ -24,7 +34,8 @@ static bool known(const struct dump_val *x)
 	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
 }
 
-static void read_mini(struct dump_state *d)
+/* Read the mini dump with the mini vmlinux (btf false) or alone. */
+static void read_mini(struct dump_state *d, bool btf)
 {
 	static char elf[4096], vmlinux[4096];
 	struct vmcore_options opt = {0};
@@ -34,9 +45,11 @@ static void read_mini(struct dump_state *d)
 		 build_fixture("vmcore-lab", "mini-memcg.elf"));
 	snprintf(vmlinux, sizeof(vmlinux), "%s",
 		 build_fixture("vmcore-lab", "mini-memcg.vmlinux"));
-	err = vmcore_read(elf, vmlinux, &opt, d);
+	err = vmcore_read(elf, btf ? NULL : vmlinux, &opt, d);
 	ck_assert_msg(!err, "%s", err ? err->message : "");
 	ck_assert_str_eq(d->osrelease, "6.1.0-57-cloud-amd64");
+	ck_assert_str_eq(d->types_source, btf ? "btf" : "dwarf");
+	ck_assert_str_eq(d->symbols_source, btf ? "kallsyms" : "vmlinux");
 	ck_assert(!d->partial);
 	ck_assert_uint_eq(d->n_warnings, 0);
 }
@@ -97,7 +110,7 @@ START_TEST(test_proc_table)
 	int rows = 0;
 
 	ck_assert_ptr_nonnull(f);
-	read_mini(&d);
+	read_mini(&d, _i);
 	ck_assert_ptr_nonnull(fgets(hl, sizeof(hl), f));
 	nh = split(hl, head);
 	c_pid = col_of(head, nh, "pid");
@@ -193,7 +206,7 @@ START_TEST(test_oom_report_in_log)
 	char line[4096], missing[512] = "";
 
 	ck_assert_ptr_nonnull(f);
-	read_mini(&d);
+	read_mini(&d, _i);
 	ck_assert_int_eq(d.log_layout, DUMP_LOG_RINGBUFFER);
 	ck_assert_ptr_nonnull(d.log);
 	while (fgets(line, sizeof(line), f)) {
@@ -233,8 +246,218 @@ START_TEST(test_oom_report_in_log)
 	ck_assert_msg(found == lines,
 		      "%d of %d console lines not in the log: %s",
 		      lines - found, lines, missing);
-	ck_assert_ptr_nonnull(strstr(d.log, "Killed process 173 (lab-grower)"));
+	ck_assert_ptr_nonnull(strstr(d.log, "Killed process 175 (lab-grower)"));
 	dump_state_release(&d);
+}
+END_TEST
+
+/* DWARF and BTF read the same dump to the same state, field by field. */
+START_TEST(test_btf_equals_dwarf)
+{
+	struct dump_state a, b;
+
+	read_mini(&a, false);
+	read_mini(&b, true);
+	ck_assert_str_eq(a.machine, b.machine);
+	ck_assert_str_eq(a.format, b.format);
+	ck_assert_int_eq(a.cputime_unit, b.cputime_unit);
+	for (int g = 0; g < DG_COUNT; g++) {
+		ck_assert_int_eq(a.g[g].prov, b.g[g].prov);
+		ck_assert_int_eq(a.g[g].v, b.g[g].v);
+	}
+	ck_assert_uint_eq(a.n_tasks, b.n_tasks);
+	for (size_t i = 0; i < a.n_tasks; i++) {
+		const struct dump_task *x = &a.tasks[i], *y = &b.tasks[i];
+
+		ck_assert_str_eq(x->comm, y->comm);
+		ck_assert_uint_eq(x->task_addr, y->task_addr);
+		ck_assert_uint_eq(x->mm_addr, y->mm_addr);
+		for (int f = 0; f < DT_FIELD_COUNT; f++)
+			ck_assert_msg(
+				x->f[f].prov == y->f[f].prov &&
+					x->f[f].v == y->f[f].v,
+				"pid %lld %s: dwarf %lld (%d) btf %lld (%d)",
+				(long long)x->f[DT_PID].v,
+				dump_task_field_info[f].name,
+				(long long)x->f[f].v, x->f[f].prov,
+				(long long)y->f[f].v, y->f[f].prov);
+	}
+	ck_assert_int_eq(a.log_layout, b.log_layout);
+	ck_assert_uint_eq(a.log_len, b.log_len);
+	ck_assert(memcmp(a.log, b.log, a.log_len) == 0);
+	dump_state_release(&a);
+	dump_state_release(&b);
+}
+END_TEST
+
+/* The mini dump in memory, to damage. */
+static unsigned char *slurp_mini(size_t *len)
+{
+	FILE *f = fopen(build_fixture("vmcore-lab", "mini-memcg.elf"), "rb");
+	unsigned char *buf;
+	long n;
+
+	ck_assert_ptr_nonnull(f);
+	ck_assert_int_eq(fseek(f, 0, SEEK_END), 0);
+	n = ftell(f);
+	ck_assert_int_gt(n, (long)sizeof(Elf64_Ehdr));
+	rewind(f);
+	buf = malloc((size_t)n);
+	ck_assert_ptr_nonnull(buf);
+	ck_assert_uint_eq(fread(buf, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* The address VMCOREINFO gives for SYMBOL(name). */
+static uint64_t vmcoreinfo_symbol(const unsigned char *buf, size_t len,
+				  const char *name)
+{
+	char key[128];
+	const char *p;
+
+	snprintf(key, sizeof(key), "SYMBOL(%s)=", name);
+	p = memmem(buf, len, key, strlen(key));
+	ck_assert_msg(p, "no %s in the mini dump's VMCOREINFO", key);
+	return strtoull(p + strlen(key), NULL, 16);
+}
+
+/* The file offset of kernel address addr (a PT_LOAD's p_vaddr range). */
+static size_t file_offset(const unsigned char *buf, uint64_t addr)
+{
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)buf;
+
+	for (int i = 0; i < eh->e_phnum; i++) {
+		const Elf64_Phdr *ph =
+			(const Elf64_Phdr *)(buf + eh->e_phoff +
+					     (size_t)i * eh->e_phentsize);
+
+		if (ph->p_type == PT_LOAD && addr >= ph->p_vaddr &&
+		    addr < ph->p_vaddr + ph->p_filesz)
+			return ph->p_offset + (addr - ph->p_vaddr);
+	}
+	ck_abort_msg("0x%llx is in no PT_LOAD", (unsigned long long)addr);
+	return 0;
+}
+
+/* Write buf to a temporary file, read it without vmlinux: the error. */
+static char *read_damaged(const unsigned char *buf, size_t len, char *path,
+			  size_t cap)
+{
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+	struct dump_state d;
+	char *msg;
+	int fd;
+
+	snprintf(path, cap, "/tmp/oomlens-mini-XXXXXX");
+	fd = mkstemp(path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
+	close(fd);
+	err = vmcore_read(path, NULL, &opt, &d);
+	unlink(path);
+	ck_assert_msg(err, "a damaged dump read without an error");
+	msg = strdup(err->message);
+	oomlens_error_free(err);
+	return msg;
+}
+
+/* BTF whose header lies: a clear error, not types read from garbage. */
+START_TEST(test_damaged_btf)
+{
+	static const unsigned char magic[] = {0x9f, 0xeb, 1}; /* 0xeB9F v1 */
+	char path[64], want[128], *msg;
+	unsigned char *buf, *btf;
+	size_t len;
+
+	buf = slurp_mini(&len);
+	btf = memmem(buf, len, magic, sizeof(magic));
+	ck_assert_ptr_nonnull(btf);
+	/* btf_header.type_len (offset 12): far beyond the blob */
+	btf[12] = btf[13] = btf[14] = 0xff;
+	btf[15] = 0x7f;
+	msg = read_damaged(buf, len, path, sizeof(path));
+	snprintf(want, sizeof(want), "'%s': BTF at 0x", path);
+	ck_assert_msg(strstr(msg, want) && strstr(msg, "not valid BTF"), "%s",
+		      msg);
+	free(msg);
+	/* the magic itself gone */
+	btf[0] = 0;
+	msg = read_damaged(buf, len, path, sizeof(path));
+	ck_assert_msg(strstr(msg, "not valid BTF"), "%s", msg);
+	free(msg);
+	free(buf);
+}
+END_TEST
+
+/* kallsyms_names cut short, or a symbol count out of range. */
+START_TEST(test_truncated_kallsyms)
+{
+	unsigned char *buf;
+	char path[64], *msg;
+	uint64_t names, cut;
+	size_t len, off;
+	Elf64_Ehdr *eh;
+
+	buf = slurp_mini(&len);
+	names = vmcoreinfo_symbol(buf, len, "kallsyms_names");
+	cut = names + 100000;
+	eh = (Elf64_Ehdr *)buf;
+	for (int i = 0; i < eh->e_phnum; i++) {
+		Elf64_Phdr *ph = (Elf64_Phdr *)(buf + eh->e_phoff +
+						(size_t)i * eh->e_phentsize);
+
+		/* the segment holding the names ends 100000 bytes in */
+		if (ph->p_type == PT_LOAD && cut >= ph->p_vaddr &&
+		    cut < ph->p_vaddr + ph->p_filesz)
+			ph->p_filesz = ph->p_memsz =
+				(cut & ~4095ull) - ph->p_vaddr;
+	}
+	msg = read_damaged(buf, len, path, sizeof(path));
+	ck_assert_msg(strstr(msg, "kallsyms: kallsyms_names cut short at 0x") &&
+			      strstr(msg, " symbols ("),
+		      "%s", msg);
+	free(msg);
+	free(buf);
+
+	buf = slurp_mini(&len);
+	off = file_offset(buf,
+			  vmcoreinfo_symbol(buf, len, "kallsyms_num_syms"));
+	memset(buf + off, 0xff, 4);
+	msg = read_damaged(buf, len, path, sizeof(path));
+	ck_assert_msg(strstr(msg, "kallsyms_num_syms at 0x") &&
+			      strstr(msg, "is out of range"),
+		      "%s", msg);
+	free(msg);
+	free(buf);
+}
+END_TEST
+
+/*
+ * A kernel without BTF: the first 1000 symbols (all text, sorted by
+ * address) leave out __start_BTF, which lies after .rodata.
+ */
+START_TEST(test_no_btf)
+{
+	unsigned char *buf;
+	char path[64], *msg;
+	uint32_t n = 1000;
+	size_t len, off;
+
+	buf = slurp_mini(&len);
+	off = file_offset(buf,
+			  vmcoreinfo_symbol(buf, len, "kallsyms_num_syms"));
+	memcpy(buf + off, &n, sizeof(n));
+	msg = read_damaged(buf, len, path, sizeof(path));
+	/* OOMLENS_ERR_MISSING: the commands add what to give */
+	ck_assert_msg(
+		strstr(msg,
+		       "and no debuginfo was given; it has no BTF (no __start_BTF in its kallsyms"),
+		"%s", msg);
+	free(msg);
+	free(buf);
 }
 END_TEST
 
@@ -244,8 +467,13 @@ Suite *vmcore_real_suite(void)
 	TCase *tc = tcase_create("memcg");
 
 	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_proc_table);
-	tcase_add_test(tc, test_oom_report_in_log);
+	/* _i: 0 with the mini vmlinux's DWARF, 1 with the dump's BTF */
+	tcase_add_loop_test(tc, test_proc_table, 0, 2);
+	tcase_add_loop_test(tc, test_oom_report_in_log, 0, 2);
+	tcase_add_test(tc, test_btf_equals_dwarf);
+	tcase_add_test(tc, test_damaged_btf);
+	tcase_add_test(tc, test_truncated_kallsyms);
+	tcase_add_test(tc, test_no_btf);
 	suite_add_tcase(s, tc);
 	return s;
 }

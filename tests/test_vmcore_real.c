@@ -434,6 +434,66 @@ START_TEST(test_rfc_agreement)
 }
 END_TEST
 
+/*
+ * Every process the kernel scored (the first RFCLAB-SCAN block's
+ * "points="): the model's score of it from the dump, lo = hi = the
+ * kernel's points.
+ */
+START_TEST(test_rfc_scores)
+{
+	const struct rfc_run *r = &rfc_runs[_i];
+	struct dump_state d;
+	struct collected c;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	char line[4096], *text;
+	int heads = 0, rows = 0;
+	FILE *f = rfc_log(r->name);
+
+	read_rfc(r->name, &d);
+	text = malloc(d.log_len + 1);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, d.log, d.log_len);
+	text[d.log_len] = '\0';
+	collect_text(&c, text);
+	free(text);
+	ck_assert_uint_ge(c.n, 1);
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, r->model));
+	o.dump = &d;
+	while (fgets(line, sizeof(line), f)) {
+		int64_t pid, points;
+
+		if (strncmp(line, "RFCLAB-SCAN ", 12) != 0)
+			continue;
+		if (strncmp(line, "RFCLAB-SCAN seq=", 16) == 0) {
+			if (heads++)
+				break;
+			continue;
+		}
+		points = kv(line, "points");
+		if (points < 0) /* "bomb=": chosen before __badness() */
+			continue;
+		pid = strtoll(line + 12, NULL, 10);
+		o.explain_pid = pid;
+		ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+		ck_assert(vl.v[0].explain.present);
+		ck_assert_msg(vl.v[0].explain.lo == (uint64_t)points &&
+				      vl.v[0].explain.hi == (uint64_t)points,
+			      "%s pid %lld: model [%llu, %llu], kernel %lld",
+			      r->name, (long long)pid,
+			      (unsigned long long)vl.v[0].explain.lo,
+			      (unsigned long long)vl.v[0].explain.hi,
+			      (long long)points);
+		rows++;
+	}
+	fclose(f);
+	ck_assert_int_ge(rows, 3);
+	collected_release(&c);
+	dump_state_release(&d);
+}
+END_TEST
+
 Suite *vmcore_real_suite(void)
 {
 	Suite *s = suite_create("vmcore_real");
@@ -448,6 +508,8 @@ Suite *vmcore_real_suite(void)
 	tcase_add_loop_test(tc, test_rfc_fields, 0,
 			    sizeof(rfc_runs) / sizeof(rfc_runs[0]));
 	tcase_add_loop_test(tc, test_rfc_agreement, 0,
+			    sizeof(rfc_runs) / sizeof(rfc_runs[0]));
+	tcase_add_loop_test(tc, test_rfc_scores, 0,
 			    sizeof(rfc_runs) / sizeof(rfc_runs[0]));
 	suite_add_tcase(s, tc);
 	return s;

@@ -25,20 +25,31 @@ static bool known(const struct dump_val *x)
 	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
 }
 
-static void read_mini(struct dump_state *d)
+/*
+ * Read the mini pair sub/elf_name + sub/vmlinux_name (unpacked by make):
+ * no error, the release, not partial.
+ */
+static void read_pair(const char *sub, const char *elf_name,
+		      const char *vmlinux_name, const char *release,
+		      struct dump_state *d)
 {
 	static char elf[4096], vmlinux[4096];
 	struct vmcore_options opt = {0};
 	struct oomlens_error *err;
 
-	snprintf(elf, sizeof(elf), "%s",
-		 build_fixture("vmcore-lab", "mini-memcg.elf"));
+	snprintf(elf, sizeof(elf), "%s", build_fixture(sub, elf_name));
 	snprintf(vmlinux, sizeof(vmlinux), "%s",
-		 build_fixture("vmcore-lab", "mini-memcg.vmlinux"));
+		 build_fixture(sub, vmlinux_name));
 	err = vmcore_read(elf, vmlinux, &opt, d);
 	ck_assert_msg(!err, "%s", err ? err->message : "");
-	ck_assert_str_eq(d->osrelease, "6.1.0-57-cloud-amd64");
+	ck_assert_str_eq(d->osrelease, release);
 	ck_assert(!d->partial);
+}
+
+static void read_mini(struct dump_state *d)
+{
+	read_pair("vmcore-lab", "mini-memcg.elf", "mini-memcg.vmlinux",
+		  "6.1.0-57-cloud-amd64", d);
 	ck_assert_uint_eq(d->n_warnings, 0);
 }
 
@@ -262,18 +273,10 @@ static const struct rfc_run rfc_runs[] = {
 
 static void read_rfc(const char *name, struct dump_state *d)
 {
-	static char elf[4096], vmlinux[4096], file[256];
-	struct vmcore_options opt = {0};
-	struct oomlens_error *err;
+	char file[256];
 
 	snprintf(file, sizeof(file), "mini-%s.elf", name);
-	snprintf(elf, sizeof(elf), "%s", build_fixture("rfc-lab", file));
-	snprintf(vmlinux, sizeof(vmlinux), "%s",
-		 build_fixture("rfc-lab", "mini-rfc.vmlinux"));
-	err = vmcore_read(elf, vmlinux, &opt, d);
-	ck_assert_msg(!err, "%s", err ? err->message : "");
-	ck_assert_str_eq(d->osrelease, "6.1.192-oomrfc+");
-	ck_assert(!d->partial);
+	read_pair("rfc-lab", file, "mini-rfc.vmlinux", "6.1.192-oomrfc+", d);
 }
 
 static FILE *rfc_log(const char *name)
@@ -285,6 +288,24 @@ static FILE *rfc_log(const char *name)
 	f = fopen(build_fixture("rfc-lab", file), "r");
 	ck_assert_ptr_nonnull(f);
 	return f;
+}
+
+/*
+ * The next process row of the log's first RFCLAB-SCAN block (the kernel's
+ * record of the dumped scan) into line; false at the block's end. heads
+ * counts the block heads seen.
+ */
+static bool scan_row(FILE *f, char *line, size_t size, int *heads)
+{
+	while (fgets(line, (int)size, f)) {
+		if (strncmp(line, "RFCLAB-SCAN ", 12) != 0)
+			continue;
+		if (strncmp(line, "RFCLAB-SCAN seq=", 16) != 0)
+			return true;
+		if ((*heads)++)
+			return false;
+	}
+	return false;
 }
 
 /* The value of " key=" in line, or -1. */
@@ -320,17 +341,10 @@ START_TEST(test_rfc_fields)
 	int heads = 0, rows = 0, swapped = 0;
 
 	read_rfc(r->name, &d);
-	while (fgets(line, sizeof(line), f)) {
+	while (scan_row(f, line, sizeof(line), &heads)) {
 		const struct dump_task *t;
 		int64_t pid;
 
-		if (strncmp(line, "RFCLAB-SCAN ", 12) != 0)
-			continue;
-		if (strncmp(line, "RFCLAB-SCAN seq=", 16) == 0) {
-			if (heads++)
-				break;
-			continue;
-		}
 		pid = strtoll(line + 12, NULL, 10);
 		t = dump_find_task(&d, pid);
 		ck_assert_msg(t, "%s: pid %lld not in the dump", r->name,
@@ -359,6 +373,28 @@ START_TEST(test_rfc_fields)
 END_TEST
 
 /*
+ * Run r's dump: d read, c the incidents of its log buffer, o set to run
+ * r's model with d's process state.
+ */
+static void rfc_setup(const struct rfc_run *r, struct dump_state *d,
+		      struct collected *c, struct analyzer_options *o)
+{
+	char *text;
+
+	read_rfc(r->name, d);
+	text = malloc(d->log_len + 1);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, d->log, d->log_len);
+	text[d->log_len] = '\0';
+	collect_text(c, text);
+	free(text);
+	ck_assert_uint_ge(c->n, 1);
+	analyzer_options_init(o);
+	ck_assert_ptr_null(analyzer_options_parse(o, r->model));
+	o->dump = d;
+}
+
+/*
  * The log parser finds every RFC kill line and fork-bomb warning of the
  * console log, and the model the kernel ran chooses, from the dump alone,
  * the kernel's victim with its printed score, certain.
@@ -370,7 +406,7 @@ START_TEST(test_rfc_agreement)
 	struct collected c, cl;
 	struct analyzer_options o;
 	struct verdict_list vl;
-	char line[4096], comm[64], *text;
+	char line[4096], comm[64];
 	long long pid = -1, score = 0;
 	int kills = 0, bombs = 0, found_kills = 0, found_bombs = 0;
 	FILE *f = rfc_log(r->name);
@@ -404,17 +440,7 @@ START_TEST(test_rfc_agreement)
 	ck_assert_int_eq(cl.inc[0]->selected.score, score);
 	collected_release(&cl);
 
-	read_rfc(r->name, &d);
-	text = malloc(d.log_len + 1);
-	ck_assert_ptr_nonnull(text);
-	memcpy(text, d.log, d.log_len);
-	text[d.log_len] = '\0';
-	collect_text(&c, text);
-	free(text);
-	ck_assert_uint_ge(c.n, 1);
-	analyzer_options_init(&o);
-	ck_assert_ptr_null(analyzer_options_parse(&o, r->model));
-	o.dump = &d;
+	rfc_setup(r, &d, &c, &o);
 	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
 	ck_assert_uint_eq(vl.n, 1);
 	ck_assert_str_eq(vl.v[0].model, r->model);
@@ -446,31 +472,14 @@ START_TEST(test_rfc_scores)
 	struct collected c;
 	struct analyzer_options o;
 	struct verdict_list vl;
-	char line[4096], *text;
+	char line[4096];
 	int heads = 0, rows = 0;
 	FILE *f = rfc_log(r->name);
 
-	read_rfc(r->name, &d);
-	text = malloc(d.log_len + 1);
-	ck_assert_ptr_nonnull(text);
-	memcpy(text, d.log, d.log_len);
-	text[d.log_len] = '\0';
-	collect_text(&c, text);
-	free(text);
-	ck_assert_uint_ge(c.n, 1);
-	analyzer_options_init(&o);
-	ck_assert_ptr_null(analyzer_options_parse(&o, r->model));
-	o.dump = &d;
-	while (fgets(line, sizeof(line), f)) {
+	rfc_setup(r, &d, &c, &o);
+	while (scan_row(f, line, sizeof(line), &heads)) {
 		int64_t pid, points;
 
-		if (strncmp(line, "RFCLAB-SCAN ", 12) != 0)
-			continue;
-		if (strncmp(line, "RFCLAB-SCAN seq=", 16) == 0) {
-			if (heads++)
-				break;
-			continue;
-		}
 		points = kv(line, "points");
 		if (points < 0) /* "bomb=": chosen before __badness() */
 			continue;

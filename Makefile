@@ -28,7 +28,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures
+.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures rfc-lab
 
 all: oomlens
 
@@ -134,6 +134,12 @@ demo: deps
 
 deps:
 	@scripts/deps.sh
+
+# The RFC lab (fixtures/rfc-lab/README.md): builds Debian's 6.1 kernel with
+# kernel/patches/ (cached), boots it in qemu per scenario, dumps it at the
+# RFC's kill and prints the agreement table. Long; not part of check.
+rfc-lab: oomlens
+	fixtures/rfc-lab/lab.sh $(RFCLAB_SCENARIOS)
 
 style:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h)

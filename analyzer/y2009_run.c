@@ -230,6 +230,27 @@ static uint64_t child_size(enum model2009 m, const int64_t *col)
 static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 			    uint64_t uptime);
 
+/*
+ * A dump of a kernel that carries the RFC (mm->bomb_score) and has no
+ * signal->oom_adj: kernel/patches' port to 6.1 derives the RFC's oom_adj
+ * from oom_score_adj exactly as the table row's osa * 17 / 1000, so that
+ * is no assumption there.
+ */
+static bool dump_derives_oom_adj(const struct dump_state *d)
+{
+	size_t i;
+
+	if (!d)
+		return false;
+	for (i = 0; i < d->n_tasks; i++) {
+		if (d->tasks[i].f[DT_OOM_ADJ].prov == DUMP_READ)
+			return false;
+		if (d->tasks[i].f[DT_BOMB_SCORE].prov == DUMP_READ)
+			return true;
+	}
+	return false;
+}
+
 static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 			uint64_t swap_used, uint64_t child_all,
 			enum oom_constraint c, const struct analyzer_assume *a)
@@ -260,7 +281,9 @@ static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 	} else if (col[TASK_OOM_SCORE_ADJ] != OOM_VAL_NONE) {
 		int64_t osa = col[TASK_OOM_SCORE_ADJ];
 
-		assume(r, "oom_adj from oom_score_adj (osa * 17 / 1000)");
+		if (!dump_derives_oom_adj(r->dump))
+			assume(r,
+			       "oom_adj from oom_score_adj (osa * 17 / 1000)");
 		adj = osa <= -1000 ? -17 : (int)(osa * 17 / 1000);
 	} else {
 		adj = 0;

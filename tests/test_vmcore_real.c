@@ -15,6 +15,7 @@
  * give an error that says so.
  */
 /* model/dump.h (through vmcore.h) first: <elf.h> defines DT_FLAGS */
+#include "analyzer/analyzer.h"
 #include "parsers/vmcore.h"
 #include "reports/dump.h"
 #include "tests/suites.h"
@@ -32,6 +33,27 @@
 static bool known(const struct dump_val *x)
 {
 	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
+}
+
+/*
+ * Read the mini pair sub/elf_name + sub/vmlinux_name (unpacked by make):
+ * no error, the release, not partial.
+ */
+static void read_pair(const char *sub, const char *elf_name,
+		      const char *vmlinux_name, const char *release,
+		      struct dump_state *d)
+{
+	static char elf[4096], vmlinux[4096];
+	struct vmcore_options opt = {0};
+	struct oomlens_error *err;
+
+	snprintf(elf, sizeof(elf), "%s", build_fixture(sub, elf_name));
+	snprintf(vmlinux, sizeof(vmlinux), "%s",
+		 build_fixture(sub, vmlinux_name));
+	err = vmcore_read(elf, vmlinux, &opt, d);
+	ck_assert_msg(!err, "%s", err ? err->message : "");
+	ck_assert_str_eq(d->osrelease, release);
+	ck_assert(!d->partial);
 }
 
 /* Read the mini dump with the mini vmlinux (btf false) or alone. */
@@ -461,6 +483,259 @@ START_TEST(test_no_btf)
 }
 END_TEST
 
+/*
+ * The RFC lab (fixtures/rfc-lab/): real dumps of Debian's 6.1 kernel with
+ * kernel/patches/ applied, each taken by gdb inside the first RFC kill,
+ * shrunk by fixtures/vmshrink; their console logs hold the kernel's own
+ * record of that OOM scan ("RFCLAB-SCAN" lines from debugfs
+ * oom_rfc/last_scan) and its messages.
+ */
+struct rfc_run {
+	const char *name;
+	const char *model; /* the arithmetic the kernel was booted with */
+};
+
+static const struct rfc_run rfc_runs[] = {
+	{"global-posted", "rfc-2009-as-posted"},
+	{"swap-intended", "rfc-2009-as-intended"},
+	{"memcg-intended", "rfc-2009-as-intended"},
+	{"bomb-posted", "rfc-2009-as-posted"},
+	{"idle-posted", "rfc-2009-as-posted"},
+	{"idle-intended", "rfc-2009-as-intended"},
+};
+
+static void read_rfc(const char *name, struct dump_state *d)
+{
+	char file[256];
+
+	snprintf(file, sizeof(file), "mini-%s.elf", name);
+	read_pair("rfc-lab", file, "mini-rfc.vmlinux", "6.1.192-oomrfc+", d);
+}
+
+static FILE *rfc_log(const char *name)
+{
+	static char file[256];
+	FILE *f;
+
+	snprintf(file, sizeof(file), "%s.console.log", name);
+	f = fopen(build_fixture("rfc-lab", file), "r");
+	ck_assert_ptr_nonnull(f);
+	return f;
+}
+
+/*
+ * The next process row of the log's first RFCLAB-SCAN block (the kernel's
+ * record of the dumped scan) into line; false at the block's end. heads
+ * counts the block heads seen.
+ */
+static bool scan_row(FILE *f, char *line, size_t size, int *heads)
+{
+	while (fgets(line, (int)size, f)) {
+		if (strncmp(line, "RFCLAB-SCAN ", 12) != 0)
+			continue;
+		if (strncmp(line, "RFCLAB-SCAN seq=", 16) != 0)
+			return true;
+		if ((*heads)++)
+			return false;
+	}
+	return false;
+}
+
+/* The value of " key=" in line, or -1. */
+static int64_t kv(const char *line, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
+}
+
+/*
+ * The four fields of every process the kernel scored in the dumped OOM
+ * (the first RFCLAB-SCAN block) read from the dump as the kernel had
+ * them: swapents (the port's _swap_usage, kernel/README.md), _low_rss,
+ * bomb_score, last_vm_expansion.
+ */
+START_TEST(test_rfc_fields)
+{
+	static const struct {
+		enum dump_task_field f;
+		const char *key;
+	} four[] = {{DT_SWAPENTS, "swapents"},
+		    {DT_LOW_RSS, "low_rss"},
+		    {DT_BOMB_SCORE, "bomb_score"},
+		    {DT_LAST_VM_EXPANSION, "last_vm_expansion"}};
+	const struct rfc_run *r = &rfc_runs[_i];
+	struct dump_state d;
+	char line[4096];
+	FILE *f = rfc_log(r->name);
+	int heads = 0, rows = 0, swapped = 0;
+
+	read_rfc(r->name, &d);
+	while (scan_row(f, line, sizeof(line), &heads)) {
+		const struct dump_task *t;
+		int64_t pid;
+
+		pid = strtoll(line + 12, NULL, 10);
+		t = dump_find_task(&d, pid);
+		ck_assert_msg(t, "%s: pid %lld not in the dump", r->name,
+			      (long long)pid);
+		for (size_t k = 0; k < 4; k++) {
+			ck_assert_int_eq(t->f[four[k].f].prov, DUMP_READ);
+			ck_assert_msg(t->f[four[k].f].v ==
+					      kv(line, four[k].key),
+				      "%s pid %lld %s: dump %lld, kernel %lld",
+				      r->name, (long long)pid, four[k].key,
+				      (long long)t->f[four[k].f].v,
+				      (long long)kv(line, four[k].key));
+		}
+		/* no second swap counter in the port */
+		ck_assert_int_eq(t->f[DT_SWAP_USAGE].prov, DUMP_ABSENT);
+		swapped += kv(line, "swapents") > 0;
+		rows++;
+	}
+	fclose(f);
+	ck_assert_int_eq(heads, 1);
+	ck_assert_int_ge(rows, 3);
+	if (strstr(r->name, "swap"))
+		ck_assert_int_ge(swapped, 2);
+	dump_state_release(&d);
+}
+END_TEST
+
+/*
+ * Run r's dump: d read, c the incidents of its log buffer, o set to run
+ * r's model with d's process state.
+ */
+static void rfc_setup(const struct rfc_run *r, struct dump_state *d,
+		      struct collected *c, struct analyzer_options *o)
+{
+	char *text;
+
+	read_rfc(r->name, d);
+	text = malloc(d->log_len + 1);
+	ck_assert_ptr_nonnull(text);
+	memcpy(text, d->log, d->log_len);
+	text[d->log_len] = '\0';
+	collect_text(c, text);
+	free(text);
+	ck_assert_uint_ge(c->n, 1);
+	analyzer_options_init(o);
+	ck_assert_ptr_null(analyzer_options_parse(o, r->model));
+	o->dump = d;
+}
+
+/*
+ * The log parser finds every RFC kill line and fork-bomb warning of the
+ * console log, and the model the kernel ran chooses, from the dump alone,
+ * the kernel's victim with its printed score, certain.
+ */
+START_TEST(test_rfc_agreement)
+{
+	const struct rfc_run *r = &rfc_runs[_i];
+	struct dump_state d;
+	struct collected c, cl;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	char line[4096], comm[64];
+	long long pid = -1, score = 0;
+	int kills = 0, bombs = 0, found_kills = 0, found_bombs = 0;
+	FILE *f = rfc_log(r->name);
+	static char file[256];
+
+	while (fgets(line, sizeof(line), f)) {
+		const char *k = strstr(line, ": kill process ");
+
+		if (k && strstr(line, " or a child")) {
+			if (!kills++)
+				ck_assert_int_eq(sscanf(k,
+							": kill process %lld "
+							"(%63[^)]) score %lld",
+							&pid, comm, &score),
+						 3);
+		}
+		bombs += strstr(line, "] Possible fork-bomb detected : ") !=
+			 NULL;
+	}
+	fclose(f);
+	ck_assert_int_ge(kills, 1);
+	snprintf(file, sizeof(file), "%s.console.log", r->name);
+	ck_assert_ptr_null(collect_file(&cl, build_fixture("rfc-lab", file)));
+	for (size_t i = 0; i < cl.n; i++) {
+		found_kills += cl.inc[i]->selected.present;
+		found_bombs += (int)cl.inc[i]->n_forkbombs;
+	}
+	ck_assert_int_eq(found_kills, kills);
+	ck_assert_int_eq(found_bombs, bombs);
+	ck_assert_int_eq(cl.inc[0]->selected.pid, pid);
+	ck_assert_int_eq(cl.inc[0]->selected.score, score);
+	collected_release(&cl);
+
+	rfc_setup(r, &d, &c, &o);
+	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+	ck_assert_uint_eq(vl.n, 1);
+	ck_assert_str_eq(vl.v[0].model, r->model);
+	ck_assert_int_eq(vl.v[0].victim.pid, pid);
+	ck_assert_int_eq(vl.v[0].kernel_score_lo, score);
+	ck_assert_int_eq(vl.v[0].kernel_score_hi, score);
+	ck_assert(vl.v[0].same_as_kernel);
+	ck_assert_msg(vl.v[0].certainty == VERDICT_CERTAIN,
+		      "%s: certainty %d, first assumption: %s", r->name,
+		      vl.v[0].certainty,
+		      vl.v[0].n_deciding_inputs ? vl.v[0].deciding_inputs[0]
+						: "-");
+	if (bombs)
+		ck_assert_int_eq(vl.v[0].forkbomb_pid, pid);
+	collected_release(&c);
+	dump_state_release(&d);
+}
+END_TEST
+
+/*
+ * Every process the kernel scored (the first RFCLAB-SCAN block's
+ * "points="): the model's score of it from the dump, lo = hi = the
+ * kernel's points.
+ */
+START_TEST(test_rfc_scores)
+{
+	const struct rfc_run *r = &rfc_runs[_i];
+	struct dump_state d;
+	struct collected c;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	char line[4096];
+	int heads = 0, rows = 0;
+	FILE *f = rfc_log(r->name);
+
+	rfc_setup(r, &d, &c, &o);
+	while (scan_row(f, line, sizeof(line), &heads)) {
+		int64_t pid, points;
+
+		points = kv(line, "points");
+		if (points < 0) /* "bomb=": chosen before __badness() */
+			continue;
+		pid = strtoll(line + 12, NULL, 10);
+		o.explain_pid = pid;
+		ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+		ck_assert(vl.v[0].explain.present);
+		ck_assert_msg(vl.v[0].explain.lo == (uint64_t)points &&
+				      vl.v[0].explain.hi == (uint64_t)points,
+			      "%s pid %lld: model [%llu, %llu], kernel %lld",
+			      r->name, (long long)pid,
+			      (unsigned long long)vl.v[0].explain.lo,
+			      (unsigned long long)vl.v[0].explain.hi,
+			      (long long)points);
+		rows++;
+	}
+	fclose(f);
+	ck_assert_int_ge(rows, 3);
+	collected_release(&c);
+	dump_state_release(&d);
+}
+END_TEST
+
 Suite *vmcore_real_suite(void)
 {
 	Suite *s = suite_create("vmcore_real");
@@ -474,6 +749,15 @@ Suite *vmcore_real_suite(void)
 	tcase_add_test(tc, test_damaged_btf);
 	tcase_add_test(tc, test_truncated_kallsyms);
 	tcase_add_test(tc, test_no_btf);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("rfc_lab");
+	tcase_set_timeout(tc, 60);
+	tcase_add_loop_test(tc, test_rfc_fields, 0,
+			    sizeof(rfc_runs) / sizeof(rfc_runs[0]));
+	tcase_add_loop_test(tc, test_rfc_agreement, 0,
+			    sizeof(rfc_runs) / sizeof(rfc_runs[0]));
+	tcase_add_loop_test(tc, test_rfc_scores, 0,
+			    sizeof(rfc_runs) / sizeof(rfc_runs[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

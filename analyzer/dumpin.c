@@ -98,13 +98,21 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 			 : 0;
 	in->word_bits = strcmp(d->machine, "ia32") == 0 ? 32 : 64;
 	if (ok(&g[DG_UPTIME_NS])) {
-		double lag = (double)nonneg(g[DG_UPTIME_NS].v) / NSEC - oom_s;
-
 		in->has_uptime = true;
 		in->uptime_s = nonneg(g[DG_UPTIME_NS].v) / NSEC;
-		/* to the jiffy: whole seconds would move a quiet time across
-		 * a second's boundary (1700.1 s less 0.5 s is 1699 s) */
-		if (has_oom_s && oom_s >= 0 && lag > 0 && in->hz)
+	}
+	/*
+	 * From the OOM to the dump, on one clock: the report's printk stamp
+	 * against the log's newest record (the dump's uptime from jiffies
+	 * runs some 40 ms apart from printk's clock, which moved a quiet
+	 * time across the OOM's jiffy). To the jiffy: whole seconds would
+	 * move it across a second's boundary (1700.1 s less 0.5 s is 1699
+	 * s). No newest record (logs before 3.5, a stored dump): no lag.
+	 */
+	if (has_oom_s && oom_s >= 0 && in->hz && ok(&g[DG_LOG_LAST_NS])) {
+		double lag = (double)nonneg(g[DG_LOG_LAST_NS].v) / NSEC - oom_s;
+
+		if (lag > 0)
 			lag_j = (uint64_t)(lag * in->hz + 0.5);
 	}
 	/* thread_group_cputime(): the live threads and the dead ones' */

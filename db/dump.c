@@ -22,7 +22,7 @@ static const enum dump_global machine_cols[] = {
 	DG_JIFFIES,	   DG_UPTIME_NS,
 	DG_TOTALRAM_PAGES, DG_TOTAL_SWAP_PAGES,
 	DG_NR_THREADS,	   DG_NR_PROCESSES,
-	DG_KERNEL_OFFSET,
+	DG_KERNEL_OFFSET,  DG_LOG_LAST_NS,
 };
 #define N_MACHINE_COLS (sizeof(machine_cols) / sizeof(machine_cols[0]))
 
@@ -34,9 +34,9 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 		"INSERT OR REPLACE INTO incident_dumps (incident_id, source_id,"
 		" osrelease, machine, format, cputime_unit, page_size, hz,"
 		" jiffies, uptime_ns, totalram_pages, total_swap_pages,"
-		" nr_threads, nr_processes, kernel_offset, partial,"
+		" nr_threads, nr_processes, kernel_offset, log_last_ns, partial,"
 		" types_source, symbols_source)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+		" VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
 	struct db_bind b;
@@ -155,7 +155,7 @@ static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
 	static const char sql[] =
 		"SELECT osrelease, machine, cputime_unit, page_size, hz,"
 		" jiffies, uptime_ns, totalram_pages, total_swap_pages,"
-		" nr_threads, nr_processes, kernel_offset, partial,"
+		" nr_threads, nr_processes, kernel_offset, log_last_ns, partial,"
 		" types_source, symbols_source"
 		" FROM incident_dumps WHERE incident_id = ?";
 	struct oomlens_error *err;
@@ -182,17 +182,20 @@ static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
 		if (sqlite3_column_type(st, (int)i + 3) == SQLITE_NULL)
 			continue;
 		d->g[machine_cols[i]].v = sqlite3_column_int64(st, (int)i + 3);
-		/* the reader derives these three; it reads the others */
+		/* the reader derives these four; it reads the others */
 		d->g[machine_cols[i]].prov =
 			machine_cols[i] == DG_HZ ||
 					machine_cols[i] == DG_UPTIME_NS ||
-					machine_cols[i] == DG_NR_PROCESSES
+					machine_cols[i] == DG_NR_PROCESSES ||
+					machine_cols[i] == DG_LOG_LAST_NS
 				? DUMP_DERIVED
 				: DUMP_READ;
 	}
-	d->partial = sqlite3_column_int64(st, 12) != 0;
-	d->types_source = known_source(sqlite3_column_text(st, 13), types);
-	d->symbols_source = known_source(sqlite3_column_text(st, 14), symbols);
+	d->partial = sqlite3_column_int64(st, 3 + N_MACHINE_COLS) != 0;
+	d->types_source = known_source(
+		sqlite3_column_text(st, 4 + N_MACHINE_COLS), types);
+	d->symbols_source = known_source(
+		sqlite3_column_text(st, 5 + N_MACHINE_COLS), symbols);
 	sqlite3_reset(st);
 	return NULL;
 }

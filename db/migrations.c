@@ -451,6 +451,15 @@ static const char migration_6[] =
 	"ALTER TABLE incident_dumps ADD COLUMN symbols_source TEXT; -- vmlinux\n"
 	"  -- (its ELF symbol table) or kallsyms (the kernel's own, 6.0+)\n";
 
+/*
+ * 7: the printk time of a dump's newest log record, the dump's moment on
+ * the clock of an OOM report's stamps: from it the analyzer moves the
+ * dump's jiffies back to the OOM (analyzer/dumpin.c).
+ */
+static const char migration_7[] =
+	"ALTER TABLE incident_dumps ADD COLUMN log_last_ns INTEGER; -- printk\n"
+	"  -- time of the dump's newest log record (3.5+ logs), ns\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -464,6 +473,7 @@ const struct db_migration db_migrations[] = {
 	 migration_5},
 	{6, "where a dump's types and symbols came from (incident_dumps)",
 	 migration_6},
+	{7, "a dump's newest log record time (incident_dumps)", migration_7},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -59,6 +59,7 @@ const struct dump_field_info dump_global_info[DG_COUNT] = {
 	[DG_NR_THREADS] = {"nr_threads", DU_COUNT},
 	[DG_NR_PROCESSES] = {"nr_processes", DU_COUNT},
 	[DG_KERNEL_OFFSET] = {"kernel_offset", DU_BYTES},
+	[DG_LOG_LAST_NS] = {"log_last_ns", DU_NS},
 };
 
 const char *dump_prov_name(enum dump_prov p)

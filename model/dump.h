@@ -117,6 +117,11 @@ enum dump_global {
 	DG_NR_THREADS,
 	DG_NR_PROCESSES, /* thread-group leaders found, init_task not counted */
 	DG_KERNEL_OFFSET,
+	/*
+	 * The printk time of the log's newest record (3.5+ records): the
+	 * dump's moment on the clock an OOM report's stamps use
+	 */
+	DG_LOG_LAST_NS,
 	DG_COUNT
 };
 

@@ -34,6 +34,8 @@ struct out {
 	char *p;
 	size_t len, cap;
 	bool full;
+	bool has_last;
+	uint64_t last_ns; /* the newest record's time stamp */
 };
 
 static void emit(struct out *o, const char *s, size_t n)
@@ -87,6 +89,9 @@ static void emit_record(struct out *o, unsigned prefix, uint64_t ts_nsec,
 			 (unsigned long long)(ts_nsec % 1000000000ull / 1000));
 	size_t start = 0;
 
+	if (!o->has_last || ts_nsec > o->last_ns)
+		o->last_ns = ts_nsec;
+	o->has_last = true;
 	do {
 		const char *nl = memchr(text + start, '\n', n - start);
 		size_t end = nl ? (size_t)(nl - text) : n;
@@ -435,4 +440,8 @@ void vmc_read_log(struct vmc *v)
 	}
 	v->d->log = o.p;
 	v->d->log_len = o.len;
+	if (o.has_last && o.last_ns <= INT64_MAX) {
+		v->d->g[DG_LOG_LAST_NS].v = (int64_t)o.last_ns;
+		v->d->g[DG_LOG_LAST_NS].prov = DUMP_DERIVED;
+	}
 }

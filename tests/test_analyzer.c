@@ -1356,6 +1356,8 @@ START_TEST(test_rfc_quiet_from_dump)
 	inc->uptime = 4000.5;
 	d.g[DG_JIFFIES].v = (int64_t)(J - 119 * 250);
 	d.g[DG_UPTIME_NS].v = 4001000000000;
+	/* the dump's moment on printk's clock: its newest log record */
+	d.g[DG_LOG_LAST_NS] = (struct dump_val){4001000000000, DUMP_DERIVED};
 	dump_task_set(&tasks[1], DT_LAST_VM_EXPANSION,
 		      d.g[DG_JIFFIES].v - 425150);
 	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-intended"));
@@ -1366,6 +1368,28 @@ START_TEST(test_rfc_quiet_from_dump)
 	 * (with 1699 s: 240000 * 801 / 10000 = 19224, 165624) */
 	ck_assert_int_eq(vl.v[0].victim.pid, 200);
 	ck_assert_int_eq(vl.v[0].victim.score, 165600);
+
+	/*
+	 * Two clocks: the dump's jiffies say uptime 4120.04 s while printk's
+	 * clock, on which the OOM is stamped at 4120.0 s, has its newest
+	 * record at 4120.0 s too: no lag. fresh expanded 2 jiffies before
+	 * the dump (8 ms: quiet 0 s, q = 2500, 50000 + 25000 = 75000); big
+	 * 1000 s before (156000), and the posted code kills big. Taking the
+	 * lag from the jiffies' uptime (40 ms, 10 jiffies) put fresh's
+	 * expansion after the OOM, and the wrap made it the victim.
+	 */
+	inc->uptime = 4120.0;
+	d.g[DG_JIFFIES].v = (int64_t)(J + 10);
+	d.g[DG_UPTIME_NS].v = 4120040000000;
+	d.g[DG_LOG_LAST_NS].v = 4120000000000;
+	dump_task_set(&tasks[0], DT_LAST_VM_EXPANSION, (int64_t)(J + 8));
+	dump_task_set(&tasks[1], DT_LAST_VM_EXPANSION, (int64_t)(J - 250000));
+	o.explain_pid = 0;
+	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].victim.pid, 200);
+	ck_assert_int_eq(vl.v[0].victim.score, 156000);
+	ck_assert_int_eq(vl.v[0].runner_up.score, 75000);
 	d.tasks = NULL;
 	d.n_tasks = 0;
 	dump_state_release(&d);

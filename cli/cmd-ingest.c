@@ -433,8 +433,7 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 	    (ev->format_id && !e->format_id) || (ev->comm && !e->comm) ||
 	    (ev->text && !e->text) || (ev->wallclock && !e->wallclock) ||
 	    (ev->host && !e->host) || (ev->gfp_mask && !e->gfp_mask) ||
-	    (ev->gfp_flags && !e->gfp_flags) ||
-	    (ev->nodemask && !e->nodemask))
+	    (ev->gfp_flags && !e->gfp_flags) || (ev->nodemask && !e->nodemask))
 		return &oomlens_error_nomem;
 	p->n_ev++;
 	return p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES

@@ -108,11 +108,15 @@ static bool is_field_name(const char *p, size_t n)
 enum journal_format journal_sniff(const char *head, size_t n)
 {
 	static const char *const json_keys[] = {
-		"\"__CURSOR\"", "\"__REALTIME_TIMESTAMP\"", "\"_TRANSPORT\"",
+		"\"__CURSOR\"",
+		"\"__REALTIME_TIMESTAMP\"",
+		"\"_TRANSPORT\"",
 		"\"MESSAGE\"",
 	};
 	static const char *const export_marks[] = {
-		"\n__REALTIME_TIMESTAMP=", "\nMESSAGE=", "\nMESSAGE\n",
+		"\n__REALTIME_TIMESTAMP=",
+		"\nMESSAGE=",
+		"\nMESSAGE\n",
 		"\n_TRANSPORT=",
 	};
 	struct scan s = scan_of(head, n);
@@ -205,15 +209,14 @@ static struct oomlens_error *entry_end(struct reader *r)
 	if (r->seen[F_MESSAGE]) {
 		e.message = r->val[F_MESSAGE].buf;
 		e.message_len = r->val[F_MESSAGE].len;
-		e.hostname = r->seen[F_HOSTNAME] ? r->val[F_HOSTNAME].buf
-						 : NULL;
-		e.identifier = r->seen[F_IDENTIFIER]
-				       ? r->val[F_IDENTIFIER].buf
-				       : NULL;
+		e.hostname =
+			r->seen[F_HOSTNAME] ? r->val[F_HOSTNAME].buf : NULL;
+		e.identifier =
+			r->seen[F_IDENTIFIER] ? r->val[F_IDENTIFIER].buf : NULL;
 		e.pid = number_of(r, F_PID, &v) && v <= INT32_MAX ? (int64_t)v
 								  : -1;
-		e.priority = number_of(r, F_PRIORITY, &v) && v <= 7 ? (int)v
-								    : -1;
+		e.priority =
+			number_of(r, F_PRIORITY, &v) && v <= 7 ? (int)v : -1;
 		e.kernel = value_is(r, F_TRANSPORT, "kernel") ||
 			   value_is(r, F_IDENTIFIER, "kernel");
 		e.has_source_mono =
@@ -322,7 +325,8 @@ static bool json_string(struct json *j, struct strbuf *out, bool *cut)
 		while (j->p < j->end && *j->p != '"' && *j->p != '\\')
 			j->p++;
 		if (out && j->p > run && !j->err)
-			j->err = add_capped(out, run, (size_t)(j->p - run), cut);
+			j->err =
+				add_capped(out, run, (size_t)(j->p - run), cut);
 		if (j->p >= j->end)
 			return false;
 		if (*j->p++ == '"')
@@ -358,9 +362,10 @@ static bool json_string(struct json *j, struct strbuf *out, bool *cut)
 			if (j->end - j->p < 4 || (cp = hex4(j->p)) < 0)
 				return false;
 			j->p += 4;
-			if (cp >= 0xd800 && cp <= 0xdbff && j->end - j->p >= 6 &&
-			    j->p[0] == '\\' && j->p[1] == 'u' &&
-			    (lo = hex4(j->p + 2)) >= 0xdc00 && lo <= 0xdfff) {
+			if (cp >= 0xd800 && cp <= 0xdbff &&
+			    j->end - j->p >= 6 && j->p[0] == '\\' &&
+			    j->p[1] == 'u' && (lo = hex4(j->p + 2)) >= 0xdc00 &&
+			    lo <= 0xdfff) {
 				j->p += 6;
 				cp = 0x10000 + ((cp - 0xd800) << 10) +
 				     (lo - 0xdc00);
@@ -368,9 +373,8 @@ static bool json_string(struct json *j, struct strbuf *out, bool *cut)
 				cp = 0xfffd; /* a lone surrogate */
 			}
 			if (out && !j->err)
-				j->err = add_capped(out, u,
-						    utf8_of((unsigned)cp, u),
-						    cut);
+				j->err = add_capped(
+					out, u, utf8_of((unsigned)cp, u), cut);
 			continue;
 		default:
 			return false;
@@ -414,8 +418,7 @@ static bool json_value(struct json *j, struct strbuf *out, bool *cut,
  * An array: of byte values (a value that is not UTF-8) into out as bytes;
  * of strings or arrays (a field given more than once) the first into out.
  */
-static bool json_array(struct json *j, struct strbuf *out, bool *cut,
-		       int depth)
+static bool json_array(struct json *j, struct strbuf *out, bool *cut, int depth)
 {
 	bool first = true, bytes = false, null;
 
@@ -677,8 +680,8 @@ static struct oomlens_error *take_into(struct reader *r, uint64_t n,
 
 	*short_read = false;
 	while (n) {
-		size_t want = n > LINESRC_MAX_LINE ? LINESRC_MAX_LINE
-						   : (size_t)n;
+		size_t want =
+			n > LINESRC_MAX_LINE ? LINESRC_MAX_LINE : (size_t)n;
 
 		if ((err = linesrc_take(r->src, want, &p, &got)))
 			return err;

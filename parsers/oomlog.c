@@ -156,9 +156,10 @@ static bool match(struct oomlog *log, enum pat_family f, const char *s,
 		return false;
 	if (n > MAX_MATCH_LEN && log->long_warned != log->pos.line) {
 		log->long_warned = log->pos.line;
-		source_warn(log, log->pos.line,
-			    "a message of %zu bytes, longer than any printk, read as '%s': other text may be glued to it",
-			    n, m->row->id);
+		source_warn(
+			log, log->pos.line,
+			"a message of %zu bytes, longer than any printk, read as '%s': other text may be glued to it",
+			n, m->row->id);
 	}
 	return true;
 }
@@ -229,10 +230,18 @@ static bool match_id(const char *s, size_t n, enum named_row r,
  * line by line (linesrc_skip_to()).
  */
 static const char *const idle_needles[] = {
-	"oom-kill",	  "Kill process",	     "kill process",
-	"Killed process", "fork-bomb",		     "pids controller",
-	"sending SIG",	  "Killed /",		     "by the OOM killer",
-	"INFO: task",	  "page allocation failure", "vmalloc error",
+	"oom-kill",
+	"Kill process",
+	"kill process",
+	"Killed process",
+	"fork-bomb",
+	"pids controller",
+	"sending SIG",
+	"Killed /",
+	"by the OOM killer",
+	"INFO: task",
+	"page allocation failure",
+	"vmalloc error",
 };
 
 /*
@@ -1494,9 +1503,10 @@ static struct oomlens_error *handle_tail(struct oomlog *log, const char *s,
 		prefix_parse(at, (size_t)(s + n - at), &sub);
 		if (sub.style == PREFIX_NONE || !sub.has_uptime)
 			continue;
-		source_warn(log, log->pos.line,
-			    "%zu bytes of other text before a kernel message: read apart",
-			    (size_t)(at - s));
+		source_warn(
+			log, log->pos.line,
+			"%zu bytes of other text before a kernel message: read apart",
+			(size_t)(at - s));
 		if ((err = handle(log, s, (size_t)(at - s))))
 			return err;
 		log->ll = &sub;
@@ -1564,7 +1574,8 @@ static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 			break;
 		}
 		next = memchr(rest, '\r', (size_t)(end - rest));
-		if (!starts_message(rest, (size_t)((next ? next : end) - rest))) {
+		if (!starts_message(rest,
+				    (size_t)((next ? next : end) - rest))) {
 			at = rest; /* a CR inside the message */
 			continue;
 		}
@@ -1774,9 +1785,9 @@ static struct oomlens_error *add_showing_nuls(struct strbuf *sb, const char *p,
  * inside a message: it becomes U+FFFD, so that a name holding one is not
  * cut at it. Each change is warned about.
  */
-static struct oomlens_error *feed_nul_line(struct oomlog *log,
-					   const char *text, size_t len,
-					   uint64_t lineno, uint64_t offset)
+static struct oomlens_error *feed_nul_line(struct oomlog *log, const char *text,
+					   size_t len, uint64_t lineno,
+					   uint64_t offset)
 {
 	const char *p = text, *end = text + len, *run;
 	struct oomlens_error *err;
@@ -1785,9 +1796,10 @@ static struct oomlens_error *feed_nul_line(struct oomlog *log,
 	while (p < end && !*p)
 		p++;
 	if (p > text)
-		source_warn(log, lineno,
-			    "%zu NUL bytes before the text dropped (a file's unwritten tail after a crash?)",
-			    (size_t)(p - text));
+		source_warn(
+			log, lineno,
+			"%zu NUL bytes before the text dropped (a file's unwritten tail after a crash?)",
+			(size_t)(p - text));
 	while (end > p && !end[-1])
 		end--;
 	strbuf_reset(&log->clean);
@@ -1804,9 +1816,10 @@ static struct oomlens_error *feed_nul_line(struct oomlog *log,
 		prefix_parse(run, (size_t)(end - run), &ll);
 		if (ll.style != PREFIX_NONE) {
 			/* the line before the run never got its end */
-			source_warn(log, lineno,
-				    "%zu NUL bytes between two lines: read as a line break",
-				    (size_t)(run - nul));
+			source_warn(
+				log, lineno,
+				"%zu NUL bytes between two lines: read as a line break",
+				(size_t)(run - nul));
 			err = feed_line(log, log->clean.buf, log->clean.len,
 					lineno, offset);
 			if (err)
@@ -1865,9 +1878,10 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 		}
 		/* over the cap: handle what we have */
 		oomlens_error_free(err);
-		source_warn(log, lineno,
-			    "joined to the line before, it would pass %zu bytes: read apart",
-			    (size_t)log->pend.cap);
+		source_warn(
+			log, lineno,
+			"joined to the line before, it would pass %zu bytes: read apart",
+			(size_t)log->pend.cap);
 	}
 	if ((err = flush_pending(log)))
 		return err;
@@ -1876,8 +1890,8 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 		/* a line over the cap: keep its head */
 		oomlens_error_free(err);
 		source_warn(log, lineno,
-			    "a line of %zu bytes: cut to its first %zu",
-			    len, (size_t)log->pend.cap);
+			    "a line of %zu bytes: cut to its first %zu", len,
+			    (size_t)log->pend.cap);
 		strbuf_reset(&log->pend);
 		log->pend_ll_valid = false;
 		if ((err = strbuf_add(&log->pend, text, log->pend.cap)))
@@ -1980,8 +1994,8 @@ void oomlog_free(struct oomlog *log)
  * report (its transport says so, where a syslog line's tag only suggests
  * it), but it may be a user-space killer's kill or systemd's notice.
  */
-static struct oomlens_error *handle_userspace(struct oomlog *log,
-					      const char *s, size_t n)
+static struct oomlens_error *handle_userspace(struct oomlog *log, const char *s,
+					      size_t n)
 {
 	struct pat_match m;
 	enum oom_event_kind k;
@@ -2063,7 +2077,7 @@ static struct oomlens_error *on_journal_entry(void *ctx,
 			 (long long)e->pid);
 	else
 		snprintf(tag, sizeof(tag), "%s",
-			 e->kernel ? "kernel"
+			 e->kernel	 ? "kernel"
 			 : e->identifier ? e->identifier
 					 : "?");
 	ll.tag = tag;
@@ -2112,8 +2126,9 @@ static struct oomlens_error *parse_journal(struct oomlog *log,
 		return NULL;
 	case JOURNAL_BINARY:
 		*done = true;
-		source_warn(log, 0,
-			    "a binary systemd journal file, not read: give 'journalctl --file FILE -o export' (or -o json) instead");
+		source_warn(
+			log, 0,
+			"a binary systemd journal file, not read: give 'journalctl --file FILE -o export' (or -o json) instead");
 		return NULL;
 	case JOURNAL_JSON:
 		jc.style = PREFIX_JOURNAL_JSON;
@@ -2169,9 +2184,10 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 			break;
 		cut += line.cut;
 		if (line.cut)
-			source_warn(log, line.lineno,
-				    "a line longer than %zu bytes: cut there, the rest skipped",
-				    (size_t)LINESRC_MAX_LINE);
+			source_warn(
+				log, line.lineno,
+				"a line longer than %zu bytes: cut there, the rest skipped",
+				(size_t)LINESRC_MAX_LINE);
 		err = oomlog_feed(log, line.text, line.len, line.lineno,
 				  line.offset);
 		if (err) {

@@ -365,7 +365,8 @@ static struct oomlens_error *event_fields_text(struct strbuf *sb,
 					       const struct oom_event *ev)
 {
 	if (ev->kind == OOM_EVENT_HUNG_TASK)
-		return strbuf_addf(sb, "    task %s (pid %lld), blocked %lld s\n",
+		return strbuf_addf(sb,
+				   "    task %s (pid %lld), blocked %lld s\n",
 				   tx(pool, opt(ev->comm)), (long long)ev->pid,
 				   (long long)ev->blocked_secs);
 	if (ev->kind != OOM_EVENT_ALLOC_FAILURE)

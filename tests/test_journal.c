@@ -36,8 +36,7 @@ static const char *named(const char *s, const char *name)
 
 	if (!at)
 		return s;
-	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - s), s, name,
-		 at + 4);
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - s), s, name, at + 4);
 	return buf;
 }
 
@@ -112,8 +111,9 @@ START_TEST(json_string_escapes)
 	} cases[] = {
 		{"caf\\u00e9", "caf\xc3\xa9", 0},
 		{"\\ud83d\\ude00x", "\xf0\x9f\x98\x80x", 0},
-		{"a\\ud800b", "a\xef\xbf\xbd"
-			      "b",
+		{"a\\ud800b",
+		 "a\xef\xbf\xbd"
+		 "b",
 		 0},
 		{"a\\\"b\\\\c\\/d", "a\"b\\c/d", 0},
 		{"a\\tb\\rc", "a\tb\rc", 0},
@@ -329,14 +329,15 @@ START_TEST(export_binary_fields)
 	} cases[] = {
 		{"a\nb\xff", 4},
 		{"0123456789", 10},
-		{"=========================================================", 57},
+		{"=========================================================",
+		 57},
 	};
 	struct collected c;
 	size_t len, i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *s = report_export(cases[i].name, cases[i].len, true,
-					&len);
+		char *s =
+			report_export(cases[i].name, cases[i].len, true, &len);
 		const char *want = cases[i].name;
 
 		ck_assert_ptr_null(collect_buffer(&c, s, len));
@@ -383,7 +384,8 @@ START_TEST(sniffing_by_content)
 		{"data: {\"__REALTIME_TIMESTAMP\":\"1\"}\n\n", JOURNAL_JSON},
 		{"{\n\t\"__CURSOR\" : \"s=1\",\n", JOURNAL_JSON},
 		{"__CURSOR=s=1\n__REALTIME_TIMESTAMP=1\n", JOURNAL_EXPORT},
-		{"_BOOT_ID=x\nMESSAGE\n\x03\0\0\0\0\0\0\0abc\n", JOURNAL_EXPORT},
+		{"_BOOT_ID=x\nMESSAGE\n\x03\0\0\0\0\0\0\0abc\n",
+		 JOURNAL_EXPORT},
 		{"LPKSHHRH\0\0\0\0", JOURNAL_BINARY},
 		{"[    5.020494] bighog invoked oom-killer: gfp_mask=0x0\n",
 		 JOURNAL_NOT},
@@ -395,20 +397,20 @@ START_TEST(sniffing_by_content)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		ck_assert_msg(journal_sniff(cases[i].head,
-					    strlen(cases[i].head) +
-						    (cases[i].f ==
-								     JOURNAL_BINARY
-							     ? 4
-							     : 0)) ==
-				      cases[i].f,
-			      "case %zu", i);
+		ck_assert_msg(
+			journal_sniff(cases[i].head,
+				      strlen(cases[i].head) +
+					      (cases[i].f == JOURNAL_BINARY
+						       ? 4
+						       : 0)) == cases[i].f,
+			"case %zu", i);
 }
 END_TEST
 
 START_TEST(binary_journal_file_is_named_not_parsed)
 {
-	static const char head[] = "LPKSHHRH\0\0\0\0\x01\x02 invoked oom-killer";
+	static const char head[] =
+		"LPKSHHRH\0\0\0\0\x01\x02 invoked oom-killer";
 	struct collected c;
 
 	ck_assert_ptr_null(collect_buffer(&c, head, sizeof(head) - 1));

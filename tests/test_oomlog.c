@@ -522,14 +522,16 @@ START_TEST(idle_filter_is_consistent)
 {
 	const struct linesrc_filter *f = oomlog_idle_filter();
 	static const char *const idle_rows[] = {
-		"trigger-4.6",	    "trigger-2.6.18",	 "summary-5.0",
-		"select-2.6.36",    "select-2.6.20",	 "select-2.6.18",
-		"killed-5.4",	    "killed-2.6.18",	 "forkbomb-kill",
-		"pids-rejected",    "systemd-oomd-kill", "earlyoom-kill",
-		"systemd-unit-oom", "alloc-failure-2.6.18",
+		"trigger-4.6",		"trigger-2.6.18",
+		"summary-5.0",		"select-2.6.36",
+		"select-2.6.20",	"select-2.6.18",
+		"killed-5.4",		"killed-2.6.18",
+		"forkbomb-kill",	"pids-rejected",
+		"systemd-oomd-kill",	"earlyoom-kill",
+		"systemd-unit-oom",	"alloc-failure-2.6.18",
 		"alloc-failure-2.6.39", "alloc-failure-4.5",
-		"alloc-failure-4.12", "alloc-failure-cpuset",
-		"vmalloc-error",    "hung-task",
+		"alloc-failure-4.12",	"alloc-failure-cpuset",
+		"vmalloc-error",	"hung-task",
 	};
 	size_t i, k;
 
@@ -604,7 +606,7 @@ Suite *oomlog_identity_suite(void)
 /* ---- damaged lines: over-long, carriage returns, NUL bytes ------------ */
 
 #define ROW_510(pid, comm)                                                     \
-	"[  100.000012] [   " #pid "]     0  " #pid                             \
+	"[  100.000012] [   " #pid "]     0  " #pid                            \
 	"   100000    75000   700000        0           500 " comm "\n"
 
 /* A whole 5.10 report whose victim is named comm, after head. */

@@ -57,6 +57,52 @@ static int check_field(const char *file, size_t k, const char *key,
 	return 1;
 }
 
+/* Every key an .expect line states; a new one must be compared here too. */
+static const char *const compared_keys[] = {
+	"first_line",  "last_line",    "release",    "trigger_comm",
+	"trigger_pid", "order",	       "constraint", "victim_pid",
+	"victim_comm", "selected_pid", "score",	     "ntasks",
+	"truncated",   "partial",      "forkbomb",   "group_kills",
+	"memcg",
+};
+
+#define N_COMPARED (sizeof(compared_keys) / sizeof(compared_keys[0]))
+
+/* The number of keys in line that this test does not compare. */
+static int uncompared_keys(const char *file, size_t k, const char *line)
+{
+	int bad = 0;
+
+	for (const char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
+		size_t len = strcspn(p + 1, "= \n"), i;
+
+		if (p[1 + len] != '=')
+			continue;
+		for (i = 0; i < N_COMPARED; i++)
+			if (strlen(compared_keys[i]) == len &&
+			    !strncmp(compared_keys[i], p + 1, len))
+				break;
+		if (i == N_COMPARED) {
+			fprintf(stderr,
+				"%s: incident %zu: key '%.*s' not compared\n",
+				file, k + 1, (int)len, p + 1);
+			bad++;
+		}
+	}
+	return bad;
+}
+
+/* Killed lines past the victim's: memory.oom.group members, fork-bomb kin. */
+static size_t extra_kills(const struct oom_incident *inc)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < inc->n_kills; i++)
+		n += inc->kills[i].kind == OOM_KILL_GROUP ||
+		     inc->kills[i].kind == OOM_KILL_FORKBOMB;
+	return n;
+}
+
 static int check_one(const char *dir, const char *name)
 {
 	char path[1200], line[4096], buf[512], got[512];
@@ -86,6 +132,7 @@ static int check_one(const char *dir, const char *name)
 			k++;
 			continue;
 		}
+		bad += uncompared_keys(name, k, line);
 		inc = c.inc[k];
 		v = oom_incident_victim(inc);
 		snprintf(got, sizeof(got), "%lld",
@@ -132,6 +179,34 @@ static int check_one(const char *dir, const char *name)
 		bad += check_field(name, k, "last_line",
 				   value(line, "last_line", buf, sizeof(buf)),
 				   got);
+		snprintf(got, sizeof(got), "%lld", (long long)inc->trigger.pid);
+		bad += check_field(name, k, "trigger_pid",
+				   value(line, "trigger_pid", buf, sizeof(buf)),
+				   inc->trigger.pid == OOM_VAL_NONE ? "-"
+								    : got);
+		snprintf(got, sizeof(got), "%lld",
+			 (long long)inc->trigger.order);
+		bad += check_field(name, k, "order",
+				   value(line, "order", buf, sizeof(buf)),
+				   inc->trigger.order == OOM_VAL_NONE ? "-"
+								      : got);
+		/* the Kill line's pid; 5.1+ prints none, so the victim's */
+		snprintf(got, sizeof(got), "%lld",
+			 inc->selected.present ? (long long)inc->selected.pid
+			 : v		       ? (long long)v->pid
+					       : -1LL);
+		bad += check_field(
+			name, k, "selected_pid",
+			value(line, "selected_pid", buf, sizeof(buf)),
+			inc->selected.present || v ? got : "-");
+		snprintf(got, sizeof(got), "%zu", extra_kills(inc));
+		bad += check_field(name, k, "group_kills",
+				   value(line, "group_kills", buf, sizeof(buf)),
+				   got);
+		bad += check_field(name, k, "memcg",
+				   value(line, "memcg", buf, sizeof(buf)),
+				   inc->memcg.limit_path ? inc->memcg.limit_path
+							 : "-");
 		if (inc->selected.present) {
 			snprintf(got, sizeof(got), "%lld",
 				 (long long)inc->selected.score);

@@ -48,6 +48,12 @@ struct pat_row {
 	const char *commit; /* introducing commit, "" if unknown */
 	const char *pattern;
 	const char *example;
+	/*
+	 * What the example yields: "group=value ..." for every named group
+	 * that takes part in its match (a value holding a blank in single
+	 * quotes). The loop test matches the example and checks both ways.
+	 */
+	const char *fields;
 };
 
 /* The whole table and its length. */

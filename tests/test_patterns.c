@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "model/task.h"
@@ -25,6 +27,75 @@ START_TEST(row_matches_its_example)
 	ck_assert_msg(m.index == (size_t)_i,
 		      "example of %s is taken first by row %s", r->id,
 		      m.row->id);
+}
+END_TEST
+
+/*
+ * The next "key=value" of a row's fields at *p (a value holding a blank in
+ * single quotes): false at the end.
+ */
+static bool next_field(const char **p, char *key, size_t nkey, char *val,
+		       size_t nval)
+{
+	const char *s = *p + strspn(*p, " "), *eq, *end;
+
+	if (!*s)
+		return false;
+	eq = strchr(s, '=');
+	ck_assert_msg(eq, "field without '=' in '%s'", s);
+	snprintf(key, nkey, "%.*s", (int)(eq - s), s);
+	if (eq[1] == '\'') {
+		end = strchr(eq + 2, '\'');
+		ck_assert_msg(end, "unclosed quote in '%s'", s);
+		snprintf(val, nval, "%.*s", (int)(end - eq - 2), eq + 2);
+		end++;
+	} else {
+		end = eq + 1 + strcspn(eq + 1, " ");
+		snprintf(val, nval, "%.*s", (int)(end - eq - 1), eq + 1);
+	}
+	*p = end;
+	return true;
+}
+
+/*
+ * The example yields exactly the row's stated fields: each stated group
+ * holds its stated value, and every named group of the pattern that took
+ * part in the match is stated.
+ */
+START_TEST(row_fills_its_stated_fields)
+{
+	const struct pat_row *r = &pat_rows[_i];
+	const char *p = r->fields, *s;
+	char key[64], want[512];
+	struct pat_match m;
+	size_t n;
+
+	ck_assert_ptr_nonnull(r->fields);
+	ck_assert(patterns_match_row((size_t)_i, r->example, strlen(r->example),
+				     &m));
+	while (next_field(&p, key, sizeof(key), want, sizeof(want))) {
+		ck_assert_msg(pat_group(&m, key, &s, &n),
+			      "row %s: group %s not filled", r->id, key);
+		ck_assert_msg(n == strlen(want) && !memcmp(s, want, n),
+			      "row %s: %s is '%.*s', want '%s'", r->id, key,
+			      (int)n, s, want);
+	}
+	for (p = r->pattern; (p = strstr(p, "(?<")); p += 3) {
+		size_t len = strcspn(p + 3, ">");
+		const char *f;
+
+		if (p[3] == '=' || p[3] == '!')
+			continue; /* a lookbehind */
+		snprintf(key, sizeof(key), "%.*s", (int)len, p + 3);
+		if (!pat_group(&m, key, &s, &n))
+			continue;
+		snprintf(want, sizeof(want), "%s=", key);
+		for (f = r->fields; (f = strstr(f, want)); f++)
+			if (f == r->fields || f[-1] == ' ')
+				break;
+		ck_assert_msg(f, "row %s: group %s filled but not stated",
+			      r->id, key);
+	}
 }
 END_TEST
 
@@ -124,6 +195,7 @@ Suite *patterns_suite(void)
 	tcase_add_unchecked_fixture(tc, setup, NULL);
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_loop_test(tc, row_matches_its_example, 0, (int)pat_nrows);
+	tcase_add_loop_test(tc, row_fills_its_stated_fields, 0, (int)pat_nrows);
 	tcase_add_test(tc, row_ids_are_unique_and_ranges_sane);
 	tcase_add_test(tc, groups_map_to_fields);
 	tcase_add_test(tc, trigger_eras_are_told_apart);

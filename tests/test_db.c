@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "analyzer/analyzer.h"
 #include "db/db.h"
 #include "db/internal.h"
@@ -1488,6 +1490,279 @@ START_TEST(every_field_round_trips)
 END_TEST
 
 /*
+ * What the schema's columns hold, read by name with plain SQL, apart from
+ * db/fields.c (which both stores and loads, so that two columns swapped
+ * there would still round-trip): each table, a WHERE that picks one row,
+ * and every column of the table with its value as SQL's quote() prints it.
+ * A column of the schema missing here fails the test.
+ */
+struct column_value {
+	const char *column, *value;
+};
+
+struct table_rows {
+	const char *table, *where;
+	const struct column_value *cols;
+};
+
+static const struct column_value incident_columns[] = {
+	{"id", "1"},
+	{"fingerprint", "'fedcba9876543210'"},
+	{"source_id", "1"},
+	{"first_line", "11"},
+	{"first_offset", "1100"},
+	{"last_line", "99"},
+	{"last_offset", "9900"},
+	{"kernel_release", "'6.8.0-rc1+'"},
+	{"uptime", "12345.678901"},
+	{"wallclock", "'2025-08-12T03:54:03.123456+02:00'"},
+	{"host", "'node-7'"},
+	{"prefix_style", "'rfc3339'"},
+	{"trigger_comm", "'kworker/u8:2 [x]'"},
+	{"trigger_pid", "4242"},
+	{"trigger_gfp_mask", "'0x100cca'"},
+	{"trigger_gfp_flags", "'GFP_HIGHUSER_MOVABLE'"},
+	{"trigger_nodemask", "'0-1'"},
+	{"trigger_order", "3"},
+	{"trigger_oom_adj", "-17"},
+	{"trigger_oom_score_adj", "-1000"},
+	{"trigger_cpu", "5"},
+	{"trigger_hardware", "'QEMU'"},
+	{"trigger_workqueue", "'events moom_callback'"},
+	{"trigger_format", "'trigger-4.9'"},
+	{"trigger_line", "12"},
+	{"trigger_offset", "1200"},
+	{"constraint_name", "'lowmem'"},
+	{"constraint_raw", "'CONSTRAINT_LOWMEM'"},
+	{"constraint_evidence", "'oom-kill summary'"},
+	{"cpuset", "'/batch'"},
+	{"mems_allowed", "'0-3'"},
+	{"memcg_present", "1"},
+	{"memcg_task_path", "'/a/b'"},
+	{"memcg_limit_path", "'/a'"},
+	{"memcg_group_path", "'/a/grp'"},
+	{"memcg_memory_usage_kb", "1"},
+	{"memcg_memory_limit_kb", "2"},
+	{"memcg_memory_failcnt", "3"},
+	{"memcg_memsw_usage_kb", "4"},
+	{"memcg_memsw_limit_kb", "5"},
+	{"memcg_memsw_failcnt", "6"},
+	{"memcg_kmem_usage_kb", "7"},
+	{"memcg_kmem_limit_kb", "8"},
+	{"memcg_kmem_failcnt", "NULL"},
+	{"memcg_swap_usage_kb", "10"},
+	{"memcg_swap_limit_kb", "11"},
+	{"memcg_swap_failcnt", "12"},
+	{"meminfo_present", "0"},
+	{"page_kb", "64"},
+	{"pages_ram", "21"},
+	{"pages_highmem", "22"},
+	{"pages_reserved", "23"},
+	{"pages_cma_reserved", "24"},
+	{"pages_hwpoisoned", "25"},
+	{"pages_shared", "26"},
+	{"pagecache_pages", "27"},
+	{"swapcache_pages", "28"},
+	{"free_swap_kb", "29"},
+	{"total_swap_kb", "30"},
+	{"selected_present", "1"},
+	{"selected_pid", "77"},
+	{"selected_comm", "'sel'"},
+	{"selected_score", "-1"},
+	{"selected_message", "'Memory cgroup out of memory'"},
+	{"selected_format", "'select-2.6.36'"},
+	{"selected_line", "40"},
+	{"selected_offset", "4000"},
+	{"has_victim", "1"},
+	{"reaper_present", "1"},
+	{"reaper_reaped", "0"},
+	{"reaper_pid", "100"},
+	{"reaper_comm", "'(victim)'"},
+	{"reaper_anon_rss_kb", "0"},
+	{"reaper_file_rss_kb", "1"},
+	{"reaper_shmem_rss_kb", "2"},
+	{"reaper_line", "60"},
+	{"reaper_offset", "6000"},
+	{"table_format", "'table-unknown'"},
+	{"n_tasks", "3"},
+	{"forkbomb_kill", "1"},
+	{"truncated", "0"},
+	{"partial", "1"},
+	{"no_killable", "0"},
+	{"panic", "'Out of memory: compulsory panic_on_oom'"},
+	{"warnings_dropped", "5"},
+	{NULL, NULL},
+};
+
+/* kills: seq 2 (OOM_KILL_SHARED) has no uid; the others as kill_columns */
+static const struct column_value kill_columns[] = {
+	{"incident_id", "1"},
+	{"seq", "1"},
+	{"kind", "'oom_group'"},
+	{"pid", "101"},
+	{"comm", "'x y'"},
+	{"uid", "1001"},
+	{"total_vm_kb", "2"},
+	{"anon_rss_kb", "3"},
+	{"file_rss_kb", "4"},
+	{"shmem_rss_kb", "5"},
+	{"pgtables_kb", "6"},
+	{"oom_score_adj", "-999"},
+	{"message", "NULL"},
+	{"format", "'kill-5.1'"},
+	{"line", "51"},
+	{"byte_offset", "5001"},
+	{NULL, NULL},
+};
+
+static const struct column_value victim_columns[] = {
+	{"incident_id", "1"},
+	{"seq", "0"},
+	{"kind", "'victim'"},
+	{"pid", "100"},
+	{"comm", "'(victim)'"},
+	{"uid", "1000"},
+	{"total_vm_kb", "1"},
+	{"anon_rss_kb", "2"},
+	{"file_rss_kb", "3"},
+	{"shmem_rss_kb", "4"},
+	{"pgtables_kb", "5"},
+	{"oom_score_adj", "-1000"},
+	{"message", "'Out of memory'"},
+	{"format", "'kill-5.1'"},
+	{"line", "50"},
+	{"byte_offset", "5000"},
+	{NULL, NULL},
+};
+
+/* add_task(inc, 2, NULL, 2): column c (enum task_col) holds 2 + 1000 * c */
+static const struct column_value task_columns[] = {
+	{"incident_id", "1"},
+	{"seq", "1"},
+	{"line", "2"},
+	{"comm", "NULL"},
+	{"page_kb", "64"},
+	{"n_extra", "2"},
+	{"pid", "2"},
+	{"uid", "1002"},
+	{"tgid", "2002"},
+	{"total_vm", "3002"},
+	{"rss", "4002"},
+	{"rss_anon", "5002"},
+	{"rss_file", "6002"},
+	{"rss_shmem", "7002"},
+	{"cpu", "8002"},
+	{"oom_adj", "9002"},
+	{"oom_score_adj", "-2"},
+	{"nr_ptes", "11002"},
+	{"nr_pmds", "12002"},
+	{"nr_puds", "NULL"},
+	{"pgtables_bytes", "14002"},
+	{"swapents", "15002"},
+	{NULL, NULL},
+};
+
+static const struct column_value forkbomb_columns[] = {
+	{"incident_id", "1"}, {"seq", "0"},  {"pid", "4242"},
+	{"comm", "'bomb'"},   {"line", "8"}, {"byte_offset", "800"},
+	{NULL, NULL},
+};
+
+static const struct table_rows stored_rows[] = {
+	{"incidents", "id = 1", incident_columns},
+	{"kills", "seq = 0", victim_columns},
+	{"kills", "seq = 1", kill_columns},
+	{"tasks", "seq = 1", task_columns},
+	{"forkbomb_warnings", "seq = 0", forkbomb_columns},
+};
+
+/* The one value of sql's one row, as quote() prints it; caller frees. */
+static char *sql_value(sqlite3 *sq, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	char *v;
+
+	ck_assert_msg(sqlite3_prepare_v2(sq, sql, -1, &st, NULL) == SQLITE_OK,
+		      "%s: %s", sql, sqlite3_errmsg(sq));
+	ck_assert_msg(sqlite3_step(st) == SQLITE_ROW, "%s: no row", sql);
+	v = strdup((const char *)sqlite3_column_text(st, 0));
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* Every column of table is in cols. */
+static void assert_all_columns_listed(sqlite3 *sq, const char *table,
+				      const struct column_value *cols)
+{
+	char sql[256];
+	sqlite3_stmt *st = NULL;
+
+	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s')",
+		 table);
+	ck_assert_int_eq(sqlite3_prepare_v2(sq, sql, -1, &st, NULL), SQLITE_OK);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		const struct column_value *c = cols;
+
+		while (c->column && strcmp(c->column, name))
+			c++;
+		ck_assert_msg(c->column, "%s.%s: no value stated in the test",
+			      table, name);
+	}
+	sqlite3_finalize(st);
+}
+
+START_TEST(columns_hold_their_fields_by_name)
+{
+	struct oom_incident *inc = synthetic(0xfedcba9876543210ULL);
+	struct scratch dir;
+	struct db *db = NULL;
+	sqlite3 *sq = NULL;
+	int64_t id = 0;
+	bool was_new = false;
+	size_t i;
+
+	/* booleans unlike their neighbours, so a swap shows */
+	inc->mem.present = false;
+	inc->truncated = false;
+	inc->no_killable = false;
+	scratch_init(&dir);
+	OK(db_open(&db, dir.db));
+	OK(db_store_incident(db, add_source(db, "test.log"), inc, &id,
+			     &was_new));
+	ck_assert_int_eq(id, 1);
+	db_close(db);
+	oom_incident_free(inc);
+
+	ck_assert_int_eq(
+		sqlite3_open_v2(dir.db, &sq, SQLITE_OPEN_READONLY, NULL),
+		SQLITE_OK);
+	for (i = 0; i < sizeof(stored_rows) / sizeof(stored_rows[0]); i++) {
+		const struct table_rows *t = &stored_rows[i];
+		const struct column_value *c;
+
+		assert_all_columns_listed(sq, t->table, t->cols);
+		for (c = t->cols; c->column; c++) {
+			char sql[256], *got;
+
+			snprintf(sql, sizeof(sql),
+				 "SELECT quote(%s) FROM %s WHERE %s", c->column,
+				 t->table, t->where);
+			got = sql_value(sq, sql);
+			ck_assert_msg(!strcmp(got, c->value),
+				      "%s.%s (%s): got %s, want %s", t->table,
+				      c->column, t->where, got, c->value);
+			free(got);
+		}
+	}
+	sqlite3_close(sq);
+	scratch_release(&dir);
+}
+END_TEST
+
+/*
  * Each log in a database of its own: the same report in two logs is one
  * incident (the generator writes some reports in several prefix styles).
  * A report repeated within a log is stored once; its repeats only check the
@@ -1751,6 +2026,7 @@ Suite *db_suite(void)
 		(int)(sizeof(round_trip_texts) / sizeof(round_trip_texts[0])));
 	tcase_add_loop_test(trip, round_trip_keeps_the_hard_parts, 0, 2);
 	tcase_add_test(trip, every_field_round_trips);
+	tcase_add_test(trip, columns_hold_their_fields_by_name);
 	tcase_add_test(trip, many_tasks_round_trip);
 	tcase_add_test(trip, generated_fixtures_round_trip);
 	tcase_set_timeout(trip, 60);

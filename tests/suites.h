@@ -64,6 +64,13 @@ void collected_release(struct collected *c);
  */
 const char *build_fixture(const char *sub, const char *name);
 
+/*
+ * ../shared/real-logs (what) is absent: the calling test skips, saying so;
+ * under CI=true, where the shared folder is always laid beside the clone,
+ * it fails instead, so that a missing folder cannot pass for green.
+ */
+void real_logs_absent(const char *what);
+
 void check_each_file(const char *dir, const char *suffix, const char *what,
 		     int (*check)(const char *dir, const char *stem));
 

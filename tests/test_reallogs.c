@@ -30,7 +30,7 @@ START_TEST(manifest_victims_and_constraints)
 	int rows = 0, good = 0;
 
 	if (!f) {
-		fprintf(stderr, "skipped: %s is absent\n", REAL_LOGS);
+		real_logs_absent(REAL_LOGS);
 		return;
 	}
 	ck_assert_ptr_nonnull(fgets(line, sizeof(line), f)); /* header */
@@ -85,7 +85,7 @@ START_TEST(ratelimited_table_without_header)
 
 	if (access(REAL_LOGS "/008-luke-rhel6-2.6.32-ratelimited-truncated.log",
 		   R_OK)) {
-		fprintf(stderr, "skipped: %s is absent\n", REAL_LOGS);
+		real_logs_absent(REAL_LOGS);
 		return;
 	}
 	err = collect_file(&c, REAL_LOGS

@@ -28,7 +28,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures rfc-lab
+.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures golden rfc-lab
 
 all: oomlens
 
@@ -121,6 +121,16 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 		fixtures/demo fixtures/kernel-output
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens report --db $(BUILD)/vg.db --format json >/dev/null
+
+# The golden reports of fixtures/golden, rewritten from this build: review
+# the diff, and say in the commit why each change is right.
+golden: oomlens
+	@for f in fixtures/demo/*.log; do \
+		n=$$(basename $$f .log); \
+		./oomlens analyze $$f >fixtures/golden/$$n.txt || exit 1; \
+		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
+	done
+	@git status --short fixtures/golden
 
 # Installs missing Debian packages (as root) or names them, builds, and
 # analyzes the bundled fixtures: the demo logs, then a synthetic vmcore.

@@ -28,7 +28,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures golden mutants rfc-lab
+.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab
 
 all: oomlens
 
@@ -131,6 +131,16 @@ golden: oomlens
 		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
 	done
 	@git status --short fixtures/golden
+
+# Every allocation failed in turn over analyze and ingest (scripts/check-oom.sh).
+$(BUILD)/tests/failmalloc.so: tests/failmalloc.c
+	@mkdir -p $(dir $@)
+	$(CC) -shared -fPIC -O2 -Wall -Wextra -Werror -o $@ $< -ldl
+check-oom:
+	$(MAKE) BUILD=build-asan CC=gcc \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+		build-asan/oomlens build-asan/tests/failmalloc.so
+	scripts/check-oom.sh build-asan/oomlens $(CURDIR)/build-asan/tests/failmalloc.so
 
 # Mutation testing: each single-field mistake of scripts/mutants.txt in a
 # scratch copy, `make check` run on it; fails below 95 % caught (slow: about

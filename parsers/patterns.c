@@ -644,6 +644,10 @@ struct oomlens_error *patterns_init(void)
 		codes[i] = pcre2_compile((PCRE2_SPTR)pat_rows[i].pattern,
 					 PCRE2_ZERO_TERMINATED, 0, &errcode,
 					 &erroff, NULL);
+		if (!codes[i] && errcode == PCRE2_ERROR_HEAP_FAILED) {
+			patterns_release();
+			return &oomlens_error_nomem;
+		}
 		if (!codes[i]) {
 			PCRE2_UCHAR msg[256];
 

@@ -1024,6 +1024,8 @@ static struct oomlens_error *on_killed(struct oomlog *log,
 {
 	struct oom_kill *k = oom_incident_add_kill(log->cur, kind);
 
+	if (!k && log->cur->n_kills < OOM_MAX_KILLS)
+		return &oomlens_error_nomem;
 	if (!k)
 		return oomlens_error_new(OOMLENS_ERR_LIMIT,
 					 "too many kills in one report");

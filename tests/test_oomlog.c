@@ -55,6 +55,101 @@ START_TEST(names_pids_and_adj_from_fixed_columns)
 }
 END_TEST
 
+/*
+ * One 6.x report whose every number differs from every other, and each
+ * field of the model it fills, by name: a field read from the wrong group,
+ * or dropped, shows here even where no renderer prints it. The oom-kill
+ * line names CONSTRAINT_LOWMEM, as the RFC ported to a current kernel
+ * (kernel/) prints it.
+ */
+START_TEST(every_field_of_a_report_lands_in_its_own_place)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+	const struct oom_kill *v;
+
+	collect_text(
+		&c,
+		"[ 5000.000001] java invoked oom-killer: gfp_mask=0x140dca(GFP_HIGHUSER_MOVABLE|__GFP_ZERO), order=3, oom_score_adj=-900\n"
+		"[ 5000.000002] CPU: 7 PID: 4321 Comm: java Not tainted 6.1.0-18-amd64 #1 Debian 6.1.76-1\n"
+		"[ 5000.000003] Hardware name: QEMU Standard PC (Q35 + ICH9, 2009), BIOS 1.16.2-debian-1.16.2-1 04/01/2014\n"
+		"[ 5000.000004] Mem-Info:\n"
+		"[ 5000.000005] active_anon:11 inactive_anon:12 isolated_anon:13\n"
+		"[ 5000.000006] Node 0 DMA32: 206*4kB (UME) 305*8kB (UE) = 3264kB\n"
+		"[ 5000.000007] 52771 total pagecache pages\n"
+		"[ 5000.000008] 112 pages in swap cache\n"
+		"[ 5000.000009] Free swap  = 1048572kB\n"
+		"[ 5000.000010] Total swap = 2097148kB\n"
+		"[ 5000.000011] 4194174 pages RAM\n"
+		"[ 5000.000012] 262144 pages HighMem/MovableOnly\n"
+		"[ 5000.000013] 83214 pages reserved\n"
+		"[ 5000.000014] 4096 pages cma reserved\n"
+		"[ 5000.000015] 17 pages hwpoisoned\n"
+		"[ 5000.000016] 9021 pages shared\n"
+		"[ 5000.000017] Tasks state (memory values in pages):\n"
+		"[ 5000.000018] [  pid  ]   uid  tgid total_vm      rss pgtables_bytes swapents oom_score_adj name\n"
+		"[ 5000.000019] [   4321]  1001  4320   500000   300000  2400000     1500          -900 java\n"
+		"[ 5000.000020] oom-kill:constraint=CONSTRAINT_LOWMEM,nodemask=(null),cpuset=/batch,mems_allowed=0-1,global_oom,task_memcg=/user.slice/app,task=java,pid=4321,uid=1001\n"
+		"[ 5000.000021] Out of memory: Killed process 4321 (java) total-vm:2000000kB, anon-rss:1190000kB, file-rss:8200kB, shmem-rss:1800kB, UID:1001 pgtables:2344kB oom_score_adj:-900\n"
+		"[ 5000.000022] oom_reaper: reaped process 4321 (java), now anon-rss:4kB, file-rss:52kB, shmem-rss:8kB\n");
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_str_eq(inc->trigger.comm, "java");
+	ck_assert_int_eq(inc->trigger.pid, 4321);
+	ck_assert_int_eq(inc->trigger.cpu, 7);
+	ck_assert_str_eq(inc->trigger.gfp_mask, "0x140dca");
+	ck_assert_str_eq(inc->trigger.gfp_flags,
+			 "GFP_HIGHUSER_MOVABLE|__GFP_ZERO");
+	ck_assert_int_eq(inc->trigger.order, 3);
+	ck_assert_int_eq(inc->trigger.oom_score_adj, -900);
+	ck_assert_str_eq(inc->kernel_release, "6.1.0-18-amd64");
+	ck_assert_int_eq(inc->constraint, OOM_CONSTRAINT_LOWMEM);
+	ck_assert_str_eq(inc->constraint_raw, "CONSTRAINT_LOWMEM");
+	ck_assert_str_eq(inc->cpuset, "/batch");
+	ck_assert_str_eq(inc->mems_allowed, "0-1");
+	ck_assert_str_eq(inc->memcg.task_path, "/user.slice/app");
+	ck_assert(inc->mem.present);
+	ck_assert_int_eq(inc->mem.pagecache_pages, 52771);
+	ck_assert_int_eq(inc->mem.swapcache_pages, 112);
+	ck_assert_int_eq(inc->mem.free_swap_kb, 1048572);
+	ck_assert_int_eq(inc->mem.total_swap_kb, 2097148);
+	ck_assert_int_eq(inc->mem.pages_ram, 4194174);
+	ck_assert_int_eq(inc->mem.pages_highmem, 262144);
+	ck_assert_int_eq(inc->mem.pages_reserved, 83214);
+	ck_assert_int_eq(inc->mem.pages_cma_reserved, 4096);
+	ck_assert_int_eq(inc->mem.pages_hwpoisoned, 17);
+	ck_assert_int_eq(inc->mem.pages_shared, 9021);
+	ck_assert_uint_eq(inc->n_tasks, 1);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_PID], 4321);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_UID], 1001);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_TGID], 4320);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_TOTAL_VM], 500000);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_RSS], 300000);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_PGTABLES_BYTES], 2400000);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_SWAPENTS], 1500);
+	ck_assert_int_eq(inc->tasks[0].col[TASK_OOM_SCORE_ADJ], -900);
+	v = oom_incident_victim(inc);
+	ck_assert_ptr_nonnull(v);
+	ck_assert_int_eq(v->pid, 4321);
+	ck_assert_str_eq(v->comm, "java");
+	ck_assert_int_eq(v->uid, 1001);
+	ck_assert_int_eq(v->total_vm_kb, 2000000);
+	ck_assert_int_eq(v->anon_rss_kb, 1190000);
+	ck_assert_int_eq(v->file_rss_kb, 8200);
+	ck_assert_int_eq(v->shmem_rss_kb, 1800);
+	ck_assert_int_eq(v->pgtables_kb, 2344);
+	ck_assert_int_eq(v->oom_score_adj, -900);
+	ck_assert_str_eq(v->message, "Out of memory");
+	ck_assert(inc->reaper.present && inc->reaper.reaped);
+	ck_assert_int_eq(inc->reaper.pid, 4321);
+	ck_assert_int_eq(inc->reaper.anon_rss_kb, 4);
+	ck_assert_int_eq(inc->reaper.file_rss_kb, 52);
+	ck_assert_int_eq(inc->reaper.shmem_rss_kb, 8);
+	ck_assert(!inc->truncated && !inc->partial && !inc->no_killable);
+	collected_release(&c);
+}
+END_TEST
+
 START_TEST(unknown_columns_are_kept_by_name)
 {
 	struct collected c;
@@ -466,6 +561,7 @@ Suite *oomlog_suite(void)
 	tcase_add_test(tc, userspace_killers_are_events_not_incidents);
 	tcase_add_loop_test(tc, memory_events_are_reported_with_their_fields, 0,
 			    sizeof(memory_events) / sizeof(memory_events[0]));
+	tcase_add_test(tc, every_field_of_a_report_lands_in_its_own_place);
 	tcase_add_test(tc, interleaved_lines_do_not_break_a_report);
 	tcase_add_test(tc, no_killable_process_is_not_truncated);
 	tcase_add_test(tc, memcg_v2_stats_without_prefix);

@@ -88,7 +88,8 @@ static uint64_t name_hash(const char *s, size_t len, uint16_t key)
 {
 	uint64_t h = fnv64(FNV64_SEED, s, len);
 
-	return fnv64_byte(fnv64_byte(h, key & 0xff), key >> 8);
+	return fnv64_byte(fnv64_byte(h, (unsigned char)(key & 0xff)),
+			  (unsigned char)(key >> 8));
 }
 
 static bool name_is(const char *name, const char *s, size_t len)
@@ -541,8 +542,9 @@ static void find_build_id(struct kdwarf *dw)
 
 		if (!gelf_getphdr(dw->elf, (int)i, &ph) || ph.p_type != PT_NOTE)
 			continue;
-		data = elf_getdata_rawchunk(dw->elf, ph.p_offset, ph.p_filesz,
-					    ELF_T_NHDR);
+		/* libelf takes a signed offset and refuses one past the file */
+		data = elf_getdata_rawchunk(dw->elf, (int64_t)ph.p_offset,
+					    ph.p_filesz, ELF_T_NHDR);
 		if (data && note_build_id(dw, data))
 			return;
 	}

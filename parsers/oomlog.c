@@ -915,7 +915,7 @@ static void guess_columns(struct oomlog *log, size_t numbers)
 			cols += *c == ' ';
 		if (cols != numbers)
 			continue;
-		dist = !log->kv		     ? i
+		dist = !log->kv		     ? (unsigned)i
 		       : log->kv < l->kv_min ? l->kv_min - log->kv
 		       : log->kv > l->kv_max ? log->kv - l->kv_max
 					     : 0;

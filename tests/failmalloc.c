@@ -18,7 +18,9 @@
  * the next allocator (dlsym may call calloc) is served from a small static
  * arena and never freed.
  */
+#ifndef _GNU_SOURCE
 #define _GNU_SOURCE
+#endif
 #include <dlfcn.h>
 #include <errno.h>
 #include <stddef.h>
@@ -54,7 +56,8 @@ static void *arena_alloc(size_t n)
 
 static int in_arena(const void *p)
 {
-	return (const char *)p >= arena && (const char *)p < arena + sizeof(arena);
+	return (const char *)p >= arena &&
+	       (const char *)p < arena + sizeof(arena);
 }
 
 static void resolve(void)

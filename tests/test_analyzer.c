@@ -153,13 +153,13 @@ START_TEST(test_names_and_options)
 	ck_assert_int_eq(mainline_era_by_name("5.9"), MAINLINE_5_9);
 	ck_assert_int_eq(mainline_era_by_name("mainline-3.10"), -1);
 	analyzer_options_init(&o);
-	ck_assert_int_eq(o.n, 5);
+	ck_assert_uint_eq(o.n, 5);
 	ck_assert_int_eq(o.eras[0], -1);
 	ck_assert_int_eq(o.m2009[0], -1);
 	ck_assert_int_eq(o.m2009[4], M2009_RFC_AS_INTENDED);
 	ck_assert(o.only_old[1]);
 	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline,mainline-4.0"));
-	ck_assert_int_eq(o.n, 2);
+	ck_assert_uint_eq(o.n, 2);
 	ck_assert_int_eq(o.eras[1], MAINLINE_4_0);
 	ck_assert_int_eq(o.m2009[1], -1);
 	err = analyzer_options_parse(&o, "mainline-9.9");
@@ -169,13 +169,13 @@ START_TEST(test_names_and_options)
 	err = analyzer_options_parse(&o, "classic");
 	ck_assert_ptr_nonnull(err);
 	oomlens_error_free(err);
-	ck_assert_int_eq(o.n, 2); /* untouched on error */
+	ck_assert_uint_eq(o.n, 2); /* untouched on error */
 	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
-	ck_assert_int_eq(o.n, 1);
+	ck_assert_uint_eq(o.n, 1);
 	ck_assert_int_eq(o.m2009[0], M2009_RFC_AS_POSTED);
 	ck_assert(!o.only_old[0]);
 	ck_assert_ptr_null(analyzer_options_parse(&o, "all"));
-	ck_assert_int_eq(o.n, 5);
+	ck_assert_uint_eq(o.n, 5);
 	ck_assert(!o.only_old[4]);
 	ck_assert_int_eq(model2009_by_name("mmotm-2009-11"),
 			 M2009_MMOTM_2009_11);
@@ -259,7 +259,7 @@ static const struct verdict *run1(const struct oom_incident *inc,
 
 	analyzer_options_init(&o);
 	ck_assert_ptr_null(analyzer_run(inc, &o, vl));
-	ck_assert_int_eq(vl->n, 1);
+	ck_assert_uint_eq(vl->n, 1);
 	return &vl->v[0];
 }
 
@@ -443,8 +443,8 @@ START_TEST(test_root_bonus_certainty)
 	add_row(inc, 3, 1000, 10, 0, "tiny");
 	v = run1(inc, &vl);
 	ck_assert_int_eq(v->certainty, VERDICT_UNDETERMINED);
-	ck_assert_int_eq(v->n_candidates_total, 2);
-	ck_assert_int_eq(v->n_deciding_inputs, 1);
+	ck_assert_uint_eq(v->n_candidates_total, 2);
+	ck_assert_uint_eq(v->n_deciding_inputs, 1);
 	ck_assert_str_eq(v->deciding_inputs[0], "CAP_SYS_ADMIN of uid-0 tasks");
 	/* the default assumption: uid 0 holds it, so userd */
 	ck_assert_int_eq(v->victim.pid, 2);
@@ -570,7 +570,7 @@ START_TEST(test_no_model)
 	inc = built("2.6.32-5-amd64", 1000);
 	add_row(inc, 1, 1000, 10, 0, "a");
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
-	ck_assert_int_eq(vl.n, 4);
+	ck_assert_uint_eq(vl.n, 4);
 	ck_assert_str_eq(vl.v[0].model, "linux-2.6.32");
 	ck_assert_int_eq(vl.v[0].model_version, 1);
 	ck_assert_str_eq(vl.v[3].model, "rfc-2009-as-intended");
@@ -579,7 +579,7 @@ START_TEST(test_no_model)
 	/* forced, it runs, and says it was forced */
 	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline-2.6.36"));
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
-	ck_assert_int_eq(vl.n, 1);
+	ck_assert_uint_eq(vl.n, 1);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
 	ck_assert_str_eq(vl.v[0].deciding_inputs[0], "era given with --model");
 	oom_incident_free(inc);
@@ -588,7 +588,7 @@ START_TEST(test_no_model)
 	add_row(inc, 1, 0, 10, -1000, "sshd");
 	analyzer_options_init(&o);
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
-	ck_assert_int_eq(vl.n, 1);
+	ck_assert_uint_eq(vl.n, 1);
 	ck_assert(!vl.v[0].has_victim);
 	oom_incident_free(inc);
 }
@@ -761,7 +761,7 @@ START_TEST(test_demo_storm)
 	ck_assert_int_eq(c.inc[0]->selected.score, 836);
 	analyzer_options_init(&o);
 	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
-	ck_assert_int_eq(vl.n, 1);
+	ck_assert_uint_eq(vl.n, 1);
 	ck_assert_str_eq(vl.v[0].model, "mainline-3.14");
 	ck_assert_int_eq(vl.v[0].victim.pid, 4711);
 	ck_assert(vl.v[0].same_as_kernel);
@@ -1165,9 +1165,11 @@ START_TEST(test_rfc_wrap)
 	quiet_time = 2500 - quiet_time;
 	if (quiet_time < -2500)
 		quiet_time = -1250;
-	penalty += (total_vm - shared_vm) * quiet_time / 10000;
+	/* the kernel's implicit conversions, written out */
+	penalty += (long)((total_vm - shared_vm) * (unsigned long)quiet_time /
+			  10000);
 	if (!(penalty < 0 && -penalty > (long)points))
-		points += penalty;
+		points += (unsigned long)penalty;
 	ck_assert_uint_eq(points,
 			  model2009_badness(M2009_RFC_AS_POSTED, &db, NULL));
 	/* about 1.8e15 extra points */
@@ -1634,9 +1636,9 @@ START_TEST(test_rfc_disagree)
 	ck_assert_ptr_null(analyzer_assume_parse(&o, "forkbomb=none"));
 	o.explain_pid = 200;
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
-	ck_assert_int_eq(vl.n, 2);
+	ck_assert_uint_eq(vl.n, 2);
 	/* posted: small, W 60000 * (unsigned long)-2500 wraps */
-	points += w * quiet_time / 10000;
+	points += w * (unsigned long)quiet_time / 10000;
 	ck_assert_int_eq(vl.v[0].victim.pid, 200);
 	ck_assert_int_eq(vl.v[0].victim.score, (int64_t)points);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
@@ -1682,7 +1684,7 @@ START_TEST(test_classic_overflow_run)
 	ck_assert_ptr_null(analyzer_assume_parse(&o, "children=none"));
 	o.explain_pid = 10;
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
-	ck_assert_int_eq(vl.n, 1);
+	ck_assert_uint_eq(vl.n, 1);
 	ck_assert_int_eq(vl.v[0].victim.pid, 20);
 	ck_assert_int_eq(vl.v[0].victim.score, 1000);
 	ck_assert_int_eq(vl.v[0].runner_up.score, 0);
@@ -1718,7 +1720,7 @@ START_TEST(test_demo_forkbomb)
 	ck_assert_uint_ge(c.n, 1);
 	analyzer_options_init(&o);
 	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
-	ck_assert_int_eq(vl.n, 4);
+	ck_assert_uint_eq(vl.n, 4);
 	for (i = 2; i < 4; i++) {
 		ck_assert_int_eq(vl.v[i].victim.pid, 5120);
 		ck_assert_int_eq(vl.v[i].kernel_score_lo, -1);

@@ -144,7 +144,9 @@ static void write_file(const char *path, const void *data, size_t n)
  */
 static uint32_t patch_header(const char *path, long offset, uint32_t value)
 {
-	unsigned char be[4] = {value >> 24, value >> 16, value >> 8, value};
+	unsigned char be[4] = {
+		(unsigned char)(value >> 24), (unsigned char)(value >> 16),
+		(unsigned char)(value >> 8), (unsigned char)value};
 	unsigned char old[4];
 	FILE *f = fopen(path, "r+b");
 
@@ -1422,7 +1424,8 @@ static struct oom_incident *synthetic(uint64_t fingerprint)
 		k->oom_score_adj = -1000 + kind;
 		k->message = kind ? NULL : str(inc, "Out of memory");
 		k->format_id = str(inc, "kill-5.1");
-		k->pos = (struct oom_pos){50 + kind, 5000 + kind};
+		k->pos = (struct oom_pos){50 + (uint64_t)kind,
+					  5000 + (uint64_t)kind};
 	}
 	inc->reaper = (struct oom_reaper){
 		true, false, 100, str(inc, "(victim)"), 0, 1, 2, {60, 6000},

@@ -234,7 +234,7 @@ END_TEST
 static uint64_t extract(const void *obj, size_t objsize, const struct kfield *f)
 {
 	const unsigned char *p = obj;
-	size_t n = (f->bit_offset + f->bit_size + 7) / 8, i;
+	size_t n = (size_t)(f->bit_offset + f->bit_size + 7) / 8, i;
 	unsigned __int128 v = 0;
 
 	ck_assert_uint_le(f->offset + n, objsize);
@@ -608,7 +608,7 @@ START_TEST(test_hostile)
 	static const char *const files[] = {"types.elf", "types-32.elf",
 					    "types-dwarf2.elf"};
 	int opened = 0, failed = 0, i, j;
-	uint64_t seed = 0x9e3779b97f4a7c15ULL + (uint64_t)_i;
+	uint64_t seed = UINT64_C(0x9e3779b97f4a7c15) + (uint64_t)_i;
 	size_t size, n;
 	char *orig = slurp(fx(files[_i]), &size), *buf = malloc(size);
 

@@ -206,8 +206,8 @@ static int check_expect(const char *name, const char *file)
 
 START_TEST(planted_values_round_trip)
 {
-	const char *name = scenarios[_i / NFORMATS];
-	const char *file = formats[_i % NFORMATS];
+	const char *name = scenarios[(size_t)_i / NFORMATS];
+	const char *file = formats[(size_t)_i % NFORMATS];
 
 	ck_assert_msg(check_expect(name, file) == 0,
 		      "%s.%s: planted values differ (see stderr)", name, file);
@@ -718,7 +718,7 @@ START_TEST(wrong_inputs_are_refused)
 		opt.force = true;
 		err = vmcore_read(x64, vm419, &opt, &d);
 		ck_assert_ptr_null(err);
-		ck_assert_int_gt(d.n_warnings, 0);
+		ck_assert_uint_gt(d.n_warnings, 0);
 		dump_state_release(&d);
 		opt.force = false;
 	}

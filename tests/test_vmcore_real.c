@@ -206,7 +206,7 @@ START_TEST(test_proc_table)
 	ck_assert_msg(!bad, "%d differences with /proc; first: %s", bad,
 		      first_bad);
 	/* the victim was reaped before the table; nothing else is extra */
-	ck_assert_uint_eq(d.g[DG_NR_PROCESSES].v, 65);
+	ck_assert_int_eq(d.g[DG_NR_PROCESSES].v, 65);
 	dump_state_release(&d);
 }
 END_TEST

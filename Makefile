@@ -2,8 +2,16 @@
 
 CC ?= cc
 PKGS := libpcre2-8 check
+# A packager's CPPFLAGS, CFLAGS and LDFLAGS are honoured, and warnings stay
+# warnings; `make DEVELOPER=1` (CI, and anyone changing the code) adds
+# stricter ones and makes every warning an error.
 CFLAGS ?= -O2 -g
-override CFLAGS += -std=gnu11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wshadow -Wno-missing-field-initializers -I.
+WARNINGS := -Wall -Wextra -Wshadow -Wno-missing-field-initializers
+ifeq ($(DEVELOPER),1)
+WARNINGS += -Wconversion -Wsign-conversion -Wmissing-prototypes -Wformat=2 -Werror
+endif
+override CFLAGS += -std=gnu11 $(WARNINGS)
+override CPPFLAGS += -D_GNU_SOURCE -I.
 LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
 	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
@@ -34,13 +42,13 @@ all: oomlens
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 oomlens: $(LIB_OBJ) $(CLI_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 $(BUILD)/tests/run: $(LIB_OBJ) $(TEST_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS) $(CHECK_LIBS)
 
 # kdwarf's fixtures (fixtures/kdwarf/types.h): kernel-shaped types built into
 # small ELF files with DWARF 5, DWARF 4 (-m32), strict DWARF 2, and none.
@@ -95,7 +103,7 @@ asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.s
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp tests/e2e.sh ./$(BUILD)/oomlens
 
 $(BUILD)/oomlens: $(LIB_OBJ) $(CLI_OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
 # valgrind over the unit suites and the command on every fixture (PCRE2's
 # JIT is off: valgrind cannot follow the code it generates).

@@ -29,11 +29,11 @@ bench: oomlens $(BENCH_RUN) $(BENCH_FLOOR) $(BENCH_LOGS) $(BENCH_LOGS:.log=.meta
 
 $(BENCH_RUN): bench/run.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $<
 
 $(BENCH_FLOOR): bench/storefloor.c db/settings.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(shell pkg-config --libs sqlite3)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(shell pkg-config --libs sqlite3)
 
 # Log and ground truth come from one run of the generator (a grouped target).
 $(BENCH_CORPUS)/sparse-%.log $(BENCH_CORPUS)/sparse-%.meta: $(BENCH_GEN)

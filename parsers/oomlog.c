@@ -1889,7 +1889,9 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 		return err;
 	strbuf_reset(&log->pend);
 	if ((err = strbuf_add(&log->pend, text, len))) {
-		/* a line over the cap: keep its head */
+		if (err == &oomlens_error_nomem)
+			return err;
+		/* a line over the cap (len > cap): keep its head */
 		oomlens_error_free(err);
 		source_warn(log, lineno,
 			    "a line of %zu bytes: cut to its first %zu", len,

@@ -9,6 +9,7 @@
  *                        unset: fail none
  *   FAILMALLOC_COUNT=F   at exit, write the number of allocations counted
  *                        to file F (how many N there are to try)
+ *   FAILMALLOC_TRACE=1   print the stack of the failed call to stderr
  *
  * Counting starts in this library's constructor, which the dynamic loader
  * runs after the constructors of the libraries the program links (this
@@ -23,6 +24,7 @@
 #endif
 #include <dlfcn.h>
 #include <errno.h>
+#include <execinfo.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -82,6 +84,11 @@ static int fails(void)
 	if (!armed)
 		return 0;
 	if (++counted == fail_at) {
+		if (getenv("FAILMALLOC_TRACE")) {
+			void *frames[32];
+
+			backtrace_symbols_fd(frames, backtrace(frames, 32), 2);
+		}
 		errno = ENOMEM;
 		return 1;
 	}

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <string.h>
+
 #include "model/incident.h"
 #include "model/kversion.h"
 #include "model/task.h"
@@ -34,6 +36,37 @@ START_TEST(kernel_versions_compare)
 }
 END_TEST
 
+/*
+ * A report's identity ignores blanks of every kind (a log whose copy turned
+ * spaces into tabs, or CRLF line ends, is the same report) but not the
+ * boundaries between its messages.
+ */
+START_TEST(fingerprint_ignores_every_blank)
+{
+	static const char *const same[] = {
+		"Killed process 42 (oom)", "Killed\tprocess\t42 (oom)",
+		"Killed  process 42\r\n(oom)\n", "Killedprocess42(oom)"};
+	struct oom_incident *inc = oom_incident_new();
+	uint64_t want = 0;
+	size_t i;
+
+	ck_assert_ptr_nonnull(inc);
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		inc->fingerprint = OOM_FINGERPRINT_SEED;
+		oom_incident_fingerprint_add(inc, same[i], strlen(same[i]));
+		if (!i)
+			want = inc->fingerprint;
+		ck_assert_msg(inc->fingerprint == want, "'%s'", same[i]);
+	}
+	/* two messages are not their concatenation */
+	inc->fingerprint = OOM_FINGERPRINT_SEED;
+	oom_incident_fingerprint_add(inc, "Killed process", 14);
+	oom_incident_fingerprint_add(inc, " 42 (oom)", 9);
+	ck_assert_uint_ne(inc->fingerprint, want);
+	oom_incident_free(inc);
+}
+END_TEST
+
 START_TEST(incident_warnings_are_capped)
 {
 	struct oom_incident *inc = oom_incident_new();
@@ -62,6 +95,7 @@ Suite *model_suite(void)
 	tcase_add_test(tc, task_units_convert_once);
 	tcase_add_test(tc, kernel_versions_compare);
 	tcase_add_test(tc, incident_warnings_are_capped);
+	tcase_add_test(tc, fingerprint_ignores_every_blank);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -263,6 +263,32 @@ static const struct verdict *run1(const struct oom_incident *inc,
 	return &vl->v[0];
 }
 
+/*
+ * A row without rss but with the 6.8 parts (rss_anon, rss_file, rss_shmem)
+ * counts their sum: 3000 + 1500 + 1000 = 5500 beats a whole rss of 5000.
+ */
+START_TEST(test_rss_from_its_parts)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc = built("6.8.0", 1000000);
+	struct oom_task *t;
+
+	add_row(inc, 10, 1000, 5000, 0, "whole");
+	add_row(inc, 20, 1000, 5000, 0, "parts");
+	t = &inc->tasks[1];
+	t->col[TASK_RSS] = OOM_VAL_NONE;
+	t->col[TASK_RSS_ANON] = 3000;
+	t->col[TASK_RSS_FILE] = 1500;
+	t->col[TASK_RSS_SHMEM] = 1000;
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->victim.score, 5500);
+	ck_assert_int_eq(v->runner_up.pid, 10);
+	oom_incident_free(inc);
+}
+END_TEST
+
 START_TEST(test_ties)
 {
 	struct verdict_list vl;
@@ -1862,6 +1888,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_ties);
 	tcase_add_test(tc, test_kernel_rows);
 	tcase_add_test(tc, test_kernel_row_lookup);
+	tcase_add_test(tc, test_rss_from_its_parts);
 	tcase_add_test(tc, test_root_bonus_certainty);
 	tcase_add_test(tc, test_memcg_interval);
 	tcase_add_test(tc, test_certain_between_samples);

@@ -130,14 +130,16 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens report --db $(BUILD)/vg.db --format json >/dev/null
 
-# The golden reports of fixtures/golden, rewritten from this build: review
-# the diff, and say in the commit why each change is right.
-golden: oomlens
+# The golden reports of fixtures/golden, rewritten from this build (the
+# demo logs' reports, and synthetic.* from test_db's every-field incident):
+# review the diff, and say in the commit why each change is right.
+golden: oomlens $(BUILD)/tests/run
 	@for f in fixtures/demo/*.log; do \
 		n=$$(basename $$f .log); \
 		./oomlens analyze $$f >fixtures/golden/$$n.txt || exit 1; \
 		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
 	done
+	cd tests && OOMLENS_WRITE_GOLDEN=1 CK_RUN_SUITE=db ../$(BUILD)/tests/run >/dev/null
 	@git status --short fixtures/golden
 
 # Every allocation failed in turn over analyze and ingest (scripts/check-oom.sh).

@@ -208,7 +208,7 @@ static struct db_totals totals(struct db *db)
 	return t;
 }
 
-static char *json_of(const struct oom_incident *inc)
+static char *rendered(const struct oom_incident *inc, enum report_format fmt)
 {
 	struct report *r;
 	char *buf = NULL;
@@ -216,11 +216,16 @@ static char *json_of(const struct oom_incident *inc)
 	FILE *f = open_memstream(&buf, &len);
 
 	ck_assert_ptr_nonnull(f);
-	OK(report_begin(&r, REPORT_JSON, f));
+	OK(report_begin(&r, fmt, f));
 	OK(report_incident(r, inc));
 	OK(report_end(r));
 	fclose(f);
 	return buf;
+}
+
+static char *json_of(const struct oom_incident *inc)
+{
+	return rendered(inc, REPORT_JSON);
 }
 
 #define EQ_STR(f) ck_assert_pstr_eq(a->f, b->f)
@@ -1493,6 +1498,51 @@ START_TEST(every_field_round_trips)
 END_TEST
 
 /*
+ * The incident whose every field differs, rendered as JSON and as text,
+ * against fixtures/golden/synthetic.{json,txt}: a key or label filled from
+ * the wrong field changes the output even where no fixture log has that
+ * field. OOMLENS_WRITE_GOLDEN=1 (make golden) rewrites the files instead;
+ * review their diff like any golden diff.
+ */
+static void assert_golden(const char *path, const char *got)
+{
+	char *want = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (getenv("OOMLENS_WRITE_GOLDEN")) {
+		f = fopen(path, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(got, f);
+		ck_assert_int_eq(fclose(f), 0);
+		return;
+	}
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "no %s (make golden writes it)", path);
+	ck_assert_int_ge(getdelim(&want, &len, '\0', f), 0);
+	fclose(f);
+	ck_assert_msg(!strcmp(want, got),
+		      "%s differs from this build's output (make golden, then "
+		      "review the diff)",
+		      path);
+	free(want);
+}
+
+START_TEST(synthetic_incident_renders_as_golden)
+{
+	struct oom_incident *inc = synthetic(0xfedcba9876543210ULL);
+	char *json = rendered(inc, REPORT_JSON),
+	     *text = rendered(inc, REPORT_TEXT);
+
+	assert_golden("../fixtures/golden/synthetic.json", json);
+	assert_golden("../fixtures/golden/synthetic.txt", text);
+	free(json);
+	free(text);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
  * What the schema's columns hold, read by name with plain SQL, apart from
  * db/fields.c (which both stores and loads, so that two columns swapped
  * there would still round-trip): each table, a WHERE that picks one row,
@@ -2030,6 +2080,7 @@ Suite *db_suite(void)
 	tcase_add_loop_test(trip, round_trip_keeps_the_hard_parts, 0, 2);
 	tcase_add_test(trip, every_field_round_trips);
 	tcase_add_test(trip, columns_hold_their_fields_by_name);
+	tcase_add_test(trip, synthetic_incident_renders_as_golden);
 	tcase_add_test(trip, many_tasks_round_trip);
 	tcase_add_test(trip, generated_fixtures_round_trip);
 	tcase_set_timeout(trip, 60);

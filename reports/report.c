@@ -46,10 +46,17 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	strbuf_init(&r->also, EVENTS_CAP);
 	jw_init(&r->ejw, &r->ev, 2);
 	r->ejw.depth = 1; /* inside the "events" array */
-	if (fmt == REPORT_JSON)
-		strbuf_addf(&r->out,
-			    "{\n  \"schema_version\": %d,\n  \"incidents\": [",
-			    REPORT_JSON_SCHEMA_VERSION);
+	if (fmt == REPORT_JSON) {
+		struct oomlens_error *err = strbuf_addf(
+			&r->out,
+			"{\n  \"schema_version\": %d,\n  \"incidents\": [",
+			REPORT_JSON_SCHEMA_VERSION);
+
+		if (err) {
+			report_abort(r);
+			return err;
+		}
+	}
 	*out = r;
 	return NULL;
 }

@@ -1469,7 +1469,7 @@ START_TEST(test_children_of_the_leader)
 	for (i = 0; i < 4; i++) {
 		struct dump_task *t = &tasks[i];
 
-		t->mm_addr = rows[i].tgid * 0x1000;
+		t->mm_addr = (uint64_t)rows[i].tgid * 0x1000;
 		dump_task_set(t, DT_PID, rows[i].pid);
 		dump_task_set(t, DT_TGID, rows[i].tgid);
 		dump_task_set(t, DT_PARENT_PID, rows[i].parent);

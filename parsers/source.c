@@ -466,6 +466,8 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 		return NULL;
 	}
 	err = linesrc_open(&lines, path);
+	if (err == &oomlens_error_nomem)
+		return err; /* not the file's fault: no skip */
 	if (err) {
 		if (w->skip)
 			w->skip(w->ctx, path, err->message, true);

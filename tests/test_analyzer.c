@@ -553,8 +553,8 @@ START_TEST(test_certain_between_samples)
 	v = run1(inc, &vl);
 	ck_assert_str_eq(v->model, "mainline-2.6.39");
 	ck_assert_int_eq(v->certainty, VERDICT_UNDETERMINED);
-	ck_assert_int_eq(v->n_candidates_total, 2);
-	ck_assert_int_eq(v->n_deciding_inputs, 1);
+	ck_assert_uint_eq(v->n_candidates_total, 2);
+	ck_assert_uint_eq(v->n_deciding_inputs, 1);
 	ck_assert_str_eq(v->deciding_inputs[0],
 			 "total swap and swappiness (memcg totalpages)");
 	oom_incident_free(inc);

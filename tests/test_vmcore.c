@@ -271,8 +271,8 @@ static void assert_same_state(const char *what, const struct dump_state *a,
 /* The child's answer through the pipe is vmcore_read()'s, field for field. */
 START_TEST(isolated_read_is_the_same)
 {
-	const char *name = scenarios[_i / NFORMATS];
-	const char *file = formats[_i % NFORMATS];
+	const char *name = scenarios[(size_t)_i / NFORMATS];
+	const char *file = formats[(size_t)_i % NFORMATS];
 	char path[4200], vmlinux[4200];
 	struct vmcore_options opt = {0};
 	struct dump_state a, b;
@@ -409,7 +409,8 @@ static void cut_and_read(const char *name, const char *file)
 
 START_TEST(truncated_dumps_fail_cleanly)
 {
-	cut_and_read(scenarios[_i / NFORMATS], formats[_i % NFORMATS]);
+	cut_and_read(scenarios[(size_t)_i / NFORMATS],
+		     formats[(size_t)_i % NFORMATS]);
 }
 END_TEST
 

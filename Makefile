@@ -75,7 +75,7 @@ $(KDW)/%.btf: $(KDW)/%.elf
 	rm -f $(@:.btf=-btf.elf)
 $(BUILD)/tests/ktypes-compare: tests/ktypes-compare.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
 $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
@@ -187,7 +187,8 @@ style:
 MODULES := core model parsers analyzer db reports cli
 FOREIGN := 'sqlite3\.h=db/internal.h' 'pcre2\.h=parsers/patterns.c' \
 	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=parsers/kcore.c' \
-	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=parsers/kdwarf.c' 'xxhash\.h=parsers/digest.c'
+	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=parsers/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
+	'bpf/=parsers/kbtf.c'
 check-layers:
 	@! grep -nE '#include "(model|parsers|analyzer|db|reports|cli)/' core/*.[ch] || \
 		(echo "layering: core includes a module above it" && false)

@@ -79,7 +79,8 @@ static uint64_t name_hash(const char *s, size_t len, uint16_t key)
 {
 	uint64_t h = fnv64(FNV64_SEED, s, len);
 
-	return fnv64_byte(fnv64_byte(h, key & 0xff), key >> 8);
+	return fnv64_byte(fnv64_byte(h, (unsigned char)(key & 0xff)),
+			  (unsigned char)(key >> 8));
 }
 
 static struct kb_ent *slot(const struct kbtf *kb, const char *s, size_t len,

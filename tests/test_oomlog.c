@@ -760,7 +760,7 @@ START_TEST(over_long_trigger_line_keeps_its_report)
 	ck_assert_ptr_nonnull(t);
 	memcpy(t, s, (size_t)(after - s));
 	for (i = 0; i < pad; i++)
-		t[(after - s) + i] = i ? 'y' : ' ';
+		t[(size_t)(after - s) + i] = i ? 'y' : ' ';
 	memcpy(t + (after - s) + pad, after, len - (size_t)(after - s));
 	ck_assert_ptr_null(collect_buffer(&c, t, len + pad));
 	assert_whole_report(&c, "stress");

@@ -1293,6 +1293,68 @@ static void dump_task_set(struct dump_task *t, enum dump_task_field f,
 }
 
 /*
+ * A hand-made x86_64 2.6.32 dump at uptime 4120 s, HZ 250, holding the n
+ * tasks of tasks[] (the caller's array), and an incident of the same
+ * kernel at the same uptime whose rows carry oom_adj 0.
+ */
+static struct oom_incident *hand_dump(struct dump_state *d,
+				      struct dump_task *tasks, size_t n)
+{
+	struct oom_incident *inc = built("2.6.32-rc5-mm1", 262144);
+
+	inc->has_uptime = true;
+	inc->uptime = 4120.0;
+	dump_state_init(d);
+	snprintf(d->machine, sizeof(d->machine), "x86_64");
+	snprintf(d->osrelease, sizeof(d->osrelease), "2.6.32-rc5-mm1");
+	d->cputime_unit = DU_JIFFIES;
+	d->g[DG_HZ] = (struct dump_val){250, DUMP_READ};
+	d->g[DG_UPTIME_NS] = (struct dump_val){4120000000000, DUMP_DERIVED};
+	d->g[DG_PAGE_SIZE] = (struct dump_val){4096, DUMP_READ};
+	memset(tasks, 0, n * sizeof(*tasks));
+	d->tasks = tasks;
+	d->n_tasks = n;
+	return inc;
+}
+
+/* Add inc's row of pid with oom_adj 0 (no oom_score_adj). */
+static void hand_row(struct oom_incident *inc, int64_t pid, int64_t rss,
+		     const char *comm)
+{
+	add_row(inc, pid, 1000, rss, 0, comm);
+	inc->tasks[inc->n_tasks - 1].col[TASK_OOM_SCORE_ADJ] = OOM_VAL_NONE;
+	inc->tasks[inc->n_tasks - 1].col[TASK_OOM_ADJ] = 0;
+}
+
+/*
+ * A user task of the hand-made dump: no capabilities, node 0, nice 0, no
+ * CPU time, its own mm, real parent parent (ppid its group).
+ */
+static void hand_task(struct dump_task *t, int64_t pid, int64_t tgid,
+		      int64_t parent, int64_t ppid, int64_t total_vm)
+{
+	t->mm_addr = (uint64_t)tgid * 0x1000;
+	dump_task_set(t, DT_PID, pid);
+	dump_task_set(t, DT_TGID, tgid);
+	dump_task_set(t, DT_PARENT_PID, parent);
+	dump_task_set(t, DT_PPID, ppid);
+	dump_task_set(t, DT_CAP_EFFECTIVE, 0);
+	dump_task_set(t, DT_MEMS_ALLOWED, 1);
+	dump_task_set(t, DT_STATIC_PRIO, 120);
+	dump_task_set(t, DT_GROUP_UTIME, 0);
+	dump_task_set(t, DT_GROUP_STIME, 0);
+	dump_task_set(t, DT_TOTAL_VM, total_vm);
+}
+
+static void hand_release(struct dump_state *d, struct oom_incident *inc)
+{
+	d->tasks = NULL; /* the caller's */
+	d->n_tasks = 0;
+	dump_state_release(d);
+	oom_incident_free(inc);
+}
+
+/*
  * last_vm_expansion == jiffies, read from a dump (x86_64, HZ 250,
  * jiffies J at uptime 4120 s, the OOM at 4120 s as well). Patch 6/6
  * takes ULONG_MAX - last + jiffies = ULONG_MAX, 4294967292 ms, 4294967 s,
@@ -1314,58 +1376,31 @@ static void dump_task_set(struct dump_task *t, enum dump_task_field f,
 START_TEST(test_rfc_quiet_from_dump)
 {
 	static const uint64_t J = 4295922296ull; /* uptime 4120 s */
-	struct oom_incident *inc = built("2.6.32-rc5-mm1", 262144);
 	struct dump_task tasks[2];
 	struct dump_state d;
+	struct oom_incident *inc = hand_dump(&d, tasks, 2);
 	struct analyzer_options o;
 	struct verdict_list vl;
-	struct badness_trace tr = {.terms = true};
 	size_t i;
 
-	(void)tr;
-	inc->has_uptime = true;
-	inc->uptime = 4120.0;
 	inc->trigger.gfp_mask = oom_incident_str(inc, "0x201da", 7);
 	inc->trigger.pid = 100;
-	add_row(inc, 100, 1000, 50000, 0, "fresh");
-	add_row(inc, 200, 1000, 120000, 0, "big");
-	for (i = 0; i < inc->n_tasks; i++) {
-		inc->tasks[i].col[TASK_OOM_SCORE_ADJ] = OOM_VAL_NONE;
-		inc->tasks[i].col[TASK_OOM_ADJ] = 0;
-	}
-	dump_state_init(&d);
-	snprintf(d.machine, sizeof(d.machine), "x86_64");
-	snprintf(d.osrelease, sizeof(d.osrelease), "2.6.32-rc5-mm1");
-	d.cputime_unit = DU_JIFFIES;
-	d.g[DG_HZ] = (struct dump_val){250, DUMP_READ};
+	hand_row(inc, 100, 50000, "fresh");
+	hand_row(inc, 200, 120000, "big");
 	d.g[DG_JIFFIES] = (struct dump_val){(int64_t)J, DUMP_READ};
-	d.g[DG_UPTIME_NS] = (struct dump_val){4120000000000, DUMP_DERIVED};
-	d.g[DG_PAGE_SIZE] = (struct dump_val){4096, DUMP_READ};
-	memset(tasks, 0, sizeof(tasks));
 	for (i = 0; i < 2; i++) {
 		struct dump_task *t = &tasks[i];
-		int64_t pid = i ? 200 : 100;
 
-		t->mm_addr = 0x1000 * (i + 1);
-		dump_task_set(t, DT_PID, pid);
-		dump_task_set(t, DT_TGID, pid);
-		dump_task_set(t, DT_PPID, 1);
-		dump_task_set(t, DT_CAP_EFFECTIVE, 0);
-		dump_task_set(t, DT_MEMS_ALLOWED, 1);
-		dump_task_set(t, DT_STATIC_PRIO, 120);
-		dump_task_set(t, DT_GROUP_UTIME, 0);
-		dump_task_set(t, DT_GROUP_STIME, 0);
+		hand_task(t, i ? 200 : 100, i ? 200 : 100, 1, 1,
+			  i ? 240000 : 100000);
 		dump_task_set(t, DT_SHARED_VM, 0);
 		dump_task_set(t, DT_SWAP_USAGE, 0);
-		dump_task_set(t, DT_TOTAL_VM, i ? 240000 : 100000);
 		dump_task_set(t, DT_RSS_ANON, i ? 120000 : 50000);
 		dump_task_set(t, DT_START_TIME_NS,
 			      (i ? 100 : 4000) * 1000000000ll);
 		dump_task_set(t, DT_LAST_VM_EXPANSION,
 			      (int64_t)(i ? J - 1000 * 250 : J));
 	}
-	d.tasks = tasks;
-	d.n_tasks = 2;
 	analyzer_options_init(&o);
 	o.dump = &d;
 	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
@@ -1418,10 +1453,7 @@ START_TEST(test_rfc_quiet_from_dump)
 	ck_assert_int_eq(vl.v[0].victim.pid, 200);
 	ck_assert_int_eq(vl.v[0].victim.score, 156000);
 	ck_assert_int_eq(vl.v[0].runner_up.score, 75000);
-	d.tasks = NULL;
-	d.n_tasks = 0;
-	dump_state_release(&d);
-	oom_incident_free(inc);
+	hand_release(&d, inc);
 }
 END_TEST
 
@@ -1443,48 +1475,23 @@ START_TEST(test_children_of_the_leader)
 		{20, 20, 11, 1000},
 		{21, 21, 10, 500},
 	};
-	struct oom_incident *inc = built("2.6.32-rc5-mm1", 262144);
 	struct dump_task tasks[4];
 	struct dump_state d;
+	struct oom_incident *inc = hand_dump(&d, tasks, 4);
 	struct analyzer_options o;
 	struct verdict_list vl;
 	size_t i;
 
-	inc->has_uptime = true;
-	inc->uptime = 4120.0;
 	inc->trigger.pid = 10;
-	add_row(inc, 10, 1000, 50000, 0, "bigd");
-	add_row(inc, 20, 1000, 500, 0, "c20");
-	add_row(inc, 21, 1000, 250, 0, "d21");
-	for (i = 0; i < inc->n_tasks; i++) {
-		inc->tasks[i].col[TASK_OOM_SCORE_ADJ] = OOM_VAL_NONE;
-		inc->tasks[i].col[TASK_OOM_ADJ] = 0;
-	}
-	dump_state_init(&d);
-	snprintf(d.machine, sizeof(d.machine), "x86_64");
-	d.cputime_unit = DU_JIFFIES;
-	d.g[DG_HZ] = (struct dump_val){250, DUMP_READ};
-	d.g[DG_UPTIME_NS] = (struct dump_val){4120000000000, DUMP_DERIVED};
-	memset(tasks, 0, sizeof(tasks));
+	hand_row(inc, 10, 50000, "bigd");
+	hand_row(inc, 20, 500, "c20");
+	hand_row(inc, 21, 250, "d21");
 	for (i = 0; i < 4; i++) {
-		struct dump_task *t = &tasks[i];
-
-		t->mm_addr = (uint64_t)rows[i].tgid * 0x1000;
-		dump_task_set(t, DT_PID, rows[i].pid);
-		dump_task_set(t, DT_TGID, rows[i].tgid);
-		dump_task_set(t, DT_PARENT_PID, rows[i].parent);
-		dump_task_set(t, DT_PPID,
-			      rows[i].parent == 11 ? 10 : rows[i].parent);
-		dump_task_set(t, DT_CAP_EFFECTIVE, 0);
-		dump_task_set(t, DT_MEMS_ALLOWED, 1);
-		dump_task_set(t, DT_STATIC_PRIO, 120);
-		dump_task_set(t, DT_GROUP_UTIME, 0);
-		dump_task_set(t, DT_GROUP_STIME, 0);
-		dump_task_set(t, DT_TOTAL_VM, rows[i].tvm);
-		dump_task_set(t, DT_START_TIME_NS, 4120000000000);
+		hand_task(&tasks[i], rows[i].pid, rows[i].tgid, rows[i].parent,
+			  rows[i].parent == 11 ? 10 : rows[i].parent,
+			  rows[i].tvm);
+		dump_task_set(&tasks[i], DT_START_TIME_NS, 4120000000000);
 	}
-	d.tasks = tasks;
-	d.n_tasks = 4;
 	analyzer_options_init(&o);
 	o.dump = &d;
 	ck_assert_ptr_null(analyzer_options_parse(&o, "linux-2.6.32"));
@@ -1492,10 +1499,7 @@ START_TEST(test_children_of_the_leader)
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
 	ck_assert_int_eq(vl.v[0].victim.pid, 10);
 	ck_assert_int_eq(vl.v[0].victim.score, 100251);
-	d.tasks = NULL;
-	d.n_tasks = 0;
-	dump_state_release(&d);
-	oom_incident_free(inc);
+	hand_release(&d, inc);
 }
 END_TEST
 

@@ -880,62 +880,10 @@ static struct oomlens_error *keep_first(void *ctx, struct oom_incident *inc)
 }
 
 /*
- * The 2.6.32 models on the dump's own OOM report: from the log alone the
- * classic badness is undetermined (CPU and start times, children are not
- * in a log); with the dump's process state it is certain, and its score
- * is the one worked out by hand from the planted values: firefox (2210),
- * total_vm 512000 pages, CPU time 52000+9000+300 + 8000+1000+700 + the
- * signal's 1200+300 = 72500 jiffies >> (SHIFT_HZ(250) + 3) = 35, run
- * time (4120 - 240) >> 10 = 3: 512000 / int_sqrt(35) = 102400, and
- * int_sqrt(int_sqrt(3)) = 1.
+ * Run the models of spec on the first incident of the dump's own log, with
+ * the dump's process state (with_dump) or from the log alone.
  */
-START_TEST(models_on_known_inputs)
-{
-	char path[4200], vmlinux[4200];
-	struct vmcore_options opt = {0};
-	struct oomlog_sink sink = {0};
-	struct one_incident one = {0};
-	struct analyzer_options ao;
-	struct verdict_list vl;
-	struct dump_state d;
-
-	snprintf(path, sizeof(path), "%s.elf", fx("x86_64-2.6.32-rfc"));
-	snprintf(vmlinux, sizeof(vmlinux), "%s.vmlinux",
-		 fx("x86_64-2.6.32-rfc"));
-	ck_assert_ptr_null(vmcore_read(path, vmlinux, &opt, &d));
-	sink.incident = keep_first;
-	sink.ctx = &one;
-	ck_assert_ptr_null(oomlog_parse_text(d.log, d.log_len, path, &sink));
-	ck_assert_ptr_nonnull(one.inc);
-	analyzer_options_init(&ao);
-	ck_assert_ptr_null(analyzer_options_parse(&ao, "linux-2.6.32"));
-
-	ck_assert_ptr_null(analyzer_run(one.inc, &ao, &vl));
-	ck_assert_uint_eq(vl.n, 1);
-	ck_assert_int_ne(vl.v[0].certainty, VERDICT_CERTAIN);
-
-	ao.dump = &d;
-	ck_assert_ptr_null(analyzer_run(one.inc, &ao, &vl));
-	ck_assert_uint_eq(vl.n, 1);
-	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
-	ck_assert(vl.v[0].has_victim);
-	ck_assert_int_eq(vl.v[0].victim.pid, 2210);
-	ck_assert_int_eq(vl.v[0].kernel_score_lo, 102400);
-	ck_assert_int_eq(vl.v[0].kernel_score_hi, 102400);
-
-	/* the RFC's detector finds the fork bomb in the dump's tree itself */
-	ck_assert_ptr_null(analyzer_options_parse(&ao, "rfc-2009-as-intended"));
-	ck_assert_ptr_null(analyzer_run(one.inc, &ao, &vl));
-	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
-	ck_assert_int_eq(vl.v[0].forkbomb_pid, 5120);
-	oom_incident_free(one.inc);
-	oomlog_library_release();
-	dump_state_release(&d);
-}
-END_TEST
-
-/* Run the models of spec on the first incident of the dump's own log. */
-static void run_on_dump(const char *name, const char *spec,
+static void run_on_dump(const char *name, const char *spec, bool with_dump,
 			struct verdict_list *vl)
 {
 	char path[4200], vmlinux[4200];
@@ -954,7 +902,8 @@ static void run_on_dump(const char *name, const char *spec,
 	ck_assert_ptr_nonnull(one.inc);
 	analyzer_options_init(&ao);
 	ck_assert_ptr_null(analyzer_options_parse(&ao, spec));
-	ao.dump = &d;
+	if (with_dump)
+		ao.dump = &d;
 	ck_assert_ptr_null(analyzer_run(one.inc, &ao, vl));
 	ck_assert_uint_eq(vl->n, 1);
 	/* the verdict borrows names from the incident: keep the numbers */
@@ -964,6 +913,37 @@ static void run_on_dump(const char *name, const char *spec,
 	oomlog_library_release();
 	dump_state_release(&d);
 }
+
+/*
+ * The 2.6.32 models on the dump's own OOM report: from the log alone the
+ * classic badness is undetermined (CPU and start times, children are not
+ * in a log); with the dump's process state it is certain, and its score
+ * is the one worked out by hand from the planted values: firefox (2210),
+ * total_vm 512000 pages, CPU time 52000+9000+300 + 8000+1000+700 + the
+ * signal's 1200+300 = 72500 jiffies >> (SHIFT_HZ(250) + 3) = 35, run
+ * time (4120 - 240) >> 10 = 3: 512000 / int_sqrt(35) = 102400, and
+ * int_sqrt(int_sqrt(3)) = 1.
+ */
+START_TEST(models_on_known_inputs)
+{
+	struct verdict_list vl;
+
+	run_on_dump("x86_64-2.6.32-rfc", "linux-2.6.32", false, &vl);
+	ck_assert_int_ne(vl.v[0].certainty, VERDICT_CERTAIN);
+
+	run_on_dump("x86_64-2.6.32-rfc", "linux-2.6.32", true, &vl);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert(vl.v[0].has_victim);
+	ck_assert_int_eq(vl.v[0].victim.pid, 2210);
+	ck_assert_int_eq(vl.v[0].kernel_score_lo, 102400);
+	ck_assert_int_eq(vl.v[0].kernel_score_hi, 102400);
+
+	/* the RFC's detector finds the fork bomb in the dump's tree itself */
+	run_on_dump("x86_64-2.6.32-rfc", "rfc-2009-as-intended", true, &vl);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(vl.v[0].forkbomb_pid, 5120);
+}
+END_TEST
 
 /*
  * x86_64-2.6.32-rfc-corners (HZ 250, OOM at 4120 s, no swap, no CPU time,
@@ -988,7 +968,8 @@ START_TEST(rfc_corners_from_a_dump)
 {
 	struct verdict_list vl;
 
-	run_on_dump("x86_64-2.6.32-rfc-corners", "rfc-2009-as-posted", &vl);
+	run_on_dump("x86_64-2.6.32-rfc-corners", "rfc-2009-as-posted", true,
+		    &vl);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
 	ck_assert_int_eq(vl.v[0].victim.pid, 100);
 	ck_assert_int_eq(vl.v[0].kernel_score_lo, 1844674407408455ll);
@@ -996,14 +977,15 @@ START_TEST(rfc_corners_from_a_dump)
 	ck_assert_int_eq(vl.v[0].runner_up.score, 156000);
 	ck_assert(vl.v[0].same_as_kernel);
 
-	run_on_dump("x86_64-2.6.32-rfc-corners", "rfc-2009-as-intended", &vl);
+	run_on_dump("x86_64-2.6.32-rfc-corners", "rfc-2009-as-intended", true,
+		    &vl);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
 	ck_assert_int_eq(vl.v[0].victim.pid, 200);
 	ck_assert_int_eq(vl.v[0].victim.score, 179520);
 	ck_assert_int_eq(vl.v[0].runner_up.pid, 100);
 	ck_assert_int_eq(vl.v[0].runner_up.score, 123800);
 
-	run_on_dump("x86_64-2.6.32-rfc-corners", "linux-2.6.32", &vl);
+	run_on_dump("x86_64-2.6.32-rfc-corners", "linux-2.6.32", true, &vl);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
 	ck_assert_int_eq(vl.v[0].victim.pid, 300);
 	ck_assert_int_eq(vl.v[0].victim.score, 310001);

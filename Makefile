@@ -16,16 +16,18 @@ LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile lib
 	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
-# Dependencies point one way: core <- model <- {parsers, analyzer, db, reports} <- cli.
+# Dependencies point one way:
+# core <- model <- {parsers, dumps, analyzer, db, reports} <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c \
 	core/escape.c
 MODEL := $(wildcard model/*.c)
 PARSERS := $(wildcard parsers/*.c)
+DUMPS := $(wildcard dumps/*.c)
 REPORTS := $(wildcard reports/*.c)
 DB := $(wildcard db/*.c)
 CLI := $(wildcard cli/*.c)
 ANALYZER := $(wildcard analyzer/*.c)
-LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(REPORTS) $(DB) $(ANALYZER)
+LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(DUMPS) $(REPORTS) $(DB) $(ANALYZER)
 
 BUILD ?= build
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -65,7 +67,7 @@ $(KDW)/%.elf: fixtures/kdwarf/types.c fixtures/kdwarf/types2.c fixtures/kdwarf/t
 $(KDW)/types-nodebug.elf: $(KDW)/types.elf
 	objcopy --strip-debug $< $@
 # ... and their BTF, encoded from that DWARF by pahole (dwarves): the BTF
-# back end of parsers/ktypes.h must answer as the DWARF one
+# back end of dumps/ktypes.h must answer as the DWARF one
 # (tests/ktypes-compare, run by tests/e2e.sh).
 KDW_BTF := $(KDW)/types.btf $(KDW)/types-32.btf $(KDW)/types-dwarf2.btf
 $(KDW)/%.btf: $(KDW)/%.elf
@@ -180,19 +182,19 @@ rfc-lab: oomlens
 style:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h)
 
-# No middle module includes another: parsers, analyzer, db and reports
+# No middle module includes another: parsers, dumps, analyzer, db and reports
 # see only core/ and model/; core sees nothing above it. Each foreign
 # library's headers are included by its one wrapper file only (a new
 # library adds its row to FOREIGN: header pattern=the file).
-MODULES := core model parsers analyzer db reports cli
+MODULES := core model parsers dumps analyzer db reports cli
 FOREIGN := 'sqlite3\.h=db/internal.h' 'pcre2\.h=parsers/patterns.c' \
-	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=parsers/kcore.c' \
-	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=parsers/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
-	'bpf/=parsers/kbtf.c'
+	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=dumps/kcore.c' \
+	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=dumps/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
+	'bpf/=dumps/kbtf.c'
 check-layers:
-	@! grep -nE '#include "(model|parsers|analyzer|db|reports|cli)/' core/*.[ch] || \
+	@! grep -nE '#include "(model|parsers|dumps|analyzer|db|reports|cli)/' core/*.[ch] || \
 		(echo "layering: core includes a module above it" && false)
-	@! grep -nE '#include "(parsers|analyzer|db|reports|cli)/' model/*.[ch] || \
+	@! grep -nE '#include "(parsers|dumps|analyzer|db|reports|cli)/' model/*.[ch] || \
 		(echo "layering: model includes a higher module" && false)
 	@for rule in $(FOREIGN); do \
 		hdr=$${rule%%=*}; file=$${rule#*=}; \
@@ -200,8 +202,8 @@ check-layers:
 			grep -v "^$$file:" || \
 			{ echo "layering: <$$hdr> outside its wrapper $$file"; exit 1; }; \
 	done
-	@for m in parsers analyzer db reports; do \
-		others=$$(echo parsers analyzer db reports cli | tr ' ' '\n' | grep -v "^$$m$$" | paste -sd'|'); \
+	@for m in parsers dumps analyzer db reports; do \
+		others=$$(echo parsers dumps analyzer db reports cli | tr ' ' '\n' | grep -v "^$$m$$" | paste -sd'|'); \
 		! grep -nE "#include \"($$others)/" $$m/*.[ch] 2>/dev/null || \
 			{ echo "layering: $$m includes a sibling module"; exit 1; }; \
 	done

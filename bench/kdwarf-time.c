@@ -4,7 +4,7 @@
  * needs, timing the index. Not part of make check:
  *
  *	gcc -O2 -I. -o build/kdwarf-time bench/kdwarf-time.c \
- *		parsers/kdwarf.c parsers/ktypes.c parsers/kbtf.c core/error.c \
+ *		dumps/kdwarf.c dumps/ktypes.c dumps/kbtf.c core/error.c \
  *		-ldw -lelf -lbpf
  *	build/kdwarf-time /usr/lib/debug/boot/vmlinux-6.1.0-...-amd64
  */
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "parsers/kdwarf.h"
+#include "dumps/kdwarf.h"
 
 static double now(void)
 {

@@ -8,10 +8,10 @@
 #include "analyzer/analyzer.h"
 #include "cli/commands.h"
 #include "core/hash.h"
-#include "parsers/kcore.h"
+#include "dumps/kcore.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 #include "reports/report.h"
 #include "core/banned.h"
 

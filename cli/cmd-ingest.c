@@ -15,9 +15,9 @@
 #include "core/strpool.h"
 #include "db/db.h"
 #include "parsers/digest.h"
-#include "parsers/kcore.h"
+#include "dumps/kcore.h"
 #include "parsers/oomlog.h"
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 #include "parsers/source.h"
 #include "core/banned.h"
 

@@ -6,7 +6,7 @@
 
 #include "cli/commands.h"
 #include "core/escape.h"
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 #include "reports/dump.h"
 #include "core/banned.h"
 

@@ -212,4 +212,14 @@ static inline bool scan_starts(const char *p, size_t len, const char *lit)
 /* Skip leading and trailing spaces/tabs/CR of a range in place. */
 void scan_trim(const char **p, size_t *len);
 
+/* The unsigned field of n (<= 8) bytes at p, little- or big-endian (be). */
+static inline uint64_t scan_uint_at(const unsigned char *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
+	return v;
+}
+
 #endif

@@ -4,7 +4,7 @@
 
 /*
  * What a kdump vmcore tells about the processes and the machine at the
- * moment of the dump. Plain data: parsers/vmcore.c fills it, the analyzer,
+ * moment of the dump. Plain data: dumps/vmcore.c fills it, the analyzer,
  * the store and the reports read it.
  *
  * Every value carries its provenance: read from the dump, derived from

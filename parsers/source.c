@@ -13,11 +13,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parsers/kcore.h"
+#include "model/dumpkind.h"
 #include "core/banned.h"
 
 #define BLOCK_SIZE ((size_t)1 << 20)
-#define SNIFF_BYTES KCORE_SNIFF_BYTES
+#define SNIFF_BYTES DUMP_SNIFF_BYTES
 #define MAX_DEPTH 64
 
 struct stdin_ahead;
@@ -129,7 +129,7 @@ static bool looks_binary(const unsigned char *h, size_t n)
 static bool not_a_log(const unsigned char *h, size_t n, const char *name,
 		      bool in_file, char *why, size_t cap, bool *failed)
 {
-	const char *dump = kcore_dump_kind(h, n);
+	const char *dump = dump_kind(h, n);
 
 	*failed = true;
 	if (dump && in_file) {
@@ -507,8 +507,7 @@ static void skip_entry(struct walk *w, struct archive *a, const char *name)
 			break;
 		len += (size_t)got;
 	}
-	if (!kcore_dump_kind(head, len) ||
-	    !skip_not_a_log(w, head, len, name, false))
+	if (!dump_kind(head, len) || !skip_not_a_log(w, head, len, name, false))
 		w->stats->skipped++;
 }
 
@@ -747,7 +746,7 @@ static bool sos_file_wanted(const struct walk *w, const char *path)
 		return false;
 	got = pread(fd, head, sizeof(head), 0);
 	close(fd);
-	return got > 0 && kcore_dump_kind(head, (size_t)got);
+	return got > 0 && dump_kind(head, (size_t)got);
 }
 
 static struct oomlens_error *walk_path(struct walk *w, const char *path,

@@ -92,7 +92,7 @@ for i in $(seq 1 "$n"); do
 	case $want in "  ") ;; *" $i "*) ;; *) continue ;; esac
 	f=${M_FILE[$i]}
 	case $f in
-	parsers/vmcore* | parsers/kcore* | parsers/kdwarf*) area=vmcore ;;
+	dumps/vmcore* | dumps/kcore* | dumps/kdwarf*) area=vmcore ;;
 	parsers/*) area=parsers ;;
 	db/*) area=store ;;
 	reports/*) area=renderers ;;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * ktypes-compare: ask the DWARF and the BTF back ends of parsers/ktypes.h
+ * ktypes-compare: ask the DWARF and the BTF back ends of dumps/ktypes.h
  * the same questions about one kernel and print where they differ.
  *
  * usage: ktypes-compare VMLINUX BTF_BLOB < QUERIES
@@ -23,8 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers/kdwarf.h"
-#include "parsers/ktypes.h"
+#include "dumps/kdwarf.h"
+#include "dumps/ktypes.h"
 
 static void show(char *buf, size_t n, bool ok, const struct kfield *f)
 {

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "fixtures/kdwarf/types-mm.h"
-#include "parsers/kdwarf.h"
+#include "dumps/kdwarf.h"
 #include "tests/suites.h"
 
 static const char *fx(const char *name)

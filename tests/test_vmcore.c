@@ -15,10 +15,11 @@
 
 #include "analyzer/analyzer.h"
 #include "db/db.h"
-#include "parsers/kcore.h"
-#include "parsers/kdwarf.h"
+#include "dumps/kcore.h"
+#include "model/dumpkind.h"
+#include "dumps/kdwarf.h"
 #include "parsers/oomlog.h"
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 #include "tests/suites.h"
 
 static const char *fx(const char *name)
@@ -668,11 +669,10 @@ START_TEST(dump_kinds_are_told)
 			ck_assert_msg(kcore_sniff(path), "%s: not told a dump",
 				      path);
 		}
-	ck_assert_str_eq(kcore_dump_kind("KDUMP   \6\0\0\0", 12),
-			 "kdump-compressed");
-	ck_assert_str_eq(kcore_dump_kind("makedumpfile\0\0\0\0", 16),
+	ck_assert_str_eq(dump_kind("KDUMP   \6\0\0\0", 12), "kdump-compressed");
+	ck_assert_str_eq(dump_kind("makedumpfile\0\0\0\0", 16),
 			 "flattened kdump");
-	ck_assert_ptr_null(kcore_dump_kind("[ 1.0] x\n", 9));
+	ck_assert_ptr_null(dump_kind("[ 1.0] x\n", 9));
 	ck_assert(!kcore_sniff("../fixtures/demo/rhel7-storm.log"));
 	for (size_t i = 0; i < sizeof(elves) / sizeof(elves[0]); i++) {
 		char tmp[] = "/tmp/oomlens-elf-XXXXXX";

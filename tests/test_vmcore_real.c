@@ -16,7 +16,7 @@
  */
 /* model/dump.h (through vmcore.h) first: <elf.h> defines DT_FLAGS */
 #include "analyzer/analyzer.h"
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 #include "reports/dump.h"
 #include "tests/suites.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer harness for the vmcore readers: parsers/kcore.c,
- * parsers/kdwarf.c, parsers/vmcore.c and parsers/vmcore_log.c.
+ * libFuzzer harness for the vmcore readers: dumps/kcore.c,
+ * dumps/kdwarf.c, dumps/vmcore.c and dumps/vmcore_log.c.
  *
  * One binary, four targets, picked by $FUZZ_MODE:
  *
@@ -31,9 +31,9 @@
 
 #include "core/error.h"
 #include "model/dump.h"
-#include "parsers/kcore.h"
-#include "parsers/kdwarf.h"
-#include "parsers/vmcore.h"
+#include "dumps/kcore.h"
+#include "dumps/kdwarf.h"
+#include "dumps/vmcore.h"
 
 enum mode { M_UNFLATTEN, M_VMCORE, M_KDWARF, M_VMLINUX };
 

@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "parsers/ktypes.h"
+#include "dumps/ktypes.h"
 
 struct kdwarf;
 

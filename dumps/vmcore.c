@@ -32,14 +32,14 @@
  * HZ is not stored anywhere as a number; tick_nsec (NSEC_PER_SEC / HZ,
  * rounded by the tick's adjustment) gives it.
  */
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "model/kversion.h"
-#include "parsers/vmcore_int.h"
+#include "dumps/vmcore_int.h"
 #include "core/banned.h"
 
 #define NSEC_PER_SEC 1000000000LL

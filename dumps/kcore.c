@@ -10,7 +10,7 @@
  * libkdumpfile 0.5.1 does not read it, so kcore_open() replays the blocks
  * into an unlinked temporary file first (like `makedumpfile -R`).
  */
-#include "parsers/kcore.h"
+#include "dumps/kcore.h"
 
 #include <endian.h>
 #include <errno.h>
@@ -23,6 +23,8 @@
 #include <unistd.h>
 
 #include "core/banned.h"
+#include "core/scan.h"
+#include "model/dumpkind.h"
 
 #define FLAT_SIGNATURE "makedumpfile"
 #define FLAT_HEADER_SIZE 4096
@@ -45,80 +47,12 @@ struct kcore {
 	uint64_t fallback_reads;
 };
 
-bool kcore_is_flattened(const void *head, size_t len)
-{
-	return len >= sizeof(FLAT_SIGNATURE) &&
-	       memcmp(head, FLAT_SIGNATURE, sizeof(FLAT_SIGNATURE)) == 0;
-}
-
-/* The unsigned field of n bytes at p, little- or big-endian (be). */
-static uint64_t get_uint(const unsigned char *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[i] << (8 * (be ? n - 1 - i : i));
-	return v;
-}
-
-/*
- * An ELF core file (ET_CORE) is a kernel's dump, not a process's core,
- * when it carries a VMCOREINFO note, or maps kernel addresses (the top
- * half: 0xc0000000 and up for the i386 3G/1G split), or maps only
- * physical memory (QEMU's dump-guest-memory without paging: every
- * p_vaddr 0). A process core maps user addresses only. When the program
- * headers lie beyond head, it is taken for a dump (libkdumpfile judges).
- */
-static bool elf_core_is_kernel(const unsigned char *h, size_t len)
-{
-	bool is64 = h[4] == 2, be = h[5] == 2, all_zero = true;
-	uint64_t phoff = get_uint(h + (is64 ? 32 : 28), is64 ? 8 : 4, be);
-	unsigned phent = (unsigned)get_uint(h + (is64 ? 54 : 42), 2, be);
-	unsigned phnum = (unsigned)get_uint(h + (is64 ? 56 : 44), 2, be);
-	uint64_t kernel = is64 ? 1ull << 63 : 0xc0000000ull;
-
-	if (memmem(h, len, "VMCOREINFO", 10))
-		return true;
-	if (phent != (is64 ? 56u : 32u) || phoff > len || phnum == 0 ||
-	    phnum > (len - phoff) / phent)
-		return true;
-	for (unsigned i = 0; i < phnum; i++) {
-		const unsigned char *p = h + phoff + (uint64_t)i * phent;
-		uint64_t vaddr;
-
-		if (get_uint(p, 4, be) != 1) /* PT_LOAD */
-			continue;
-		vaddr = get_uint(p + (is64 ? 16 : 8), is64 ? 8 : 4, be);
-		if (vaddr >= kernel)
-			return true;
-		all_zero &= vaddr == 0;
-	}
-	return all_zero;
-}
-
-const char *kcore_dump_kind(const void *head, size_t len)
-{
-	const unsigned char *h = head;
-
-	if (kcore_is_flattened(h, len))
-		return "flattened kdump";
-	if (len >= 8 && memcmp(h, "KDUMP   ", 8) == 0)
-		return "kdump-compressed";
-	if (len < 64 || memcmp(h, "\177ELF", 4) != 0 ||
-	    (h[4] != 1 && h[4] != 2) || (h[5] != 1 && h[5] != 2))
-		return NULL;
-	/* e_type ET_CORE (4) in the file's byte order */
-	if (get_uint(h + 16, 2, h[5] == 2) != 4 || !elf_core_is_kernel(h, len))
-		return NULL;
-	return "ELF";
-}
-
 /* An ELF core's program headers and notes may run past the first 4 KiB. */
 #define ELF_SNIFF_BYTES (256u << 10)
 
 bool kcore_sniff(const char *path)
 {
-	unsigned char small[KCORE_SNIFF_BYTES], *h = small, *big = NULL;
+	unsigned char small[DUMP_SNIFF_BYTES], *h = small, *big = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t n;
 	bool dump;
@@ -137,7 +71,7 @@ bool kcore_sniff(const char *path)
 		}
 	}
 	close(fd);
-	dump = n > 0 && kcore_dump_kind(h, (size_t)n) != NULL;
+	dump = n > 0 && dump_kind(h, (size_t)n) != NULL;
 	free(big);
 	return dump;
 }
@@ -186,7 +120,7 @@ struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
 	char *buf = NULL;
 
 	if (!read_full(fd_in, head, sizeof(head), 0) ||
-	    !kcore_is_flattened(head, sizeof(head)))
+	    !dump_is_flattened(head, sizeof(head)))
 		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 					 "'%s': not a flattened dump", name);
 	memcpy(&type, head + 16, 8);
@@ -323,8 +257,8 @@ static bool elf_notes_sane(int fd, uint64_t off, uint64_t size, bool be)
 
 		if (!read_full(fd, h, 12, off))
 			return false;
-		namesz = get_uint(h, 4, be);
-		descsz = get_uint(h + 4, 4, be);
+		namesz = scan_uint_at(h, 4, be);
+		descsz = scan_uint_at(h + 4, 4, be);
 		desc = off + 12 + ((namesz + 3) & ~3ull);
 		if (desc > end || descsz > end - desc)
 			return true; /* a cut note: left to libkdumpfile */
@@ -361,15 +295,17 @@ static bool kdump_sub_sane(int fd, uint64_t file_size, bool is32,
 	for (unsigned i = 0; i < 3 && version >= 3 + i; i++) {
 		unsigned at = is32 ? at32[i] : at64[i];
 
-		if (!in_file(get_uint(s + at, 8, false),
-			     get_uint(s + at + 8, size_len, false), file_size))
+		if (!in_file(scan_uint_at(s + at, 8, false),
+			     scan_uint_at(s + at + 8, size_len, false),
+			     file_size))
 			return false;
 	}
 	return version < 4 ||
 	       elf_notes_sane(
-		       fd, get_uint(s + (is32 ? at32[1] : at64[1]), 8, false),
-		       get_uint(s + (is32 ? at32[1] : at64[1]) + 8, size_len,
-				false),
+		       fd,
+		       scan_uint_at(s + (is32 ? at32[1] : at64[1]), 8, false),
+		       scan_uint_at(s + (is32 ? at32[1] : at64[1]) + 8,
+				    size_len, false),
 		       false);
 }
 
@@ -397,9 +333,9 @@ static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
 	if (!read_full(fd, h, sizeof(h), 0))
 		return false;
 	for (int i = 0; i < 2; i++) {
-		uint32_t bs = (uint32_t)get_uint(h + at[i], 4, false);
-		uint32_t sub = (uint32_t)get_uint(h + at[i] + 4, 4, false);
-		uint32_t bm = (uint32_t)get_uint(h + at[i] + 8, 4, false);
+		uint32_t bs = (uint32_t)scan_uint_at(h + at[i], 4, false);
+		uint32_t sub = (uint32_t)scan_uint_at(h + at[i] + 4, 4, false);
+		uint32_t bm = (uint32_t)scan_uint_at(h + at[i] + 8, 4, false);
 
 		if (bs >= 512 && bs <= (1u << 20) && !(bs & (bs - 1)) &&
 		    (1 + (uint64_t)sub + bm) * bs <= file_size) {
@@ -410,7 +346,7 @@ static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
 			*g = (struct kdump_geom){bs, sub, bm};
 			return kdump_sub_sane(
 				fd, file_size, i == 0,
-				(uint32_t)get_uint(h + 8, 4, false), bs);
+				(uint32_t)scan_uint_at(h + 8, 4, false), bs);
 		}
 	}
 	return false;
@@ -481,9 +417,11 @@ static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
 			return NULL;
 		for (size_t j = 0; j < k; j++) {
 			const unsigned char *pd = buf + j * PD_SIZE;
-			uint64_t off = get_uint(pd, 8, false);
-			uint32_t size = (uint32_t)get_uint(pd + 8, 4, false);
-			uint32_t flags = (uint32_t)get_uint(pd + 12, 4, false);
+			uint64_t off = scan_uint_at(pd, 8, false);
+			uint32_t size =
+				(uint32_t)scan_uint_at(pd + 8, 4, false);
+			uint32_t flags =
+				(uint32_t)scan_uint_at(pd + 12, 4, false);
 
 			if (off < end_page && size > end_page - off)
 				return oomlens_error_new(
@@ -527,13 +465,13 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 		return false;
 	is64 = e[4] == 2;
 	be = e[5] == 2;
-	phoff = get_uint(e + (is64 ? 32 : 28), is64 ? 8 : 4, be);
-	shoff = get_uint(e + (is64 ? 40 : 32), is64 ? 8 : 4, be);
-	phent = (unsigned)get_uint(e + (is64 ? 54 : 42), 2, be);
-	phnum = get_uint(e + (is64 ? 56 : 44), 2, be);
-	shent = (unsigned)get_uint(e + (is64 ? 58 : 46), 2, be);
-	shnum = get_uint(e + (is64 ? 60 : 48), 2, be);
-	shstrndx = get_uint(e + (is64 ? 62 : 50), 2, be);
+	phoff = scan_uint_at(e + (is64 ? 32 : 28), is64 ? 8 : 4, be);
+	shoff = scan_uint_at(e + (is64 ? 40 : 32), is64 ? 8 : 4, be);
+	phent = (unsigned)scan_uint_at(e + (is64 ? 54 : 42), 2, be);
+	phnum = scan_uint_at(e + (is64 ? 56 : 44), 2, be);
+	shent = (unsigned)scan_uint_at(e + (is64 ? 58 : 46), 2, be);
+	shnum = scan_uint_at(e + (is64 ? 60 : 48), 2, be);
+	shstrndx = scan_uint_at(e + (is64 ? 62 : 50), 2, be);
 	if (phent != (is64 ? 56u : 32u))
 		return false;
 	if (shoff || shnum) {
@@ -543,12 +481,12 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 			return false;
 		/* section 0: sh_size, sh_link, sh_info */
 		if (shnum == 0)
-			shnum = get_uint(sh + (is64 ? 32 : 20), is64 ? 8 : 4,
-					 be);
+			shnum = scan_uint_at(sh + (is64 ? 32 : 20),
+					     is64 ? 8 : 4, be);
 		if (shstrndx == 0xffff)
-			shstrndx = get_uint(sh + (is64 ? 40 : 24), 4, be);
+			shstrndx = scan_uint_at(sh + (is64 ? 40 : 24), 4, be);
 		if (phnum == 0xffff)
-			phnum = get_uint(sh + (is64 ? 44 : 28), 4, be);
+			phnum = scan_uint_at(sh + (is64 ? 44 : 28), 4, be);
 		if (shnum > file_size / shent ||
 		    !in_file(shoff, shnum * shent, file_size) ||
 		    (shstrndx && shstrndx >= shnum))
@@ -558,10 +496,10 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 			uint64_t at = shoff + shstrndx * shent;
 
 			if (!read_full(fd, sh, shent, at) ||
-			    !in_file(get_uint(sh + (is64 ? 24 : 16),
-					      is64 ? 8 : 4, be),
-				     get_uint(sh + (is64 ? 32 : 20),
-					      is64 ? 8 : 4, be),
+			    !in_file(scan_uint_at(sh + (is64 ? 24 : 16),
+						  is64 ? 8 : 4, be),
+				     scan_uint_at(sh + (is64 ? 32 : 20),
+						  is64 ? 8 : 4, be),
 				     file_size))
 				return false;
 		}
@@ -577,12 +515,12 @@ static bool elf_header_sane(int fd, uint64_t file_size)
 			return false;
 		for (unsigned j = 0; j < n; j++) {
 			const unsigned char *p = ph + (size_t)j * phent;
-			uint64_t off =
-				get_uint(p + (is64 ? 8 : 4), is64 ? 8 : 4, be);
-			uint64_t size = get_uint(p + (is64 ? 32 : 16),
-						 is64 ? 8 : 4, be);
+			uint64_t off = scan_uint_at(p + (is64 ? 8 : 4),
+						    is64 ? 8 : 4, be);
+			uint64_t size = scan_uint_at(p + (is64 ? 32 : 16),
+						     is64 ? 8 : 4, be);
 
-			if (get_uint(p, 4, be) == 4 /* PT_NOTE */ &&
+			if (scan_uint_at(p, 4, be) == 4 /* PT_NOTE */ &&
 			    (!in_file(off, size, file_size) ||
 			     !elf_notes_sane(fd, off, size, be)))
 				return false;
@@ -668,7 +606,7 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 		goto fail;
 	}
 	kc->format = NULL;
-	if (kcore_is_flattened(head, (size_t)n)) {
+	if (dump_is_flattened(head, (size_t)n)) {
 		int tmp = temp_file();
 
 		if (tmp < 0) {

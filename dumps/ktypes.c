@@ -1,16 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Kernel types from DWARF or BTF (see parsers/ktypes.h): a handle that
+ * Kernel types from DWARF or BTF (see dumps/ktypes.h): a handle that
  * says which back end it holds and passes every question to it. The back
  * ends (kdwarf.c, kbtf.c) are the only files that see libdw and libbpf.
  */
-#include "parsers/ktypes.h"
+#include "dumps/ktypes.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "parsers/kbtf.h"
-#include "parsers/kdwarf.h"
+#include "dumps/kbtf.h"
+#include "dumps/kdwarf.h"
 #include "core/banned.h"
 
 struct ktypes {

@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
-#include "parsers/vmcore_int.h"
+#include "dumps/vmcore_int.h"
 #include "core/banned.h"
 
 #define LOG_MAX (64u << 20) /* the kernel's own cap is 2^25 bytes */

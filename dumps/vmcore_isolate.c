@@ -18,7 +18,7 @@
  *   else struct wire_head, n_tasks struct dump_task, log_len bytes,
  *   and n_warnings times { u32 length, bytes }.
  */
-#include "parsers/vmcore.h"
+#include "dumps/vmcore.h"
 
 #include <errno.h>
 #include <signal.h>

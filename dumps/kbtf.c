@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * A kernel's BTF through libbpf (see parsers/kbtf.h). This is the only
+ * A kernel's BTF through libbpf (see dumps/kbtf.h). This is the only
  * file that sees struct btf.
  *
  * libbpf parses and bounds-checks the blob; btf__type_by_id() refuses ids
@@ -17,7 +17,7 @@
  * named there and, on the lab dumps, against the DWARF of the same
  * kernels (tests/vmcore-btf-compare.sh).
  */
-#include "parsers/kbtf.h"
+#include "dumps/kbtf.h"
 
 #include <bpf/btf.h>
 #include <errno.h>

@@ -59,24 +59,9 @@ uint64_t kcore_lowmem_reads(const struct kcore *kc);
 /* Reads done and bytes read, for --verbose and the benchmarks. */
 void kcore_counts(const struct kcore *kc, uint64_t *reads, uint64_t *bytes);
 
-/*
- * What a file's first len bytes say it is, if a kernel dump: "ELF" (an
- * ELF core file of a kernel, not of a process), "kdump-compressed"
- * ("KDUMP   ") or "flattened kdump" ("makedumpfile"); NULL otherwise. An
- * ELF dump is told from a process core by its VMCOREINFO note or its
- * mappings, which KCORE_SNIFF_BYTES of head usually show.
- */
-#define KCORE_SNIFF_BYTES 4096
-const char *kcore_dump_kind(const void *head, size_t len);
-
-/* kcore_dump_kind() of the file at path. False if it cannot be read. */
+/* dump_kind() (model/dumpkind.h) of the file at path. False if it cannot be read. */
 bool kcore_sniff(const char *path);
 
-/*
- * Makedumpfile's flattened format: true if the first bytes are its
- * header. Exposed for the fuzz harness and tests.
- */
-bool kcore_is_flattened(const void *head, size_t len);
 /*
  * Reassemble the flattened stream in fd_in into fd_out (a regular file).
  * in_size bounds where blocks may write. Errors name `name` and the offset

@@ -22,7 +22,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "parsers/kcore.h"
+#include "dumps/kcore.h"
 
 struct kallsyms;
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * kallsyms: the kernel's compressed symbol table, read out of a dump (see
- * parsers/kallsyms.h).
+ * dumps/kallsyms.h).
  *
  * What the tables are, by kernel version (scripts/kallsyms.c and
  * kernel/kallsyms.c of the trees named):
@@ -31,7 +31,7 @@
  * The index: names in one arena, an open-addressing table of (name,
  * address, rank) at most half full.
  */
-#include "parsers/kallsyms.h"
+#include "dumps/kallsyms.h"
 
 #include <stdio.h>
 #include <stdlib.h>

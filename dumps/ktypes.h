@@ -7,9 +7,9 @@
  * types and its enumerators, from either of two sources, so that the
  * vmcore readers never know which one served them:
  *
- *   DWARF  a vmlinux with debug information (parsers/kdwarf.h, libdw)
+ *   DWARF  a vmlinux with debug information (dumps/kdwarf.h, libdw)
  *   BTF    the kernel's own BTF blob, read out of the dump
- *          (parsers/kbtf.h, libbpf)
+ *          (dumps/kbtf.h, libbpf)
  *
  * Both answer the same questions the same way: members by name (dots step
  * into embedded structs, anonymous members searched transparently),

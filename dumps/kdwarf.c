@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * A vmlinux's DWARF and ELF symbols, indexed once (see parsers/kdwarf.h).
+ * A vmlinux's DWARF and ELF symbols, indexed once (see dumps/kdwarf.h).
  *
  * This is the only file that sees Dwarf and Elf. The file is mapped
  * (ELF_C_READ_MMAP), never copied; every name in the tables points into the
@@ -18,7 +18,7 @@
  * walk along DW_AT_type or into anonymous members has a depth cap, so a
  * hostile file with reference cycles ends in "not found".
  */
-#include "parsers/kdwarf.h"
+#include "dumps/kdwarf.h"
 
 #include <dwarf.h>
 #include <elf.h>

@@ -7,11 +7,11 @@
  * leader) on the task list with its memory state, the machine's counters,
  * and the kernel log.
  *
- * Members are found by name through the kernel types of parsers/ktypes.h:
+ * Members are found by name through the kernel types of dumps/ktypes.h:
  * the DWARF of the kernel's debuginfo, or, when none is given or found,
  * the BTF the kernel keeps in memory, with its symbols from the kallsyms
- * tables VMCOREINFO names (6.0+; parsers/kallsyms.h). Memory is read
- * through libkdumpfile (parsers/kcore.h); which members exist decides what
+ * tables VMCOREINFO names (6.0+; dumps/kallsyms.h). Memory is read
+ * through libkdumpfile (dumps/kcore.h); which members exist decides what
  * is read, so one reader serves 2.6.x to 6.x (the eras are in the table in
  * vmcore.c). The walk is bounded and cycle-safe: a damaged list yields
  * the tasks read so far, a warning and `partial`.

@@ -4,7 +4,7 @@
 
 /*
  * A kernel's BTF (CONFIG_DEBUG_INFO_BTF), through libbpf: the BTF back end
- * of parsers/ktypes.h, which is its only user. The answers are those of
+ * of dumps/ktypes.h, which is its only user. The answers are those of
  * kdwarf.h for the same kernel (struct kfield as ktypes.h describes it).
  *
  * kbtf_new() parses the blob (btf__new() checks its header and sections)
@@ -19,7 +19,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
-#include "parsers/ktypes.h"
+#include "dumps/ktypes.h"
 
 struct kbtf;
 

@@ -2,16 +2,16 @@
 #ifndef OOMLENS_PARSERS_VMCORE_INT_H
 #define OOMLENS_PARSERS_VMCORE_INT_H
 
-/* Shared by parsers/vmcore.c (tasks, globals) and vmcore_log.c (the log). */
+/* Shared by dumps/vmcore.c (tasks, globals) and vmcore_log.c (the log). */
 
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "model/dump.h"
-#include "parsers/kcore.h"
-#include "parsers/kallsyms.h"
-#include "parsers/kdwarf.h"
-#include "parsers/ktypes.h"
+#include "dumps/kcore.h"
+#include "dumps/kallsyms.h"
+#include "dumps/kdwarf.h"
+#include "dumps/ktypes.h"
 
 struct vmc {
 	struct kcore *kc;

@@ -24,6 +24,19 @@ expect 0 "help" -- "$bin" --help
 expect 0 "analyze help" -- "$bin" analyze --help
 expect 2 "no command" -- "$bin"
 expect 2 "unknown command" -- "$bin" frobnicate
+grep -q "did you mean" "$tmp/err" && bad "no suggestion for a far name" || ok
+expect 2 "misspelt command" -- "$bin" reprot
+grep -qx "oomlens: unknown command 'reprot'; did you mean 'report'?" "$tmp/err" && ok || bad "did you mean report"
+expect 2 "misspelt command, a letter missing" -- "$bin" ingst
+grep -q "did you mean 'ingest'?" "$tmp/err" && ok || bad "did you mean ingest"
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && ok || bad "an unknown command gives two lines, not the whole help"
+expect 0 "help CMD" -- "$bin" help vmcore
+grep -q "^usage: oomlens vmcore" "$tmp/out" && ok || bad "help vmcore prints vmcore's usage"
+expect 2 "help of an unknown CMD" -- "$bin" help nosuch
+expect 0 "-V" -- "$bin" -V
+grep -qE "^oomlens [0-9]+\.[0-9]+" "$tmp/out" && ok || bad "-V prints the version"
+expect 2 "unknown top-level option" -- "$bin" --frob
+[ "$(wc -l <"$tmp/err")" -eq 2 ] && ok || bad "an unknown option gives two lines"
 expect 2 "bad format" -- "$bin" analyze --format xml fixtures/demo/rhel7-storm.log
 expect 0 "incidents found" -- "$bin" analyze fixtures/demo/rhel7-storm.log
 : >"$tmp/empty"

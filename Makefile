@@ -38,7 +38,8 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab
+.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
+	install uninstall check-install
 
 all: oomlens
 
@@ -83,7 +84,7 @@ $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
-check: oomlens $(BUILD)/tests/run $(GEN) check-layers $(BUILD)/fixtures/vmcore/.stamp \
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-install $(BUILD)/fixtures/vmcore/.stamp \
 	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
@@ -208,6 +209,34 @@ check-layers:
 			{ echo "layering: $$m includes a sibling module"; exit 1; }; \
 	done
 	@echo "layers ok"
+
+# Installs the binary, its man page (made from the help texts by
+# scripts/mkman.sh) and its bash completion. A packager's DESTDIR,
+# PREFIX and flags pass through: make install DESTDIR=/tmp/x PREFIX=/usr
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+INSTALL ?= install
+
+$(BUILD)/oomlens.1: oomlens scripts/mkman.sh
+	@mkdir -p $(dir $@)
+	scripts/mkman.sh ./oomlens > $@
+
+install: oomlens $(BUILD)/oomlens.1
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
+		$(DESTDIR)$(COMPLETIONDIR)
+	$(INSTALL) -m 755 oomlens $(DESTDIR)$(BINDIR)/oomlens
+	$(INSTALL) -m 644 $(BUILD)/oomlens.1 $(DESTDIR)$(MANDIR)/man1/oomlens.1
+	$(INSTALL) -m 644 contrib/oomlens.bash $(DESTDIR)$(COMPLETIONDIR)/oomlens
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/oomlens $(DESTDIR)$(MANDIR)/man1/oomlens.1 \
+		$(DESTDIR)$(COMPLETIONDIR)/oomlens
+
+# What issue 15 asks of an install, into a scratch DESTDIR (run by check).
+check-install: oomlens
+	tests/install.sh
 
 clean:
 	rm -rf build build-asan oomlens $(GEN)

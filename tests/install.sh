@@ -1,0 +1,46 @@
+#!/bin/bash
+# make install into a scratch DESTDIR, as a packager would, and what
+# issue 15 asks of it: the binary, a man page that man renders without a
+# warning and with a section per subcommand, a bash completion that
+# completes, and a packager's flags passed through without -Werror.
+set -u
+cd "$(dirname "$0")/.."
+# a packager's make, not the one that ran us (whose DEVELOPER=1 would leak in)
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES DEVELOPER
+fail=0
+check() { if eval "$2"; then echo "ok - $1"; else echo "not ok - $1"; fail=1; fi; }
+
+dest=$(mktemp -d)
+trap 'rm -rf "$dest"' EXIT
+make -s install DESTDIR="$dest" PREFIX=/usr >"$dest/.log" 2>&1
+rc=$?
+check "make install DESTDIR PREFIX=/usr" "[ $rc -eq 0 ]"
+check "binary in /usr/bin" "[ -x '$dest/usr/bin/oomlens' ]"
+check "installed binary runs" "'$dest/usr/bin/oomlens' --version | grep -q '^oomlens '"
+page=$dest/usr/share/man/man1/oomlens.1
+check "man page installed" "[ -s '$page' ]"
+warn=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
+check "man -l renders without a warning" "[ -z \"\$warn\" ]"
+text=$(MANWIDTH=80 man -l "$page" 2>/dev/null)
+for cmd in $(./oomlens --list-commands); do
+	check "man page has a section for $cmd" "grep -q '^   oomlens $cmd\$' <<<\"\$text\""
+done
+check "man page lists --summary of report" "grep -q -- '--summary' <<<\"\$text\""
+comp=$dest/usr/share/bash-completion/completions/oomlens
+check "bash completion installed" "[ -s '$comp' ]"
+got=$(PATH=$dest/usr/bin:$PATH bash -c "source '$comp'
+	COMP_WORDS=(oomlens rep); COMP_CWORD=1; _oomlens; echo \${COMPREPLY[*]}
+	COMP_WORDS=(oomlens report --sum); COMP_CWORD=2; _oomlens; echo \${COMPREPLY[*]}")
+check "completion: rep -> report" "grep -qx 'report' <<<\"\$(sed -n 1p <<<\"\$got\")\""
+check "completion: report --sum -> --summary" "grep -qx -- '--summary' <<<\"\$(sed -n 2p <<<\"\$got\")\""
+
+# A packager's flags reach every compile and link; -Werror only with DEVELOPER=1.
+flags="-O2 -fstack-protector-strong -Wformat -Werror=format-security"
+cmds=$(make -n -B BUILD=build-pkgtest oomlens CFLAGS="$flags" CPPFLAGS="-D_FORTIFY_SOURCE=2" LDFLAGS="-Wl,-z,relro")
+check "CFLAGS reach the compiler" "grep -q -- '-fstack-protector-strong' <<<\"\$cmds\""
+check "CPPFLAGS reach the compiler" "grep -q -- '-D_FORTIFY_SOURCE=2' <<<\"\$cmds\""
+check "LDFLAGS reach the link" "grep -q -- '-Wl,-z,relro' <<<\"\$cmds\""
+check "no -Werror in a packager's build" "! grep -qE -- '-Werror( |\$)' <<<\"\$cmds\""
+dev=$(make -n -B BUILD=build-pkgtest oomlens DEVELOPER=1)
+check "-Werror in the developer build" "grep -qE -- '-Werror( |\$)' <<<\"\$dev\""
+exit $fail

@@ -25,6 +25,15 @@ static struct oomlens_error *keep_event(void *ctx, const struct oom_event *ev)
 {
 	struct collected *c = ctx;
 
+	if (c->events < sizeof(c->ev) / sizeof(c->ev[0])) {
+		struct collected_event *e = &c->ev[c->events];
+
+		e->line = ev->pos.line;
+		e->kind = (int)ev->kind;
+		e->pid = ev->pid;
+		snprintf(e->comm, sizeof(e->comm), "%s",
+			 ev->comm ? ev->comm : "");
+	}
 	c->events++;
 	if ((unsigned)ev->kind < 8)
 		c->event_kinds[ev->kind]++;
@@ -35,8 +44,8 @@ static struct oomlens_error *keep_event(void *ctx, const struct oom_event *ev)
 	c->last_event_blocked_secs = ev->blocked_secs;
 	snprintf(c->last_event_gfp_mask, sizeof(c->last_event_gfp_mask), "%s",
 		 ev->gfp_mask ? ev->gfp_mask : "");
-	snprintf(c->last_event_gfp_flags, sizeof(c->last_event_gfp_flags),
-		 "%s", ev->gfp_flags ? ev->gfp_flags : "");
+	snprintf(c->last_event_gfp_flags, sizeof(c->last_event_gfp_flags), "%s",
+		 ev->gfp_flags ? ev->gfp_flags : "");
 	snprintf(c->last_event_nodemask, sizeof(c->last_event_nodemask), "%s",
 		 ev->nodemask ? ev->nodemask : "");
 	snprintf(c->last_event_format, sizeof(c->last_event_format), "%s",

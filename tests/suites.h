@@ -38,6 +38,13 @@ struct collected {
 	int64_t last_event_pid, last_event_order, last_event_blocked_secs;
 	char last_event_gfp_mask[32], last_event_gfp_flags[128];
 	char last_event_nodemask[64], last_event_format[64];
+	/* the first events, in order, for the generated fixtures' truth */
+	struct collected_event {
+		uint64_t line;
+		int kind; /* enum oom_event_kind */
+		int64_t pid;
+		char comm[64];
+	} ev[64];
 	/* collect_buffer(): warnings ("buffer:LINE: text"), the first ones */
 	size_t warnings;
 	char warning[4][320];

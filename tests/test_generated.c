@@ -52,8 +52,10 @@ static int check_field(const char *file, size_t k, const char *key,
 {
 	if (!want || !strcmp(want, "-") || (got && !strcmp(want, got)))
 		return 0;
-	fprintf(stderr, "%s: incident %zu: %s: want '%s', got '%s'\n", file,
-		k + 1, key, want, got ? got : "(null)");
+	/* key "event X" names an event's field, k then counts events */
+	fprintf(stderr, "%s: %s %zu: %s: want '%s', got '%s'\n", file,
+		strncmp(key, "event ", 6) ? "incident" : "event", k + 1, key,
+		want, got ? got : "(null)");
 	return 1;
 }
 
@@ -103,12 +105,57 @@ static size_t extra_kills(const struct oom_incident *inc)
 	return n;
 }
 
+/*
+ * The .expect's "event" lines against the events the parser gave, in
+ * order, every key (line, kind, pid, comm): event k of the file.
+ */
+static int check_event(const char *name, const struct collected *c, size_t k,
+		       char *line)
+{
+	static const char *const keys[] = {"line", "kind", "pid", "comm"};
+	char buf[512], got[96];
+	const struct collected_event *e;
+	int bad = 0;
+
+	for (char *p = strchr(line, ' '); p; p = strchr(p + 1, ' ')) {
+		size_t len = strcspn(p + 1, "=\n"), i;
+
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			if (strlen(keys[i]) == len &&
+			    !strncmp(keys[i], p + 1, len))
+				break;
+		if (len && i == sizeof(keys) / sizeof(keys[0])) {
+			fprintf(stderr,
+				"%s: event %zu: key '%.*s' not compared\n",
+				name, k + 1, (int)len, p + 1);
+			bad++;
+		}
+	}
+	if (k >= c->events || k >= sizeof(c->ev) / sizeof(c->ev[0])) {
+		fprintf(stderr, "%s: event %zu missing\n", name, k + 1);
+		return bad + 1;
+	}
+	e = &c->ev[k];
+	snprintf(got, sizeof(got), "%llu", (unsigned long long)e->line);
+	bad += check_field(name, k, "event line",
+			   value(line, "line", buf, sizeof(buf)), got);
+	bad += check_field(name, k, "event kind",
+			   value(line, "kind", buf, sizeof(buf)),
+			   oom_event_kind_name((enum oom_event_kind)e->kind));
+	snprintf(got, sizeof(got), "%lld", (long long)e->pid);
+	bad += check_field(name, k, "event pid",
+			   value(line, "pid", buf, sizeof(buf)), got);
+	bad += check_field(name, k, "event comm",
+			   value(line, "comm", buf, sizeof(buf)), e->comm);
+	return bad;
+}
+
 static int check_one(const char *dir, const char *name)
 {
 	char path[1200], line[4096], buf[512], got[512];
 	struct collected c;
 	struct oomlens_error *err;
-	size_t k = 0;
+	size_t k = 0, ev = 0;
 	int bad = 0;
 	FILE *f;
 
@@ -123,6 +170,10 @@ static int check_one(const char *dir, const char *name)
 		const struct oom_incident *inc;
 		const struct oom_kill *v;
 
+		if (!strncmp(line, "event ", 6)) {
+			bad += check_event(name, &c, ev++, line);
+			continue;
+		}
 		if (strncmp(line, "incident", 8))
 			continue;
 		if (k >= c.n) {
@@ -220,6 +271,11 @@ static int check_one(const char *dir, const char *name)
 	if (k != c.n) {
 		fprintf(stderr, "%s: %zu incidents expected, %zu found\n", name,
 			k, c.n);
+		bad++;
+	}
+	if (ev != c.events) {
+		fprintf(stderr, "%s: %zu events expected, %zu found\n", name,
+			ev, c.events);
 		bad++;
 	}
 	collected_release(&c);

@@ -62,6 +62,9 @@ static const char analyze_usage[] =
 	"  -D, --debuginfo DIR find each vmcore's debuginfo in DIR (by build id,\n"
 	"                    else by release; see oomlens ingest --help)\n"
 	"      --force       read a dump even if the debuginfo does not match it\n"
+	"      --dump-timeout SECONDS\n"
+	"                    stop reading a dump after this long, as damaged\n"
+	"                    (default 600)\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found (memory events such as\n"
@@ -127,6 +130,7 @@ static struct oomlens_error *seen_check(struct seen_set *set, uint64_t fp,
 struct analyze_ctx {
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
+	unsigned dump_timeout; /* --dump-timeout; 0: the default */
 	struct report *report;
 	struct analyzer_options models;
 	size_t incidents;
@@ -224,7 +228,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 					    const char *path)
 {
-	struct vmcore_options opt = {.force = a->force};
+	struct vmcore_options opt = {.force = a->force,
+				     .timeout_secs = a->dump_timeout};
 	struct dump_state d;
 	struct oomlens_error *err;
 
@@ -297,6 +302,7 @@ int cmd_analyze(int argc, char **argv)
 		{"vmlinux", required_argument, NULL, 'k'},
 		{"debuginfo", required_argument, NULL, 'D'},
 		{"force", no_argument, NULL, 'F'},
+		{"dump-timeout", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -360,6 +366,15 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		case 'F':
 			a.force = true;
+			break;
+		case 'T':
+			if (!cli_parse_seconds(optarg, &a.dump_timeout)) {
+				cli_print(
+					stderr,
+					"oomlens analyze: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+					optarg);
+				return EXIT_TROUBLE;
+			}
 			break;
 		case 'h':
 			fputs(analyze_usage, stdout);

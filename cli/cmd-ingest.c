@@ -46,6 +46,8 @@ static const char ingest_usage[] =
 	"              kallsyms in the dump (6.0+ kernels built with BTF);\n"
 	"              incident_dumps says which was used\n"
 	"  --force     read a vmcore even if its debuginfo does not match it\n"
+	"  --dump-timeout SECONDS  stop reading a vmcore after this long, and\n"
+	"              skip it as damaged (default 600)\n"
 	"  --wait SECONDS  give up when another process has held the database's\n"
 	"              write lock this long (default: wait as long as it\n"
 	"              takes, saying for whom after half a second)\n"
@@ -96,6 +98,7 @@ struct ingest {
 	struct oomlens_error *failure; /* the database failed: this */
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
+	unsigned dump_timeout; /* --dump-timeout; 0: the default */
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
 	uint64_t vmcores, superseded;
@@ -660,7 +663,8 @@ static struct oomlens_error *parse_dump(struct ingest *g, void *arg)
 
 static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 {
-	struct vmcore_options opt = {.force = g->force};
+	struct vmcore_options opt = {.force = g->force,
+				     .timeout_secs = g->dump_timeout};
 	struct db_source src = {0};
 	struct dump_state d;
 	struct oomlens_error *err;
@@ -741,6 +745,7 @@ int cmd_ingest(int argc, char **argv)
 		{"vmlinux", required_argument, NULL, 'k'},
 		{"debuginfo", required_argument, NULL, 'D'},
 		{"force", no_argument, NULL, 'F'},
+		{"dump-timeout", required_argument, NULL, 'T'},
 		{"wait", required_argument, NULL, 'w'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
@@ -774,6 +779,15 @@ int cmd_ingest(int argc, char **argv)
 			break;
 		case 'F':
 			g.force = true;
+			break;
+		case 'T':
+			if (!cli_parse_seconds(optarg, &g.dump_timeout)) {
+				cli_print(
+					stderr,
+					"oomlens ingest: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+					optarg);
+				return EXIT_TROUBLE;
+			}
 			break;
 		case 'w':
 			wait = strtod(optarg, &end);

@@ -28,6 +28,9 @@ int cmd_vmcore(int argc, char **argv);
 void cli_print(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* A whole number of seconds, 1 to a week, into *secs; false if not one. */
+bool cli_parse_seconds(const char *text, unsigned *secs);
+
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -7,6 +8,7 @@
 
 #include "cli/commands.h"
 #include "core/escape.h"
+#include "core/scan.h"
 #include "core/banned.h"
 
 #ifndef OOMLENS_VERSION
@@ -52,6 +54,21 @@ void cli_print(FILE *f, const char *fmt, ...)
 	escape_fputs(text, f);
 	fputc('\n', f);
 	free(text);
+}
+
+bool cli_parse_seconds(const char *text, unsigned *secs)
+{
+	unsigned long v;
+	char *end;
+
+	if (!scan_is_digit(*text))
+		return false;
+	errno = 0;
+	v = strtoul(text, &end, 10);
+	if (errno || *end || v < 1 || v > 7 * 24 * 3600)
+		return false;
+	*secs = (unsigned)v;
+	return true;
 }
 
 void cli_print_warning(const char *cmd, const char *source, uint64_t line,

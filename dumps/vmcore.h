@@ -29,6 +29,12 @@ struct vmcore_options {
 	bool no_tasks; /* skip the task list */
 	unsigned max_tasks; /* 0: the default cap (VMCORE_MAX_TASKS) */
 	/*
+	 * vmcore_read_isolated(): seconds the reading child may take before
+	 * it is stopped (a library that loops on a hostile dump); 0: the
+	 * default, VMCORE_TIMEOUT_SECS.
+	 */
+	unsigned timeout_secs;
+	/*
 	 * With no vmlinux given: called once the dump is open, with its
 	 * VMCOREINFO OSRELEASE and BUILD-ID (NULL when absent), to name its
 	 * debuginfo in buf (n bytes); false when there is none.
@@ -39,6 +45,8 @@ struct vmcore_options {
 };
 
 #define VMCORE_MAX_TASKS 1000000u
+/* A million tasks through DWARF take well under a minute here. */
+#define VMCORE_TIMEOUT_SECS 600u
 
 /*
  * Read vmcore with the debuginfo in vmlinux (or, when vmlinux is NULL, the
@@ -60,7 +68,9 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 /*
  * vmcore_read() in a child process: the same answer, or, when a library
  * crashes on the dump, an error naming the file and the signal, and this
- * process goes on. For untrusted dumps; opt->locate runs in the child.
+ * process goes on; when the child takes longer than opt->timeout_secs, it
+ * is stopped and the error (OOMLENS_ERR_LIMIT) says so. For untrusted
+ * dumps; opt->locate runs in the child.
  */
 struct oomlens_error *vmcore_read_isolated(const char *vmcore,
 					   const char *vmlinux,

@@ -115,15 +115,31 @@ static void child(int fd, const char *vmcore, const char *vmlinux,
 	struct dump_state d;
 	struct oomlens_error *err;
 	const char *crash = getenv("OOMLENS_TEST_DUMP_CRASH");
+	const char *hang = getenv("OOMLENS_TEST_DUMP_HANG");
 	bool ok;
+
+	sigset_t alrm;
+
+	/* the time limit: SIGALRM's default action ends the child */
+	signal(SIGALRM, SIG_DFL);
+	sigemptyset(&alrm);
+	sigaddset(&alrm, SIGALRM);
+	sigprocmask(SIG_UNBLOCK, &alrm, NULL);
+	alarm(opt && opt->timeout_secs ? opt->timeout_secs
+				       : VMCORE_TIMEOUT_SECS);
 
 	/*
 	 * Tests make the child die as a library crash would, for dumps whose
-	 * path ends in this variable's value.
+	 * path ends in this variable's value, ...
 	 */
 	if (crash && *crash && strlen(vmcore) >= strlen(crash) &&
 	    !strcmp(vmcore + strlen(vmcore) - strlen(crash), crash))
 		abort();
+	/* ... or loop forever, as a library looping on a dump would */
+	if (hang && *hang && strlen(vmcore) >= strlen(hang) &&
+	    !strcmp(vmcore + strlen(vmcore) - strlen(hang), hang))
+		for (;;)
+			pause();
 	err = vmcore_read(vmcore, vmlinux, opt, &d);
 	if (err) {
 		head[1] = (uint32_t)err->code;
@@ -297,6 +313,13 @@ struct oomlens_error *vmcore_read_isolated(const char *vmcore,
 		return err;
 	}
 	dump_state_release(out);
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM)
+		return oomlens_error_new(
+			OOMLENS_ERR_LIMIT,
+			"'%s': the dump reader took longer than %u s and was stopped (--dump-timeout); nothing of it is used",
+			vmcore,
+			opt && opt->timeout_secs ? opt->timeout_secs
+						 : VMCORE_TIMEOUT_SECS);
 	if (WIFSIGNALED(status))
 		return oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,

@@ -474,6 +474,14 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	expect 2 "ingest: a dump whose reader crashes" -- env OOMLENS_TEST_DUMP_CRASH=b-crash.vmcore "$bin" ingest --db "$tmp/c.db" --vmlinux "$k64" "$tmp/many"
 	grep -q "skipped '$tmp/many/b-crash.vmcore': '$tmp/many/b-crash.vmcore': the dump reader crashed on it (signal 6, Aborted)" "$tmp/err" &&
 		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the crash costs one dump, named"; cat "$tmp/err"; }
+	# ... and a reader that never ends is stopped at --dump-timeout
+	expect 2 "ingest: a dump whose reader hangs" -- env OOMLENS_TEST_DUMP_HANG=b-crash.vmcore "$bin" ingest --db "$tmp/h.db" --dump-timeout 1 --vmlinux "$k64" "$tmp/many"
+	grep -q "skipped '$tmp/many/b-crash.vmcore': '$tmp/many/b-crash.vmcore': the dump reader took longer than 1 s and was stopped (--dump-timeout)" "$tmp/err" &&
+		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the hang costs one dump, named"; cat "$tmp/err"; }
+	expect 2 "analyze: a dump whose reader hangs" -- env OOMLENS_TEST_DUMP_HANG=b-crash.vmcore "$bin" analyze --dump-timeout 1 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
+	grep -q "took longer than 1 s" "$tmp/err" && ok || bad "analyze: the hang is named"
+	expect 2 "bad --dump-timeout" -- "$bin" ingest --db "$tmp/h.db" --dump-timeout 0 "$tmp/many"
+	expect 2 "bad --dump-timeout text" -- "$bin" analyze --dump-timeout 1x "$tmp/many/d.log"
 else
 	echo "skipped: vmcore tests (no $vmc; make builds it)"
 fi

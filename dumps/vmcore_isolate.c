@@ -145,6 +145,7 @@ static void child(int fd, const char *vmcore, const char *vmlinux,
 		head[1] = (uint32_t)err->code;
 		ok = put(fd, head, sizeof(head)) &&
 		     put_string(fd, err->message, strlen(err->message));
+		oomlens_error_free(err);
 		_exit(ok ? 0 : 1);
 	}
 	memcpy(w.osrelease, d.osrelease, sizeof(w.osrelease));
@@ -164,6 +165,7 @@ static void child(int fd, const char *vmcore, const char *vmlinux,
 	     (!w.log_len || put(fd, d.log, w.log_len));
 	for (size_t i = 0; ok && i < d.n_warnings; i++)
 		ok = put_string(fd, d.warnings[i], strlen(d.warnings[i]));
+	dump_state_release(&d);
 	_exit(ok ? 0 : 1);
 }
 

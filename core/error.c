@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/error.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,16 @@ struct oomlens_error oomlens_error_nomem = {
 	.code = OOMLENS_ERR_NOMEM,
 	.message = (char *)"out of memory",
 };
+
+struct oomlens_error oomlens_error_buffer_cap = {
+	.code = OOMLENS_ERR_LIMIT,
+	.message = (char *)"a string buffer would exceed its cap",
+};
+
+static bool is_static(const struct oomlens_error *err)
+{
+	return err == &oomlens_error_nomem || err == &oomlens_error_buffer_cap;
+}
 
 static char *vformat(const char *fmt, va_list ap)
 {
@@ -76,8 +87,16 @@ struct oomlens_error *oomlens_error_wrap(struct oomlens_error *err,
 	ctx = vformat(fmt, ap);
 	va_end(ap);
 	if (ctx && asprintf(&msg, "%s: %s", ctx, err->message) >= 0) {
-		free(err->message);
-		err->message = msg;
+		if (is_static(err)) {
+			/* a copy that can take the context */
+			struct oomlens_error *copy = make(err->code, msg);
+
+			if (copy != &oomlens_error_nomem)
+				err = copy;
+		} else {
+			free(err->message);
+			err->message = msg;
+		}
 	}
 	free(ctx);
 	return err;
@@ -85,7 +104,7 @@ struct oomlens_error *oomlens_error_wrap(struct oomlens_error *err,
 
 void oomlens_error_free(struct oomlens_error *err)
 {
-	if (!err || err == &oomlens_error_nomem)
+	if (!err || is_static(err))
 		return;
 	free(err->message);
 	free(err);

@@ -33,6 +33,12 @@ struct oomlens_error {
 
 /* The static out-of-memory error: never freed, safe to return anywhere. */
 extern struct oomlens_error oomlens_error_nomem;
+/*
+ * The static error of a string buffer grown past its cap (core/strbuf.h),
+ * code LIMIT: never freed either, so a caller that ignores it leaks nothing.
+ * oomlens_error_wrap() returns a heap copy of it with the context.
+ */
+extern struct oomlens_error oomlens_error_buffer_cap;
 
 /* A new error with a printf-style message. Never returns NULL. */
 struct oomlens_error *oomlens_error_new(enum oomlens_error_code code,
@@ -46,7 +52,8 @@ struct oomlens_error *oomlens_error_errno(enum oomlens_error_code code,
 
 /*
  * Prefix context to err's message ("ctx: message") and return err. If err is
- * the static nomem error it is returned unchanged. err may not be NULL.
+ * the static nomem error it is returned unchanged; another static error is
+ * copied first, and the copy returned. err may not be NULL.
  */
 struct oomlens_error *oomlens_error_wrap(struct oomlens_error *err,
 					 const char *fmt, ...)

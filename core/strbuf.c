@@ -17,6 +17,7 @@ void strbuf_init(struct strbuf *sb, size_t cap)
 	sb->len = 0;
 	sb->alloc = 0;
 	sb->cap = cap;
+	sb->err = NULL;
 }
 
 void strbuf_release(struct strbuf *sb)
@@ -29,6 +30,7 @@ void strbuf_release(struct strbuf *sb)
 void strbuf_reset(struct strbuf *sb)
 {
 	sb->len = 0;
+	sb->err = NULL;
 	if (sb->alloc)
 		sb->buf[0] = '\0';
 }
@@ -38,10 +40,10 @@ struct oomlens_error *strbuf_grow(struct strbuf *sb, size_t extra)
 	size_t need, want;
 	char *p;
 
+	if (sb->err)
+		return sb->err;
 	if (extra > sb->cap || sb->len > sb->cap - extra)
-		return oomlens_error_new(
-			OOMLENS_ERR_LIMIT,
-			"buffer would exceed its cap of %zu bytes", sb->cap);
+		return sb->err = &oomlens_error_buffer_cap;
 	need = sb->len + extra + 1;
 	if (need <= sb->alloc)
 		return NULL;
@@ -52,7 +54,7 @@ struct oomlens_error *strbuf_grow(struct strbuf *sb, size_t extra)
 		want = sb->cap + 1;
 	p = realloc(sb->alloc ? sb->buf : NULL, want);
 	if (!p)
-		return &oomlens_error_nomem;
+		return sb->err = &oomlens_error_nomem;
 	if (!sb->alloc)
 		p[0] = '\0';
 	sb->buf = p;
@@ -87,9 +89,10 @@ struct oomlens_error *strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(NULL, 0, fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		return oomlens_error_new(OOMLENS_ERR_USAGE, "bad format '%s'",
-					 fmt);
+	if (sb->err)
+		return sb->err;
+	if (n < 0) /* EOVERFLOW: more than INT_MAX bytes */
+		return sb->err = &oomlens_error_buffer_cap;
 	err = strbuf_grow(sb, (size_t)n);
 	if (err)
 		return err;

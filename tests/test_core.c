@@ -24,10 +24,42 @@ START_TEST(strbuf_grows_until_its_cap)
 	ck_assert_int_eq(err->code, OOMLENS_ERR_LIMIT);
 	ck_assert_str_eq(sb.buf, "hello1234"); /* unchanged on failure */
 	oomlens_error_free(err);
-	ck_assert_ptr_null(strbuf_adds(&sb, "z"));
+	strbuf_reset(&sb); /* a fresh start clears the error */
+	ck_assert_ptr_null(strbuf_adds(&sb, "0123456789"));
 	ck_assert_uint_eq(sb.len, 10);
 	strbuf_release(&sb);
 	ck_assert_uint_eq(sb.len, 0);
+}
+END_TEST
+
+/* The first failure sticks: later appends do nothing, checked once. */
+START_TEST(strbuf_errors_are_sticky)
+{
+	struct strbuf sb = STRBUF_INIT(8);
+	struct oomlens_error *err;
+
+	ck_assert_ptr_null(strbuf_error(&sb));
+	strbuf_adds(&sb, "abc");
+	strbuf_adds(&sb, "defghi"); /* 9 bytes: over the cap */
+	strbuf_adds(&sb, "d"); /* would fit, but the text has a hole */
+	strbuf_addf(&sb, "%d", 7);
+	ck_assert_ptr_eq(strbuf_grow(&sb, 0), strbuf_error(&sb));
+	err = strbuf_error(&sb);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, OOMLENS_ERR_LIMIT);
+	ck_assert_str_eq(sb.buf, "abc");
+	/* static: freeing is a no-op, wrapping gives a copy with context */
+	oomlens_error_free(err);
+	err = oomlens_error_wrap(err, "%s", "x.log:3");
+	ck_assert_ptr_ne(err, strbuf_error(&sb));
+	ck_assert_int_eq(err->code, OOMLENS_ERR_LIMIT);
+	ck_assert_str_eq(err->message,
+			 "x.log:3: a string buffer would exceed its cap");
+	oomlens_error_free(err);
+	strbuf_release(&sb);
+	ck_assert_ptr_null(strbuf_error(&sb));
+	ck_assert_ptr_null(strbuf_adds(&sb, "12345678"));
+	strbuf_release(&sb);
 }
 END_TEST
 
@@ -233,6 +265,7 @@ Suite *core_suite(void)
 	TCase *tc = tcase_create("core");
 
 	tcase_add_test(tc, strbuf_grows_until_its_cap);
+	tcase_add_test(tc, strbuf_errors_are_sticky);
 	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
 	tcase_add_test(tc, scan_find_is_memmem);
 	tcase_add_test(tc, error_wrap_adds_context);

@@ -2,12 +2,65 @@
 #ifndef OOMLENS_REPORTS_RENDER_H
 #define OOMLENS_REPORTS_RENDER_H
 
-/* Internal to reports/: one renderer per format. */
+/*
+ * Internal to reports/: the renderer table. Each output format is one
+ * `struct renderer` of functions (format_text.c, format_json.c, ...), listed
+ * once in report.c's table, which is the only place that picks one by
+ * format. report.c keeps the counters and writes r->out to the file after
+ * each call; a renderer appends to the buffers of `struct report` and never
+ * writes to the file itself.
+ */
+
+#include <stdio.h>
 
 #include "core/strbuf.h"
+#include "model/dump.h"
 #include "model/incident.h"
 #include "model/verdict.h"
 #include "reports/jsonw.h"
+#include "reports/report.h"
+
+struct report {
+	const struct renderer *ops;
+	FILE *f;
+	/* incidents, events, vmcores and "also seen" given so far (counted
+	 * before the renderer's call, so the first is 1) */
+	size_t incidents, events, vmcores, seen;
+	/* out: written to f after each call; ev, vm, also: kept until end */
+	struct strbuf out, ev, vm, also;
+	struct jw ejw; /* JSON writer into ev */
+};
+
+/*
+ * One output format. Each function appends to r's buffers; NULL for a
+ * function means the format leaves that kind of item out. Errors: NOMEM,
+ * LIMIT (the buffers' sticky errors are checked by report.c as well).
+ */
+struct renderer {
+	enum report_format fmt;
+	const char *name; /* as --format takes it */
+	struct oomlens_error *(*begin)(struct report *r);
+	/*
+	 * id: the database id or OOM_VAL_NONE; models may be NULL; brief: one
+	 * line of a table of stored incidents is wanted, if the format has one.
+	 */
+	struct oomlens_error *(*incident)(struct report *r, int64_t id,
+					  const struct oom_incident *inc,
+					  const struct verdict_list *models,
+					  bool brief);
+	struct oomlens_error *(*dump)(struct report *r,
+				      const struct dump_state *d,
+				      const char *path);
+	struct oomlens_error *(*also_seen)(struct report *r, size_t index,
+					   const struct oom_incident *inc);
+	struct oomlens_error *(*event)(struct report *r,
+				       const struct oom_event *ev);
+	/* Append what remains to r->out. */
+	struct oomlens_error *(*end)(struct report *r);
+};
+
+extern const struct renderer render_text;
+extern const struct renderer render_json;
 
 /*
  * id: the database id, or OOM_VAL_NONE to leave it out. models: the

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The report front: picks the renderer of a format from the table below (the
+ * one place that does), counts what it is given, and writes each rendered
+ * piece to the file as it comes, so that memory holds one incident at a time
+ * plus the few events and vmcores kept for the end.
+ */
 #include "reports/report.h"
-
-#include "reports/dump.h"
 
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/strbuf.h"
 #include "reports/render.h"
@@ -14,16 +19,45 @@
 #define EVENTS_CAP ((size_t)64 << 20)
 #define OUT_CAP ((size_t)1 << 30)
 
-struct report {
-	enum report_format fmt;
-	FILE *f;
-	size_t incidents, events, vmcores, seen;
-	struct strbuf out, ev, vm, also; /* also: JSON "also_seen_in" */
-	struct jw ejw;
+/* Every format, indexed by enum report_format. */
+static const struct renderer *const renderers[REPORT_FORMATS] = {
+	[REPORT_TEXT] = &render_text,
+	[REPORT_JSON] = &render_json,
 };
 
+bool report_format_parse(const char *name, enum report_format *out)
+{
+	size_t i;
+
+	for (i = 0; i < REPORT_FORMATS; i++) {
+		if (renderers[i] && !strcmp(renderers[i]->name, name)) {
+			*out = renderers[i]->fmt;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *report_format_name(enum report_format fmt)
+{
+	return (unsigned)fmt < REPORT_FORMATS && renderers[fmt]
+		       ? renderers[fmt]->name
+		       : "?";
+}
+
+/* Write r->out to the file; the buffers' sticky errors first. */
 static struct oomlens_error *flush(struct report *r)
 {
+	struct oomlens_error *err = strbuf_error(&r->out);
+
+	if (!err)
+		err = strbuf_error(&r->ev);
+	if (!err)
+		err = strbuf_error(&r->vm);
+	if (!err)
+		err = strbuf_error(&r->also);
+	if (err)
+		return err;
 	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, r->f) != r->out.len)
 		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
 					   "cannot write the report");
@@ -34,11 +68,16 @@ static struct oomlens_error *flush(struct report *r)
 struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 				   FILE *f)
 {
-	struct report *r = calloc(1, sizeof(*r));
+	struct oomlens_error *err = NULL;
+	struct report *r;
 
+	if ((unsigned)fmt >= REPORT_FORMATS || !renderers[fmt])
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "no renderer for format %d", (int)fmt);
+	r = calloc(1, sizeof(*r));
 	if (!r)
 		return &oomlens_error_nomem;
-	r->fmt = fmt;
+	r->ops = renderers[fmt];
 	r->f = f;
 	strbuf_init(&r->out, OUT_CAP);
 	strbuf_init(&r->ev, EVENTS_CAP);
@@ -46,16 +85,13 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	strbuf_init(&r->also, EVENTS_CAP);
 	jw_init(&r->ejw, &r->ev, 2);
 	r->ejw.depth = 1; /* inside the "events" array */
-	if (fmt == REPORT_JSON) {
-		struct oomlens_error *err = strbuf_addf(
-			&r->out,
-			"{\n  \"schema_version\": %d,\n  \"incidents\": [",
-			REPORT_JSON_SCHEMA_VERSION);
-
-		if (err) {
-			report_abort(r);
-			return err;
-		}
+	if (r->ops->begin)
+		err = r->ops->begin(r);
+	if (!err)
+		err = strbuf_error(&r->out);
+	if (err) {
+		report_abort(r);
+		return err;
 	}
 	*out = r;
 	return NULL;
@@ -66,25 +102,12 @@ static struct oomlens_error *incident(struct report *r, int64_t id,
 				      const struct verdict_list *models,
 				      bool brief)
 {
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
 
 	r->incidents++;
-	if (r->fmt == REPORT_JSON) {
-		struct jw w;
-
-		jw_init(&w, &r->out, 2);
-		w.depth = 1;
-		w.need_comma[0] = r->incidents > 1;
-		render_incident_json(&w, inc, id, models);
-		err = w.err;
-	} else if (brief) {
-		err = render_incident_brief(&r->out, id, inc, r->incidents);
-	} else {
-		err = render_incident_text(&r->out, inc, r->incidents, models);
-	}
-	if (err)
-		return err;
-	return flush(r);
+	if (r->ops->incident)
+		err = r->ops->incident(r, id, inc, models, brief);
+	return err ? err : flush(r);
 }
 
 struct oomlens_error *report_incident(struct report *r,
@@ -109,91 +132,43 @@ struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
 struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
 				  const char *path)
 {
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
 
 	r->vmcores++;
-	if (r->fmt == REPORT_JSON) {
-		struct jw w;
-
-		jw_init(&w, &r->vm, 2);
-		w.depth = 1;
-		w.need_comma[0] = r->vmcores > 1;
-		jw_object(&w, NULL);
-		render_dump_json(&w, d, path);
-		jw_end_object(&w);
-		return w.err;
-	}
-	err = render_dump_head_text(&r->out, d, path);
-	if (!err)
-		err = render_dump_ps_text(&r->out, d);
-	if (!err)
-		err = strbuf_adds(&r->out, "\n");
+	if (r->ops->dump)
+		err = r->ops->dump(r, d, path);
 	return err ? err : flush(r);
 }
 
 struct oomlens_error *report_also_seen(struct report *r, size_t index,
 				       const struct oom_incident *inc)
 {
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
 
 	r->seen++;
-	if (r->fmt == REPORT_JSON) {
-		struct jw w;
-		char fp[17];
-
-		snprintf(fp, sizeof(fp), "%016llx",
-			 (unsigned long long)inc->fingerprint);
-		jw_init(&w, &r->also, 2);
-		w.depth = 1;
-		w.need_comma[0] = r->seen > 1;
-		jw_object(&w, NULL);
-		jw_int(&w, "incident_index", (int64_t)index - 1);
-		jw_str(&w, "fingerprint", fp);
-		jw_str(&w, "source", inc->source);
-		jw_int(&w, "first_line", (int64_t)inc->first.line);
-		jw_int(&w, "last_line", (int64_t)inc->last.line);
-		jw_end_object(&w);
-		return w.err;
-	}
-	err = render_also_seen_text(&r->out, index, inc);
+	if (r->ops->also_seen)
+		err = r->ops->also_seen(r, index, inc);
 	return err ? err : flush(r);
 }
 
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)
 {
+	struct oomlens_error *err = NULL;
+
 	r->events++;
-	if (r->fmt == REPORT_JSON) {
-		render_event_json(&r->ejw, ev);
-		return r->ejw.err;
-	}
-	return render_event_text(&r->ev, ev);
+	if (r->ops->event)
+		err = r->ops->event(r, ev);
+	return err ? err : flush(r);
 }
 
 struct oomlens_error *report_end(struct report *r)
 {
 	struct oomlens_error *err = NULL;
 
-	if (r->fmt == REPORT_JSON) {
-		strbuf_addf(&r->out, "%s],\n  \"events\": [%s%s%s]",
-			    r->incidents ? "\n  " : "", r->ev.buf,
-			    r->events ? "\n  " : "", "");
-		if (r->vmcores)
-			strbuf_addf(&r->out, ",\n  \"vmcores\": [%s\n  ]",
-				    r->vm.buf);
-		strbuf_addf(&r->out, ",\n  \"also_seen_in\": [%s%s]",
-			    r->also.buf, r->seen ? "\n  " : "");
-		strbuf_adds(&r->out, "\n}\n");
-	} else {
-		if (!r->incidents)
-			strbuf_adds(&r->out,
-				    "No kernel OOM-killer incident found.\n");
-		if (r->events)
-			strbuf_addf(
-				&r->out,
-				"Other memory events (not kernel OOM kills): %zu\n%s",
-				r->events, r->ev.buf);
-	}
-	err = flush(r);
+	if (r->ops->end)
+		err = r->ops->end(r);
+	if (!err)
+		err = flush(r);
 	if (!err && fflush(r->f) != 0)
 		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
 					  "cannot write the report");

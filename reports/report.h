@@ -15,6 +15,7 @@
  * REPORT_JSON_SCHEMA_VERSION changes whenever it changes incompatibly.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "core/error.h"
@@ -24,14 +25,21 @@
 
 #define REPORT_JSON_SCHEMA_VERSION 2
 
+/* The output formats; reports/report.c's renderer table has one row each. */
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
+	REPORT_FORMATS /* the number of formats */
 };
+
+/* The format named name (as --format takes it); false if none is. */
+bool report_format_parse(const char *name, enum report_format *out);
+/* The name of fmt, "text", "json", ... */
+const char *report_format_name(enum report_format fmt);
 
 struct report;
 
-/* out is borrowed. Errors: NOMEM. */
+/* f is borrowed. Errors: NOMEM. */
 struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 				   FILE *f);
 /* inc is borrowed. Errors: IO when writing fails. */

@@ -34,6 +34,42 @@ START_TEST(json_strings_are_always_valid)
 }
 END_TEST
 
+/*
+ * The renderer table: every format has a renderer whose name parses back
+ * to it, and a name no renderer has is refused.
+ */
+START_TEST(every_format_has_a_renderer)
+{
+	enum report_format fmt, back;
+	struct oomlens_error *err;
+	struct report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	for (fmt = 0; fmt < REPORT_FORMATS; fmt++) {
+		const char *name = report_format_name(fmt);
+
+		ck_assert_str_ne(name, "?");
+		ck_assert_msg(report_format_parse(name, &back), "%s", name);
+		ck_assert_int_eq(back, fmt);
+		f = open_memstream(&buf, &len);
+		ck_assert_ptr_null(report_begin(&r, fmt, f));
+		ck_assert_ptr_null(report_end(r));
+		fclose(f);
+		free(buf);
+		buf = NULL;
+	}
+	ck_assert(!report_format_parse("xml", &back));
+	ck_assert(!report_format_parse("", &back));
+	ck_assert_str_eq(report_format_name(REPORT_FORMATS), "?");
+	err = report_begin(&r, REPORT_FORMATS, stdout);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, OOMLENS_ERR_USAGE);
+	oomlens_error_free(err);
+}
+END_TEST
+
 /* A report of one kill, of 7 (x y). */
 static void collect_one_kill(struct collected *c)
 {
@@ -182,6 +218,7 @@ Suite *reports_suite(void)
 	TCase *tc = tcase_create("render");
 
 	tcase_add_test(tc, json_strings_are_always_valid);
+	tcase_add_test(tc, every_format_has_a_renderer);
 	tcase_add_test(tc, report_text_and_json_of_an_incident);
 	tcase_add_test(tc, json_verdict_keys_have_one_type);
 	tcase_add_test(tc, summary_rates_only_badness_choices);

@@ -346,17 +346,9 @@ int cmd_analyze(int argc, char **argv)
 			break;
 		}
 		case 'f':
-			if (!strcmp(optarg, "text")) {
-				fmt = REPORT_TEXT;
-			} else if (!strcmp(optarg, "json")) {
-				fmt = REPORT_JSON;
-			} else {
-				cli_print(
-					stderr,
-					"oomlens analyze: unknown format '%s' (text or json)",
-					optarg);
+			if (!cli_parse_format("analyze", optarg,
+					      CLI_FORMATS_ALL, &fmt))
 				return EXIT_TROUBLE;
-			}
 			break;
 		case 'k':
 			a.vmlinux = optarg;
@@ -393,9 +385,7 @@ int cmd_analyze(int argc, char **argv)
 	nfiles = optind < argc ? argc - optind : 1;
 
 	if ((err = report_begin(&a.report, fmt, stdout))) {
-		cli_print(stderr, "oomlens analyze: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("analyze", err);
 	}
 	a.sink.incident = on_incident;
 	a.sink.event = on_event;
@@ -415,9 +405,7 @@ int cmd_analyze(int argc, char **argv)
 	free(a.seen.slots);
 	free(a.seen_events.slots);
 	if ((err = report_end(a.report))) {
-		cli_print(stderr, "oomlens analyze: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("analyze", err);
 	}
 	if (a.status == EXIT_FOUND && !a.incidents)
 		a.status = EXIT_NONE;

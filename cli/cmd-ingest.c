@@ -621,35 +621,6 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	return NULL;
 }
 
-static bool readable(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
-			char *out, size_t n)
-{
-	const char *dir = dir_arg;
-
-	if (id && strlen(id) > 2 && !strchr(id, '/')) {
-		snprintf(out, n, "%s/.build-id/%.2s/%s.debug", dir, id, id + 2);
-		if (readable(out))
-			return true;
-	}
-	if (!rel || strchr(rel, '/'))
-		return false;
-	snprintf(out, n, "%s/vmlinux-%s", dir, rel);
-	if (readable(out))
-		return true;
-	snprintf(out, n, "%s/usr/lib/debug/boot/vmlinux-%s", dir, rel);
-	if (readable(out))
-		return true;
-	snprintf(out, n, "%s/usr/lib/debug/lib/modules/%s/vmlinux", dir, rel);
-	return readable(out);
-}
-
 /*
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory, in one transaction.
@@ -726,15 +697,6 @@ static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
 
 	*claimed = kcore_sniff(path);
 	return *claimed ? ingest_vmcore(g, path) : NULL;
-}
-
-const char *cli_db_path(const char *given)
-{
-	const char *env = getenv("OOMLENS_DB");
-
-	if (given)
-		return given;
-	return env && *env ? env : "oomlens.db";
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -825,9 +787,7 @@ int cmd_ingest(int argc, char **argv)
 	err = db_open_with(&g.db, db_path, &opt);
 	stop_if_asked();
 	if (err) {
-		cli_print(stderr, "oomlens ingest: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("ingest", err);
 	}
 	g.started = now();
 	g.sink.incident = on_incident;
@@ -853,9 +813,7 @@ int cmd_ingest(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	if (err) {
-		cli_print(stderr, "oomlens ingest: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("ingest", err);
 	}
 	if (!g.quiet)
 		cli_print(

@@ -85,9 +85,7 @@ static int show_summary(struct db *db, enum report_format fmt)
 	}
 	db_close(db);
 	if (err) {
-		cli_print(stderr, "oomlens report: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("report", err);
 	}
 	return rows ? EXIT_FOUND : EXIT_NONE;
 }
@@ -152,15 +150,9 @@ int cmd_report(int argc, char **argv)
 			db_path = optarg;
 			break;
 		case 'f':
-			if (!strcmp(optarg, "json")) {
-				fmt = REPORT_JSON;
-			} else if (strcmp(optarg, "text")) {
-				cli_print(
-					stderr,
-					"oomlens report: unknown format '%s' (text or json)",
-					optarg);
+			if (!cli_parse_format("report", optarg, CLI_FORMATS_ALL,
+					      &fmt))
 				return EXIT_TROUBLE;
-			}
 			break;
 		case 'i':
 			id = strtoll(optarg, &end, 10);

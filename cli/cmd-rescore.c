@@ -132,9 +132,7 @@ int cmd_rescore(int argc, char **argv)
 	}
 	analyzer_options_init(&r.opts);
 	if (models && (err = analyzer_options_parse(&r.opts, models))) {
-		cli_print(stderr, "oomlens rescore: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("rescore", err);
 	}
 	db_path = cli_db_path(db_path);
 	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
@@ -147,9 +145,7 @@ int cmd_rescore(int argc, char **argv)
 	}
 	db_close(r.db);
 	if (err) {
-		cli_print(stderr, "oomlens rescore: %s", err->message);
-		oomlens_error_free(err);
-		return EXIT_TROUBLE;
+		return cli_fail("rescore", err);
 	}
 	if (!quiet)
 		cli_print(stderr,

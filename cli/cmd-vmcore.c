@@ -64,7 +64,8 @@ int cmd_vmcore(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *vmlinux = NULL;
-	bool ps = false, log = false, json = false;
+	bool ps = false, log = false;
+	enum report_format fmt = REPORT_TEXT;
 	struct vmcore_options opt = {0};
 	struct dump_state d;
 	struct oomlens_error *err;
@@ -84,14 +85,11 @@ int cmd_vmcore(int argc, char **argv)
 			log = true;
 			break;
 		case 'f':
-			if (strcmp(optarg, "json") && strcmp(optarg, "text")) {
-				cli_print(
-					stderr,
-					"oomlens vmcore: unknown format '%s' (text or json)",
-					optarg);
+			if (!cli_parse_format("vmcore", optarg,
+					      CLI_FORMAT(REPORT_TEXT) |
+						      CLI_FORMAT(REPORT_JSON),
+					      &fmt))
 				return EXIT_TROUBLE;
-			}
-			json = !strcmp(optarg, "json");
 			break;
 		case 'F':
 			opt.force = true;
@@ -123,7 +121,7 @@ int cmd_vmcore(int argc, char **argv)
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
-	if (json) {
+	if (fmt == REPORT_JSON) {
 		struct jw w;
 
 		jw_init(&w, &sb, 2);

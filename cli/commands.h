@@ -7,7 +7,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Each subcommand: argv[0] is the command's name; returns the exit status. */
+#include "core/error.h"
+#include "reports/report.h"
+
+/*
+ * Each subcommand is cmd-NAME.c; what they share is in cli/common.c.
+ *
+ * Each subcommand: argv[0] is the command's name; returns the exit status. */
 
 #define EXIT_FOUND 0 /* incidents found / success */
 #define EXIT_NONE 1 /* ran fine, found no incident */
@@ -30,6 +36,26 @@ void cli_print(FILE *f, const char *fmt, ...)
 
 /* A whole number of seconds, 1 to a week, into *secs; false if not one. */
 bool cli_parse_seconds(const char *text, unsigned *secs);
+
+/*
+ * "oomlens CMD: MESSAGE" on stderr (escaped, as cli_print()), err freed;
+ * returns EXIT_TROUBLE, so that `return cli_fail("report", err);` ends a
+ * command on an error.
+ */
+int cli_fail(const char *cmd, struct oomlens_error *err);
+
+/* The bit of fmt in cli_parse_format()'s `allowed` mask. */
+#define CLI_FORMAT(fmt) (1u << (fmt))
+/* Every format reports/ has. */
+#define CLI_FORMATS_ALL ((1u << REPORT_FORMATS) - 1)
+
+/*
+ * --format ARG: the format named arg (reports/report.h's table) if its bit
+ * is in allowed, into *out. Otherwise "oomlens CMD: unknown format 'ARG'
+ * (text, json or ...)" on stderr, naming the allowed ones, and false.
+ */
+bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
+		      enum report_format *out);
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);

@@ -1,14 +1,10 @@
 // SPDX-License-Identifier: MIT
-#include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/commands.h"
-#include "core/escape.h"
-#include "core/scan.h"
 #include "core/banned.h"
 
 #ifndef OOMLENS_VERSION
@@ -37,50 +33,6 @@ static const struct command commands[] = {
 	 "report [--db FILE] [--format text|json] [--incident ID | --summary]\n"
 	 "                                           show the stored incidents"},
 };
-
-void cli_print(FILE *f, const char *fmt, ...)
-{
-	char *text = NULL;
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&text, fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		fputs("oomlens: out of memory\n", f);
-		return;
-	}
-	escape_fputs(text, f);
-	fputc('\n', f);
-	free(text);
-}
-
-bool cli_parse_seconds(const char *text, unsigned *secs)
-{
-	unsigned long v;
-	char *end;
-
-	if (!scan_is_digit(*text))
-		return false;
-	errno = 0;
-	v = strtoul(text, &end, 10);
-	if (errno || *end || v < 1 || v > 7 * 24 * 3600)
-		return false;
-	*secs = (unsigned)v;
-	return true;
-}
-
-void cli_print_warning(const char *cmd, const char *source, uint64_t line,
-		       const char *text)
-{
-	if (line)
-		cli_print(stderr, "oomlens %s: warning: %s:%llu: %s", cmd,
-			  source, (unsigned long long)line, text);
-	else
-		cli_print(stderr, "oomlens %s: warning: %s: %s", cmd, source,
-			  text);
-}
 
 static void usage(FILE *f)
 {

@@ -157,6 +157,8 @@ const char *escape_str(struct strpool *pool, const char *s)
 	strbuf_init(&sb, pool->cap);
 	copy = escape_add(&sb, s, n) ? NULL : strpool_dup(pool, sb.buf, sb.len);
 	strbuf_release(&sb);
+	if (!copy)
+		pool->failed = true;
 	return copy ? copy : "(out of memory)";
 }
 

@@ -19,14 +19,18 @@ char *strpool_dup(struct strpool *pool, const char *s, size_t n)
 	struct strpool_chunk *c = pool->head;
 	char *out;
 
-	if (n >= pool->cap || pool->used > pool->cap - n - 1)
+	if (n >= pool->cap || pool->used > pool->cap - n - 1) {
+		pool->failed = true;
 		return NULL;
+	}
 	if (!c || c->size - c->used < n + 1) {
 		size_t size = n + 1 > CHUNK_SIZE ? n + 1 : CHUNK_SIZE;
 
 		c = malloc(sizeof(*c) + size);
-		if (!c)
+		if (!c) {
+			pool->failed = true;
 			return NULL;
+		}
 		c->size = size;
 		c->used = 0;
 		c->next = pool->head;
@@ -55,4 +59,5 @@ void strpool_release(struct strpool *pool)
 	}
 	pool->head = NULL;
 	pool->used = 0;
+	pool->failed = false;
 }

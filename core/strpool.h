@@ -10,6 +10,7 @@
  * hostile input cannot make one object grow without bound.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct strpool_chunk;
@@ -18,17 +19,23 @@ struct strpool {
 	struct strpool_chunk *head;
 	size_t used; /* bytes handed out, over all chunks */
 	size_t cap;
+	/*
+	 * Some strpool_dup() (or escape_str()) failed since the last release:
+	 * a caller that copies many strings may check once, at the end.
+	 */
+	bool failed;
 };
 
 #define STRPOOL_INIT(cap_)                                                     \
 	{                                                                      \
-		.head = NULL, .used = 0, .cap = (cap_)                         \
+		.head = NULL, .used = 0, .cap = (cap_), .failed = false        \
 	}
 
 /* A NUL-terminated copy of s[0..n), or NULL when out of memory or over cap. */
 char *strpool_dup(struct strpool *pool, const char *s, size_t n);
 /* strpool_dup() of a C string; NULL s gives NULL. */
 char *strpool_dups(struct strpool *pool, const char *s);
+/* Free every string; the pool is empty again, `failed` cleared. */
 void strpool_release(struct strpool *pool);
 
 #endif

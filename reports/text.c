@@ -63,6 +63,21 @@ static const char *tx(struct strpool *pool, const char *s)
 	return escape_str(pool, s);
 }
 
+/*
+ * The end of a piece of text: the first error of sb (sticky), else out of
+ * memory if an escaped copy could not be made (the text would say
+ * "(out of memory)" in its place), else NULL. Releases pool.
+ */
+static struct oomlens_error *text_done(struct strbuf *sb, struct strpool *pool)
+{
+	struct oomlens_error *err = strbuf_error(sb);
+
+	if (!err && pool->failed)
+		err = &oomlens_error_nomem;
+	strpool_release(pool);
+	return err;
+}
+
 static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
 				       const struct oom_incident *inc,
 				       int64_t victim_pid)
@@ -211,7 +226,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	const struct oom_meminfo *m = &inc->mem;
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	struct oomlens_error *err;
+	struct oomlens_error *err, *top_err;
 	char a[32], b[32], c[32], d[32];
 	size_t i;
 
@@ -327,7 +342,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		model_line(sb, &tmp, inc, &models->v[i]);
 	for (i = 0; models && i < models->n; i++)
 		explain_lines(sb, &tmp, &models->v[i]);
-	top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
+	top_err = top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",
 			    inc->n_warnings + inc->warnings_dropped);
@@ -337,23 +352,21 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 				(unsigned long long)inc->warnings[i].pos.line,
 				tx(&tmp, inc->warnings[i].text));
 	}
-	err = strbuf_adds(sb, "\n");
-	strpool_release(&tmp);
-	return err;
+	strbuf_adds(sb, "\n");
+	err = text_done(sb, &tmp);
+	return top_err ? top_err : err;
 }
 
 struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
 					    const struct oom_incident *inc)
 {
 	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	struct oomlens_error *err;
 
-	err = strbuf_addf(
-		sb, "Incident %zu also seen in %s lines %llu-%llu\n\n", index,
-		tx(&tmp, inc->source), (unsigned long long)inc->first.line,
-		(unsigned long long)inc->last.line);
-	strpool_release(&tmp);
-	return err;
+	strbuf_addf(sb, "Incident %zu also seen in %s lines %llu-%llu\n\n",
+		    index, tx(&tmp, inc->source),
+		    (unsigned long long)inc->first.line,
+		    (unsigned long long)inc->last.line);
+	return text_done(sb, &tmp);
 }
 
 /*
@@ -388,16 +401,13 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev)
 {
 	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	struct oomlens_error *err;
 
-	err = strbuf_addf(sb, "  %s:%llu %s (%s): %s\n", tx(&tmp, ev->source),
-			  (unsigned long long)ev->pos.line,
-			  oom_event_kind_name(ev->kind), tx(&tmp, ev->program),
-			  tx(&tmp, ev->text));
-	if (!err)
-		err = event_fields_text(sb, &tmp, ev);
-	strpool_release(&tmp);
-	return err;
+	strbuf_addf(sb, "  %s:%llu %s (%s): %s\n", tx(&tmp, ev->source),
+		    (unsigned long long)ev->pos.line,
+		    oom_event_kind_name(ev->kind), tx(&tmp, ev->program),
+		    tx(&tmp, ev->text));
+	event_fields_text(sb, &tmp, ev);
+	return text_done(sb, &tmp);
 }
 
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
@@ -406,7 +416,6 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	struct oomlens_error *err;
 	char when[64], victim[48];
 
 	if (index == 1)
@@ -424,7 +433,7 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 			 opt(tx(&tmp, v->comm)));
 	else
 		snprintf(victim, sizeof(victim), "-");
-	err = strbuf_addf(
+	strbuf_addf(
 		sb,
 		"%6lld  %-24.24s %-12.12s %-28.28s %-9s %-26.26s %6zu  %s%s%s\n",
 		(long long)id, when, inc->host ? tx(&tmp, inc->host) : "-",
@@ -432,6 +441,5 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 		oom_constraint_name(inc->constraint), victim, inc->n_tasks,
 		inc->truncated ? "truncated " : "",
 		inc->partial ? "partial " : "", inc->panic ? "panic" : "");
-	strpool_release(&tmp);
-	return err;
+	return text_done(sb, &tmp);
 }

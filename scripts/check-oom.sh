@@ -65,6 +65,12 @@ run() {
 printf '%-26s %6s %6s %9s %6s %6s\n' "run" "allocs" "nomem" "tolerated" "wrong" "crash"
 cd "$root" || exit 1
 run "analyze text" "$bin" analyze fixtures/demo/rfc-forkbomb.log
+# names with control characters: the text renderer escapes them into a pool
+printf '%b\n' \
+	'[ 5.000000] a\033[31mb invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0' \
+	'[ 5.000001] Killed process 7 (x\033]0;t\007y) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB' \
+	>"$tmp/escaped.log"
+run "analyze text, escaped" "$bin" analyze "$tmp/escaped.log"
 run "analyze json, all models" "$bin" analyze --format json --model all \
 	fixtures/generated/memcg.6.1.dmesg-T-de.log
 run "ingest" "$bin" ingest --quiet --db "$tmp/db" fixtures/demo/rhel7-storm.log

@@ -224,6 +224,27 @@ START_TEST(escape_makes_controls_visible)
 }
 END_TEST
 
+/*
+ * A copy that cannot be made leaves a mark on the pool, so that a renderer
+ * which escapes many strings can tell once, at the end, that its text says
+ * "(out of memory)" somewhere instead of a name.
+ */
+START_TEST(escape_failure_marks_the_pool)
+{
+	struct strpool pool = STRPOOL_INIT(8);
+
+	ck_assert_str_eq(escape_str(&pool, "ok"), "ok");
+	ck_assert(!pool.failed);
+	ck_assert_str_eq(escape_str(&pool, "a\x1b[31mb"), "(out of memory)");
+	ck_assert(pool.failed);
+	strpool_release(&pool);
+	ck_assert(!pool.failed);
+	ck_assert_ptr_null(strpool_dups(&pool, "123456789"));
+	ck_assert(pool.failed);
+	strpool_release(&pool);
+}
+END_TEST
+
 /* In pieces, as a signal handler writes it: no escape is ever cut. */
 START_TEST(escape_some_fills_without_cutting)
 {
@@ -266,6 +287,7 @@ Suite *core_suite(void)
 
 	tcase_add_test(tc, strbuf_grows_until_its_cap);
 	tcase_add_test(tc, strbuf_errors_are_sticky);
+	tcase_add_test(tc, escape_failure_marks_the_pool);
 	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
 	tcase_add_test(tc, scan_find_is_memmem);
 	tcase_add_test(tc, error_wrap_adds_context);

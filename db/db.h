@@ -271,6 +271,71 @@ struct oomlens_error *db_list_incidents(
 				    const struct db_incident_row *row),
 	void *ctx);
 
+/* The wall-clock column of v_incidents, UTC seconds, where the schema has it. */
+#define DB_TIME_COLUMN "time_utc"
+
+/* The orders of db_query_incidents(). */
+enum db_sort {
+	DB_SORT_ID, /* as first stored */
+	DB_SORT_TIME, /* wall clock where known, else uptime; unknown last */
+	DB_SORT_HOST,
+	DB_SORT_KERNEL, /* release, as text */
+	DB_SORT_VICTIM, /* comm */
+	DB_SORT_TASKS, /* task rows */
+};
+
+/* The sort named name ("id", "time", ...); false if none is. */
+bool db_sort_parse(const char *name, enum db_sort *out);
+/* "id, time, host, kernel, victim or tasks", for messages. */
+const char *db_sort_names(void);
+
+/*
+ * Which incidents db_query_incidents() lists; all zero lists them all, by
+ * id. Strings are borrowed for the call; NULL means any.
+ */
+struct db_incident_query {
+	const char *host; /* the incident's host (else its source's), exactly */
+	/* wall clock, UTC seconds, inclusive; needs DB_TIME_COLUMN */
+	bool has_since_utc, has_until_utc;
+	int64_t since_utc, until_utc;
+	/* uptime in seconds, inclusive */
+	bool has_since_uptime, has_until_uptime;
+	double since_uptime, until_uptime;
+	/* a kernel release prefix: "5.14" matches 5.14.0-284.el9, not 5.140 */
+	const char *kernel_prefix;
+	const char *victim; /* the victim's comm, exactly */
+	const char *constraint; /* as oom_constraint_name() prints it */
+	/* only where a 2009 RFC model's stored verdict differs from the
+	 * kernel's choice (oomlens rescore stores them) */
+	bool model_disagrees;
+	int64_t limit; /* at most this many; 0: all */
+	enum db_sort sort;
+	bool descending;
+};
+
+/*
+ * db_list_incidents() through q (NULL: all, by id). Every value of q is a
+ * bound parameter. Errors: USAGE for a wall-clock bound on a database
+ * without DB_TIME_COLUMN; fn's, as it returned them; IO.
+ */
+struct oomlens_error *db_query_incidents(
+	struct db *db, const struct db_incident_query *q,
+	struct oomlens_error *(*fn)(void *ctx,
+				    const struct db_incident_row *row),
+	void *ctx);
+
+/*
+ * The verdicts `oomlens rescore` stored for incident id, by model name,
+ * into *out (at most VERDICT_MAX_MODELS; the rest are left out). Their
+ * strings are copied into inc's pool, so they live as long as inc (the
+ * incident id loaded). What the table does not keep (the note, the
+ * comparison with the old badness, explanations, the number of candidates)
+ * is left empty. Errors: NOMEM, IO.
+ */
+struct oomlens_error *db_load_verdicts(struct db *db, int64_t id,
+				       struct oom_incident *inc,
+				       struct verdict_list *out);
+
 /*
  * Rebuild incident id as it was stored: a new incident with its own string
  * pool, which the caller frees with oom_incident_free(). Its source is the

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * db_load_incident() and db_list_incidents(): stored incidents back as the
+ * db_load_incident(): stored incidents back as the
  * model, through the model's own constructors (oom_incident_new(),
  * oom_incident_add_*()), with every string copied into the new incident's
  * pool.
@@ -485,51 +485,4 @@ struct oomlens_error *db_load_incident(struct db *db, int64_t id,
 fail:
 	oom_incident_free(inc);
 	return oomlens_error_wrap(err, "cannot load incident %" PRId64, id);
-}
-
-struct oomlens_error *db_list_incidents(
-	struct db *db,
-	struct oomlens_error *(*fn)(void *ctx,
-				    const struct db_incident_row *row),
-	void *ctx)
-{
-	struct oomlens_error *err;
-	struct db_incident_row r;
-	sqlite3_stmt *st = NULL;
-	bool row = false;
-
-	err = db_stmt(db, DB_ST_LIST,
-		      "SELECT id, fingerprint, source, first_line,"
-		      " kernel_release, uptime, wallclock, host,"
-		      " constraint_name, victim_pid, victim_comm, trigger_comm,"
-		      " n_tasks, truncated, partial, n_sightings"
-		      " FROM v_incidents ORDER BY id",
-		      &st);
-	if (err)
-		return oomlens_error_wrap(err, "cannot list incidents");
-	while (!(err = db_step_row(db, NULL, st, &row)) && row) {
-		r.id = sqlite3_column_int64(st, 0);
-		r.fingerprint = (const char *)sqlite3_column_text(st, 1);
-		r.source = (const char *)sqlite3_column_text(st, 2);
-		r.first_line = col_int(st, 3);
-		r.kernel_release = (const char *)sqlite3_column_text(st, 4);
-		r.has_uptime = sqlite3_column_type(st, 5) != SQLITE_NULL;
-		r.uptime = sqlite3_column_double(st, 5);
-		r.wallclock = (const char *)sqlite3_column_text(st, 6);
-		r.host = (const char *)sqlite3_column_text(st, 7);
-		r.constraint = (const char *)sqlite3_column_text(st, 8);
-		r.victim_pid = col_int(st, 9);
-		r.victim_comm = (const char *)sqlite3_column_text(st, 10);
-		r.trigger_comm = (const char *)sqlite3_column_text(st, 11);
-		r.n_tasks = sqlite3_column_int64(st, 12);
-		r.truncated = sqlite3_column_int(st, 13) != 0;
-		r.partial = sqlite3_column_int(st, 14) != 0;
-		r.n_sightings = sqlite3_column_int64(st, 15);
-		err = fn(ctx, &r);
-		if (err) {
-			sqlite3_reset(st);
-			return err;
-		}
-	}
-	return err ? oomlens_error_wrap(err, "cannot list incidents") : NULL;
 }

@@ -16,7 +16,7 @@
 #include "core/banned.h"
 
 static const char analyze_usage[] =
-	"usage: oomlens analyze [--format text|json] [--model LIST]\n"
+	"usage: oomlens analyze [--format text|json|jsonl] [-o FILE] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
@@ -29,7 +29,10 @@ static const char analyze_usage[] =
 	"A report read twice (a sosreport's dmesg and messages, say) is\n"
 	"reported once, then named: \"also seen in\".\n"
 	"\n"
-	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
+	"  -f, --format FMT  text (default), json (schema: docs/json-schema.md)\n"
+	"                    or jsonl (one incident object per line)\n"
+	"  -o, --output FILE write there (whole, or not at all) instead of stdout\n"
+	"  -n, --top N       text: list the N largest tasks (default 10)\n"
 	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
 	"                    comma-separated: mainline (era from the kernel\n"
 	"                    release) or mainline-ERA, ERA one of 2.6.36 2.6.39\n"
@@ -296,6 +299,8 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
+		{"top", required_argument, NULL, 'n'},
 		{"model", required_argument, NULL, 'm'},
 		{"assume", required_argument, NULL, 'a'},
 		{"explain", required_argument, NULL, 'e'},
@@ -307,7 +312,10 @@ int cmd_analyze(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	enum report_format fmt = REPORT_TEXT;
+	struct report_options ropt = {0};
 	struct analyze_ctx a = {0};
+	struct cli_output out;
+	const char *out_path = NULL;
 	struct oomlens_error *err;
 	char *stdin_only[] = {(char *)"-"};
 	char **files;
@@ -315,8 +323,8 @@ int cmd_analyze(int argc, char **argv)
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:a:e:k:D:h", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "f:o:n:m:a:e:k:D:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'm':
 		case 'a':
@@ -348,6 +356,14 @@ int cmd_analyze(int argc, char **argv)
 		case 'f':
 			if (!cli_parse_format("analyze", optarg,
 					      CLI_FORMATS_ALL, &fmt))
+				return EXIT_TROUBLE;
+			break;
+		case 'o':
+			out_path = optarg;
+			break;
+		case 'n':
+			if (!cli_parse_count("analyze", "--top", optarg,
+					     &ropt.top))
 				return EXIT_TROUBLE;
 			break;
 		case 'k':
@@ -384,7 +400,11 @@ int cmd_analyze(int argc, char **argv)
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 
-	if ((err = report_begin(&a.report, fmt, stdout))) {
+	if ((err = cli_output_open(&out, out_path)))
+		return cli_fail("analyze", err);
+	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
+	if ((err = report_begin_with(&a.report, fmt, out.f, &ropt))) {
+		cli_output_close(&out, false);
 		return cli_fail("analyze", err);
 	}
 	a.sink.incident = on_incident;
@@ -404,7 +424,11 @@ int cmd_analyze(int argc, char **argv)
 	oomlog_library_release();
 	free(a.seen.slots);
 	free(a.seen_events.slots);
-	if ((err = report_end(a.report))) {
+	err = report_end(a.report);
+	if (!err)
+		err = cli_output_close(&out, true);
+	if (err) {
+		cli_output_close(&out, false);
 		return cli_fail("analyze", err);
 	}
 	if (a.status == EXIT_FOUND && !a.incidents)

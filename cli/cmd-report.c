@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,27 +12,53 @@
 #include "core/banned.h"
 
 static const char report_usage[] =
-	"usage: oomlens report [--db FILE] [--format text|json] [--incident ID]\n"
+	"usage: oomlens report [--db FILE] [--format text|json|jsonl] [-o FILE]\n"
+	"                      [FILTER...] [--sort KEY] [--limit N] [--top N]\n"
+	"       oomlens report [--db FILE] [--format FMT] --incident ID\n"
+	"       oomlens report [--db FILE] [--format text|json] --summary | --check\n"
 	"\n"
-	"Show the incidents stored by 'oomlens ingest': a table of them, or one\n"
-	"in full with --incident (the report 'oomlens analyze' prints).\n"
+	"Show the incidents stored by 'oomlens ingest': a table of them, or each\n"
+	"in full in JSON, or one in full with --incident.\n"
 	"\n"
-	"  --db FILE        the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
-	"  -f, --format FMT text (default) or json (docs/json-schema.md; each\n"
-	"                   incident carries its database \"id\")\n"
-	"  -i, --incident ID one incident in full\n"
-	"  -s, --summary    over all incidents: how often each model's victim is\n"
-	"                   the kernel's where it chose by badness (the others,\n"
-	"                   e.g. panic_on_oom, counted apart), and differs from\n"
-	"                   the old model's, by constraint, kernel version, host\n"
-	"                   and kernel rule, with the certainty split (run\n"
-	"                   'oomlens rescore' first)\n"
-	"  --check          check the database's integrity and print a count of\n"
-	"                   what it holds (exit status 2 if it is damaged)\n"
-	"  -h, --help       this text\n"
+	"  --db FILE         the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
+	"  -f, --format FMT  text (default); json (docs/json-schema.md, each\n"
+	"                    incident with its database \"id\"); jsonl, one\n"
+	"                    incident object per line\n"
+	"  -o, --output FILE write there (whole, or not at all) instead of stdout\n"
+	"  -i, --incident ID that incident in full, under its ID, with the\n"
+	"                    verdicts 'oomlens rescore' stored\n"
+	"  -n, --top N       text: list the N largest tasks (default 10)\n"
 	"\n"
-	"Exit status: 0 incidents shown, 1 none stored, 2 usage, I/O or database\n"
-	"error.\n";
+	"Filters (each narrows the list; any number, with any format):\n"
+	"  --host HOST       the incident's host (else its source's)\n"
+	"  --since WHEN      at or after WHEN: a UTC date or time,\n"
+	"  --until WHEN      2026-12-03 or 2026-12-03T10:00[:00][Z], on the\n"
+	"                    wall clock; or seconds since boot (3600, 3600s), on\n"
+	"                    the uptime, where the log gives no date\n"
+	"  --kernel REL      a kernel release prefix: 5.14 is 5.14.0-284.el9,\n"
+	"                    not 5.140\n"
+	"  --victim COMM     the kernel's victim, by its name\n"
+	"  --constraint C    none, cpuset, mempolicy, memcg, lowmem or unknown\n"
+	"  --model-disagrees only where a 2009 RFC model would have killed\n"
+	"                    another task than the kernel (run 'oomlens rescore')\n"
+	"  --sort KEY        id (default), time, host, kernel, victim or tasks;\n"
+	"                    -KEY for the reverse order\n"
+	"  --limit N         at most N incidents\n"
+	"\n"
+	"  -s, --summary     over all incidents: how often each model's victim is\n"
+	"                    the kernel's where it chose by badness (the others,\n"
+	"                    e.g. panic_on_oom, counted apart), and differs from\n"
+	"                    the old model's, by constraint, kernel version, host\n"
+	"                    and kernel rule, with the certainty split (run\n"
+	"                    'oomlens rescore' first)\n"
+	"  --check           check the database's integrity and print a count of\n"
+	"                    what it holds (exit status 2 if it is damaged)\n"
+	"  -h, --help        this text\n"
+	"\n"
+	"Text is in colour on a terminal, unless NO_COLOR is set.\n"
+	"\n"
+	"Exit status: 0 incidents shown, 1 none stored (or none matched), 2\n"
+	"usage, I/O or database error.\n";
 
 struct report_ctx {
 	struct db *db;
@@ -40,15 +67,21 @@ struct report_ctx {
 	bool full;
 };
 
+/* Incident id with its stored verdicts, to c's report. */
 static struct oomlens_error *show(struct report_ctx *c, int64_t id)
 {
+	struct verdict_list vl;
 	struct oom_incident *inc;
 	struct oomlens_error *err = db_load_incident(c->db, id, &inc);
 
 	if (err)
 		return err;
-	err = c->full ? report_incident(c->r, inc)
-		      : report_stored_incident(c->r, id, inc);
+	err = db_load_verdicts(c->db, id, inc, &vl);
+	if (!err)
+		err = c->full ? report_stored_incident_full(c->r, id, inc,
+							    vl.n ? &vl : NULL)
+			      : report_stored_incident(c->r, id, inc,
+						       vl.n ? &vl : NULL);
 	oom_incident_free(inc);
 	c->shown += !err;
 	return err;
@@ -67,10 +100,11 @@ static struct oomlens_error *on_summary_row(void *ctx,
 }
 
 /* --summary: the stored verdicts over the whole archive. */
-static int show_summary(struct db *db, enum report_format fmt)
+static int show_summary(struct db *db, enum report_format fmt,
+			struct cli_output *o)
 {
 	struct summary_report *s;
-	struct oomlens_error *err = summary_begin(&s, fmt, stdout);
+	struct oomlens_error *err = summary_begin(&s, fmt, o->f);
 	size_t rows = 0;
 
 	if (!err) {
@@ -84,7 +118,10 @@ static int show_summary(struct db *db, enum report_format fmt)
 		}
 	}
 	db_close(db);
+	if (!err)
+		err = cli_output_close(o, true);
 	if (err) {
+		cli_output_close(o, false);
 		return cli_fail("report", err);
 	}
 	return rows ? EXIT_FOUND : EXIT_NONE;
@@ -121,30 +158,107 @@ static int check_db(struct db *db, const char *path)
 	return EXIT_FOUND;
 }
 
+/* An --incident id: 1 or more. */
+static bool positive(const char *opt, const char *arg, long long *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtoll(arg, &end, 10);
+	if (end == arg || *end || errno || *out <= 0) {
+		cli_print(stderr, "oomlens report: bad %s '%s'", opt, arg);
+		return false;
+	}
+	return true;
+}
+
+static bool parse_constraint(const char *arg)
+{
+	int c;
+
+	for (c = OOM_CONSTRAINT_UNKNOWN; c <= OOM_CONSTRAINT_LOWMEM; c++)
+		if (!strcmp(arg, oom_constraint_name(c)))
+			return true;
+	cli_print(
+		stderr,
+		"oomlens report: unknown constraint '%s' (none, cpuset, mempolicy, memcg, lowmem or unknown)",
+		arg);
+	return false;
+}
+
+static bool parse_when(const char *opt, const char *arg, bool until,
+		       struct db_incident_query *q)
+{
+	struct cli_when w;
+
+	if (!cli_parse_when(arg, until, &w)) {
+		cli_print(
+			stderr,
+			"oomlens report: bad %s '%s' (a UTC date, 2026-12-03 or 2026-12-03T10:00:00Z, or seconds since boot)",
+			opt, arg);
+		return false;
+	}
+	if (w.is_utc && until)
+		q->has_until_utc = true, q->until_utc = w.utc;
+	else if (w.is_utc)
+		q->has_since_utc = true, q->since_utc = w.utc;
+	else if (until)
+		q->has_until_uptime = true, q->until_uptime = w.uptime;
+	else
+		q->has_since_uptime = true, q->since_uptime = w.uptime;
+	return true;
+}
+
+enum {
+	OPT_HOST = 256,
+	OPT_SINCE,
+	OPT_UNTIL,
+	OPT_KERNEL,
+	OPT_VICTIM,
+	OPT_CONSTRAINT,
+	OPT_DISAGREES,
+	OPT_LIMIT,
+	OPT_SORT,
+};
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
 		{"incident", required_argument, NULL, 'i'},
+		{"top", required_argument, NULL, 'n'},
 		{"check", no_argument, NULL, 'c'},
 		{"summary", no_argument, NULL, 's'},
+		{"host", required_argument, NULL, OPT_HOST},
+		{"since", required_argument, NULL, OPT_SINCE},
+		{"until", required_argument, NULL, OPT_UNTIL},
+		{"kernel", required_argument, NULL, OPT_KERNEL},
+		{"victim", required_argument, NULL, OPT_VICTIM},
+		{"constraint", required_argument, NULL, OPT_CONSTRAINT},
+		{"model-disagrees", no_argument, NULL, OPT_DISAGREES},
+		{"limit", required_argument, NULL, OPT_LIMIT},
+		{"sort", required_argument, NULL, OPT_SORT},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	static const struct db_options ro = {.read_only = true};
 	enum report_format fmt = REPORT_TEXT;
+	struct report_options ropt = {0};
+	struct db_incident_query q = {0};
 	struct report_ctx c = {0};
+	struct cli_output out;
 	struct oomlens_error *err;
-	const char *db_path = NULL;
+	const char *db_path = NULL, *out_path = NULL;
 	long long id = 0;
-	bool check = false, summary = false;
-	char *end;
+	unsigned limit;
+	bool check = false, summary = false, filtered = false;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:i:hcs", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "d:f:o:i:n:hcs", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			db_path = optarg;
@@ -154,21 +268,63 @@ int cmd_report(int argc, char **argv)
 					      &fmt))
 				return EXIT_TROUBLE;
 			break;
+		case 'o':
+			out_path = optarg;
+			break;
 		case 'i':
-			id = strtoll(optarg, &end, 10);
-			if (*end || id <= 0) {
-				cli_print(
-					stderr,
-					"oomlens report: bad incident id '%s'",
-					optarg);
+			if (!positive("incident id", optarg, &id))
 				return EXIT_TROUBLE;
-			}
+			break;
+		case 'n':
+			if (!cli_parse_count("report", "--top", optarg,
+					     &ropt.top))
+				return EXIT_TROUBLE;
 			break;
 		case 'c':
 			check = true;
 			break;
 		case 's':
 			summary = true;
+			break;
+		case OPT_HOST:
+			q.host = optarg;
+			break;
+		case OPT_SINCE:
+		case OPT_UNTIL:
+			if (!parse_when(opt == OPT_SINCE ? "--since"
+							 : "--until",
+					optarg, opt == OPT_UNTIL, &q))
+				return EXIT_TROUBLE;
+			break;
+		case OPT_KERNEL:
+			q.kernel_prefix = optarg;
+			break;
+		case OPT_VICTIM:
+			q.victim = optarg;
+			break;
+		case OPT_CONSTRAINT:
+			if (!parse_constraint(optarg))
+				return EXIT_TROUBLE;
+			q.constraint = optarg;
+			break;
+		case OPT_DISAGREES:
+			q.model_disagrees = true;
+			break;
+		case OPT_LIMIT:
+			if (!cli_parse_count("report", "--limit", optarg,
+					     &limit))
+				return EXIT_TROUBLE;
+			q.limit = limit;
+			break;
+		case OPT_SORT:
+			q.descending = optarg[0] == '-';
+			if (!db_sort_parse(optarg + q.descending, &q.sort)) {
+				cli_print(
+					stderr,
+					"oomlens report: unknown sort key '%s' (%s; -KEY reverses)",
+					optarg, db_sort_names());
+				return EXIT_TROUBLE;
+			}
 			break;
 		case 'h':
 			fputs(report_usage, stdout);
@@ -177,10 +333,26 @@ int cmd_report(int argc, char **argv)
 			fputs(report_usage, stderr);
 			return EXIT_TROUBLE;
 		}
+		filtered |= opt >= OPT_HOST;
 	}
 	if (optind < argc) {
 		cli_print(stderr, "oomlens report: unexpected argument '%s'",
 			  argv[optind]);
+		return EXIT_TROUBLE;
+	}
+	if ((check || summary || id > 0) && filtered) {
+		cli_print(
+			stderr,
+			"oomlens report: filters and --sort, --limit list incidents: not with %s",
+			check	  ? "--check"
+			: summary ? "--summary"
+				  : "--incident");
+		return EXIT_TROUBLE;
+	}
+	if (summary && fmt != REPORT_TEXT && fmt != REPORT_JSON) {
+		cli_print(stderr,
+			  "oomlens report: --summary is text or json, not '%s'",
+			  report_format_name(fmt));
 		return EXIT_TROUBLE;
 	}
 	db_path = cli_db_path(db_path);
@@ -188,24 +360,29 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (check)
 		return check_db(c.db, db_path);
-	if (summary)
-		return show_summary(c.db, fmt);
-	if ((err = report_begin(&c.r, fmt, stdout)))
+	if ((err = cli_output_open(&out, out_path)))
 		goto fail;
-	c.full = id > 0 || fmt == REPORT_JSON;
-	err = id > 0 ? show(&c, id) : db_list_incidents(c.db, on_row, &c);
+	if (summary)
+		return show_summary(c.db, fmt, &out);
+	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
+	if ((err = report_begin_with(&c.r, fmt, out.f, &ropt)))
+		goto fail_out;
+	c.full = id > 0;
+	err = id > 0 ? show(&c, id) : db_query_incidents(c.db, &q, on_row, &c);
 	if (err) {
 		report_abort(c.r);
-		goto fail;
+		goto fail_out;
 	}
 	err = report_end(c.r);
+	if (!err)
+		err = cli_output_close(&out, true);
 	if (err)
-		goto fail;
+		goto fail_out;
 	db_close(c.db);
 	return c.shown ? EXIT_FOUND : EXIT_NONE;
+fail_out:
+	cli_output_close(&out, false);
 fail:
-	cli_print(stderr, "oomlens report: %s", err->message);
-	oomlens_error_free(err);
 	db_close(c.db);
-	return EXIT_TROUBLE;
+	return cli_fail("report", err);
 }

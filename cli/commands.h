@@ -57,6 +57,52 @@ int cli_fail(const char *cmd, struct oomlens_error *err);
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		      enum report_format *out);
 
+/* The most cli_parse_count() gives: more is the same as all. */
+#define CLI_COUNT_MAX 1000000u
+
+/*
+ * A count option (--top N, --limit N): 1 or more, capped at CLI_COUNT_MAX,
+ * into *out. Otherwise "oomlens CMD: bad OPT 'ARG'" on stderr and false.
+ */
+bool cli_parse_count(const char *cmd, const char *opt, const char *arg,
+		     unsigned *out);
+
+/* A time given as --since or --until. */
+struct cli_when {
+	bool is_utc; /* a wall-clock time: utc; else an uptime */
+	int64_t utc; /* seconds since the epoch */
+	double uptime; /* seconds since boot */
+};
+
+/*
+ * A wall-clock time in UTC, "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]" (or a
+ * blank for the T), with an optional "Z" or "+00:00"; or seconds since boot,
+ * "3600" or "3600s". A day alone is its first second, or its last when
+ * until is true. False for anything else (a date that does not exist).
+ */
+bool cli_parse_when(const char *arg, bool until, struct cli_when *out);
+
+/*
+ * Where a report goes: stdout, or -o FILE written to a temporary file
+ * beside it ("FILE.XXXXXX") and renamed over FILE only once whole, so that
+ * FILE is never half-written.
+ */
+struct cli_output {
+	FILE *f; /* write here */
+	const char *path; /* FILE (borrowed), or NULL for stdout */
+	char *tmp; /* the temporary file while open, else NULL */
+};
+
+/* path NULL or "-": stdout. Errors: IO, NOMEM; o->f is stdout then. */
+struct oomlens_error *cli_output_open(struct cli_output *o, const char *path);
+/*
+ * keep: flush, sync and rename the temporary file over FILE; else remove
+ * it. No-op for stdout. Errors: IO (the temporary file is removed).
+ */
+struct oomlens_error *cli_output_close(struct cli_output *o, bool keep);
+/* Colour for o: a terminal, not a file, and NO_COLOR unset or empty. */
+bool cli_colour(const struct cli_output *o);
+
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);
 

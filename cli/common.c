@@ -2,8 +2,9 @@
 /*
  * What every subcommand shares (cli/commands.h): printing with the input's
  * control characters escaped, the error line and its exit status, the
- * --format parser over reports/'s renderer table, the database path, and
- * finding a vmcore's debuginfo.
+ * --format parser over reports/'s renderer table, the database path,
+ * finding a vmcore's debuginfo, times given on the command line, and -o
+ * FILE written whole or not at all (a temporary file renamed).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -11,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "core/escape.h"
@@ -134,4 +137,146 @@ bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
 		return true;
 	snprintf(out, n, "%s/usr/lib/debug/lib/modules/%s/vmlinux", dir, rel);
 	return readable(out);
+}
+
+bool cli_parse_when(const char *arg, bool until, struct cli_when *out)
+{
+	int y, mo, d, h = 0, mi = 0, s = 0, n = 0;
+	char *end;
+	struct tm tm = {0};
+	time_t t;
+
+	if (*arg >= '0' && *arg <= '9' && !strchr(arg, '-')) {
+		/* seconds since boot, "3600" or "3600s" */
+		double up = strtod(arg, &end);
+
+		if (end == arg || (*end && strcmp(end, "s")) || up < 0)
+			return false;
+		out->is_utc = false;
+		out->uptime = up;
+		return true;
+	}
+	if (sscanf(arg, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
+		return false;
+	arg += n;
+	if (*arg == 'T' || *arg == ' ') {
+		int k = 0;
+
+		if (sscanf(arg + 1, "%2d:%2d%n", &h, &mi, &k) != 2 || k != 5)
+			return false;
+		arg += 1 + k;
+		if (*arg == ':') {
+			if (sscanf(arg + 1, "%2d%n", &s, &k) != 1 || k != 2)
+				return false;
+			arg += 1 + k;
+		}
+	} else if (until) {
+		/* a day alone, as an upper bound: its last second */
+		h = 23, mi = 59, s = 59;
+	}
+	if (*arg && strcmp(arg, "Z") && strcmp(arg, "+00:00"))
+		return false;
+	tm.tm_year = y - 1900;
+	tm.tm_mon = mo - 1;
+	tm.tm_mday = d;
+	tm.tm_hour = h;
+	tm.tm_min = mi;
+	tm.tm_sec = s;
+	t = timegm(&tm);
+	/* timegm() normalises 2026-02-30: refuse what it had to move */
+	if (t == (time_t)-1 || tm.tm_mday != d || tm.tm_mon != mo - 1 ||
+	    tm.tm_hour != h || tm.tm_min != mi || tm.tm_sec != s)
+		return false;
+	out->is_utc = true;
+	out->utc = (int64_t)t;
+	return true;
+}
+
+struct oomlens_error *cli_output_open(struct cli_output *o, const char *path)
+{
+	mode_t mask;
+	int fd;
+
+	memset(o, 0, sizeof(*o));
+	o->f = stdout;
+	if (!path || !strcmp(path, "-"))
+		return NULL;
+	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+		o->tmp = NULL;
+		return &oomlens_error_nomem;
+	}
+	fd = mkstemp(o->tmp);
+	if (fd < 0) {
+		struct oomlens_error *err = oomlens_error_errno(
+			OOMLENS_ERR_IO, errno, "cannot write '%s'", path);
+
+		free(o->tmp);
+		o->tmp = NULL;
+		return err;
+	}
+	/* mkstemp() makes it 0600: a report is as readable as any file */
+	mask = umask(0);
+	umask(mask);
+	if (fchmod(fd, 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "w"))) {
+		struct oomlens_error *err = oomlens_error_errno(
+			OOMLENS_ERR_IO, errno, "cannot write '%s'", o->tmp);
+
+		close(fd);
+		unlink(o->tmp);
+		free(o->tmp);
+		o->tmp = NULL;
+		o->f = stdout;
+		return err;
+	}
+	o->path = path;
+	return NULL;
+}
+
+struct oomlens_error *cli_output_close(struct cli_output *o, bool keep)
+{
+	struct oomlens_error *err = NULL;
+
+	if (!o->tmp)
+		return NULL;
+	if (keep && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0))
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write '%s'", o->tmp);
+	if (fclose(o->f) != 0 && keep && !err)
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write '%s'", o->tmp);
+	if (keep && !err && rename(o->tmp, o->path) != 0)
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot rename '%s' to '%s'", o->tmp,
+					  o->path);
+	if (!keep || err)
+		unlink(o->tmp);
+	free(o->tmp);
+	o->tmp = NULL;
+	o->f = stdout;
+	return err;
+}
+
+bool cli_colour(const struct cli_output *o)
+{
+	const char *no = getenv("NO_COLOR");
+
+	return !o->tmp && !(no && *no) && isatty(fileno(o->f));
+}
+
+bool cli_parse_count(const char *cmd, const char *opt, const char *arg,
+		     unsigned *out)
+{
+	unsigned long long n;
+	char *end;
+
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (end == arg || *end || errno || n == 0 || *arg == '-') {
+		cli_print(stderr,
+			  "oomlens %s: bad %s '%s' (a count, 1 or more)", cmd,
+			  opt, arg);
+		return false;
+	}
+	*out = n > CLI_COUNT_MAX ? CLI_COUNT_MAX : (unsigned)n;
+	return true;
 }

@@ -21,7 +21,8 @@ struct command {
 
 static const struct command commands[] = {
 	{"analyze", cmd_analyze,
-	 "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident"},
+	 "analyze [--format FMT] [-o FILE] [FILE...]\n"
+	 "                                           read kernel logs, report every OOM incident"},
 	{"ingest", cmd_ingest,
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
 	{"rescore", cmd_rescore,
@@ -30,7 +31,8 @@ static const struct command commands[] = {
 	 "vmcore --vmlinux FILE [--ps] [--log] VMCORE\n"
 	 "                                           a kdump vmcore's processes and kernel log"},
 	{"report", cmd_report,
-	 "report [--db FILE] [--format text|json] [--incident ID | --summary]\n"
+	 "report [--db FILE] [--format FMT] [-o FILE] [FILTER...]\n"
+	 "         [--incident ID | --summary]\n"
 	 "                                           show the stored incidents"},
 };
 

@@ -16,7 +16,8 @@ static struct oomlens_error *text_incident(struct report *r, int64_t id,
 {
 	if (brief)
 		return render_incident_brief(&r->out, id, inc, r->incidents);
-	return render_incident_text(&r->out, inc, r->incidents, models);
+	return render_incident_text(&r->out, inc, r->incidents, id, models,
+				    &r->opt);
 }
 
 static struct oomlens_error *

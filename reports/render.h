@@ -23,6 +23,7 @@
 struct report {
 	const struct renderer *ops;
 	FILE *f;
+	struct report_options opt; /* top is never 0 */
 	/* incidents, events, vmcores and "also seen" given so far (counted
 	 * before the renderer's call, so the first is 1) */
 	size_t incidents, events, vmcores, seen;
@@ -61,6 +62,7 @@ struct renderer {
 
 extern const struct renderer render_text;
 extern const struct renderer render_json;
+extern const struct renderer render_jsonl;
 
 /*
  * id: the database id, or OOM_VAL_NONE to leave it out. models: the
@@ -70,14 +72,19 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 			  int64_t id, const struct verdict_list *models);
 void render_event_json(struct jw *w, const struct oom_event *ev);
 
+/* report_options.top when it is 0 */
+#define REPORT_TOP_TASKS 10
+
 /*
- * Append the text report of incident number `index` (1-based), with one
- * comparison line per model of models (NULL: none).
+ * Append the text report of incident number `index` (1-based), or of the
+ * stored incident id when id is not OOM_VAL_NONE, with one comparison line
+ * per model of models (NULL: none).
  */
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
-					   size_t index,
-					   const struct verdict_list *models);
+					   size_t index, int64_t id,
+					   const struct verdict_list *models,
+					   const struct report_options *opt);
 /* One line of the stored-incident table; a header line first when index is 1. */
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    const struct oom_incident *inc,

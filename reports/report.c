@@ -23,6 +23,7 @@
 static const struct renderer *const renderers[REPORT_FORMATS] = {
 	[REPORT_TEXT] = &render_text,
 	[REPORT_JSON] = &render_json,
+	[REPORT_JSONL] = &render_jsonl,
 };
 
 bool report_format_parse(const char *name, enum report_format *out)
@@ -65,8 +66,9 @@ static struct oomlens_error *flush(struct report *r)
 	return NULL;
 }
 
-struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
-				   FILE *f)
+struct oomlens_error *report_begin_with(struct report **out,
+					enum report_format fmt, FILE *f,
+					const struct report_options *opt)
 {
 	struct oomlens_error *err = NULL;
 	struct report *r;
@@ -79,6 +81,10 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 		return &oomlens_error_nomem;
 	r->ops = renderers[fmt];
 	r->f = f;
+	if (opt)
+		r->opt = *opt;
+	if (!r->opt.top)
+		r->opt.top = REPORT_TOP_TASKS;
 	strbuf_init(&r->out, OUT_CAP);
 	strbuf_init(&r->ev, EVENTS_CAP);
 	strbuf_init(&r->vm, SIZE_MAX / 2);
@@ -95,6 +101,12 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	}
 	*out = r;
 	return NULL;
+}
+
+struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
+				   FILE *f)
+{
+	return report_begin_with(out, fmt, f, NULL);
 }
 
 static struct oomlens_error *incident(struct report *r, int64_t id,
@@ -124,9 +136,18 @@ struct oomlens_error *report_incident_models(struct report *r,
 }
 
 struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
-					     const struct oom_incident *inc)
+					     const struct oom_incident *inc,
+					     const struct verdict_list *models)
 {
-	return incident(r, id, inc, NULL, true);
+	return incident(r, id, inc, models, true);
+}
+
+struct oomlens_error *
+report_stored_incident_full(struct report *r, int64_t id,
+			    const struct oom_incident *inc,
+			    const struct verdict_list *models)
+{
+	return incident(r, id, inc, models, false);
 }
 
 struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,

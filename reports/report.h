@@ -29,6 +29,7 @@
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
+	REPORT_JSONL, /* JSON Lines: one incident object per line */
 	REPORT_FORMATS /* the number of formats */
 };
 
@@ -37,11 +38,22 @@ bool report_format_parse(const char *name, enum report_format *out);
 /* The name of fmt, "text", "json", ... */
 const char *report_format_name(enum report_format fmt);
 
+/* How to render; all zero is the default. */
+struct report_options {
+	unsigned top; /* text: how many of the largest tasks; 0: 10 */
+	/* text: ANSI colour (the caller decides: a terminal, no NO_COLOR) */
+	bool colour;
+};
+
 struct report;
 
 /* f is borrowed. Errors: NOMEM. */
 struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 				   FILE *f);
+/* The same with options (NULL: the defaults), copied. */
+struct oomlens_error *report_begin_with(struct report **out,
+					enum report_format fmt, FILE *f,
+					const struct report_options *opt);
 /* inc is borrowed. Errors: IO when writing fails. */
 struct oomlens_error *report_incident(struct report *r,
 				      const struct oom_incident *inc);
@@ -53,12 +65,22 @@ struct oomlens_error *report_incident_models(struct report *r,
 					     const struct oom_incident *inc,
 					     const struct verdict_list *models);
 /*
- * A stored incident: in text one line of a table (id, when, host, kernel,
- * constraint, victim, task rows, flags); in JSON the full incident with its
- * database id. inc is borrowed.
+ * A stored incident of a listing: in text one line of a table (id, when,
+ * host, kernel, constraint, victim, flags); in JSON and JSON Lines the full
+ * incident with its database id. models: its stored verdicts, or NULL.
+ * All borrowed.
  */
 struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
-					     const struct oom_incident *inc);
+					     const struct oom_incident *inc,
+					     const struct verdict_list *models);
+/*
+ * One stored incident in full, under its own database id, with its stored
+ * verdicts (models, or NULL). All borrowed.
+ */
+struct oomlens_error *
+report_stored_incident_full(struct report *r, int64_t id,
+			    const struct oom_incident *inc,
+			    const struct verdict_list *models);
 
 /*
  * A vmcore's machine and process table (reports/dump.h): in text at once,

@@ -8,7 +8,6 @@
 #include "core/escape.h"
 #include "core/banned.h"
 
-#define TOP_TASKS 10
 /* Escaped copies of one incident's strings (core/escape.h) */
 #define ESCAPED_CAP ((size_t)64 << 20)
 
@@ -80,7 +79,7 @@ static struct oomlens_error *text_done(struct strbuf *sb, struct strpool *pool)
 
 static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
 				       const struct oom_incident *inc,
-				       int64_t victim_pid)
+				       int64_t victim_pid, size_t top)
 {
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct ranked *r;
@@ -98,11 +97,11 @@ static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
 		r[i].key = task_rss_kb(&inc->tasks[i], page_kb);
 	}
 	qsort(r, n, sizeof(*r), by_key_desc);
-	strbuf_addf(sb, "  Top tasks by rss (%zu of %zu):\n",
-		    n < TOP_TASKS ? n : (size_t)TOP_TASKS, n);
+	strbuf_addf(sb, "  Top tasks by rss (%zu of %zu):\n", n < top ? n : top,
+		    n);
 	strbuf_addf(sb, "    %8s %6s %10s %10s %6s  %s\n", "PID", "UID", "RSS",
 		    "SWAP", "ADJ", "NAME");
-	for (i = 0; i < n && i < TOP_TASKS; i++) {
+	for (i = 0; i < n && i < top; i++) {
 		const struct oom_task *t = r[i].t;
 		int64_t adj = t->col[TASK_OOM_SCORE_ADJ] != OOM_VAL_NONE
 				      ? t->col[TASK_OOM_SCORE_ADJ]
@@ -164,7 +163,7 @@ static void model_line(struct strbuf *sb, struct strpool *pool,
 		    : v->same_as_old ? ", same as the old badness"
 				     : ", not the old badness's choice",
 		    verdict_certainty_name(v->certainty));
-	if (v->certainty == VERDICT_UNDETERMINED)
+	if (v->certainty == VERDICT_UNDETERMINED && v->n_candidates_total)
 		strbuf_addf(sb, " among %zu candidates", v->n_candidates_total);
 	for (i = 0; i < v->n_deciding_inputs; i++)
 		strbuf_addf(sb, "%s%s", i ? ", " : " (",
@@ -218,8 +217,9 @@ static void explain_lines(struct strbuf *sb, struct strpool *pool,
 
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
-					   size_t index,
-					   const struct verdict_list *models)
+					   size_t index, int64_t id,
+					   const struct verdict_list *models,
+					   const struct report_options *ro)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	const struct oom_trigger *t = &inc->trigger;
@@ -230,7 +230,8 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	char a[32], b[32], c[32], d[32];
 	size_t i;
 
-	strbuf_addf(sb, "Incident %zu: %s lines %llu-%llu%s%s%s\n", index,
+	strbuf_addf(sb, "Incident %lld: %s lines %llu-%llu%s%s%s\n",
+		    id != OOM_VAL_NONE ? (long long)id : (long long)index,
 		    tx(&tmp, inc->source), (unsigned long long)inc->first.line,
 		    (unsigned long long)inc->last.line,
 		    inc->partial ? " [partial: header missing]" : "",
@@ -342,7 +343,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		model_line(sb, &tmp, inc, &models->v[i]);
 	for (i = 0; models && i < models->n; i++)
 		explain_lines(sb, &tmp, &models->v[i]);
-	top_err = top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
+	top_err = top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE, ro->top);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",
 			    inc->n_warnings + inc->warnings_dropped);

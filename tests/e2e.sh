@@ -144,6 +144,72 @@ expect 0 "summary json" -- "$bin" report --db "$db" --summary --format json
 grep -q '"group": "host"' "$tmp/out" && ok || bad "summary json by host"
 expect 0 "rescore again replaces" -- "$bin" rescore --db "$db" --quiet
 expect 2 "rescore bad model" -- "$bin" rescore --db "$db" --model nosuch
+# report --incident: the incident's own id, and the verdicts rescore stored
+expect 0 "report one by id" -- "$bin" report --db "$db" --incident 5
+grep -q "^Incident 5: " "$tmp/out" && ok || { bad "report --incident 5 says its id"; head -2 "$tmp/out"; }
+grep -q "^  Model:      mainline-" "$tmp/out" && ok || bad "report --incident shows the stored verdicts"
+expect 0 "report one by id, json" -- "$bin" report --db "$db" --incident 5 --format json
+grep -q '"id": 5,' "$tmp/out" && grep -q '"models": \[' "$tmp/out" && ok || bad "report --incident json: id and models"
+expect 0 "report --top" -- "$bin" report --db "$db" --incident 2 --top 2
+grep -q "Top tasks by rss (2 of " "$tmp/out" && [ "$(grep -c '^  [ *] *[0-9]' "$tmp/out")" = 2 ] && ok || bad "--top 2 lists two tasks"
+# JSON Lines: one incident object per line, each valid, with its id
+expect 0 "report jsonl" -- "$bin" report --db "$db" --format jsonl
+[ "$(wc -l <"$tmp/out")" = 75 ] && ok || bad "jsonl: 75 lines"
+mkdir "$tmp/lines" && (cd "$tmp/lines" && split -l 1 "$tmp/out" l)
+[ "$(sqlite3 :memory: "SELECT count(*) FROM fsdir('$tmp/lines') WHERE name LIKE '%/l%' AND json_valid(CAST(data AS TEXT)) AND json_type(CAST(data AS TEXT), '\$.id') = 'integer' AND json_type(CAST(data AS TEXT), '\$.victim') IS NOT NULL")" = 75 ] && ok || bad "jsonl: each line an incident object with its id"
+rm -rf "$tmp/lines"
+expect 0 "analyze jsonl" -- "$bin" analyze --format jsonl fixtures/demo/rhel7-storm.log
+[ "$(wc -l <"$tmp/out")" = 3 ] && [ "$(grep -c '^{"source":' "$tmp/out")" = 3 ] && ok || bad "analyze jsonl: 3 lines"
+# filters, each with every format
+expect 0 "report --host" -- "$bin" report --db "$db" --host db7
+[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 3 ] && ok || { bad "--host db7: 3 incidents"; cat "$tmp/out"; }
+for f in json jsonl; do
+	expect 0 "report --host --format $f" -- "$bin" report --db "$db" --host db7 --format $f
+	[ "$(grep -c '"host": *"db7"' "$tmp/out")" = 3 ] && [ "$(grep -c '"host"' "$tmp/out")" = 3 ] && ok || bad "--host db7 in $f: 3 incidents"
+done
+expect 0 "report --victim" -- "$bin" report --db "$db" --victim java --format jsonl
+[ "$(wc -l <"$tmp/out")" -ge 1 ] && ! grep -v '"victim":{"pid":[0-9]*,"comm":"java"' "$tmp/out" | grep -q . && ok || bad "--victim java: only java"
+expect 0 "report --kernel" -- "$bin" report --db "$db" --kernel 3.10 --format jsonl
+[ "$(wc -l <"$tmp/out")" -ge 1 ] && ! grep -v '"kernel_release":"3\.10[^0-9]' "$tmp/out" | grep -q . && ok || bad "--kernel 3.10: only 3.10 kernels"
+expect 0 "report --constraint" -- "$bin" report --db "$db" --constraint memcg --format jsonl
+[ "$(wc -l <"$tmp/out")" -ge 1 ] && ! grep -v '"constraint":"memcg"' "$tmp/out" | grep -q . && ok || bad "--constraint memcg: only memcg"
+expect 0 "report --limit --sort" -- "$bin" report --db "$db" --sort -id --limit 2
+[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 2 ] && grep -q '^ *75 ' "$tmp/out" && ok || { bad "--sort -id --limit 2: 75 first"; cat "$tmp/out"; }
+expect 0 "report --since --until uptime" -- "$bin" report --db "$db" --since 4 --until 4.999s --format jsonl
+[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -v '"uptime":4\.[0-9]*,' "$tmp/out" | grep -q . && ok || bad "--since 4 --until 4.999s: uptimes in range"
+expect 1 "report: nothing matches" -- "$bin" report --db "$db" --host nosuch
+expect 2 "report: wall clock without a time column" -- "$bin" report --db "$db" --since 2026-12-03
+grep -q "no wall-clock time" "$tmp/err" && ok || bad "wall-clock filter said to need a time column"
+expect 2 "report: bad --since" -- "$bin" report --db "$db" --since 2026-02-30
+expect 2 "report: bad --sort" -- "$bin" report --db "$db" --sort size
+grep -q "unknown sort key 'size'" "$tmp/err" && ok || bad "bad --sort named"
+expect 2 "report: bad --constraint" -- "$bin" report --db "$db" --constraint oom
+expect 2 "report: bad --limit" -- "$bin" report --db "$db" --limit 0
+expect 2 "report: filters with --incident" -- "$bin" report --db "$db" --incident 2 --host db7
+expect 2 "report: summary in jsonl" -- "$bin" report --db "$db" --summary --format jsonl
+expect 2 "report: bad format names the formats" -- "$bin" report --db "$db" --format xml
+grep -q "unknown format 'xml' (text, json or jsonl)" "$tmp/err" && ok || { bad "bad format message"; cat "$tmp/err"; }
+expect 0 "rescore all models" -- "$bin" rescore --db "$db" --model all --quiet
+expect 0 "report --model-disagrees" -- "$bin" report --db "$db" --model-disagrees --format jsonl
+n=$(wc -l <"$tmp/out")
+want=$(sqlite3 "$db" "SELECT count(DISTINCT incident_id) FROM model_verdicts WHERE model LIKE 'rfc-2009-%' AND agreement = 'differs'")
+[ "$n" -ge 1 ] && [ "$n" -lt 75 ] && [ "$n" = "$want" ] && ok || bad "--model-disagrees: $n incidents, $want where an RFC model differs"
+# -o FILE: the same bytes as stdout, written whole; on failure, no file
+for f in text json jsonl; do
+	"$bin" report --db "$db" --format $f >"$tmp/stdout.$f"
+	expect 0 "report -o $f" -- "$bin" report --db "$db" --format $f -o "$tmp/out.$f"
+	cmp -s "$tmp/stdout.$f" "$tmp/out.$f" && [ ! -s "$tmp/out" ] && ok || bad "-o $f: the file holds the report"
+done
+"$bin" analyze --format jsonl fixtures/demo/rhel7-storm.log >"$tmp/stdout.a"
+expect 0 "analyze -o" -- "$bin" analyze --format jsonl -o "$tmp/out.a" fixtures/demo/rhel7-storm.log
+cmp -s "$tmp/stdout.a" "$tmp/out.a" && ok || bad "analyze -o: the file holds the report"
+expect 2 "analyze: bad --top" -- "$bin" analyze --top 0 fixtures/demo/rhel7-storm.log
+expect 0 "summary -o" -- "$bin" report --db "$db" --summary -o "$tmp/summary.txt"
+grep -q "^By kernel version" "$tmp/summary.txt" && ok || bad "--summary -o writes the file"
+echo old >"$tmp/keep.txt"
+expect 2 "report -o, failing" -- "$bin" report --db "$db" --incident 99999 -o "$tmp/keep.txt"
+[ "$(cat "$tmp/keep.txt")" = old ] && [ -z "$(ls "$tmp" | grep 'keep.txt.')" ] && ok || bad "-o: a failed report leaves the old file, no temporary"
+expect 2 "report -o, no such folder" -- "$bin" report --db "$db" -o "$tmp/no/such/r.txt"
 # a file that is not a database
 echo "not a database" >"$tmp/text.db"
 expect 2 "not SQLite" -- "$bin" ingest --db "$tmp/text.db" fixtures/demo

@@ -114,6 +114,38 @@ START_TEST(report_text_and_json_of_an_incident)
 }
 END_TEST
 
+/* JSON Lines: each incident one compact line, nothing around the lines. */
+START_TEST(jsonl_is_one_incident_per_line)
+{
+	struct collected c;
+	struct report *r;
+	char *buf = NULL, *nl;
+	size_t len = 0;
+	FILE *f;
+
+	collect_one_kill(&c);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_null(report_begin(&r, REPORT_JSONL, f));
+	ck_assert_ptr_null(report_incident(r, c.inc[0]));
+	ck_assert_ptr_null(report_stored_incident(r, 42, c.inc[0], NULL));
+	ck_assert_ptr_null(report_end(r));
+	fclose(f);
+	nl = strchr(buf, '\n');
+	ck_assert_ptr_nonnull(nl);
+	ck_assert_ptr_eq(strchr(nl + 1, '\n'), buf + len - 1);
+	ck_assert(buf[0] == '{' && nl[-1] == '}' && nl[1] == '{');
+	ck_assert_ptr_null(strstr(buf, "\"schema_version\""));
+	ck_assert_ptr_null(strstr(buf, "\"events\""));
+	ck_assert_ptr_nonnull(
+		strstr(buf, "\"victim\":{\"pid\":7,\"comm\":\"x y\""));
+	/* analyze's has no id, the stored one has */
+	ck_assert(strstr(buf, "\"id\":") > nl);
+	ck_assert_ptr_nonnull(strstr(nl, "{\"id\":42,")); /* stored */
+	free(buf);
+	collected_release(&c);
+}
+END_TEST
+
 /*
  * One JSON type per key: a verdict's kernel_score is {lo, hi} whether the
  * report determines it or not (it was a number, or [lo, hi]), and points
@@ -220,6 +252,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, json_strings_are_always_valid);
 	tcase_add_test(tc, every_format_has_a_renderer);
 	tcase_add_test(tc, report_text_and_json_of_an_incident);
+	tcase_add_test(tc, jsonl_is_one_incident_per_line);
 	tcase_add_test(tc, json_verdict_keys_have_one_type);
 	tcase_add_test(tc, summary_rates_only_badness_choices);
 	suite_add_tcase(s, tc);

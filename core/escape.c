@@ -5,6 +5,8 @@
  */
 #include "core/escape.h"
 
+#include <stdbool.h>
+
 #include <string.h>
 
 #include "core/banned.h"
@@ -43,6 +45,76 @@ size_t utf8_len(const unsigned char *p, size_t n, uint32_t *cp)
 		return 0;
 	*cp = c;
 	return len;
+}
+
+/* Two columns: the East Asian wide and fullwidth blocks (Unicode 15). */
+static bool is_wide(uint32_t c)
+{
+	return (c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0x303e) ||
+	       (c >= 0x3041 && c <= 0x33ff) || (c >= 0x3400 && c <= 0x4dbf) ||
+	       (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xa000 && c <= 0xa4cf) ||
+	       (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	       (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	       (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1f64f) ||
+	       (c >= 0x1f900 && c <= 0x1f9ff) || (c >= 0x20000 && c <= 0x3fffd);
+}
+
+/* No column: combining marks and zero-width characters. */
+static bool is_zero_width(uint32_t c)
+{
+	return (c >= 0x0300 && c <= 0x036f) || (c >= 0x200b && c <= 0x200f) ||
+	       (c >= 0x20d0 && c <= 0x20ff) || (c >= 0xfe20 && c <= 0xfe2f);
+}
+
+/* The character (or colour sequence) at s: its bytes, its columns in *w. */
+static size_t one_char(const unsigned char *s, size_t n, size_t *w)
+{
+	uint32_t c = 0;
+	size_t len;
+
+	if (s[0] == 0x1b && n > 1 && s[1] == '[') {
+		for (len = 2; len < n && !(s[len] >= 0x40 && s[len] <= 0x7e);
+		     len++)
+			;
+		*w = 0;
+		return len < n ? len + 1 : n;
+	}
+	len = utf8_len(s, n, &c);
+	if (!len) {
+		*w = 1;
+		return 1;
+	}
+	*w = is_zero_width(c) ? 0 : is_wide(c) ? 2 : 1;
+	return len;
+}
+
+size_t text_width(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, cols = 0, w;
+
+	while (i < n) {
+		i += one_char(p + i, n - i, &w);
+		cols += w;
+	}
+	return cols;
+}
+
+size_t text_fit(const char *s, size_t n, size_t cols, size_t *width)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, used = 0, len, w;
+
+	while (i < n) {
+		len = one_char(p + i, n - i, &w);
+		if (used + w > cols)
+			break;
+		used += w;
+		i += len;
+	}
+	if (width)
+		*width = used;
+	return i;
 }
 
 /*

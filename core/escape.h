@@ -35,6 +35,20 @@
  */
 size_t utf8_len(const unsigned char *p, size_t n, uint32_t *cp);
 
+/*
+ * Terminal columns of text already escaped (escape_add()): one per
+ * character, two for East Asian wide ones, none for combining marks and
+ * for the SGR colour sequences ("\x1b[...m") a renderer adds itself; an
+ * invalid byte counts one. Widths are characters, never bytes.
+ */
+size_t text_width(const char *s, size_t n);
+/*
+ * The bytes of the longest head of s[0..n) that fits in cols columns,
+ * never cutting a character or a colour sequence; its width in *width
+ * (NULL: not wanted).
+ */
+size_t text_fit(const char *s, size_t n, size_t cols, size_t *width);
+
 /* True if s[0..n) holds anything escape_add() would change. */
 bool escape_needed(const char *s, size_t n);
 

@@ -9,30 +9,49 @@
 #include "reports/dump.h"
 #include "core/banned.h"
 
+/* A piece of text rendered into tmp, then wrapped into r->out. */
+static struct oomlens_error *wrapped(struct report *r, struct strbuf *tmp,
+				     struct oomlens_error *err)
+{
+	if (!err)
+		err = render_text_wrapped(&r->out, tmp->buf, tmp->len);
+	strbuf_release(tmp);
+	return err;
+}
+
 static struct oomlens_error *text_incident(struct report *r, int64_t id,
 					   const struct oom_incident *inc,
 					   const struct verdict_list *models,
 					   bool brief)
 {
+	struct strbuf tmp = STRBUF_INIT(r->out.cap);
+
 	if (brief)
-		return render_incident_brief(&r->out, id, inc, r->incidents);
-	return render_incident_text(&r->out, inc, r->incidents, id, models,
-				    &r->opt);
+		return render_incident_brief(&r->out, id, inc, r->incidents,
+					     &r->opt);
+	return wrapped(r, &tmp,
+		       render_incident_text(&tmp, inc, r->incidents, id, models,
+					    &r->opt));
 }
 
 static struct oomlens_error *
 text_dump(struct report *r, const struct dump_state *d, const char *path)
 {
-	render_dump_head_text(&r->out, d, path);
-	render_dump_ps_text(&r->out, d);
-	strbuf_adds(&r->out, "\n");
-	return strbuf_error(&r->out);
+	struct strbuf tmp = STRBUF_INIT(r->out.cap);
+	struct oomlens_error *err = render_dump_head_text(&tmp, d, path);
+
+	if (!err)
+		err = render_dump_ps_text(&tmp, d);
+	strbuf_adds(&tmp, "\n");
+	return wrapped(r, &tmp, err ? err : strbuf_error(&tmp));
 }
 
 static struct oomlens_error *text_also_seen(struct report *r, size_t index,
 					    const struct oom_incident *inc)
 {
-	return render_also_seen_text(&r->out, index, inc);
+	struct strbuf tmp = STRBUF_INIT(r->out.cap);
+
+	return wrapped(r, &tmp, render_also_seen_text(&tmp, index, inc));
 }
 
 static struct oomlens_error *text_event(struct report *r,
@@ -45,11 +64,12 @@ static struct oomlens_error *text_end(struct report *r)
 {
 	if (!r->incidents)
 		strbuf_adds(&r->out, "No kernel OOM-killer incident found.\n");
-	if (r->events)
-		strbuf_addf(
-			&r->out,
-			"Other memory events (not kernel OOM kills): %zu\n%s",
-			r->events, r->ev.buf);
+	if (r->events) {
+		strbuf_addf(&r->out,
+			    "Other memory events (not kernel OOM kills): %zu\n",
+			    r->events);
+		render_text_wrapped(&r->out, r->ev.buf, r->ev.len);
+	}
 	return strbuf_error(&r->out);
 }
 

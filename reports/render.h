@@ -85,10 +85,22 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   size_t index, int64_t id,
 					   const struct verdict_list *models,
 					   const struct report_options *opt);
-/* One line of the stored-incident table; a header line first when index is 1. */
+/*
+ * One line of the stored-incident table, 80 columns; a header line first
+ * when index is 1.
+ */
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    const struct oom_incident *inc,
-					    size_t index);
+					    size_t index,
+					    const struct report_options *ro);
+
+/* Text fits this many columns; a wrapped line goes on at TEXT_INDENT. */
+#define TEXT_COLUMNS 80
+#define TEXT_INDENT 14
+
+/* s[0..n) with its long lines wrapped (text_width()), appended to out. */
+struct oomlens_error *render_text_wrapped(struct strbuf *out, const char *s,
+					  size_t n);
 /* "Incident N also seen in SOURCE lines A-B", and a blank line. */
 struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
 					    const struct oom_incident *inc);

@@ -8,6 +8,11 @@
 #include "core/escape.h"
 #include "core/banned.h"
 
+/* Colour on a terminal (report_options.colour): bold, red, and off. */
+#define SGR_BOLD "\x1b[1m"
+#define SGR_RED "\x1b[1;31m"
+#define SGR_OFF "\x1b[0m"
+
 /* Escaped copies of one incident's strings (core/escape.h) */
 #define ESCAPED_CAP ((size_t)64 << 20)
 
@@ -230,13 +235,14 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	char a[32], b[32], c[32], d[32];
 	size_t i;
 
-	strbuf_addf(sb, "Incident %lld: %s lines %llu-%llu%s%s%s\n",
+	strbuf_addf(sb, "%sIncident %lld: %s lines %llu-%llu%s%s%s%s\n",
+		    ro->colour ? SGR_BOLD : "",
 		    id != OOM_VAL_NONE ? (long long)id : (long long)index,
 		    tx(&tmp, inc->source), (unsigned long long)inc->first.line,
 		    (unsigned long long)inc->last.line,
 		    inc->partial ? " [partial: header missing]" : "",
 		    inc->truncated ? " [truncated: report cut short]" : "",
-		    inc->panic ? " [panic]" : "");
+		    inc->panic ? " [panic]" : "", ro->colour ? SGR_OFF : "");
 	if (inc->wallclock || inc->has_uptime) {
 		strbuf_adds(sb, "  When:       ");
 		if (inc->wallclock)
@@ -313,8 +319,9 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			    opt(tx(&tmp, inc->selected.comm)),
 			    (long long)inc->selected.score);
 	if (v) {
-		strbuf_addf(sb, "  Killed:     %lld (%s)", (long long)v->pid,
-			    opt(tx(&tmp, v->comm)));
+		strbuf_addf(sb, "  Killed:     %s%lld (%s)%s",
+			    ro->colour ? SGR_RED : "", (long long)v->pid,
+			    opt(tx(&tmp, v->comm)), ro->colour ? SGR_OFF : "");
 		if (v->uid != OOM_VAL_NONE)
 			strbuf_addf(sb, " uid %lld", (long long)v->uid);
 		strbuf_addf(
@@ -411,36 +418,112 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
 	return text_done(sb, &tmp);
 }
 
+/*
+ * s fitted to a cell of cols columns (characters, not bytes): cut with a
+ * '~' if longer, padded with blanks if pad.
+ */
+static void cell(struct strbuf *sb, const char *s, size_t cols, bool pad)
+{
+	size_t n = strlen(s), w, fit = text_fit(s, n, cols, &w);
+
+	if (fit < n) {
+		fit = text_fit(s, n, cols - 1, &w);
+		strbuf_add(sb, s, fit);
+		strbuf_add(sb, "~", 1);
+		w++;
+	} else {
+		strbuf_add(sb, s, n);
+	}
+	for (; pad && w < cols; w++)
+		strbuf_add(sb, " ", 1);
+}
+
+/*
+ * The stored-incident table, 80 columns:
+ *     ID F   WHEN                HOST       KERNEL         CONSTR    VICTIM
+ *     42 tp  Nov  3 04:10:09     db7        3.10.0-1160.e~ none      java
+ * F: t truncated, p partial, ! panic.
+ */
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    const struct oom_incident *inc,
-					    size_t index)
+					    size_t index,
+					    const struct report_options *ro)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	char when[64], victim[48];
+	char when[64], flags[4], num[24];
+	size_t f = 0;
 
 	if (index == 1)
-		strbuf_addf(sb, "%6s  %-24s %-12s %-28s %-9s %-26s %6s  %s\n",
-			    "ID", "WHEN", "HOST", "KERNEL", "CONSTR", "VICTIM",
-			    "TASKS", "FLAGS");
+		strbuf_addf(sb, "%s%6s %-3s %-19s %-10s %-14s %-9s %s%s\n",
+			    ro->colour ? SGR_BOLD : "", "ID", "F", "WHEN",
+			    "HOST", "KERNEL", "CONSTR", "VICTIM",
+			    ro->colour ? SGR_OFF : "");
 	if (inc->wallclock)
 		snprintf(when, sizeof(when), "%s", tx(&tmp, inc->wallclock));
 	else if (inc->has_uptime)
 		snprintf(when, sizeof(when), "uptime %.0f s", inc->uptime);
 	else
 		snprintf(when, sizeof(when), "?");
-	if (v)
-		snprintf(victim, sizeof(victim), "%lld (%s)", (long long)v->pid,
-			 opt(tx(&tmp, v->comm)));
-	else
-		snprintf(victim, sizeof(victim), "-");
-	strbuf_addf(
-		sb,
-		"%6lld  %-24.24s %-12.12s %-28.28s %-9s %-26.26s %6zu  %s%s%s\n",
-		(long long)id, when, inc->host ? tx(&tmp, inc->host) : "-",
-		inc->kernel_release ? tx(&tmp, inc->kernel_release) : "?",
-		oom_constraint_name(inc->constraint), victim, inc->n_tasks,
-		inc->truncated ? "truncated " : "",
-		inc->partial ? "partial " : "", inc->panic ? "panic" : "");
+	if (inc->truncated)
+		flags[f++] = 't';
+	if (inc->partial)
+		flags[f++] = 'p';
+	if (inc->panic)
+		flags[f++] = '!';
+	flags[f] = '\0';
+	snprintf(num, sizeof(num), "%6lld ", (long long)id);
+	strbuf_adds(sb, num);
+	cell(sb, flags, 3, true);
+	strbuf_adds(sb, " ");
+	cell(sb, when, 19, true);
+	strbuf_adds(sb, " ");
+	cell(sb, inc->host ? tx(&tmp, inc->host) : "-", 10, true);
+	strbuf_adds(sb, " ");
+	cell(sb, inc->kernel_release ? tx(&tmp, inc->kernel_release) : "?", 14,
+	     true);
+	strbuf_adds(sb, " ");
+	cell(sb, oom_constraint_name(inc->constraint), 9, true);
+	strbuf_adds(sb, " ");
+	cell(sb, v ? opt(tx(&tmp, v->comm)) : "-", 13, false);
+	strbuf_adds(sb, "\n");
 	return text_done(sb, &tmp);
+}
+
+/*
+ * Break each line of s longer than TEXT_COLUMNS at its last blank that
+ * fits (or, with none, at the width itself), the rest indented to the
+ * labels' column.
+ */
+struct oomlens_error *render_text_wrapped(struct strbuf *out, const char *s,
+					  size_t n)
+{
+	const char *end = s + n;
+
+	while (s < end) {
+		const char *eol = memchr(s, '\n', (size_t)(end - s));
+		size_t len = eol ? (size_t)(eol - s) : (size_t)(end - s);
+		size_t avail = TEXT_COLUMNS;
+
+		while (text_width(s, len) > avail) {
+			size_t fit = text_fit(s, len, avail, NULL), cut = fit;
+
+			while (cut > 0 && s[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = fit ? fit : 1;
+			strbuf_add(out, s, cut);
+			strbuf_addf(out, "\n%*s", TEXT_INDENT, "");
+			while (cut < len && s[cut] == ' ')
+				cut++;
+			s += cut;
+			len -= cut;
+			avail = TEXT_COLUMNS - TEXT_INDENT;
+		}
+		strbuf_add(out, s, len);
+		if (eol)
+			strbuf_add(out, "\n", 1);
+		s += len + (eol ? 1 : 0);
+	}
+	return strbuf_error(out);
 }

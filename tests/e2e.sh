@@ -17,6 +17,8 @@ expect() {
 	want=$1; what=$2; shift 3
 	"$@" >"$tmp/out" 2>"$tmp/err"
 	got=$?
+	# the text with its wrapped lines joined again (80 columns)
+	sed -E ':a;N;$!ba;s/\n {14}([^ ])/ \1/g' "$tmp/out" >"$tmp/flat"
 	if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err"; fi
 }
 
@@ -194,6 +196,31 @@ expect 0 "report --model-disagrees" -- "$bin" report --db "$db" --model-disagree
 n=$(wc -l <"$tmp/out")
 want=$(sqlite3 "$db" "SELECT count(DISTINCT incident_id) FROM model_verdicts WHERE model LIKE 'rfc-2009-%' AND agreement = 'differs'")
 [ "$n" -ge 1 ] && [ "$n" -lt 75 ] && [ "$n" = "$want" ] && ok || bad "--model-disagrees: $n incidents, $want where an RFC model differs"
+# text fits 80 columns, counted in characters (a CJK character is two)
+printf '%s\n' \
+	'[ 5.000000] 数据库服务器进程守护 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0' \
+	'[ 5.000001] Killed process 7 (数据库服务器进程守护进程) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB' \
+	>"$tmp/wide.log"
+expect 0 "wide names" -- "$bin" analyze "$tmp/wide.log"
+[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] && grep -q "数据库服务器进程守护进程" "$tmp/out" && ok || { bad "wide names: 80 columns"; cat "$tmp/out"; }
+expect 0 "wide names: ingest" -- "$bin" ingest --quiet --db "$tmp/wide.db" "$tmp/wide.log"
+expect 0 "wide names: report" -- "$bin" report --db "$tmp/wide.db"
+[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] && grep -q "数据库服务器~" "$tmp/out" && ok || { bad "wide names: report table in 80 columns"; cat "$tmp/out"; }
+"$bin" analyze fixtures/demo/* fixtures/kernel-output/* fixtures/generated/* >"$tmp/all.txt" 2>/dev/null
+[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/all.txt")" -le 80 ] && ok || bad "every fixture's text in 80 columns"
+expect 0 "report table" -- "$bin" report --db "$db"
+[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] && ok || bad "report table in 80 columns"
+# colour on a terminal only: not through a pipe, not with NO_COLOR
+esc=$(printf '\033')
+grep -q "$esc" "$tmp/out" && bad "no colour into a file" || ok
+if script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "\"$bin\" analyze fixtures/demo/rhel7-storm.log" /dev/null >"$tmp/tty.txt" 2>&1
+	grep -q "${esc}\[1mIncident 1: " "$tmp/tty.txt" && grep -q "Killed:     ${esc}\[1;31m4711 (java)" "$tmp/tty.txt" && ok || bad "colour on a terminal"
+	NO_COLOR=1 script -qec "\"$bin\" analyze fixtures/demo/rhel7-storm.log" /dev/null >"$tmp/tty.txt" 2>&1
+	grep -q "$esc" "$tmp/tty.txt" && bad "NO_COLOR: no colour" || ok
+	script -qec "\"$bin\" analyze fixtures/demo/rhel7-storm.log -o $tmp/c.txt" /dev/null >/dev/null 2>&1
+	grep -q "$esc" "$tmp/c.txt" && bad "-o FILE on a terminal: no colour" || ok
+fi
 # -o FILE: the same bytes as stdout, written whole; on failure, no file
 for f in text json jsonl; do
 	"$bin" report --db "$db" --format $f >"$tmp/stdout.$f"
@@ -333,7 +360,7 @@ cp "$tmp/dmesg-of-db7.log" "$sos/sos_commands/kernel/dmesg"
 (cd "$tmp/sosdup" && tar cJf "$tmp/sosdup.tar.xz" sosreport-db7-3)
 expect 0 "sosreport: dmesg and messages" -- "$bin" analyze "$tmp/sosdup.tar.xz"
 [ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && ok || { bad "sosreport: each OOM once"; grep '^Incident' "$tmp/out"; }
-grep -q "^Incident 1 also seen in $tmp/sosdup.tar.xz:sosreport-db7-3/var/log/messages lines 2-36$" "$tmp/out" && ok || { bad "sosreport: also seen in messages"; grep "also" "$tmp/out"; }
+grep -q "^Incident 1 also seen in $tmp/sosdup.tar.xz:sosreport-db7-3/var/log/messages lines 2-36$" "$tmp/flat" && ok || { bad "sosreport: also seen in messages"; grep "also" "$tmp/out"; }
 [ "$(grep -c 'also seen in' "$tmp/out")" = 3 ] && ok || bad "sosreport: three copies"
 expect 0 "the same file twice" -- "$bin" analyze fixtures/demo/rhel7-storm.log fixtures/demo/rhel7-storm.log
 [ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && [ "$(grep -c '^Incident [0-9]* also seen in fixtures/demo/rhel7-storm.log' "$tmp/out")" = 3 ] && ok || bad "the same file twice: once, then also seen"
@@ -396,8 +423,8 @@ fi
 ko=fixtures/kernel-output/6.1.0-57-cloud-amd64
 for k in panic:panic_on_oom knobs:oom_kill_allocating_task; do
 	expect 0 "analyze ${k%%:*}" -- "$bin" analyze "$ko-${k%%:*}.log"
-	if grep -q "not the kernel's choice" "$tmp/out" ||
-	   ! grep -q "the kernel made no badness choice (${k#*:})" "$tmp/out"; then
+	if grep -q "not the kernel's choice" "$tmp/flat" ||
+	   ! grep -q "the kernel made no badness choice (${k#*:})" "$tmp/flat"; then
 		bad "${k%%:*}: a verdict compared with no badness choice"; grep Model: "$tmp/out"
 	else ok; fi
 done
@@ -467,7 +494,7 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	expect 2 "ingest: a dump read in part" -- "$bin" ingest --db "$tmp/cutdump.db" --vmlinux "$k64" "$tmp/cutdump"
 	grep -q "1 sources read (1 vmcores.* 0 skipped;" "$tmp/err" && grep -q "read in part" "$tmp/err" && ok || { bad "a dump read in part is one source, no skip"; cat "$tmp/err"; }
 	expect 0 "analyze --vmlinux" -- "$bin" analyze --model all --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.elf"
-	grep -q "rfc-2009-as-intended: 5120 (bomb.sh) .* certain" "$tmp/out" && ok || bad "analyze --vmlinux: the RFC's fork-bomb verdict is certain"
+	grep -q "rfc-2009-as-intended: 5120 (bomb.sh) .* certain" "$tmp/flat" && ok || bad "analyze --vmlinux: the RFC's fork-bomb verdict is certain"
 	# ingest: a folder with a vmcore, debuginfo found by build id
 	mkdir -p "$tmp/dumps" "$tmp/dbg"
 	cp "$vmc/x86_64-2.6.32-rfc.kdump" "$tmp/dumps/"
@@ -518,9 +545,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	grep -q "crash2.tar.xz:crash2/guest.img': a kdump vmcore (kdump-compressed)" "$tmp/err" && ok || bad "analyze: a vmcore under another name in a tarball is named"
 	# with a debuginfo, dumps are read and logs beside them too
 	expect 0 "analyze --vmlinux: a dump and a log" -- "$bin" analyze --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump" fixtures/demo/rhel7-storm.log
-	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/out" && grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "analyze --vmlinux: the dump and the log are both read"
+	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/flat" && grep -q "Killed:     4711 (java)" "$tmp/flat" && ok || bad "analyze --vmlinux: the dump and the log are both read"
 	expect 0 "analyze --debuginfo" -- "$bin" analyze --debuginfo "$tmp/dbg" "$vmc/x86_64-2.6.32-rfc.elf"
-	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.elf: 2.6.32-rc5-mm1-oomrenewal" "$tmp/out" && ok || bad "analyze --debuginfo: the dump is read"
+	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.elf: 2.6.32-rc5-mm1-oomrenewal" "$tmp/flat" && ok || bad "analyze --debuginfo: the dump is read"
 	expect 2 "ingest: a headerless file named vmcore" -- "$bin" ingest --db "$tmp/h.db" "$tmp/crash"
 	grep -q "skipped '$tmp/crash/dump.202612031200': named like a kdump vmcore, but it has no dump header" "$tmp/err" && ok || bad "ingest: headerless dump message"
 	# the corrupted dump of issue 10 item 12: refused, no heap overflow
@@ -611,8 +638,8 @@ Nov  3 12:00:04 h kernel: [  6.000000] CPU: 0 PID: 77 Comm: kworker/0:1 Not tain
 Nov  3 12:02:03 h kernel: [125.000000] INFO: task jbd2/sda1-8:312 blocked for more than 120 seconds.
 EOF
 expect 1 "events only: no incident" -- "$bin" analyze "$tmp/events.log"
-grep -q "task kworker/0:1, order 4, gfp_mask 0x40cc0 (GFP_KERNEL|__GFP_COMP), nodemask (null)" "$tmp/out" &&
-	grep -q "task jbd2/sda1-8 (pid 312), blocked 120 s" "$tmp/out" && ok || { bad "events in text"; cat "$tmp/out"; }
+grep -q "task kworker/0:1, order 4, gfp_mask 0x40cc0 (GFP_KERNEL|__GFP_COMP), nodemask (null)" "$tmp/flat" &&
+	grep -q "task jbd2/sda1-8 (pid 312), blocked 120 s" "$tmp/flat" && ok || { bad "events in text"; cat "$tmp/out"; }
 "$bin" analyze --format json "$tmp/events.log" >"$tmp/out"
 grep -q '"order": 4,' "$tmp/out" && grep -q '"gfp_flags": "GFP_KERNEL|__GFP_COMP",' "$tmp/out" &&
 	grep -q '"blocked_secs": 120' "$tmp/out" && ok || { bad "events in JSON"; cat "$tmp/out"; }

@@ -245,6 +245,28 @@ START_TEST(escape_failure_marks_the_pool)
 }
 END_TEST
 
+/* Columns are characters: wide ones count two, colour sequences none. */
+START_TEST(text_width_counts_characters)
+{
+	const char *cjk = "\xe6\x95\xb0\xe6\x8d\xae"; /* two wide ones */
+	const char *s = "a\x1b[1;31m\xc3\xa9\x1b[0mz"; /* a, e acute, z */
+	size_t w = 99;
+
+	ck_assert_uint_eq(text_width("abc", 3), 3);
+	ck_assert_uint_eq(text_width(cjk, 6), 4);
+	ck_assert_uint_eq(text_width(s, strlen(s)), 3);
+	ck_assert_uint_eq(text_width("e\xcc\x81", 3), 1); /* combining */
+	ck_assert_uint_eq(text_width("\xff", 1), 1); /* invalid: one */
+	/* never half a character, never half a colour sequence */
+	ck_assert_uint_eq(text_fit(cjk, 6, 3, &w), 3);
+	ck_assert_uint_eq(w, 2);
+	ck_assert_uint_eq(text_fit(s, strlen(s), 1, &w), 1 + 7);
+	ck_assert_uint_eq(text_fit(s, strlen(s), 2, &w), 1 + 7 + 2 + 4);
+	ck_assert_uint_eq(w, 2);
+	ck_assert_uint_eq(text_fit("abc", 3, 0, NULL), 0);
+}
+END_TEST
+
 /* In pieces, as a signal handler writes it: no escape is ever cut. */
 START_TEST(escape_some_fills_without_cutting)
 {
@@ -288,6 +310,7 @@ Suite *core_suite(void)
 	tcase_add_test(tc, strbuf_grows_until_its_cap);
 	tcase_add_test(tc, strbuf_errors_are_sticky);
 	tcase_add_test(tc, escape_failure_marks_the_pool);
+	tcase_add_test(tc, text_width_counts_characters);
 	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
 	tcase_add_test(tc, scan_find_is_memmem);
 	tcase_add_test(tc, error_wrap_adds_context);

@@ -347,6 +347,21 @@ for g in fixtures/golden/*.txt; do
 	diff -u "fixtures/golden/$name.json" "$tmp/got.json" >"$tmp/diff" && ok || { bad "golden json $name"; head -20 "$tmp/diff"; }
 done
 
+# Golden HTML of each demo log, and the archive of them all (report)
+for g in fixtures/golden/*.html; do
+	name=$(basename "$g" .html)
+	[ -e "fixtures/demo/$name.log" ] || continue # archive.html: below
+	"$bin" analyze --format html "fixtures/demo/$name.log" >"$tmp/got.html"
+	diff -u "$g" "$tmp/got.html" >"$tmp/diff" && ok || { bad "golden html $name"; head -20 "$tmp/diff"; }
+done
+rm -f "$tmp/golden.db"
+"$bin" ingest --quiet --db "$tmp/golden.db" fixtures/demo >/dev/null &&
+	"$bin" rescore --db "$tmp/golden.db" >/dev/null 2>&1 &&
+	"$bin" report --db "$tmp/golden.db" --format html -o "$tmp/archive.html" &&
+	"$bin" report --db "$tmp/golden.db" --format json >"$tmp/archive.json" || bad "archive report"
+diff -u fixtures/golden/archive.html "$tmp/archive.html" >"$tmp/diff" && ok || { bad "golden html archive"; head -20 "$tmp/diff"; }
+diff -u fixtures/golden/archive.json "$tmp/archive.json" >"$tmp/diff" && ok || { bad "golden json archive"; head -20 "$tmp/diff"; }
+
 # vmcores (synthetic dumps of fixtures/vmgen, built into BUILD/fixtures/vmcore)
 bdir=$(dirname "$bin")
 [ "$bdir" = . ] && bdir=build

@@ -483,9 +483,13 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 		    known(cg->memsw.usage_kb))
 			add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit",
 			    cg->memsw.usage_kb, cg->memsw.limit_kb,
-			    "Its memory plus swap used %s of %s.",
+			    "Its memory plus swap used %s of %s%s.",
 			    report_human_kb(a, sizeof(a), cg->memsw.usage_kb),
-			    report_human_kb(b, sizeof(b), cg->memsw.limit_kb));
+			    report_human_kb(b, sizeof(b), cg->memsw.limit_kb),
+			    cg->memsw.usage_kb / 100 * 99 >=
+					    cg->memsw.limit_kb / 100 * 98
+				    ? ", so swap could not take more either"
+				    : "");
 		return;
 	case OOM_CONSTRAINT_CPUSET:
 	case OOM_CONSTRAINT_MEMPOLICY:
@@ -511,7 +515,11 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 			    "The report has no Mem-Info, so it cannot show what ran out.");
 			return;
 		}
-		if (inc->trigger.order != -1)
+		if (inc->trigger.order != -1 &&
+		    (!known(m->total_kb) || !known(m->free_kb)))
+			add(x, EXPLAIN_RAN_OUT, "ram", m->free_kb, m->total_kb,
+			    "RAM ran out; the report's Mem-Info is cut short, so how much was free cannot be said.");
+		else if (inc->trigger.order != -1)
 			add(x, EXPLAIN_RAN_OUT, "ram", m->free_kb, m->total_kb,
 			    "RAM ran out: %s free of %s (%d%%), with %s of page cache left to reclaim.",
 			    report_human_kb(a, sizeof(a), m->free_kb),
@@ -677,13 +685,14 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		else
 			c[0] = 0;
 		add(x, EXPLAIN_HELD, "top_process", s->rss, m->total_kb,
-		    "%s (pid %lld) was resident in %s%s%s%s.", nz(s->t->comm),
+		    "%s (pid %lld) was resident in %s%s%s%s%s.", nz(s->t->comm),
 		    (long long)s->t->col[TASK_PID],
 		    report_human_kb(a, sizeof(a), s->rss), c,
-		    known(s->swap) && s->swap > 0 ? " and had in swap " : "",
+		    known(s->swap) && s->swap > 0 ? " and had " : "",
 		    known(s->swap) && s->swap > 0
 			    ? report_human_kb(b, sizeof(b), s->swap)
-			    : "");
+			    : "",
+		    known(s->swap) && s->swap > 0 ? " in swap" : "");
 	}
 }
 
@@ -711,15 +720,76 @@ static size_t unkillable(const struct oom_incident *inc, char *buf, size_t n)
 	return count;
 }
 
-static bool old_badness(const struct oom_incident *inc)
+/*
+ * Whether the kernel scored by total_vm (before 2.6.36): the model the
+ * analyzer chose for this kernel says so (a distribution kernel may carry
+ * the later badness), else the kernel's version.
+ */
+static bool old_badness(const struct oom_incident *inc,
+			const struct verdict_list *models)
 {
-	unsigned kv = inc->kernel_release
-			      ? kversion_parse(inc->kernel_release,
-					       strlen(inc->kernel_release))
-			      : 0;
+	unsigned kv;
 
-	/* total_vm scored until 2.6.36 (a63d83f427fb, "oom: badness rewrite") */
+	if (models && models->n)
+		return strncmp(models->v[0].model, "mainline", 8) != 0;
+	kv = inc->kernel_release ? kversion_parse(inc->kernel_release,
+						  strlen(inc->kernel_release))
+				 : 0;
+
+	/* total_vm scored until 2.6.36 (a63d83f427fb, "oom: badness heuristic rewrite") */
 	return kv && kv < KV(2u, 6u, 36u);
+}
+
+static bool has_swap_column(const struct oom_incident *inc)
+{
+	return inc->n_tasks && known(inc->tasks[0].col[TASK_SWAPENTS]);
+}
+
+/* Why a larger process than the victim was not chosen: the likeliest. */
+static const char *why_not_largest(const struct oom_incident *inc,
+				   int64_t larger_adj, int64_t victim_adj)
+{
+	if (larger_adj == -1000)
+		return ", but oom_score_adj -1000 makes that one unkillable";
+	if (larger_adj < victim_adj)
+		return ", but a lower oom_score_adj protected that one";
+	if (inc->constraint == OOM_CONSTRAINT_CPUSET ||
+	    inc->constraint == OOM_CONSTRAINT_MEMPOLICY)
+		return ", but that one may not use the exhausted nodes";
+	if (!has_swap_column(inc))
+		return "; this table has no swap column, and the kernel counts swap too";
+	return "; the kernel counts sizes at the moment it chose, which the table may not show exactly";
+}
+
+/*
+ * The size a printed score stands for: since 2.6.36 (3.5 and later in
+ * per mille) the score is rss + swap + page tables over RAM plus swap,
+ * so score * (RAM + swap) / 1000 is what the kernel counted for the
+ * victim, oom_score_adj aside. When that is well above what the table
+ * shows, the table misses some of it: swap, in a table without a swap
+ * column.
+ */
+static void score_size(struct explanation *x, const struct oom_incident *inc,
+		       const struct sized *s)
+{
+	const struct explain_memory *m = &x->mem;
+	int64_t score = inc->selected.score, est;
+	char a[32], b[32];
+
+	if (!inc->selected.present || !known(score) || score <= 0 ||
+	    score > 1000 || strcmp(m->scope, "global") || !known(m->total_kb) ||
+	    !known(m->swap_total_kb) || !known(s->total))
+		return;
+	est = score * ((m->total_kb + m->swap_total_kb) / 1000);
+	if (est <= 2 * s->total)
+		return;
+	add(x, EXPLAIN_VICTIM, "victim_score_size", est, s->total,
+	    "Its printed score %lld stands for about %s (per mille of RAM plus swap), more than the %s the table shows for it%s.",
+	    (long long)score, report_human_kb(a, sizeof(a), est),
+	    report_human_kb(b, sizeof(b), s->total),
+	    has_swap_column(inc)
+		    ? ": it grew after the table was printed, or shared pages were counted"
+		    : ": the rest is most likely swap, which this table does not list");
 }
 
 static void victim(struct explanation *x, const struct oom_incident *inc,
@@ -767,7 +837,7 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 		s.swap = s.pt = OOM_VAL_NONE;
 		s.total = s.rss;
 	}
-	if (old_badness(inc)) {
+	if (old_badness(inc, models)) {
 		int64_t vm = known(v->total_vm_kb)
 				     ? v->total_vm_kb
 				     : (row ? oom_task_kb(row, TASK_TOTAL_VM,
@@ -794,26 +864,37 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 			dom = "page tables";
 			code = "victim_pagetables";
 		}
-		add(x, EXPLAIN_VICTIM, code, s.total, x->mem.total_kb,
-		    "The kernel killed %s (pid %lld)%s%s: its score counts resident memory %s, swap %s and page tables %s; %s weighed most.",
-		    nz(v->comm), (long long)v->pid,
-		    inc->selected.present && known(inc->selected.score)
-			    ? ", score "
-			    : "",
-		    inc->selected.present && known(inc->selected.score)
-			    ? (snprintf(names, sizeof(names), "%lld",
-					(long long)inc->selected.score),
-			       names)
-			    : "",
-		    report_human_kb(a, sizeof(a), s.rss),
-		    report_human_kb(b, sizeof(b), s.swap),
-		    report_human_kb(c, sizeof(c), s.pt), dom);
+		if (inc->selected.present && known(inc->selected.score))
+			snprintf(names, sizeof(names), ", score %lld",
+				 (long long)inc->selected.score);
+		else
+			names[0] = 0;
+		if (known(s.swap) && known(s.pt))
+			add(x, EXPLAIN_VICTIM, code, s.total, x->mem.total_kb,
+			    "The kernel killed %s (pid %lld)%s: its score counts resident memory %s, swap %s and page tables %s; %s weighed most.",
+			    nz(v->comm), (long long)v->pid, names,
+			    report_human_kb(a, sizeof(a), s.rss),
+			    report_human_kb(b, sizeof(b), s.swap),
+			    report_human_kb(c, sizeof(c), s.pt), dom);
+		else
+			add(x, EXPLAIN_VICTIM, "victim_rss", s.total,
+			    x->mem.total_kb,
+			    "The kernel killed %s (pid %lld)%s: its score counts resident memory (%s here), swap and page tables%s.",
+			    nz(v->comm), (long long)v->pid, names,
+			    report_human_kb(a, sizeof(a), s.rss),
+			    row		   ? ", which this table does not show"
+			    : inc->n_tasks ? "; the task table does not list it"
+					   : "; the report has no task table");
 	}
-	if (row && top_of(inc, top, 1) && !old_badness(inc)) {
+	if (row && top_of(inc, top, 1) && !old_badness(inc, models)) {
 		int64_t vadj = adj_of(row), tadj = adj_of(top[0].t);
 
-		if (top[0].t == row ||
-		    top[0].t->col[TASK_PID] == row->col[TASK_PID])
+		if (inc->n_tasks == 1)
+			add(x, EXPLAIN_VICTIM, "victim_largest", s.total,
+			    x->mem.total_kb,
+			    "It was the only process in the task table.");
+		else if (top[0].t == row ||
+			 top[0].t->col[TASK_PID] == row->col[TASK_PID])
 			add(x, EXPLAIN_VICTIM, "victim_largest", s.total,
 			    x->mem.total_kb,
 			    "It was the largest of the %zu processes by resident memory, swap and page tables.",
@@ -826,15 +907,8 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 			    (long long)top[0].t->col[TASK_PID],
 			    report_human_kb(a, sizeof(a), top[0].total),
 			    report_human_kb(b, sizeof(b), s.total),
-			    tadj == -1000
-				    ? ", but oom_score_adj -1000 makes that one unkillable"
-			    : tadj < vadj
-				    ? ", but a lower oom_score_adj protected that one"
-			    : inc->constraint == OOM_CONSTRAINT_CPUSET ||
-					    inc->constraint ==
-						    OOM_CONSTRAINT_MEMPOLICY
-				    ? ", but that one may not use the exhausted nodes"
-				    : "; the kernel counts sizes at the moment it chose, which the table may not show exactly");
+			    why_not_largest(inc, tadj, vadj));
+		score_size(x, inc, &s);
 		if (vadj > 0)
 			add(x, EXPLAIN_VICTIM, "adj_raised", vadj, OOM_VAL_NONE,
 			    "Its oom_score_adj of %lld raised its score by %lld per mille of %s.",
@@ -876,7 +950,7 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 		    inc->reaper.reaped ? "reaped" : "reap_failed",
 		    inc->reaper.anon_rss_kb, OOM_VAL_NONE,
 		    inc->reaper.reaped
-			    ? "oom_reaper then freed its memory: anonymous left %s, file %s, shmem %s."
+			    ? "oom_reaper then reaped it; what remained was anonymous %s, file %s, shmem %s."
 			    : "oom_reaper could not free its memory (anonymous %s, file %s, shmem %s): the victim held locks or was stuck.",
 		    report_human_kb(a, sizeof(a), inc->reaper.anon_rss_kb),
 		    report_human_kb(b, sizeof(b), inc->reaper.file_rss_kb),
@@ -968,6 +1042,7 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 	char a[32], b[32];
 	unsigned page_kb = oom_incident_page_kb(inc);
 	int64_t vm = 0;
+	int share = -1;
 	size_t i;
 
 	if (inc->trigger.order == -1) {
@@ -985,12 +1060,18 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 			cg->memory.usage_kb, cg->memory.limit_kb,
 			"Give %s a higher limit (memory.max, or memory.limit_in_bytes on cgroup v1), or make what runs in it use less.",
 			path);
-		evidence(r, "usage %s of limit %s, failcnt %lld",
-			 report_human_kb(a, sizeof(a), cg->memory.usage_kb),
-			 report_human_kb(b, sizeof(b), cg->memory.limit_kb),
-			 (long long)(known(cg->memory.failcnt)
-					     ? cg->memory.failcnt
-					     : 0));
+		if (known(cg->memory.limit_kb))
+			evidence(r, "usage %s of limit %s, failcnt %lld",
+				 report_human_kb(a, sizeof(a),
+						 cg->memory.usage_kb),
+				 report_human_kb(b, sizeof(b),
+						 cg->memory.limit_kb),
+				 (long long)(known(cg->memory.failcnt)
+						     ? cg->memory.failcnt
+						     : 0));
+		else
+			evidence(r, "a memcg OOM of %s (%s)", path,
+				 nz(inc->constraint_evidence));
 		if (known(cg->memory.limit_kb) &&
 		    cg->memory.limit_kb < UNLIMITED_KB) {
 			r = add(x, EXPLAIN_ADVICE, "memory_high",
@@ -1022,13 +1103,29 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 						 m->swap_total_kb));
 		}
 	}
-	if (top_of(inc, top, 1) && known(m->total_kb) &&
-	    pct(top[0].total, m->total_kb) >= 30) {
+	if (top_of(inc, top, 1) && known(m->total_kb)) {
+		/*
+		 * The share of what it could fill: RAM plus swap, or for a
+		 * memcg its limit, which charges resident memory.
+		 */
+		bool group = strcmp(m->scope, "global") != 0;
+		int64_t have = group ? top[0].rss : top[0].total;
+		int64_t room = m->total_kb + (!group && known(m->swap_total_kb)
+						      ? m->swap_total_kb
+						      : 0);
+
+		share = pct(have, room);
+	}
+	if (share >= 30 && share <= 100) {
 		r = add(x, EXPLAIN_ADVICE, "look_at_process",
 			top[0].t->col[TASK_PID], top[0].total,
-			"Look at %s (pid %lld) first: its resident memory and swap came to %d%% of %s. A limit of its own (a cgroup, systemd's MemoryMax=) makes it fail alone instead of the machine.",
+			"Look at %s (pid %lld) first: it held %d%% of %s. A limit of its own (a cgroup, systemd's MemoryMax=) makes it fail alone instead of the machine.",
 			nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID],
-			pct(top[0].total, m->total_kb), total_name(m));
+			share,
+			strcmp(m->scope, "global") ? "the group's limit"
+			: known(m->swap_total_kb) && m->swap_total_kb > 0
+				? "RAM plus swap"
+				: "RAM");
 		evidence(r, "task table: rss %s, swap %s",
 			 report_human_kb(a, sizeof(a), top[0].rss),
 			 report_human_kb(b, sizeof(b), top[0].swap));
@@ -1059,9 +1156,9 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 			       (known(m->swap_total_kb) ? m->swap_total_kb : 0);
 
 		r = add(x, EXPLAIN_ADVICE, "overcommit", vm, room,
-			"The processes had reserved %s of address space, %lld times RAM plus swap: with vm.overcommit_memory = 2 (and vm.overcommit_ratio) such requests fail when made instead of ending in the OOM killer, if the programs handle that.",
+			"The processes had reserved %s of address space, %.1f times RAM plus swap: with vm.overcommit_memory = 2 (and vm.overcommit_ratio) such requests fail when made instead of ending in the OOM killer, if the programs handle that.",
 			report_human_kb(a, sizeof(a), vm),
-			(long long)(vm / room));
+			(double)vm / (double)room);
 		evidence(r, "sum of total_vm in the task table, %s",
 			 report_human_kb(b, sizeof(b), vm));
 	}

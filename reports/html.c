@@ -48,9 +48,9 @@ static const char page_head[] =
 	".same{color:#1a7f37}.differs{color:#b42318;font-weight:600}.nochoice{color:#555}\n"
 	".badge{border-radius:8px;padding:0 6px;font-size:.85em;border:1px solid #bbb}\n"
 	".certain{background:#dff3e4}.assumed{background:#fff4cc}.undetermined{background:#eee}\n"
-	"svg{width:100%;height:auto;display:block;max-width:680px}svg text{font:12px system-ui,sans-serif}\n"
+	"svg{width:100%;height:auto;display:block;max-width:560px}svg text{font:12px system-ui,sans-serif}\n"
 	".legend span{display:inline-block;margin-right:10px;font-size:.85em}.legend i{display:inline-block;width:10px;height:10px;margin-right:4px}\n"
-	"details{margin:6px 0}summary{cursor:pointer;color:#0b57d0}\n"
+	"pre{white-space:pre-wrap;overflow-wrap:anywhere}details{margin:6px 0}summary{cursor:pointer;color:#0b57d0}\n"
 	"@media print{body{background:#fff}section{border:0}details::details-content{content-visibility:visible;display:block}summary{display:none}th{position:static}}\n"
 	"</style></head><body><main>\n"
 	"<h1>oomlens report</h1>\n";
@@ -478,9 +478,12 @@ top_processes(struct strbuf *sb, const struct oom_incident *inc, int64_t victim)
 		snprintf(names[i], sizeof(names[i]), "%.40s (%lld)",
 			 r[i].t->comm ? r[i].t->comm : "?",
 			 (long long)r[i].t->col[TASK_PID]);
-		snprintf(notes[i], sizeof(notes[i]), "rss %s, swap %s",
+		snprintf(notes[i], sizeof(notes[i]), "rss %s%s%s",
 			 report_human_kb(a, sizeof(a), r[i].rss),
-			 report_human_kb(b, sizeof(b), r[i].swap));
+			 known(r[i].t->col[TASK_SWAPENTS]) ? ", swap " : "",
+			 known(r[i].t->col[TASK_SWAPENTS])
+				 ? report_human_kb(b, sizeof(b), r[i].swap)
+				 : "");
 		lab[i] = names[i];
 		note[i] = notes[i];
 		val[i] = (double)(r[i].rss + r[i].swap);

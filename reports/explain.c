@@ -381,12 +381,6 @@ static void zones_of(struct explanation *x, const struct oom_incident *inc)
 	}
 }
 
-/* The size the current badness counts: rss + swap + page tables, in kB. */
-struct sized {
-	const struct oom_task *t;
-	int64_t rss, swap, pt, total;
-};
-
 static int64_t adj_of(const struct oom_task *t)
 {
 	if (known(t->col[TASK_OOM_SCORE_ADJ]))
@@ -397,9 +391,9 @@ static int64_t adj_of(const struct oom_task *t)
 	return 0;
 }
 
-static struct sized size_of(const struct oom_task *t, unsigned page_kb)
+static struct explain_task size_of(const struct oom_task *t, unsigned page_kb)
 {
-	struct sized s = {.t = t};
+	struct explain_task s = {.t = t};
 	int64_t pt = oom_task_kb(t, TASK_PGTABLES_BYTES, page_kb);
 
 	s.rss = oom_task_kb(t, TASK_RSS, page_kb);
@@ -416,15 +410,14 @@ static struct sized size_of(const struct oom_task *t, unsigned page_kb)
 	return s;
 }
 
-/* The n largest tasks by rss + swap + page tables, killable or not. */
-static size_t top_of(const struct oom_incident *inc, struct sized *top,
-		     size_t n)
+size_t explain_top_tasks(const struct oom_incident *inc,
+			 struct explain_task *top, size_t n)
 {
 	unsigned page_kb = oom_incident_page_kb(inc);
 	size_t i, j, have = 0;
 
 	for (i = 0; i < inc->n_tasks; i++) {
-		struct sized s = size_of(&inc->tasks[i], page_kb);
+		struct explain_task s = size_of(&inc->tasks[i], page_kb);
 
 		for (j = have; j > 0 && top[j - 1].total < s.total; j--)
 			if (j < n)
@@ -587,7 +580,7 @@ static void zones(struct explanation *x)
 static void held(struct explanation *x, const struct oom_incident *inc)
 {
 	const struct explain_memory *m = &x->mem;
-	struct sized top[TOP_PROCESSES];
+	struct explain_task top[TOP_PROCESSES];
 	size_t i, n;
 	int64_t sum_rss = 0, counted = 0;
 	char a[32], b[32], c[64];
@@ -653,7 +646,7 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		    "%s (%d%% of RAM) is in none of these counters: kernel allocations outside slab, drivers, or memory reserved at boot.",
 		    report_human_kb(a, sizeof(a), m->total_kb - counted),
 		    pct(m->total_kb - counted, m->total_kb));
-	n = top_of(inc, top, TOP_PROCESSES);
+	n = explain_top_tasks(inc, top, TOP_PROCESSES);
 	for (i = 0; i < inc->n_tasks; i++) {
 		int64_t r = oom_task_kb(&inc->tasks[i], TASK_RSS, page_kb);
 
@@ -676,7 +669,7 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 			    : "");
 	}
 	for (i = 0; i < n; i++) {
-		const struct sized *s = &top[i];
+		const struct explain_task *s = &top[i];
 		int p = pct(s->rss, m->total_kb);
 
 		if (p >= 0)
@@ -770,7 +763,7 @@ static const char *why_not_largest(const struct oom_incident *inc,
  * column.
  */
 static void score_size(struct explanation *x, const struct oom_incident *inc,
-		       const struct sized *s)
+		       const struct explain_task *s)
 {
 	const struct explain_memory *m = &x->mem;
 	int64_t score = inc->selected.score, est;
@@ -798,7 +791,7 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 	const struct oom_kill *v = oom_incident_victim(inc);
 	const struct oom_task *row;
 	unsigned page_kb = oom_incident_page_kb(inc);
-	struct sized s, top[1];
+	struct explain_task s, top[1];
 	char a[32], b[32], c[32], names[160];
 	size_t i, n_skip, groups = 0;
 
@@ -886,7 +879,8 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 			    : inc->n_tasks ? "; the task table does not list it"
 					   : "; the report has no task table");
 	}
-	if (row && top_of(inc, top, 1) && !old_badness(inc, models)) {
+	if (row && explain_top_tasks(inc, top, 1) &&
+	    !old_badness(inc, models)) {
 		int64_t vadj = adj_of(row), tadj = adj_of(top[0].t);
 
 		if (inc->n_tasks == 1)
@@ -1038,7 +1032,7 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 	const struct oom_memcg *cg = &inc->memcg;
 	const struct oom_kill *v = oom_incident_victim(inc);
 	struct explain_reason *r;
-	struct sized top[1];
+	struct explain_task top[1];
 	char a[32], b[32];
 	unsigned page_kb = oom_incident_page_kb(inc);
 	int64_t vm = 0;
@@ -1103,7 +1097,7 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 						 m->swap_total_kb));
 		}
 	}
-	if (top_of(inc, top, 1) && known(m->total_kb)) {
+	if (explain_top_tasks(inc, top, 1) && known(m->total_kb)) {
 		/*
 		 * The share of what it could fill: RAM plus swap, or for a
 		 * memcg its limit, which charges resident memory.

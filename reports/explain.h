@@ -84,6 +84,22 @@ struct explanation {
 };
 
 /*
+ * A task's size as the current badness counts it, in kB (OOM_VAL_NONE
+ * where the table lacks the column): rss + swap + page tables.
+ */
+struct explain_task {
+	const struct oom_task *t; /* borrowed from the incident */
+	int64_t rss, swap, pt, total;
+};
+
+/*
+ * The n largest tasks of inc by total, killable or not, largest first,
+ * into top[0..n); returns how many were written.
+ */
+size_t explain_top_tasks(const struct oom_incident *inc,
+			 struct explain_task *top, size_t n);
+
+/*
  * Explain inc into *x (overwritten). models: the verdicts run on inc, or
  * NULL (no model sentences). Both are borrowed; x's strings point into
  * inc and literals, valid as long as inc.

@@ -435,67 +435,38 @@ static void zones(struct strbuf *sb, const struct explanation *x)
 		"</svg>\n<p class=\"legend\"><span>solid line: min watermark</span><span>dashed: high</span><span>red: below min</span></p>\n");
 }
 
-struct ranked {
-	const struct oom_task *t;
-	int64_t rss, swap;
-};
-
-static int by_size(const void *a, const void *b)
+/* The top processes by rss + swap + page tables as bars, the victim red. */
+static void top_processes(struct strbuf *sb, const struct oom_incident *inc,
+			  int64_t victim)
 {
-	const struct ranked *x = a, *y = b;
-	int64_t sx = x->rss + x->swap, sy = y->rss + y->swap;
-
-	return sx < sy ? 1 : sx > sy ? -1 : 0;
-}
-
-/* The top processes by rss + swap as bars, the victim in red. */
-static struct oomlens_error *
-top_processes(struct strbuf *sb, const struct oom_incident *inc, int64_t victim)
-{
-	unsigned page_kb = oom_incident_page_kb(inc);
+	struct explain_task top[TOP_BARS];
 	const char *lab[TOP_BARS], *note[TOP_BARS];
 	char names[TOP_BARS][64], notes[TOP_BARS][64], a[32], b[32];
 	double val[TOP_BARS];
-	struct ranked *r;
-	size_t i, n = inc->n_tasks, hi = SIZE_MAX;
+	size_t i, n = explain_top_tasks(inc, top, TOP_BARS), hi = SIZE_MAX;
 
 	if (!n)
-		return NULL;
-	r = malloc(n * sizeof(*r));
-	if (!r)
-		return &oomlens_error_nomem;
+		return;
 	for (i = 0; i < n; i++) {
-		r[i].t = &inc->tasks[i];
-		r[i].rss = oom_task_kb(r[i].t, TASK_RSS, page_kb);
-		r[i].swap = oom_task_kb(r[i].t, TASK_SWAPENTS, page_kb);
-		if (!known(r[i].rss))
-			r[i].rss = 0;
-		if (!known(r[i].swap))
-			r[i].swap = 0;
-	}
-	qsort(r, n, sizeof(*r), by_size);
-	for (i = 0; i < n && i < TOP_BARS; i++) {
 		snprintf(names[i], sizeof(names[i]), "%.40s (%lld)",
-			 r[i].t->comm ? r[i].t->comm : "?",
-			 (long long)r[i].t->col[TASK_PID]);
+			 top[i].t->comm ? top[i].t->comm : "?",
+			 (long long)top[i].t->col[TASK_PID]);
 		snprintf(notes[i], sizeof(notes[i]), "rss %s%s%s",
-			 report_human_kb(a, sizeof(a), r[i].rss),
-			 known(r[i].t->col[TASK_SWAPENTS]) ? ", swap " : "",
-			 known(r[i].t->col[TASK_SWAPENTS])
-				 ? report_human_kb(b, sizeof(b), r[i].swap)
+			 report_human_kb(a, sizeof(a), top[i].rss),
+			 known(top[i].swap) ? ", swap " : "",
+			 known(top[i].swap)
+				 ? report_human_kb(b, sizeof(b), top[i].swap)
 				 : "");
 		lab[i] = names[i];
 		note[i] = notes[i];
-		val[i] = (double)(r[i].rss + r[i].swap);
-		if (r[i].t->col[TASK_PID] == victim)
+		val[i] = known(top[i].total) ? (double)top[i].total : 0;
+		if (top[i].t->col[TASK_PID] == victim)
 			hi = i;
 	}
 	strbuf_adds(
 		sb,
-		"<h3>Top processes (resident + swap; the victim in red)</h3>\n");
-	bars(sb, "top processes", lab, val, note, i, hi, 0);
-	free(r);
-	return NULL;
+		"<h3>Top processes (resident + swap + page tables; the victim in red)</h3>\n");
+	bars(sb, "top processes", lab, val, note, n, hi, 0);
 }
 
 static void models_table(struct strbuf *sb, const struct oom_incident *inc,
@@ -706,7 +677,7 @@ struct oomlens_error *render_incident_html(struct strbuf *sb,
 	const struct oom_kill *v = oom_incident_victim(inc);
 	int64_t victim = v ? v->pid : OOM_VAL_NONE;
 	struct explanation *x = malloc(sizeof(*x));
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
 	char day[16];
 	size_t i;
 
@@ -739,7 +710,7 @@ struct oomlens_error *render_incident_html(struct strbuf *sb,
 	explanation_list(sb, x);
 	composition(sb, x);
 	zones(sb, x);
-	err = top_processes(sb, inc, victim);
+	top_processes(sb, inc, victim);
 	models_table(sb, inc, models);
 	meminfo_table(sb, inc);
 	task_table(sb, inc, victim);

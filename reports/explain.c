@@ -169,6 +169,19 @@ static int pct(int64_t part, int64_t whole)
 	return (int)((part * 100 + whole / 2) / whole);
 }
 
+/* pct() as text: "42%", "<1%" for a small part that rounds to 0, "?". */
+static const char *pct_text(char *buf, size_t n, int64_t part, int64_t whole)
+{
+	int p = pct(part, whole);
+
+	if (p < 0)
+		return "?";
+	if (p == 0 && part > 0)
+		return "<1%";
+	snprintf(buf, n, "%d%%", p);
+	return buf;
+}
+
 static struct explain_reason *add(struct explanation *x,
 				  enum explain_topic topic, const char *code,
 				  int64_t value, int64_t limit, const char *fmt,
@@ -440,7 +453,7 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 {
 	const struct explain_memory *m = &x->mem;
 	const struct oom_memcg *cg = &inc->memcg;
-	char a[32], b[32], c[32];
+	char a[32], b[32], c[32], p[16];
 
 	if (inc->trigger.order == -1) {
 		add(x, EXPLAIN_RAN_OUT, "manual", OOM_VAL_NONE, OOM_VAL_NONE,
@@ -514,10 +527,10 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 			    "RAM ran out; the report's Mem-Info is cut short, so how much was free cannot be said.");
 		else if (inc->trigger.order != -1)
 			add(x, EXPLAIN_RAN_OUT, "ram", m->free_kb, m->total_kb,
-			    "RAM ran out: %s free of %s (%d%%), with %s of page cache left to reclaim.",
+			    "RAM ran out: %s free of %s (%s), with %s of page cache left to reclaim.",
 			    report_human_kb(a, sizeof(a), m->free_kb),
 			    report_human_kb(b, sizeof(b), m->total_kb),
-			    pct(m->free_kb, m->total_kb),
+			    pct_text(p, sizeof(p), m->free_kb, m->total_kb),
 			    report_human_kb(c, sizeof(c), m->file_kb));
 		break;
 	}
@@ -583,7 +596,7 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 	struct explain_task top[TOP_PROCESSES];
 	size_t i, n;
 	int64_t sum_rss = 0, counted = 0;
-	char a[32], b[32], c[64];
+	char a[32], b[32], c[64], pb[16];
 	unsigned page_kb = oom_incident_page_kb(inc);
 
 	if (known(m->total_kb) && (known(m->anon_kb) || known(m->file_kb))) {
@@ -608,10 +621,11 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 			if (!known(part[k].kb) || len >= sizeof(list))
 				continue;
 			w = snprintf(list + len, sizeof(list) - len,
-				     "%s%s %s (%d%%)", len ? ", " : "",
+				     "%s%s %s (%s)", len ? ", " : "",
 				     part[k].name,
 				     report_human_kb(b, sizeof(b), part[k].kb),
-				     pct(part[k].kb, m->total_kb));
+				     pct_text(pb, sizeof(pb), part[k].kb,
+					      m->total_kb));
 			if (w > 0)
 				len += (size_t)w;
 		}
@@ -655,8 +669,9 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 	}
 	if (inc->n_tasks) {
 		if (pct(sum_rss, m->total_kb) >= 0)
-			snprintf(c, sizeof(c), " (%d%% of %s)",
-				 pct(sum_rss, m->total_kb), total_name(m));
+			snprintf(c, sizeof(c), " (%s of %s)",
+				 pct_text(pb, sizeof(pb), sum_rss, m->total_kb),
+				 total_name(m));
 		else
 			c[0] = 0;
 		add(x, EXPLAIN_HELD, "tasks_total", sum_rss, m->total_kb,
@@ -673,7 +688,8 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		int p = pct(s->rss, m->total_kb);
 
 		if (p >= 0)
-			snprintf(c, sizeof(c), " (%d%% of %s)", p,
+			snprintf(c, sizeof(c), " (%s of %s)",
+				 pct_text(pb, sizeof(pb), s->rss, m->total_kb),
 				 total_name(m));
 		else
 			c[0] = 0;
@@ -1025,6 +1041,24 @@ static void one_model(struct explanation *x, const struct oom_incident *inc,
 		    v->certainty == VERDICT_ASSUMED ? in : "");
 }
 
+/* The task with the most swap, or NULL (no swap column, or none used). */
+static const struct oom_task *most_swapped(const struct oom_incident *inc)
+{
+	const struct oom_task *best = NULL;
+	int64_t most = 0;
+	size_t i;
+
+	for (i = 0; i < inc->n_tasks; i++) {
+		int64_t v = inc->tasks[i].col[TASK_SWAPENTS];
+
+		if (known(v) && v > most) {
+			most = v;
+			best = &inc->tasks[i];
+		}
+	}
+	return best;
+}
+
 static void advice(struct explanation *x, const struct oom_incident *inc,
 		   const struct verdict_list *models)
 {
@@ -1088,9 +1122,20 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 		} else if (known(m->swap_free_kb) &&
 			   m->swap_free_kb * 1000 <=
 				   m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE) {
+			const struct oom_task *w = most_swapped(inc);
+			char who[96];
+
+			if (w)
+				snprintf(who, sizeof(who),
+					 " (%.40s, pid %lld, held the most)",
+					 nz(w->comm),
+					 (long long)w->col[TASK_PID]);
+			else
+				who[0] = 0;
 			r = add(x, EXPLAIN_ADVICE, "swap_full", m->swap_free_kb,
 				m->swap_total_kb,
-				"Find what filled swap rather than adding more: more swap only delays the OOM when a process keeps growing.");
+				"Find what filled swap%s rather than adding more: more swap only delays the OOM when a process keeps growing.",
+				who);
 			evidence(r, "Free swap %s of %s",
 				 report_human_kb(a, sizeof(a), m->swap_free_kb),
 				 report_human_kb(b, sizeof(b),

@@ -38,7 +38,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-html check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install
 
 all: oomlens
@@ -88,6 +88,11 @@ check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-install $(BUILD)/fix
 	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
+	tests/html-browser.sh ./oomlens $(BUILD)
+
+# The HTML report in headless Chromium alone (also part of check).
+check-html: oomlens
+	tests/html-browser.sh ./oomlens $(BUILD)
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
@@ -137,14 +142,21 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 		--error-exitcode=9 ./oomlens report --db $(BUILD)/vg.db --format json >/dev/null
 
 # The golden reports of fixtures/golden, rewritten from this build (the
-# demo logs' reports, and synthetic.* from test_db's every-field incident):
+# demo logs' reports in text, JSON and HTML; archive.* the report of their
+# database; synthetic.* from test_db's every-field incident):
 # review the diff, and say in the commit why each change is right.
 golden: oomlens $(BUILD)/tests/run
 	@for f in fixtures/demo/*.log; do \
 		n=$$(basename $$f .log); \
 		./oomlens analyze $$f >fixtures/golden/$$n.txt || exit 1; \
 		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
+		./oomlens analyze --format html $$f >fixtures/golden/$$n.html || exit 1; \
 	done
+	@rm -f $(BUILD)/golden.db
+	./oomlens ingest --quiet --db $(BUILD)/golden.db fixtures/demo >/dev/null
+	./oomlens rescore --db $(BUILD)/golden.db >/dev/null 2>&1
+	./oomlens report --db $(BUILD)/golden.db --format html -o fixtures/golden/archive.html
+	./oomlens report --db $(BUILD)/golden.db --format json >fixtures/golden/archive.json
 	cd tests && OOMLENS_WRITE_GOLDEN=1 CK_RUN_SUITE=db ../$(BUILD)/tests/run >/dev/null
 	@git status --short fixtures/golden
 

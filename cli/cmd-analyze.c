@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +17,7 @@
 #include "core/banned.h"
 
 static const char analyze_usage[] =
-	"usage: oomlens analyze [--format text|json] [--model LIST]\n"
+	"usage: oomlens analyze [--format text|json|html] [-o FILE] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
@@ -29,7 +30,9 @@ static const char analyze_usage[] =
 	"A report read twice (a sosreport's dmesg and messages, say) is\n"
 	"reported once, then named: \"also seen in\".\n"
 	"\n"
-	"  -f, --format FMT  text (default) or json (schema: docs/json-schema.md)\n"
+	"  -f, --format FMT  text (default), json (schema: docs/json-schema.md)\n"
+	"                    or html (one self-contained page with charts)\n"
+	"  -o, --output FILE write the report to FILE instead of standard output\n"
 	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
 	"                    comma-separated: mainline (era from the kernel\n"
 	"                    release) or mainline-ERA, ERA one of 2.6.36 2.6.39\n"
@@ -296,6 +299,7 @@ int cmd_analyze(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
 		{"model", required_argument, NULL, 'm'},
 		{"assume", required_argument, NULL, 'a'},
 		{"explain", required_argument, NULL, 'e'},
@@ -310,13 +314,15 @@ int cmd_analyze(int argc, char **argv)
 	struct analyze_ctx a = {0};
 	struct oomlens_error *err;
 	char *stdin_only[] = {(char *)"-"};
+	const char *output = NULL;
+	FILE *out = stdout;
 	char **files;
 	int nfiles, i, c;
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:m:a:e:k:D:h", longopts, NULL)) !=
-	       -1) {
+	while ((c = getopt_long(argc, argv, "f:o:m:a:e:k:D:h", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'm':
 		case 'a':
@@ -350,13 +356,18 @@ int cmd_analyze(int argc, char **argv)
 				fmt = REPORT_TEXT;
 			} else if (!strcmp(optarg, "json")) {
 				fmt = REPORT_JSON;
+			} else if (!strcmp(optarg, "html")) {
+				fmt = REPORT_HTML;
 			} else {
 				cli_print(
 					stderr,
-					"oomlens analyze: unknown format '%s' (text or json)",
+					"oomlens analyze: unknown format '%s' (text, json or html)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'k':
 			a.vmlinux = optarg;
@@ -392,9 +403,16 @@ int cmd_analyze(int argc, char **argv)
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 
-	if ((err = report_begin(&a.report, fmt, stdout))) {
+	if (output && !(out = fopen(output, "w"))) {
+		cli_print(stderr, "oomlens analyze: cannot open '%s': %s",
+			  output, strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	if ((err = report_begin(&a.report, fmt, out))) {
 		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);
+		if (out != stdout)
+			fclose(out);
 		return EXIT_TROUBLE;
 	}
 	a.sink.incident = on_incident;
@@ -414,7 +432,11 @@ int cmd_analyze(int argc, char **argv)
 	oomlog_library_release();
 	free(a.seen.slots);
 	free(a.seen_events.slots);
-	if ((err = report_end(a.report))) {
+	err = report_end(a.report);
+	if (out != stdout && fclose(out) != 0 && !err)
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write '%s'", output);
+	if (err) {
 		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,7 +12,8 @@
 #include "core/banned.h"
 
 static const char report_usage[] =
-	"usage: oomlens report [--db FILE] [--format text|json] [--incident ID]\n"
+	"usage: oomlens report [--db FILE] [--format text|json|html] [-o FILE]\n"
+	"                      [--incident ID]\n"
 	"\n"
 	"Show the incidents stored by 'oomlens ingest': a table of them, or one\n"
 	"in full with --incident (the report 'oomlens analyze' prints).\n"
@@ -19,6 +21,11 @@ static const char report_usage[] =
 	"  --db FILE        the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -f, --format FMT text (default) or json (docs/json-schema.md; each\n"
 	"                   incident carries its database \"id\")\n"
+	"                   or html: one self-contained page, with an overview\n"
+	"                   of the archive (over time, by host and kernel, top\n"
+	"                   victims, the models' disagreement) and each\n"
+	"                   incident explained, with charts\n"
+	"  -o, --output FILE write to FILE instead of standard output\n"
 	"  -i, --incident ID one incident in full\n"
 	"  -s, --summary    over all incidents: how often each model's victim is\n"
 	"                   the kernel's where it chose by badness (the others,\n"
@@ -64,6 +71,13 @@ static struct oomlens_error *on_summary_row(void *ctx,
 					    const struct verdict_summary *row)
 {
 	return summary_row(ctx, row);
+}
+
+static struct oomlens_error *
+on_html_summary_row(void *ctx, const struct verdict_summary *row)
+{
+	report_summary_row(ctx, row);
+	return NULL;
 }
 
 /* --summary: the stored verdicts over the whole archive. */
@@ -128,6 +142,7 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"format", required_argument, NULL, 'f'},
+		{"output", required_argument, NULL, 'o'},
 		{"incident", required_argument, NULL, 'i'},
 		{"check", no_argument, NULL, 'c'},
 		{"summary", no_argument, NULL, 's'},
@@ -138,14 +153,15 @@ int cmd_report(int argc, char **argv)
 	enum report_format fmt = REPORT_TEXT;
 	struct report_ctx c = {0};
 	struct oomlens_error *err;
-	const char *db_path = NULL;
+	const char *db_path = NULL, *output = NULL;
+	FILE *out = stdout;
 	long long id = 0;
 	bool check = false, summary = false;
 	char *end;
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:i:hcs", longopts, NULL)) !=
+	while ((opt = getopt_long(argc, argv, "d:f:o:i:hcs", longopts, NULL)) !=
 	       -1) {
 		switch (opt) {
 		case 'd':
@@ -154,13 +170,18 @@ int cmd_report(int argc, char **argv)
 		case 'f':
 			if (!strcmp(optarg, "json")) {
 				fmt = REPORT_JSON;
+			} else if (!strcmp(optarg, "html")) {
+				fmt = REPORT_HTML;
 			} else if (strcmp(optarg, "text")) {
 				cli_print(
 					stderr,
-					"oomlens report: unknown format '%s' (text or json)",
+					"oomlens report: unknown format '%s' (text, json or html)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
+			break;
+		case 'o':
+			output = optarg;
 			break;
 		case 'i':
 			id = strtoll(optarg, &end, 10);
@@ -196,17 +217,38 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (check)
 		return check_db(c.db, db_path);
+	if (summary && fmt == REPORT_HTML) {
+		err = oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"--summary has no html form; the html report shows it");
+		goto fail;
+	}
 	if (summary)
 		return show_summary(c.db, fmt);
-	if ((err = report_begin(&c.r, fmt, stdout)))
+	if (output && !(out = fopen(output, "w"))) {
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot open '%s'", output);
 		goto fail;
-	c.full = id > 0 || fmt == REPORT_JSON;
+	}
+	if ((err = report_begin(&c.r, fmt, out)))
+		goto fail;
+	c.full = id > 0 || fmt != REPORT_TEXT;
 	err = id > 0 ? show(&c, id) : db_list_incidents(c.db, on_row, &c);
+	if (!err && fmt == REPORT_HTML && id <= 0)
+		err = db_summary(c.db, on_html_summary_row, c.r);
 	if (err) {
 		report_abort(c.r);
 		goto fail;
 	}
 	err = report_end(c.r);
+	if (!err && out != stdout) {
+		int rc = fclose(out);
+
+		out = stdout;
+		if (rc)
+			err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+						  "cannot write '%s'", output);
+	}
 	if (err)
 		goto fail;
 	db_close(c.db);
@@ -214,6 +256,8 @@ int cmd_report(int argc, char **argv)
 fail:
 	cli_print(stderr, "oomlens report: %s", err->message);
 	oomlens_error_free(err);
+	if (out != stdout)
+		fclose(out);
 	db_close(c.db);
 	return EXIT_TROUBLE;
 }

@@ -2,8 +2,10 @@
 #include "reports/render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "reports/explain.h"
 #include "reports/jsonw.h"
 #include "core/banned.h"
 
@@ -173,6 +175,65 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 	jw_end_object(w);
 }
 
+/* The explanation (reports/explain.h): docs/json-schema.md, "explanation". */
+static void explanation_obj(struct jw *w, const struct oom_incident *inc,
+			    const struct verdict_list *models)
+{
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_memory *m;
+	size_t i;
+
+	if (!x) {
+		w->err = &oomlens_error_nomem;
+		return;
+	}
+	explain_incident(x, inc, models);
+	m = &x->mem;
+	jw_object(w, "explanation");
+	jw_object(w, "memory");
+	jw_str(w, "scope", m->scope);
+	jw_int(w, "total_kb", m->total_kb);
+	jw_int(w, "free_kb", m->free_kb);
+	jw_int(w, "anon_kb", m->anon_kb);
+	jw_int(w, "file_kb", m->file_kb);
+	jw_int(w, "shmem_kb", m->shmem_kb);
+	jw_int(w, "slab_kb", m->slab_kb);
+	jw_int(w, "pagetables_kb", m->pagetables_kb);
+	jw_int(w, "hugepages_kb", m->hugepages_kb);
+	jw_int(w, "swap_total_kb", m->swap_total_kb);
+	jw_int(w, "swap_free_kb", m->swap_free_kb);
+	jw_end_object(w);
+	jw_array(w, "zones");
+	for (i = 0; i < x->n_zones; i++) {
+		jw_object(w, NULL);
+		jw_str(w, "scope", x->zones[i].scope);
+		jw_int(w, "free_kb", x->zones[i].free_kb);
+		jw_int(w, "min_kb", x->zones[i].min_kb);
+		jw_int(w, "low_kb", x->zones[i].low_kb);
+		jw_int(w, "high_kb", x->zones[i].high_kb);
+		jw_int(w, "present_kb", x->zones[i].present_kb);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_array(w, "reasons");
+	for (i = 0; i < x->n; i++) {
+		const struct explain_reason *r = &x->r[i];
+
+		jw_object(w, NULL);
+		jw_str(w, "topic", explain_topic_name(r->topic));
+		jw_str(w, "code", r->code);
+		jw_int(w, "value", r->value);
+		jw_int(w, "limit", r->limit);
+		jw_str(w, "text", r->text);
+		jw_str(w, "evidence", r->evidence[0] ? r->evidence : NULL);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_int(w, "reasons_dropped", (int64_t)x->dropped);
+	jw_end_object(w);
+	free(x);
+}
+
 void render_incident_json(struct jw *w, const struct oom_incident *inc,
 			  int64_t id, const struct verdict_list *models)
 {
@@ -337,6 +398,7 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 			verdict_obj(w, &models->v[i]);
 		jw_end_array(w);
 	}
+	explanation_obj(w, inc, models);
 	jw_end_object(w);
 }
 

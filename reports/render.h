@@ -35,4 +35,24 @@ struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
 struct oomlens_error *render_event_text(struct strbuf *sb,
 					const struct oom_event *ev);
 
+/*
+ * HTML (reports/html.c): html_begin() writes the page's head and makes
+ * the overview that render_incident_html() adds each incident to (and
+ * html_summary_row() the stored verdicts' rates); html_end() writes the
+ * overview, events (text already escaped for a terminal) and the end.
+ */
+struct html_overview;
+struct verdict_summary;
+struct oomlens_error *html_begin(struct strbuf *sb, struct html_overview **out);
+struct oomlens_error *render_incident_html(struct strbuf *sb,
+					   struct html_overview *ov,
+					   const struct oom_incident *inc,
+					   size_t index,
+					   const struct verdict_list *models);
+void html_summary_row(struct html_overview *ov,
+		      const struct verdict_summary *row);
+struct oomlens_error *html_end(struct strbuf *sb, struct html_overview *ov,
+			       const char *events, const char *other);
+void html_free(struct html_overview *ov);
+
 #endif

@@ -20,6 +20,7 @@ struct report {
 	size_t incidents, events, vmcores, seen;
 	struct strbuf out, ev, vm, also; /* also: JSON "also_seen_in" */
 	struct jw ejw;
+	struct html_overview *html;
 };
 
 static struct oomlens_error *flush(struct report *r)
@@ -46,7 +47,14 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	strbuf_init(&r->also, EVENTS_CAP);
 	jw_init(&r->ejw, &r->ev, 2);
 	r->ejw.depth = 1; /* inside the "events" array */
-	if (fmt == REPORT_JSON) {
+	if (fmt == REPORT_HTML) {
+		struct oomlens_error *err = html_begin(&r->out, &r->html);
+
+		if (err) {
+			report_abort(r);
+			return err;
+		}
+	} else if (fmt == REPORT_JSON) {
 		struct oomlens_error *err = strbuf_addf(
 			&r->out,
 			"{\n  \"schema_version\": %d,\n  \"incidents\": [",
@@ -77,6 +85,9 @@ static struct oomlens_error *incident(struct report *r, int64_t id,
 		w.need_comma[0] = r->incidents > 1;
 		render_incident_json(&w, inc, id, models);
 		err = w.err;
+	} else if (r->fmt == REPORT_HTML) {
+		err = render_incident_html(&r->out, r->html, inc, r->incidents,
+					   models);
 	} else if (brief) {
 		err = render_incident_brief(&r->out, id, inc, r->incidents);
 	} else {
@@ -123,6 +134,10 @@ struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
 		jw_end_object(&w);
 		return w.err;
 	}
+	if (r->fmt == REPORT_HTML) { /* shown as text at the end */
+		err = render_dump_head_text(&r->also, d, path);
+		return err ? err : render_dump_ps_text(&r->also, d);
+	}
 	err = render_dump_head_text(&r->out, d, path);
 	if (!err)
 		err = render_dump_ps_text(&r->out, d);
@@ -155,8 +170,16 @@ struct oomlens_error *report_also_seen(struct report *r, size_t index,
 		jw_end_object(&w);
 		return w.err;
 	}
+	if (r->fmt == REPORT_HTML)
+		return render_also_seen_text(&r->also, index, inc);
 	err = render_also_seen_text(&r->out, index, inc);
 	return err ? err : flush(r);
+}
+
+void report_summary_row(struct report *r, const struct verdict_summary *row)
+{
+	if (r->fmt == REPORT_HTML)
+		html_summary_row(r->html, row);
 }
 
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)
@@ -183,6 +206,8 @@ struct oomlens_error *report_end(struct report *r)
 		strbuf_addf(&r->out, ",\n  \"also_seen_in\": [%s%s]",
 			    r->also.buf, r->seen ? "\n  " : "");
 		strbuf_adds(&r->out, "\n}\n");
+	} else if (r->fmt == REPORT_HTML) {
+		err = html_end(&r->out, r->html, r->ev.buf, r->also.buf);
 	} else {
 		if (!r->incidents)
 			strbuf_adds(&r->out,
@@ -193,7 +218,8 @@ struct oomlens_error *report_end(struct report *r)
 				"Other memory events (not kernel OOM kills): %zu\n%s",
 				r->events, r->ev.buf);
 	}
-	err = flush(r);
+	if (!err)
+		err = flush(r);
 	if (!err && fflush(r->f) != 0)
 		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
 					  "cannot write the report");
@@ -209,5 +235,6 @@ void report_abort(struct report *r)
 	strbuf_release(&r->ev);
 	strbuf_release(&r->vm);
 	strbuf_release(&r->also);
+	html_free(r->html);
 	free(r);
 }

@@ -27,6 +27,7 @@
 enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
+	REPORT_HTML, /* one self-contained page (reports/html.c) */
 };
 
 struct report;
@@ -68,6 +69,14 @@ struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
  */
 struct oomlens_error *report_also_seen(struct report *r, size_t index,
 				       const struct oom_incident *inc);
+
+/*
+ * A row of the stored verdicts' summary (model/summary.h): the HTML page
+ * shows the models' disagreement rates from the "all" rows; the other
+ * formats ignore it. Borrowed for the call.
+ */
+struct verdict_summary;
+void report_summary_row(struct report *r, const struct verdict_summary *row);
 
 /* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
 struct oomlens_error *report_event(struct report *r,

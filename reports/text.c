@@ -6,31 +6,12 @@
 #include <string.h>
 
 #include "core/escape.h"
+#include "reports/explain.h"
 #include "core/banned.h"
 
 #define TOP_TASKS 10
 /* Escaped copies of one incident's strings (core/escape.h) */
 #define ESCAPED_CAP ((size_t)64 << 20)
-
-/* "1.5 GiB" from kB; "?" when unknown. */
-static const char *human_kb(char *buf, size_t n, int64_t kb)
-{
-	static const char *const units[] = {"kB", "MiB", "GiB", "TiB", "PiB"};
-	double v = (double)kb;
-	int u = 0;
-
-	if (kb == OOM_VAL_NONE)
-		return "?";
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%lld kB", (long long)kb);
-	else
-		snprintf(buf, n, "%.1f %s", v, units[u]);
-	return buf;
-}
 
 static int64_t task_rss_kb(const struct oom_task *t, unsigned page_kb)
 {
@@ -93,14 +74,15 @@ static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
 				      ? t->col[TASK_OOM_SCORE_ADJ]
 				      : t->col[TASK_OOM_ADJ];
 
-		strbuf_addf(sb, "  %s %8lld %6lld %10s %10s %6lld  %s\n",
-			    t->col[TASK_PID] == victim_pid ? "*" : " ",
-			    (long long)t->col[TASK_PID],
-			    (long long)t->col[TASK_UID],
-			    human_kb(a, sizeof(a), r[i].key),
-			    human_kb(b, sizeof(b),
-				     oom_task_kb(t, TASK_SWAPENTS, page_kb)),
-			    (long long)adj, opt(tx(pool, t->comm)));
+		strbuf_addf(
+			sb, "  %s %8lld %6lld %10s %10s %6lld  %s\n",
+			t->col[TASK_PID] == victim_pid ? "*" : " ",
+			(long long)t->col[TASK_PID],
+			(long long)t->col[TASK_UID],
+			report_human_kb(a, sizeof(a), r[i].key),
+			report_human_kb(b, sizeof(b),
+					oom_task_kb(t, TASK_SWAPENTS, page_kb)),
+			(long long)adj, opt(tx(pool, t->comm)));
 	}
 	free(r);
 	return NULL;
@@ -201,6 +183,73 @@ static void explain_lines(struct strbuf *sb, struct strpool *pool,
 	}
 }
 
+/*
+ * Append s wrapped at 79 columns: the first line after first, the next
+ * ones indented by indent spaces. Breaks only at spaces, so a UTF-8
+ * sequence is never cut.
+ */
+static void wrap(struct strbuf *sb, const char *first, size_t indent,
+		 const char *s)
+{
+	size_t col = strlen(first), len = strlen(s);
+	const size_t width = 79;
+
+	strbuf_adds(sb, first);
+	while (len) {
+		size_t take = len, room = width > col ? width - col : 20;
+
+		if (take > room) {
+			take = room;
+			while (take > 0 && s[take] != ' ')
+				take--;
+			if (!take) /* one long word: let it overflow */
+				for (take = room; take < len && s[take] != ' ';)
+					take++;
+		}
+		strbuf_add(sb, s, take);
+		strbuf_adds(sb, "\n");
+		s += take;
+		len -= take;
+		while (len && *s == ' ') {
+			s++;
+			len--;
+		}
+		if (len) {
+			strbuf_addf(sb, "%*s", (int)indent, "");
+			col = indent;
+		}
+	}
+}
+
+/* The explanation (reports/explain.h), topic by topic. */
+static void explanation_text(struct strbuf *sb, struct strpool *pool,
+			     const struct oom_incident *inc,
+			     const struct verdict_list *models)
+{
+	struct explanation *x = malloc(sizeof(*x));
+	int topic = -1;
+	size_t i;
+
+	if (!x) {
+		strbuf_adds(sb, "  Explanation: out of memory\n");
+		return;
+	}
+	explain_incident(x, inc, models);
+	for (i = 0; i < x->n; i++) {
+		const struct explain_reason *r = &x->r[i];
+
+		if ((int)r->topic != topic) {
+			topic = (int)r->topic;
+			strbuf_addf(sb, "  %s:\n",
+				    explain_topic_title(r->topic));
+		}
+		wrap(sb, "    - ", 6, tx(pool, r->text));
+		if (r->evidence[0])
+			wrap(sb, "      evidence: ", 8, tx(pool, r->evidence));
+	}
+	free(x);
+}
+
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
 					   size_t index,
@@ -268,22 +317,26 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		int64_t ram = m->pages_ram;
 
 		strbuf_addf(sb, "  Memory:     RAM %s",
-			    human_kb(a, sizeof(a), oom_pages_kb(ram, page_kb)));
+			    report_human_kb(a, sizeof(a),
+					    oom_pages_kb(ram, page_kb)));
 		if (m->pages_reserved != OOM_VAL_NONE)
-			strbuf_addf(sb, ", reserved %s",
-				    human_kb(b, sizeof(b),
-					     oom_pages_kb(m->pages_reserved,
-							  page_kb)));
+			strbuf_addf(
+				sb, ", reserved %s",
+				report_human_kb(b, sizeof(b),
+						oom_pages_kb(m->pages_reserved,
+							     page_kb)));
 		strbuf_addf(sb, ", swap free %s of %s\n",
-			    human_kb(c, sizeof(c), m->free_swap_kb),
-			    human_kb(d, sizeof(d), m->total_swap_kb));
+			    report_human_kb(c, sizeof(c), m->free_swap_kb),
+			    report_human_kb(d, sizeof(d), m->total_swap_kb));
 	}
 	if (inc->memcg.memory.limit_kb != OOM_VAL_NONE)
 		strbuf_addf(
 			sb,
 			"  Memcg:      usage %s of limit %s, failcnt %lld\n",
-			human_kb(a, sizeof(a), inc->memcg.memory.usage_kb),
-			human_kb(b, sizeof(b), inc->memcg.memory.limit_kb),
+			report_human_kb(a, sizeof(a),
+					inc->memcg.memory.usage_kb),
+			report_human_kb(b, sizeof(b),
+					inc->memcg.memory.limit_kb),
 			(long long)inc->memcg.memory.failcnt);
 	for (i = 0; i < inc->n_forkbombs; i++)
 		strbuf_addf(
@@ -304,10 +357,10 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		strbuf_addf(
 			sb,
 			": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
-			human_kb(a, sizeof(a), v->total_vm_kb),
-			human_kb(b, sizeof(b), v->anon_rss_kb),
-			human_kb(c, sizeof(c), v->file_rss_kb),
-			human_kb(d, sizeof(d), v->shmem_rss_kb));
+			report_human_kb(a, sizeof(a), v->total_vm_kb),
+			report_human_kb(b, sizeof(b), v->anon_rss_kb),
+			report_human_kb(c, sizeof(c), v->file_rss_kb),
+			report_human_kb(d, sizeof(d), v->shmem_rss_kb));
 		for (i = 1; i < inc->n_kills; i++)
 			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
 				    (long long)inc->kills[i].pid,
@@ -327,6 +380,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		model_line(sb, &tmp, inc, &models->v[i]);
 	for (i = 0; models && i < models->n; i++)
 		explain_lines(sb, &tmp, &models->v[i]);
+	explanation_text(sb, &tmp, inc, models);
 	top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",

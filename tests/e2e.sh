@@ -347,6 +347,28 @@ for g in fixtures/golden/*.txt; do
 	diff -u "fixtures/golden/$name.json" "$tmp/got.json" >"$tmp/diff" && ok || { bad "golden json $name"; head -20 "$tmp/diff"; }
 done
 
+# -o FILE: a file that cannot be written is an error naming it; stdout stays empty
+expect 2 "analyze -o into a missing folder" -- "$bin" analyze --format html -o "$tmp/no/such/dir/x.html" fixtures/demo/rfc-forkbomb.log
+grep -q "cannot open '$tmp/no/such/dir/x.html'" "$tmp/err" && [ ! -s "$tmp/out" ] && ok || bad "analyze -o error"
+expect 0 "analyze -o" -- "$bin" analyze -o "$tmp/o.txt" fixtures/demo/rfc-forkbomb.log
+[ ! -s "$tmp/out" ] && cmp -s "$tmp/o.txt" fixtures/golden/rfc-forkbomb.txt && ok || bad "analyze -o wrote elsewhere or differently"
+
+# Golden HTML of each demo log, and the archive of them all (report)
+for g in fixtures/golden/*.html; do
+	name=$(basename "$g" .html)
+	[ -e "fixtures/demo/$name.log" ] || continue # archive.html: below
+	"$bin" analyze --format html "fixtures/demo/$name.log" >"$tmp/got.html"
+	diff -u "$g" "$tmp/got.html" >"$tmp/diff" && ok || { bad "golden html $name"; head -20 "$tmp/diff"; }
+done
+rm -f "$tmp/golden.db"
+"$bin" ingest --quiet --db "$tmp/golden.db" fixtures/demo >/dev/null &&
+	"$bin" rescore --db "$tmp/golden.db" >/dev/null 2>&1 &&
+	"$bin" report --db "$tmp/golden.db" --format html -o "$tmp/archive.html" &&
+	"$bin" report --db "$tmp/golden.db" --format json >"$tmp/archive.json" || bad "archive report"
+diff -u fixtures/golden/archive.html "$tmp/archive.html" >"$tmp/diff" && ok || { bad "golden html archive"; head -20 "$tmp/diff"; }
+diff -u fixtures/golden/archive.json "$tmp/archive.json" >"$tmp/diff" && ok || { bad "golden json archive"; head -20 "$tmp/diff"; }
+expect 2 "report --summary --format html" -- "$bin" report --db "$tmp/golden.db" --summary --format html
+
 # vmcores (synthetic dumps of fixtures/vmgen, built into BUILD/fixtures/vmcore)
 bdir=$(dirname "$bin")
 [ "$bdir" = . ] && bdir=build

@@ -1043,6 +1043,10 @@ START_TEST(rfc_corners_i386_from_a_dump)
 	ck_assert_int_eq(vl.v[0].victim.score, 399409152);
 	ck_assert_int_eq(vl.v[0].runner_up.pid, 200);
 	ck_assert_int_eq(vl.v[0].runner_up.score, 112320);
+	/* the posted choice under the posted quiet time, as above */
+	ck_assert_str_eq(vl.v[0].note, "as posted and as intended disagree: "
+				       "posted chooses 100 (fresh), intended "
+				       "300 (shifty)");
 
 	run_on_dump("i386-2.6.32-rfc-corners", "linux-2.6.32", true, &vl);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);

@@ -100,6 +100,9 @@ struct ytask {
 	struct badness_input in; /* known values; the rest set per sample */
 	struct yrange v[V_COUNT];
 	bool eligible;
+	/* a dump's quiet time, plain and as patch 6/6 computes it */
+	bool dump_quiet;
+	uint64_t quiet_s, quiet_posted_s;
 };
 
 struct yrun {
@@ -399,10 +402,25 @@ static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 		exact(&t->v[V_LOWRSS], d.low_rss);
 	if (d.has_shared)
 		exact(&t->v[V_SHARED], d.shared_vm);
-	if (d.has_quiet)
+	if (d.has_quiet) {
+		t->dump_quiet = true;
+		t->quiet_s = d.quiet_s;
+		t->quiet_posted_s = d.quiet_posted_s;
 		exact(&t->v[V_QUIET], r->m == M2009_RFC_AS_POSTED
 					      ? d.quiet_posted_s
 					      : d.quiet_s);
+	}
+}
+
+/* Make r score as model m, with m's own quiet time from a dump. */
+static void switch_model(struct yrun *r, enum model2009 m)
+{
+	r->m = m;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->t[i].dump_quiet)
+			exact(&r->t[i].v[V_QUIET],
+			      m == M2009_RFC_AS_POSTED ? r->t[i].quiet_posted_s
+						       : r->t[i].quiet_s);
 }
 
 /* Fill in the variable inputs of t from values x[]. */
@@ -811,11 +829,12 @@ static void rfc_disagreement(struct yrun *r, struct verdict *v)
 	uint64_t p;
 	size_t posted, intended;
 
-	r->m = M2009_RFC_AS_POSTED;
+	/* each with its own quiet time (patch 6/6's wrap, or the plain one) */
+	switch_model(r, M2009_RFC_AS_POSTED);
 	posted = pick(r, r->n, &p);
-	r->m = M2009_RFC_AS_INTENDED;
+	switch_model(r, M2009_RFC_AS_INTENDED);
 	intended = pick(r, r->n, &p);
-	r->m = saved;
+	switch_model(r, saved);
 	if (posted == intended || posted == r->n || intended == r->n ||
 	    v->note[0])
 		return;

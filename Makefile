@@ -12,7 +12,7 @@ WARNINGS += -Wconversion -Wsign-conversion -Wmissing-prototypes -Wformat=2 -Werr
 endif
 override CFLAGS += -std=gnu11 $(WARNINGS)
 override CPPFLAGS += -D_GNU_SOURCE -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
+LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
 	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 

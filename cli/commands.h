@@ -15,6 +15,7 @@
 
 int cmd_analyze(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_rescore(int argc, char **argv);
 int cmd_vmcore(int argc, char **argv);

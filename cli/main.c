@@ -28,6 +28,8 @@ static const struct command commands[] = {
 	 "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident"},
 	{"ingest", cmd_ingest,
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
+	{"merge", cmd_merge,
+	 "merge [--db OUT] SHARD.db...              merge databases ingested apart"},
 	{"rescore", cmd_rescore,
 	 "rescore [--db FILE] [--model LIST]        run the models on every stored incident"},
 	{"vmcore", cmd_vmcore,

@@ -38,7 +38,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-slurm check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install
 
 all: oomlens
@@ -88,6 +88,12 @@ check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-install $(BUILD)/fix
 	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
+
+# The fleet recipes (scripts/fleet/) on a one-node Slurm cluster started
+# here and stopped after (tests/slurm.sh): needs root, slurm-wlm, munge
+# and parallel.
+check-slurm: oomlens
+	tests/slurm.sh ./oomlens
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:

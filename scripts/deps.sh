@@ -1,7 +1,7 @@
 #!/bin/sh
 # Install the Debian packages oomlens builds with, or say which are missing.
 set -eu
-need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev dwarves xz-utils sqlite3 clang-format man-db groff-base"
+need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev dwarves xz-utils sqlite3 clang-format man-db groff-base slurm-wlm munge parallel"
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -170,5 +170,33 @@ ended=$(date +%s.%N)
 cmp -s "$tmp/one.txt" "$tmp/pmerged.txt" && ok || bad "parallel: merged equals one ingest"
 echo "check-slurm: parallel recipe, 4 shards + merge: $(awk -v a="$started" -v b="$ended" 'BEGIN { printf "%.1f", b - a }') s"
 
+# OOMLENS_FLEET_BENCH=LIST: time one ingest, the Slurm recipe and the
+# parallel one on the files of LIST (README.md's figures), each checked
+# against the one ingest
+if [ -n "${OOMLENS_FLEET_BENCH:-}" ]; then
+	bl=$OOMLENS_FLEET_BENCH
+	shards=${OOMLENS_FLEET_SHARDS:-8}
+	secs() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", b - a }'; }
+	t0=$(date +%s.%N)
+	tr '\n' '\0' <"$bl" | xargs -0 "$oomlens" ingest --quiet --db "$tmp/b1.db"
+	t1=$(date +%s.%N)
+	timeout 1800 sh "$repo/scripts/fleet/slurm-submit.sh" -w -n "$shards" -o "$tmp/bs" -b "$oomlens" \
+		"$bl" "$tmp/bs.db" >"$tmp/log/bench-slurm" 2>&1 || bad "bench: slurm recipe"
+	t2=$(date +%s.%N)
+	sh "$repo/scripts/fleet/parallel.sh" -n "$shards" -o "$tmp/bp" -b "$oomlens" \
+		"$bl" "$tmp/bp.db" >"$tmp/log/bench-parallel" 2>&1 || bad "bench: parallel recipe"
+	t3=$(date +%s.%N)
+	"$repo/tests/db-canon.sh" "$tmp/b1.db" >"$tmp/b1.txt"
+	for x in bs bp; do
+		"$repo/tests/db-canon.sh" "$tmp/$x.db" >"$tmp/$x.txt"
+		cmp -s "$tmp/b1.txt" "$tmp/$x.txt" && ok || bad "bench: $x equals one ingest"
+	done
+	rows=$(sqlite3 "$tmp/b1.db" "SELECT count(*) FROM tasks")
+	echo "check-slurm: bench on $(wc -l <"$bl") files, $rows task rows, $(getconf _NPROCESSORS_ONLN) CPUs:"
+	echo "  one ingest           $(secs "$t0" "$t1") s"
+	echo "  slurm, $shards tasks + merge $(secs "$t1" "$t2") s"
+	echo "  parallel, $shards shards + merge $(secs "$t2" "$t3") s"
+fi
+
 echo "check-slurm: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -34,22 +34,6 @@ static const char merge_usage[] =
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
 
-/* Say that another process holds the write lock (db_options.waiting). */
-static void on_waiting(void *ctx, const char *path, long pid,
-		       const char *command)
-{
-	(void)ctx;
-	if (pid)
-		cli_print(
-			stderr,
-			"oomlens merge: waiting for another %s of '%s', pid %ld",
-			command, path, pid);
-	else
-		cli_print(stderr,
-			  "oomlens merge: waiting for another writer of '%s'",
-			  path);
-}
-
 /* Is path the file out names (the same inode)? */
 static bool same_file(const char *path, const char *out)
 {
@@ -68,7 +52,8 @@ int cmd_merge(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static const struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
-					      .waiting = on_waiting,
+					      .waiting = cli_say_waiting,
+					      .ctx = "merge",
 					      .command = "merge"};
 	struct db_merge_totals sum = {0}, t;
 	struct oomlens_error *err = NULL;

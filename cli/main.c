@@ -73,6 +73,20 @@ bool cli_parse_seconds(const char *text, unsigned *secs)
 	return true;
 }
 
+void cli_say_waiting(void *ctx, const char *path, long pid, const char *command)
+{
+	const char *self = ctx;
+
+	if (pid)
+		cli_print(stderr,
+			  "oomlens %s: waiting for another %s of '%s', pid %ld",
+			  self, command, path, pid);
+	else
+		cli_print(stderr,
+			  "oomlens %s: waiting for another writer of '%s'",
+			  self, path);
+}
+
 void cli_print_warning(const char *cmd, const char *source, uint64_t line,
 		       const char *text)
 {

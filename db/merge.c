@@ -55,23 +55,6 @@ static struct oomlens_error *run(struct db *db, const char *sql,
 	return err;
 }
 
-/* The single integer sql returns (0 for no row). */
-static struct oomlens_error *count(struct db *db, const char *sql, int64_t *out)
-{
-	sqlite3_stmt *st = NULL;
-	int rc;
-
-	rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return db_fail(db, rc, "sqlite3_prepare_v2");
-	rc = sqlite3_step(st);
-	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE
-		       ? NULL
-		       : db_fail(db, rc, "sqlite3_step");
-}
-
 /*
  * "INSERT [OR IGNORE] INTO main.T(c1, c2...) SELECT e1, e2... FROM
  * <from> t <tail>": every column of T but "id" (a new one is given); with
@@ -266,8 +249,8 @@ static struct oomlens_error *merge_rows(struct db *db,
 
 	/* sources: new ones added, known ones completed; then the map */
 	if (!err)
-		err = count(db, "SELECT count(*) FROM shard.sources",
-			    &t->sources);
+		err = db_query_int(db, "SELECT count(*) FROM shard.sources",
+				   &t->sources);
 	if (!err)
 		err = copy_rows(
 			db, "sources", "",
@@ -318,8 +301,8 @@ static struct oomlens_error *merge_rows(struct db *db,
 			  " (SELECT merge_fp FROM temp.merge_sightings)",
 			  NULL, &t->replaced);
 	if (!err)
-		err = count(db, "SELECT count(*) FROM shard.incidents",
-			    &t->incidents);
+		err = db_query_int(db, "SELECT count(*) FROM shard.incidents",
+				   &t->incidents);
 	if (!err)
 		err = run(
 			db,
@@ -363,8 +346,8 @@ static struct oomlens_error *merge_rows(struct db *db,
 
 	/* events: ours unless the shard saw it first */
 	if (!err)
-		err = count(db, "SELECT count(*) FROM shard.events",
-			    &t->events);
+		err = db_query_int(db, "SELECT count(*) FROM shard.events",
+				   &t->events);
 	if (!err)
 		err = run(
 			db,

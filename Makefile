@@ -12,7 +12,7 @@ WARNINGS += -Wconversion -Wsign-conversion -Wmissing-prototypes -Wformat=2 -Werr
 endif
 override CFLAGS += -std=gnu11 $(WARNINGS)
 override CPPFLAGS += -D_GNU_SOURCE -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
+LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
 	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
@@ -38,7 +38,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-html check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install
 
 all: oomlens
@@ -93,6 +93,13 @@ check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-install $(BUILD)/fix
 # The HTML report in headless Chromium alone (also part of check).
 check-html: oomlens
 	tests/html-browser.sh ./oomlens $(BUILD)
+
+# The fleet recipes (scripts/fleet/) on a one-node Slurm cluster started
+# here and stopped after (tests/slurm.sh): needs root, slurm-wlm, munge
+# and parallel.
+check-slurm: oomlens
+	scripts/deps.sh slurm
+	tests/slurm.sh ./oomlens
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:

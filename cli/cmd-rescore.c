@@ -71,22 +71,6 @@ static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 	return NULL;
 }
 
-/* Say that another process holds the write lock (db_options.waiting). */
-static void on_waiting(void *ctx, const char *path, long pid,
-		       const char *command)
-{
-	(void)ctx;
-	if (pid)
-		cli_print(
-			stderr,
-			"oomlens rescore: waiting for another %s of '%s', pid %ld",
-			command, path, pid);
-	else
-		cli_print(stderr,
-			  "oomlens rescore: waiting for another writer of '%s'",
-			  path);
-}
-
 int cmd_rescore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -97,7 +81,8 @@ int cmd_rescore(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	static const struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
-					      .waiting = on_waiting,
+					      .waiting = cli_say_waiting,
+					      .ctx = "rescore",
 					      .command = "rescore"};
 	struct rescore r = {0};
 	struct oomlens_error *err = NULL;

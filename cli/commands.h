@@ -15,6 +15,7 @@
 
 int cmd_analyze(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_rescore(int argc, char **argv);
 int cmd_vmcore(int argc, char **argv);
@@ -30,6 +31,13 @@ void cli_print(FILE *f, const char *fmt, ...)
 
 /* A whole number of seconds, 1 to a week, into *secs; false if not one. */
 bool cli_parse_seconds(const char *text, unsigned *secs);
+
+/*
+ * A db_options.waiting that says on stderr, for the command named by ctx
+ * (a string: "rescore"), that another process holds the write lock.
+ */
+void cli_say_waiting(void *ctx, const char *path, long pid,
+		     const char *command);
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);

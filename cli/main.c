@@ -28,6 +28,8 @@ static const struct command commands[] = {
 	 "analyze [--format text|json] [FILE...]   read kernel logs, report every OOM incident"},
 	{"ingest", cmd_ingest,
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
+	{"merge", cmd_merge,
+	 "merge [--db OUT] SHARD.db...              merge databases ingested apart"},
 	{"rescore", cmd_rescore,
 	 "rescore [--db FILE] [--model LIST]        run the models on every stored incident"},
 	{"vmcore", cmd_vmcore,
@@ -69,6 +71,20 @@ bool cli_parse_seconds(const char *text, unsigned *secs)
 		return false;
 	*secs = (unsigned)v;
 	return true;
+}
+
+void cli_say_waiting(void *ctx, const char *path, long pid, const char *command)
+{
+	const char *self = ctx;
+
+	if (pid)
+		cli_print(stderr,
+			  "oomlens %s: waiting for another %s of '%s', pid %ld",
+			  self, command, path, pid);
+	else
+		cli_print(stderr,
+			  "oomlens %s: waiting for another writer of '%s'",
+			  self, path);
 }
 
 void cli_print_warning(const char *cmd, const char *source, uint64_t line,

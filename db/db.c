@@ -156,8 +156,7 @@ static struct oomlens_error *exec(struct db *db, const char *sql)
 }
 
 /* The single integer a query like "PRAGMA user_version" returns. */
-static struct oomlens_error *query_int(struct db *db, const char *sql,
-				       int64_t *out)
+struct oomlens_error *db_query_int(struct db *db, const char *sql, int64_t *out)
 {
 	struct oomlens_error *err = NULL;
 	sqlite3_stmt *st = NULL;
@@ -300,12 +299,12 @@ static struct oomlens_error *check_file(struct db *db, int64_t *version,
 	bool ours = false;
 
 	*stamp = false;
-	err = query_int(db, "PRAGMA user_version", version);
+	err = db_query_int(db, "PRAGMA user_version", version);
 	if (!err)
-		err = query_int(db, "PRAGMA application_id", &app_id);
+		err = db_query_int(db, "PRAGMA application_id", &app_id);
 	if (!err)
-		err = query_int(db, "SELECT count(*) FROM sqlite_master",
-				&objects);
+		err = db_query_int(db, "SELECT count(*) FROM sqlite_master",
+				   &objects);
 	if (!err && app_id == 0 && *version > 0 &&
 	    *version <= db_schema_version())
 		err = has_our_shape(db, *version, &ours);
@@ -360,7 +359,7 @@ static struct oomlens_error *migrate(struct db *db, int64_t version)
 		return NULL;
 	err = exec(db, "BEGIN IMMEDIATE");
 	if (!err)
-		err = query_int(db, "PRAGMA user_version", &now);
+		err = db_query_int(db, "PRAGMA user_version", &now);
 	if (!err && now > db_schema_version()) {
 		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 		return too_new(db, now);

@@ -220,6 +220,30 @@ struct oomlens_error *db_load_dump(struct db *db, int64_t incident_id,
 struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
 				     const struct oom_event *ev, bool *was_new);
 
+/* What db_merge() found in a shard and added (rows of the shard). */
+struct db_merge_totals {
+	int64_t sources, new_sources; /* the shard's, and those new here */
+	int64_t incidents, new_incidents; /* idem, by fingerprint */
+	int64_t replaced; /* known here, but seen first in the shard */
+	int64_t events, new_events;
+};
+
+/*
+ * Merge the database at path shard (read only, never changed; of this
+ * code's schema version) into db, in one transaction, as if its sources
+ * had been ingested here: sources by path and content hash, incidents by
+ * fingerprint, events by identity; every sighting of both kept; a source
+ * done on either side done. An incident (or event) on both sides is kept
+ * from the side whose first sighting has the smaller (source path, line),
+ * with its rows, verdicts and scores, so that merging is idempotent and
+ * its result does not depend on the order of the shards: it equals one
+ * ingest of all the sources in sorted path order. out may be NULL.
+ * Errors: those of db_open() for the shard, IO, USAGE for a table this
+ * code cannot merge.
+ */
+struct oomlens_error *db_merge(struct db *db, const char *shard,
+			       struct db_merge_totals *out);
+
 /*
  * Run SQLite's integrity and foreign-key checks. problem[0] is '\0' when the
  * database is sound, else it says what is wrong (n bytes at most).

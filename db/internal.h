@@ -236,6 +236,10 @@ struct oomlens_error *db_step_done(struct db *db, const struct db_bind *b,
 struct oomlens_error *db_step_row(struct db *db, const struct db_bind *b,
 				  sqlite3_stmt *st, bool *row);
 
+/* The single integer sql returns (a count, a pragma); 0 for no row. */
+struct oomlens_error *db_query_int(struct db *db, const char *sql,
+				   int64_t *out);
+
 /* Run one of the parameterless transaction statements. */
 struct oomlens_error *db_exec_stmt(struct db *db, enum db_stmt_id id,
 				   const char *sql);

@@ -316,6 +316,8 @@ fi
 
 # the database file itself: tests/e2e-db.sh
 . "$(dirname "$0")/e2e-db.sh"
+# oomlens merge: tests/e2e-merge.sh
+. "$(dirname "$0")/e2e-merge.sh"
 
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then

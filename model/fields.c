@@ -288,7 +288,7 @@ static const struct field event_rows[] = {
 };
 #undef TYPE
 
-/* A verdict flat, as the CSV's verdicts table shows it. */
+/* A verdict flat, as model_verdicts stores it and the CSV shows it. */
 #define TYPE struct verdict
 static const struct field verdict_rows[] = {
 	ROW(FIELD_CHARS, model, "model", "model", "Model", C, FG_TOP, OURS),
@@ -312,13 +312,8 @@ static const struct field verdict_rows[] = {
 	    C, FG_TOP, OURS),
 	ROW(FIELD_STR, kernel_rule, "kernel_rule", "kernel_rule", "Kernel rule",
 	    C, FG_TOP, OURS),
-	ROW_IF(FIELD_BOOL, same_as_old, has_old, NULL, "same_as_old",
-	       "Same as the old model", C, FG_TOP, OURS),
 	ROW(FIELD_CERTAINTY, certainty, "certainty", "certainty", "Certainty",
 	    C, FG_TOP, OURS),
-	ROW(FIELD_SIZE, n_candidates_total, NULL, "candidates_total",
-	    "Candidates", C, FG_TOP, OURS),
-	ROW(FIELD_CHARS, note, NULL, "note", "Note", C, FG_TOP, OURS),
 };
 #undef TYPE
 
@@ -490,8 +485,6 @@ void field_set_int(const struct field *f, void *base, int64_t v)
 	void *p = at_w(base, f->offset);
 	bool none = v == OOM_VAL_NONE;
 
-	if (f->present != FIELD_ALWAYS)
-		*(bool *)at_w(base, f->present) = !none;
 	switch (f->type) {
 	case FIELD_I64:
 		*(int64_t *)p = v;
@@ -534,12 +527,11 @@ bool field_set_str(const struct field *f, void *base, const char *s)
 
 	if (f->type == FIELD_STR) {
 		*(const char **)p = s;
-		if (f->present != FIELD_ALWAYS)
-			*(bool *)at_w(base, f->present) = s != NULL;
 		return true;
 	}
 	if (f->type == FIELD_CHARS) {
-		return false; /* fixed arrays are the model's own: not loaded */
+		snprintf(p, f->size, "%s", s ? s : "");
+		return true;
 	}
 	if (!s || !enum_range(f->type, &lo, &hi))
 		return false;

@@ -82,6 +82,7 @@ struct field {
 	enum oom_unit unit; /* of numbers; UNIT_COUNT for ids and text */
 	enum field_group group;
 	size_t offset; /* of the value in the struct */
+	size_t size; /* of the member: FIELD_CHARS's array */
 	size_t present; /* FIELD_DOUBLE: offset of its bool; else ALWAYS */
 	/*
 	 * The kernels that print it and where (docs' spec sections), or
@@ -128,8 +129,10 @@ bool field_is_text(const struct field *f);
  * Write a row's value into base: a number into an integer-like row (an
  * enum's number, a bool's 0 or 1), unstated as OOM_VAL_NONE.
  * field_set_str() stores the pointer for FIELD_STR (borrowed: the caller
- * keeps it alive) and parses an enum's name: false when the name is
- * unknown (base unchanged), and for FIELD_CHARS, which is never set.
+ * keeps it alive), copies into FIELD_CHARS (cut to fit) and parses an
+ * enum's name: false when the name is unknown (base unchanged). Only
+ * field_set_double() writes a row's `present` bool; the others leave it
+ * to the caller (several rows may share one).
  */
 void field_set_int(const struct field *f, void *base, int64_t v);
 bool field_set_str(const struct field *f, void *base, const char *s);

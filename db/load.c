@@ -64,7 +64,9 @@ static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
 
 /*
  * The stored fields of t into base, from the statement's columns col on,
- * in table order; each column read as the type it was stored as.
+ * in table order; each column read as the type it was stored as. Strings
+ * are copied into inc's pool, or with inc NULL borrowed from the statement
+ * (valid until its next step or reset).
  */
 static struct oomlens_error *load_fields(struct oom_incident *inc,
 					 sqlite3_stmt *st, int col,
@@ -81,7 +83,11 @@ static struct oomlens_error *load_fields(struct oom_incident *inc,
 
 		if (!f->column)
 			continue;
-		if (f->type == FIELD_STR) {
+		if (f->type == FIELD_STR && !inc) {
+			field_set_str(
+				f, base,
+				(const char *)sqlite3_column_text(st, col));
+		} else if (f->type == FIELD_STR) {
 			err = col_str(inc, st, col, &s);
 			if (!err)
 				field_set_str(f, base, s);
@@ -488,4 +494,66 @@ struct oomlens_error *db_list_incidents(
 		}
 	}
 	return err ? oomlens_error_wrap(err, "cannot list incidents") : NULL;
+}
+
+struct oomlens_error *
+db_list_events(struct db *db,
+	       struct oomlens_error *(*fn)(void *ctx, int64_t id,
+					   const struct oom_event *ev),
+	       void *ctx)
+{
+	struct oomlens_error *err;
+	struct oom_event ev;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_fields_stmt(db, DB_ST_LIST_EVENTS, false,
+			     "SELECT e.id, s.path", 2, "e.", &field_event,
+			     " FROM events e JOIN sources s ON s.id ="
+			     " e.source_id ORDER BY e.id",
+			     &st);
+	while (!err && !(err = db_step_row(db, NULL, st, &row)) && row) {
+		memset(&ev, 0, sizeof(ev));
+		ev.source = (const char *)sqlite3_column_text(st, 1);
+		err = load_fields(NULL, st, 2, &field_event, &ev);
+		if (!err)
+			err = fn(ctx, sqlite3_column_int64(st, 0), &ev);
+		if (err)
+			sqlite3_reset(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot list events") : NULL;
+}
+
+struct oomlens_error *
+db_list_verdicts(struct db *db,
+		 struct oomlens_error *(*fn)(void *ctx, int64_t incident_id,
+					     const struct verdict *v),
+		 void *ctx)
+{
+	const struct field *victim =
+		field_by_column(&field_verdict, "victim_pid");
+	const struct field *runner =
+		field_by_column(&field_verdict, "runner_up_pid");
+	struct oomlens_error *err;
+	struct verdict v;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_fields_stmt(db, DB_ST_LIST_VERDICTS, false,
+			     "SELECT incident_id", 1, "", &field_verdict,
+			     " FROM model_verdicts ORDER BY incident_id, model",
+			     &st);
+	while (!err && !(err = db_step_row(db, NULL, st, &row)) && row) {
+		memset(&v, 0, sizeof(v));
+		err = load_fields(NULL, st, 1, &field_verdict, &v);
+		/* the rows these bools guard are their columns' NULLs */
+		v.has_victim = victim && v.victim.pid != OOM_VAL_NONE;
+		v.has_runner_up = runner && v.runner_up.pid != OOM_VAL_NONE;
+		v.same_as_kernel = v.agreement == VERDICT_SAME;
+		if (!err)
+			err = fn(ctx, sqlite3_column_int64(st, 0), &v);
+		if (err)
+			sqlite3_reset(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot list verdicts") : NULL;
 }

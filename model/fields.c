@@ -21,12 +21,14 @@
 	{                                                                      \
 		.column = col, .json = key, .label = lab, .type = type_,       \
 		.unit = unit_, .group = grp, .offset = offsetof(TYPE, member), \
-		.present = FIELD_ALWAYS, .kernels = kern                       \
+		.size = sizeof(((TYPE *)0)->member), .present = FIELD_ALWAYS,  \
+		.kernels = kern                                                \
 	}
 #define ROW_IF(type_, member, has, col, key, lab, unit_, grp, kern)            \
 	{                                                                      \
 		.column = col, .json = key, .label = lab, .type = type_,       \
 		.unit = unit_, .group = grp, .offset = offsetof(TYPE, member), \
+		.size = sizeof(((TYPE *)0)->member),                           \
 		.present = offsetof(TYPE, has), .kernels = kern                \
 	}
 

@@ -17,7 +17,8 @@
 #include "core/banned.h"
 
 static const char analyze_usage[] =
-	"usage: oomlens analyze [--format text|json|html] [-o FILE] [--model LIST]\n"
+	"usage: oomlens analyze [--format text|json|html|csv] [--table T]\n"
+	"                       [-o FILE] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
@@ -30,8 +31,10 @@ static const char analyze_usage[] =
 	"A report read twice (a sosreport's dmesg and messages, say) is\n"
 	"reported once, then named: \"also seen in\".\n"
 	"\n"
-	"  -f, --format FMT  text (default), json (schema: docs/json-schema.md)\n"
-	"                    or html (one self-contained page with charts)\n"
+	"  -f, --format FMT  text (default), json (schema: docs/json-schema.md),\n"
+	"                    html (one self-contained page with charts) or csv\n"
+	"                    (docs/csv.md)\n"
+	"  -t, --table T     csv: incidents (default), tasks, verdicts or events\n"
 	"  -o, --output FILE write the report to FILE instead of standard output\n"
 	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
 	"                    comma-separated: mainline (era from the kernel\n"
@@ -300,6 +303,7 @@ int cmd_analyze(int argc, char **argv)
 	static const struct option longopts[] = {
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
+		{"table", required_argument, NULL, 't'},
 		{"model", required_argument, NULL, 'm'},
 		{"assume", required_argument, NULL, 'a'},
 		{"explain", required_argument, NULL, 'e'},
@@ -311,6 +315,8 @@ int cmd_analyze(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	enum report_format fmt = REPORT_TEXT;
+	enum csv_table table = CSV_INCIDENTS;
+	const char *table_name = NULL;
 	struct analyze_ctx a = {0};
 	struct oomlens_error *err;
 	char *stdin_only[] = {(char *)"-"};
@@ -321,7 +327,7 @@ int cmd_analyze(int argc, char **argv)
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:m:a:e:k:D:h", longopts,
+	while ((c = getopt_long(argc, argv, "f:o:t:m:a:e:k:D:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -358,16 +364,21 @@ int cmd_analyze(int argc, char **argv)
 				fmt = REPORT_JSON;
 			} else if (!strcmp(optarg, "html")) {
 				fmt = REPORT_HTML;
+			} else if (!strcmp(optarg, "csv")) {
+				fmt = REPORT_CSV;
 			} else {
 				cli_print(
 					stderr,
-					"oomlens analyze: unknown format '%s' (text, json or html)",
+					"oomlens analyze: unknown format '%s' (text, json, html or csv)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
 			break;
 		case 'o':
 			output = optarg;
+			break;
+		case 't':
+			table_name = optarg;
 			break;
 		case 'k':
 			a.vmlinux = optarg;
@@ -400,6 +411,16 @@ int cmd_analyze(int argc, char **argv)
 			  a.vmlinux ? "vmlinux" : "debuginfo");
 		return EXIT_TROUBLE;
 	}
+	if (table_name &&
+	    (fmt != REPORT_CSV || !csv_table_by_name(table_name, &table))) {
+		cli_print(
+			stderr,
+			fmt != REPORT_CSV
+				? "oomlens analyze: --table '%s' needs --format csv"
+				: "oomlens analyze: unknown table '%s' (incidents, tasks, verdicts or events)",
+			table_name);
+		return EXIT_TROUBLE;
+	}
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 
@@ -408,7 +429,9 @@ int cmd_analyze(int argc, char **argv)
 			  output, strerror(errno));
 		return EXIT_TROUBLE;
 	}
-	if ((err = report_begin(&a.report, fmt, out))) {
+	err = fmt == REPORT_CSV ? report_begin_csv(&a.report, table, out)
+				: report_begin(&a.report, fmt, out);
+	if (err) {
 		cli_print(stderr, "oomlens analyze: %s", err->message);
 		oomlens_error_free(err);
 		if (out != stdout)

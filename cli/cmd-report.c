@@ -12,7 +12,8 @@
 #include "core/banned.h"
 
 static const char report_usage[] =
-	"usage: oomlens report [--db FILE] [--format text|json|html] [-o FILE]\n"
+	"usage: oomlens report [--db FILE] [--format text|json|html|csv]\n"
+	"                      [--table T] [-o FILE]\n"
 	"                      [--incident ID]\n"
 	"\n"
 	"Show the incidents stored by 'oomlens ingest': a table of them, or one\n"
@@ -24,7 +25,10 @@ static const char report_usage[] =
 	"                   or html: one self-contained page, with an overview\n"
 	"                   of the archive (over time, by host and kernel, top\n"
 	"                   victims, the models' disagreement) and each\n"
-	"                   incident explained, with charts\n"
+	"                   incident explained, with charts; or csv\n"
+	"                   (docs/csv.md)\n"
+	"  -t, --table T    csv: incidents (default), tasks, verdicts (run\n"
+	"                   'oomlens rescore' first) or events\n"
 	"  -o, --output FILE write to FILE instead of standard output\n"
 	"  -i, --incident ID one incident in full\n"
 	"  -s, --summary    over all incidents: how often each model's victim is\n"
@@ -45,6 +49,8 @@ struct report_ctx {
 	struct report *r;
 	size_t shown;
 	bool full;
+	bool csv;
+	int64_t only; /* --incident, or 0 */
 };
 
 static struct oomlens_error *show(struct report_ctx *c, int64_t id)
@@ -54,8 +60,8 @@ static struct oomlens_error *show(struct report_ctx *c, int64_t id)
 
 	if (err)
 		return err;
-	err = c->full ? report_incident(c->r, inc)
-		      : report_stored_incident(c->r, id, inc);
+	err = c->full && !c->csv ? report_incident(c->r, inc)
+				 : report_stored_incident(c->r, id, inc);
 	oom_incident_free(inc);
 	c->shown += !err;
 	return err;
@@ -65,6 +71,27 @@ static struct oomlens_error *on_row(void *ctx,
 				    const struct db_incident_row *row)
 {
 	return show(ctx, row->id);
+}
+
+static struct oomlens_error *on_verdict(void *ctx, int64_t id,
+					const struct verdict *v)
+{
+	struct report_ctx *c = ctx;
+
+	if (c->only && id != c->only)
+		return NULL;
+	c->shown++;
+	return report_verdict(c->r, id, v);
+}
+
+static struct oomlens_error *on_event(void *ctx, int64_t id,
+				      const struct oom_event *ev)
+{
+	struct report_ctx *c = ctx;
+
+	(void)id;
+	c->shown++;
+	return report_event(c->r, ev);
 }
 
 static struct oomlens_error *on_summary_row(void *ctx,
@@ -143,6 +170,7 @@ int cmd_report(int argc, char **argv)
 		{"db", required_argument, NULL, 'd'},
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
+		{"table", required_argument, NULL, 't'},
 		{"incident", required_argument, NULL, 'i'},
 		{"check", no_argument, NULL, 'c'},
 		{"summary", no_argument, NULL, 's'},
@@ -151,6 +179,8 @@ int cmd_report(int argc, char **argv)
 	};
 	static const struct db_options ro = {.read_only = true};
 	enum report_format fmt = REPORT_TEXT;
+	enum csv_table table = CSV_INCIDENTS;
+	const char *table_name = NULL;
 	struct report_ctx c = {0};
 	struct oomlens_error *err;
 	const char *db_path = NULL, *output = NULL;
@@ -161,8 +191,8 @@ int cmd_report(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:o:i:hcs", longopts, NULL)) !=
-	       -1) {
+	while ((opt = getopt_long(argc, argv, "d:f:o:t:i:hcs", longopts,
+				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			db_path = optarg;
@@ -172,16 +202,21 @@ int cmd_report(int argc, char **argv)
 				fmt = REPORT_JSON;
 			} else if (!strcmp(optarg, "html")) {
 				fmt = REPORT_HTML;
+			} else if (!strcmp(optarg, "csv")) {
+				fmt = REPORT_CSV;
 			} else if (strcmp(optarg, "text")) {
 				cli_print(
 					stderr,
-					"oomlens report: unknown format '%s' (text, json or html)",
+					"oomlens report: unknown format '%s' (text, json, html or csv)",
 					optarg);
 				return EXIT_TROUBLE;
 			}
 			break;
 		case 'o':
 			output = optarg;
+			break;
+		case 't':
+			table_name = optarg;
 			break;
 		case 'i':
 			id = strtoll(optarg, &end, 10);
@@ -212,6 +247,21 @@ int cmd_report(int argc, char **argv)
 			  argv[optind]);
 		return EXIT_TROUBLE;
 	}
+	if (table_name &&
+	    (fmt != REPORT_CSV || !csv_table_by_name(table_name, &table))) {
+		cli_print(
+			stderr,
+			fmt != REPORT_CSV
+				? "oomlens report: --table '%s' needs --format csv"
+				: "oomlens report: unknown table '%s' (incidents, tasks, verdicts or events)",
+			table_name);
+		return EXIT_TROUBLE;
+	}
+	if (fmt == REPORT_CSV && (check || summary)) {
+		cli_print(stderr, "oomlens report: --%s has no csv form",
+			  check ? "check" : "summary");
+		return EXIT_TROUBLE;
+	}
 	db_path = cli_db_path(db_path);
 	if ((err = db_open_with(&c.db, db_path, &ro)))
 		goto fail;
@@ -230,10 +280,20 @@ int cmd_report(int argc, char **argv)
 					  "cannot open '%s'", output);
 		goto fail;
 	}
-	if ((err = report_begin(&c.r, fmt, out)))
+	err = fmt == REPORT_CSV ? report_begin_csv(&c.r, table, out)
+				: report_begin(&c.r, fmt, out);
+	if (err)
 		goto fail;
 	c.full = id > 0 || fmt != REPORT_TEXT;
-	err = id > 0 ? show(&c, id) : db_list_incidents(c.db, on_row, &c);
+	c.csv = fmt == REPORT_CSV;
+	c.only = id;
+	if (c.csv && table == CSV_VERDICTS)
+		err = db_list_verdicts(c.db, on_verdict, &c);
+	else if (c.csv && table == CSV_EVENTS)
+		err = db_list_events(c.db, on_event, &c);
+	else
+		err = id > 0 ? show(&c, id)
+			     : db_list_incidents(c.db, on_row, &c);
 	if (!err && fmt == REPORT_HTML && id <= 0)
 		err = db_summary(c.db, on_html_summary_row, c.r);
 	if (err) {

@@ -941,14 +941,6 @@ struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
 	return NULL;
 }
 
-static const char sql_event[] =
-	"INSERT INTO events(source_id, kind, program, format, pid, comm, text,"
-	" wallclock, host, uptime, line, byte_offset, alloc_order, gfp_mask,"
-	" gfp_flags, nodemask, blocked_secs)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-	" ?15, ?16, ?17)"
-	" ON CONFLICT DO NOTHING";
-
 struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
 				     const struct oom_event *ev, bool *was_new)
 {
@@ -956,27 +948,14 @@ struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
 
-	err = db_stmt(db, DB_ST_EVENT, sql_event, &st);
+	err = db_fields_stmt(db, DB_ST_EVENT, true,
+			     "INSERT INTO events(source_id", 1, "",
+			     &field_event, " ON CONFLICT DO NOTHING", &st);
 	if (err)
 		goto fail;
 	db_bind_start(&b, st, 0);
 	db_bind_int(&b, source_id);
-	db_bind_str(&b, oom_event_kind_name(ev->kind));
-	db_bind_str(&b, ev->program);
-	db_bind_str(&b, ev->format_id);
-	db_bind_int(&b, ev->pid);
-	db_bind_str(&b, ev->comm);
-	db_bind_str(&b, ev->text);
-	db_bind_str(&b, ev->wallclock);
-	db_bind_str(&b, ev->host);
-	db_bind_real(&b, ev->uptime, ev->has_uptime);
-	db_bind_line(&b, ev->pos.line);
-	db_bind_int(&b, (int64_t)ev->pos.offset);
-	db_bind_int(&b, ev->order);
-	db_bind_str(&b, ev->gfp_mask);
-	db_bind_str(&b, ev->gfp_flags);
-	db_bind_str(&b, ev->nodemask);
-	db_bind_int(&b, ev->blocked_secs);
+	db_bind_fields(&b, &field_event, ev);
 	err = db_step_done(db, &b, st);
 	sqlite3_clear_bindings(st);
 fail:

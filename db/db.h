@@ -305,6 +305,30 @@ struct oomlens_error *db_load_incident(struct db *db, int64_t id,
 				       struct oom_incident **out);
 
 /*
+ * Call fn for each stored event in the order stored, with its id; the
+ * event's strings (its source the path of its first sighting) are borrowed
+ * for the call. An error from fn stops the listing and is returned.
+ * Errors: CORRUPT for an unknown kind.
+ */
+struct oomlens_error *
+db_list_events(struct db *db,
+	       struct oomlens_error *(*fn)(void *ctx, int64_t id,
+					   const struct oom_event *ev),
+	       void *ctx);
+
+/*
+ * Call fn for each stored verdict, by incident id then model: the columns
+ * model_verdicts holds (model/fields.h's verdict table); deciding inputs,
+ * candidates, note and explanation are not loaded. Strings are borrowed
+ * for the call. Errors: CORRUPT for an unknown agreement or certainty.
+ */
+struct oomlens_error *
+db_list_verdicts(struct db *db,
+		 struct oomlens_error *(*fn)(void *ctx, int64_t incident_id,
+					     const struct verdict *v),
+		 void *ctx);
+
+/*
  * Replace the stored verdicts of incident_id with vl's (oomlens rescore):
  * one row per model, with the time. Pointers in vl are borrowed for the
  * call. Errors: IO, USAGE for an unknown incident.

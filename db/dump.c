@@ -54,9 +54,7 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 	for (size_t i = 0; i < N_MACHINE_COLS; i++) {
 		const struct dump_val *x = &d->g[machine_cols[i]];
 
-		db_bind_int(&b, x->prov == DUMP_READ || x->prov == DUMP_DERIVED
-					? x->v
-					: OOM_VAL_NONE);
+		db_bind_int(&b, dump_val_known(x) ? x->v : OOM_VAL_NONE);
 	}
 	db_bind_int(&b, d->partial);
 	db_bind_str(&b, d->types_source);

@@ -3,7 +3,7 @@
  * db_store_incident(): an incident, once, with every field of the model.
  *
  * The incident and kill rows are bound from the field tables of
- * db/fields.c. The task rows, which are most of the data, are bound by
+ * model/fields.h (db/fields.c). The task rows, which are most of the data, are bound by
  * hand: all of enum task_col in order, TASK_BATCH rows to a statement, with
  * the incident id and page size bound once per incident.
  *
@@ -23,51 +23,6 @@
 static const char sql_task_extra[] =
 	"INSERT INTO task_extra(incident_id, task_seq, seq, name, value)"
 	" VALUES (?1, ?2, ?3, ?4, ?5)";
-
-static void bind_fields(struct db_bind *b, const struct db_field *f, size_t n,
-			const void *base)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const char *p = (const char *)base + f[i].offset;
-		const enum oom_constraint *c;
-		const uint64_t *u64;
-		const unsigned *u;
-		const size_t *z;
-
-		switch (f[i].type) {
-		case DB_F_STR:
-			db_bind_str(b, *(const char *const *)p);
-			break;
-		case DB_F_I64:
-			db_bind_int(b, *(const int64_t *)p);
-			break;
-		case DB_F_BOOL:
-			db_bind_int(b, *(const bool *)p);
-			break;
-		case DB_F_LINE:
-			db_bind_line(b, *(const uint64_t *)p);
-			break;
-		case DB_F_U64:
-			u64 = (const uint64_t *)p;
-			db_bind_int(b, (int64_t)*u64);
-			break;
-		case DB_F_PAGE_KB:
-			u = (const unsigned *)p;
-			db_bind_int(b, *u ? (int64_t)*u : OOM_VAL_NONE);
-			break;
-		case DB_F_SIZE:
-			z = (const size_t *)p;
-			db_bind_int(b, (int64_t)*z);
-			break;
-		case DB_F_CONSTRAINT:
-			c = (const enum oom_constraint *)p;
-			db_bind_str(b, oom_constraint_name(*c));
-			break;
-		}
-	}
-}
 
 static struct oomlens_error *savepoint_end(struct db *db, bool ok,
 					   bool outermost)
@@ -118,19 +73,17 @@ static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
 
-	err = db_fields_stmt(
-		db, DB_ST_INCIDENT_INSERT, true,
-		"INSERT INTO incidents(fingerprint, source_id, uptime,"
-		" n_tasks",
-		4, "", db_incident_fields, db_n_incident_fields, NULL, &st);
+	err = db_fields_stmt(db, DB_ST_INCIDENT_INSERT, true,
+			     "INSERT INTO incidents(fingerprint, source_id,"
+			     " n_tasks",
+			     3, "", &field_incident, NULL, &st);
 	if (err)
 		return err;
 	db_bind_start(&b, st, 0);
 	db_bind_str(&b, fp);
 	db_bind_int(&b, source_id);
-	db_bind_real(&b, inc->uptime, inc->has_uptime);
 	db_bind_int(&b, (int64_t)inc->n_tasks);
-	bind_fields(&b, db_incident_fields, db_n_incident_fields, inc);
+	db_bind_fields(&b, &field_incident, inc);
 	err = db_step_done(db, &b, st);
 	if (!err)
 		*id = sqlite3_last_insert_rowid(db->sql);
@@ -579,15 +532,13 @@ static struct oomlens_error *insert_kills(struct db *db, int64_t id,
 	size_t i;
 
 	err = db_fields_stmt(db, DB_ST_KILL, true,
-			     "INSERT INTO kills(incident_id, seq, kind", 3, "",
-			     db_kill_fields, db_n_kill_fields, NULL, &st);
+			     "INSERT INTO kills(incident_id, seq", 2, "",
+			     &field_kill, NULL, &st);
 	for (i = 0; i < inc->n_kills && !err; i++) {
 		db_bind_start(&b, st, 0);
 		db_bind_int(&b, id);
 		db_bind_int(&b, (int64_t)i);
-		db_bind_str(&b, oom_kill_kind_name(inc->kills[i].kind));
-		bind_fields(&b, db_kill_fields, db_n_kill_fields,
-			    &inc->kills[i]);
+		db_bind_fields(&b, &field_kill, &inc->kills[i]);
 		err = db_step_done(db, &b, st);
 	}
 	return err;

@@ -16,6 +16,7 @@
 
 struct report {
 	enum report_format fmt;
+	enum csv_table table; /* REPORT_CSV */
 	FILE *f;
 	size_t incidents, events, vmcores, seen;
 	struct strbuf out, ev, vm, also; /* also: JSON "also_seen_in" */
@@ -69,6 +70,33 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	return NULL;
 }
 
+struct oomlens_error *report_begin_csv(struct report **out,
+				       enum csv_table table, FILE *f)
+{
+	struct oomlens_error *err = report_begin(out, REPORT_CSV, f);
+
+	if (err)
+		return err;
+	(*out)->table = table;
+	err = csv_header(&(*out)->out, table);
+	if (err) {
+		report_abort(*out);
+		*out = NULL;
+	}
+	return err;
+}
+
+struct oomlens_error *report_verdict(struct report *r, int64_t id,
+				     const struct verdict *v)
+{
+	struct oomlens_error *err;
+
+	if (r->fmt != REPORT_CSV || r->table != CSV_VERDICTS)
+		return NULL;
+	err = csv_verdict(&r->out, id, v);
+	return err ? err : flush(r);
+}
+
 static struct oomlens_error *incident(struct report *r, int64_t id,
 				      const struct oom_incident *inc,
 				      const struct verdict_list *models,
@@ -88,6 +116,11 @@ static struct oomlens_error *incident(struct report *r, int64_t id,
 	} else if (r->fmt == REPORT_HTML) {
 		err = render_incident_html(&r->out, r->html, inc, r->incidents,
 					   models);
+	} else if (r->fmt == REPORT_CSV) {
+		err = csv_incident(&r->out, r->table,
+				   id != OOM_VAL_NONE ? id
+						      : (int64_t)r->incidents,
+				   inc, models);
 	} else if (brief) {
 		err = render_incident_brief(&r->out, id, inc, r->incidents);
 	} else {
@@ -123,6 +156,8 @@ struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
 	struct oomlens_error *err;
 
 	r->vmcores++;
+	if (r->fmt == REPORT_CSV)
+		return NULL;
 	if (r->fmt == REPORT_JSON) {
 		struct jw w;
 
@@ -152,6 +187,8 @@ struct oomlens_error *report_also_seen(struct report *r, size_t index,
 	struct oomlens_error *err;
 
 	r->seen++;
+	if (r->fmt == REPORT_CSV)
+		return NULL;
 	if (r->fmt == REPORT_JSON) {
 		struct jw w;
 		char fp[17];
@@ -185,6 +222,12 @@ void report_summary_row(struct report *r, const struct verdict_summary *row)
 struct oomlens_error *report_event(struct report *r, const struct oom_event *ev)
 {
 	r->events++;
+	if (r->fmt == REPORT_CSV) {
+		struct oomlens_error *err =
+			csv_event(&r->out, r->table, (int64_t)r->events, ev);
+
+		return err ? err : flush(r);
+	}
 	if (r->fmt == REPORT_JSON) {
 		render_event_json(&r->ejw, ev);
 		return r->ejw.err;
@@ -208,7 +251,7 @@ struct oomlens_error *report_end(struct report *r)
 		strbuf_adds(&r->out, "\n}\n");
 	} else if (r->fmt == REPORT_HTML) {
 		err = html_end(&r->out, r->html, r->ev.buf, r->also.buf);
-	} else {
+	} else if (r->fmt == REPORT_TEXT) {
 		if (!r->incidents)
 			strbuf_adds(&r->out,
 				    "No kernel OOM-killer incident found.\n");

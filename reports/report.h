@@ -21,6 +21,7 @@
 #include "model/dump.h"
 #include "model/incident.h"
 #include "model/verdict.h"
+#include "reports/csv.h"
 
 #define REPORT_JSON_SCHEMA_VERSION 2
 
@@ -28,6 +29,7 @@ enum report_format {
 	REPORT_TEXT,
 	REPORT_JSON,
 	REPORT_HTML, /* one self-contained page (reports/html.c) */
+	REPORT_CSV, /* one table: report_begin_csv() */
 };
 
 struct report;
@@ -35,6 +37,19 @@ struct report;
 /* out is borrowed. Errors: NOMEM. */
 struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 				   FILE *f);
+/*
+ * CSV of one table (reports/csv.h): its header at once, then the rows of
+ * each incident, verdict or event reported; the rest (vmcores, "also seen
+ * in") is left out. Errors: NOMEM.
+ */
+struct oomlens_error *report_begin_csv(struct report **out,
+				       enum csv_table table, FILE *f);
+/*
+ * A stored verdict of incident id (CSV's verdicts table; nothing in the
+ * other formats). v is borrowed.
+ */
+struct oomlens_error *report_verdict(struct report *r, int64_t id,
+				     const struct verdict *v);
 /* inc is borrowed. Errors: IO when writing fails. */
 struct oomlens_error *report_incident(struct report *r,
 				      const struct oom_incident *inc);

@@ -610,5 +610,123 @@ printf 'LPKSHHRH\0\0\0\0\1\0\0\0' >"$tmp/system.journal"
 expect 1 "binary journal file" -- "$bin" analyze "$tmp/system.journal"
 grep -q "$tmp/system.journal'*: a binary systemd journal" "$tmp/err" && ok || { bad "binary journal: named"; cat "$tmp/err"; }
 
+# CSV (issue 15): each table read back by Python's csv module and compared
+# with the JSON of the same run, with process names a spreadsheet would
+# evaluate; read with a real CSV reader, never by splitting on commas.
+sed -e 's/ rsyslogd$/ =HYPERLINK("http:\/\/x";"a,b")/' \
+	-e 's/ systemd-udevd$/ @SUM(1+1) -x/' fixtures/demo/rhel7-storm.log >"$tmp/hostile.log"
+expect 2 "csv: --table without --format csv" -- "$bin" analyze --table tasks "$tmp/hostile.log"
+expect 2 "csv: unknown table" -- "$bin" analyze --format csv --table foo "$tmp/hostile.log"
+grep -q "unknown table 'foo' (incidents, tasks, verdicts or events)" "$tmp/err" && ok || bad "csv: unknown table message"
+for t in incidents tasks verdicts events; do
+	expect 0 "csv: analyze --table $t" -- sh -c "\"$bin\" analyze --format csv --table $t \"$tmp/hostile.log\" fixtures/demo/rfc-forkbomb.log fixtures/generated/watchdog-hung.2.6.27.wrapped.log >\"$tmp/$t.csv\""
+done
+"$bin" analyze --format json "$tmp/hostile.log" fixtures/demo/rfc-forkbomb.log fixtures/generated/watchdog-hung.2.6.27.wrapped.log >"$tmp/hostile.json"
+grep -q "'=HYPERLINK" "$tmp/tasks.csv" && ok || bad "csv: the hostile name is neutralised"
+if command -v python3 >/dev/null 2>&1; then
+	python3 - "$tmp" <<'PY' && ok || bad "csv: read back by Python's csv module, as the JSON says"
+import csv, json, sys
+d = sys.argv[1]
+j = json.load(open(d + "/hostile.json"))
+def rows(t):
+    with open(d + "/" + t + ".csv", newline="") as f:
+        raw = f.read()
+    assert raw.endswith("\r\n"), t + ": records end in CRLF"
+    r = list(csv.reader(raw.splitlines(True)))
+    return r[0], [dict(zip(r[0], x)) for x in r[1:]], r
+def cell(v):
+    if v is None:
+        return ""
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if isinstance(v, float):
+        return "%.6f" % v
+    if isinstance(v, str):
+        return ("'" + v) if v[:1] in ("=", "+", "-", "@", "\t", "\r") else v
+    return str(v)
+def same(what, got, want):
+    if got != want:
+        sys.exit("%s: csv %r, json %r" % (what, got, want))
+
+head, inc, _ = rows("incidents")
+same("incident rows", len(inc), len(j["incidents"]))
+keys = {"source": None, "fingerprint": None, "kernel_release": None,
+        "uptime": None, "host": None, "wallclock": None,
+        "constraint_name": "constraint", "table_format": None,
+        "truncated": None, "partial": None, "panic": None}
+for i, (c, o) in enumerate(zip(inc, j["incidents"])):
+    same("incident", c["incident"], str(i + 1))
+    for col, key in keys.items():
+        same(col, c[col], cell(o[key or col]))
+    m = o["meminfo"] or {}
+    for k in ("pages_ram", "pages_reserved", "pages_shared", "free_swap_kb"):
+        same(k, c[k], cell(m.get(k)))
+    v = o["victim"] or {}
+    for k in ("pid", "comm", "kind", "uid", "anon_rss_kb", "line"):
+        same("victim_" + k, c["victim_" + k], cell(v.get(k)))
+    same("n_tasks", c["n_tasks"], str(len(o["tasks"])))
+
+head, tasks, _ = rows("tasks")
+n = 0
+names = set()
+for i, o in enumerate(j["incidents"]):
+    for s, t in enumerate(o["tasks"]):
+        c = tasks[n]; n += 1
+        same("task incident", c["incident"], str(i + 1))
+        same("task seq", c["seq"], str(s))
+        same("comm", c["comm"], cell(t["name"]))
+        names.add(c["comm"])
+        for col in head[3:-2]:
+            same("task " + col, c[col], cell(t.get(col)))
+same("task rows", len(tasks), n)
+assert "'=HYPERLINK(\"http://x\";\"a,b\")" in names, names
+assert "'@SUM(1+1) -x" in names, names
+
+head, ver, _ = rows("verdicts")
+n = 0
+for i, o in enumerate(j["incidents"]):
+    for m in o["models"]:
+        c = ver[n]; n += 1
+        same("verdict incident", c["incident"], str(i + 1))
+        for col in ("model", "model_version", "agreement", "certainty",
+                    "kernel_rule"):
+            same(col, c[col], cell(m[col]))
+        same("victim_pid", c["victim_pid"], cell((m["victim"] or {}).get("pid")))
+        same("victim_comm", c["victim_comm"], cell((m["victim"] or {}).get("comm")))
+        same("score", c["score"], cell(m["score"]))
+        for b in ("lo", "hi"):
+            same("kernel_score_" + b, c["kernel_score_" + b],
+                 cell((m["kernel_score"] or {}).get(b)))
+        same("runner_up_pid", c["runner_up_pid"], cell((m["runner_up"] or {}).get("pid")))
+same("verdict rows", len(ver), n)
+
+head, ev, _ = rows("events")
+same("event rows", len(ev), len(j["events"]))
+for c, e in zip(ev, j["events"]):
+    for col in head[1:]:
+        key = {"alloc_order": "order"}.get(col, col)
+        if key in e:
+            same("event " + col, c[col], cell(e[key]))
+PY
+else
+	bad "csv: python3 is needed to read the CSV back"
+fi
+
+# report's CSV, from the database, is analyze's for the same logs (ids in
+# the same order), table by table: the store keeps what the CSV shows.
+# (Verdict rows are compared as sets: see below.)
+"$bin" ingest -q --db "$tmp/csv.db" "$tmp/hostile.log" fixtures/demo/rfc-forkbomb.log fixtures/generated/watchdog-hung.2.6.27.wrapped.log &&
+	"$bin" rescore -q --db "$tmp/csv.db" && ok || bad "csv: ingest and rescore"
+for t in incidents tasks verdicts events; do
+	expect 0 "csv: report --table $t" -- sh -c "\"$bin\" report --db \"$tmp/csv.db\" --format csv --table $t >\"$tmp/r-$t.csv\""
+	# (report lists verdicts by incident and model name, analyze in run order)
+	LC_ALL=C sort "$tmp/r-$t.csv" >"$tmp/r-$t.sorted"; LC_ALL=C sort "$tmp/$t.csv" >"$tmp/a-$t.sorted"
+	cmp -s "$tmp/r-$t.sorted" "$tmp/a-$t.sorted" && ok || { bad "csv: report --table $t is analyze's"; diff "$tmp/r-$t.sorted" "$tmp/a-$t.sorted" | head -5; }
+	[ "$t" = verdicts ] || cmp -s "$tmp/r-$t.csv" "$tmp/$t.csv" && ok || bad "csv: report --table $t is analyze's, in its order"
+done
+expect 0 "csv: report --incident 1 --table tasks" -- "$bin" report --db "$tmp/csv.db" --format csv --table tasks --incident 1
+[ "$(grep -c '^1,' "$tmp/out")" = "$(grep -c '^1,' "$tmp/tasks.csv")" ] && ! grep -q '^2,' "$tmp/out" && ok || bad "csv: report --incident 1: its tasks only"
+expect 2 "csv: report --summary has no csv" -- "$bin" report --db "$tmp/csv.db" --format csv --summary
+
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "model/fields.h"
 #include "reports/explain.h"
 #include "reports/jsonw.h"
 #include "reports/report.h"
@@ -324,6 +325,71 @@ START_TEST(html_escapes_every_input_string)
 }
 END_TEST
 
+/* The text of file path, NUL-terminated; caller frees. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	ck_assert_int_ge(getdelim(&buf, &len, '\0', f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The section of text from heading `from` to heading `to` or the end. */
+static char *section(const char *text, const char *from, const char *to)
+{
+	const char *a = strstr(text, from), *b;
+	char *s;
+
+	ck_assert_msg(a != NULL, "no '%s' in docs/json-schema.md", from);
+	b = strstr(a + 1, to);
+	s = b ? strndup(a, (size_t)(b - a)) : strdup(a);
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+static void assert_keys_documented(const struct field_table *t, const char *doc,
+				   const char *where)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		char quoted[96];
+
+		if (!t->rows[i].json)
+			continue;
+		snprintf(quoted, sizeof(quoted), "`%s`", t->rows[i].json);
+		ck_assert_msg(strstr(doc, quoted),
+			      "docs/json-schema.md, %s: %s (%s row %s) is not "
+			      "documented",
+			      where, quoted, t->name,
+			      t->rows[i].column ? t->rows[i].column : "-");
+	}
+}
+
+/*
+ * Every JSON key of the field tables (model/fields.h) is in
+ * docs/json-schema.md, in the section of its object: a row added to the
+ * table without its documentation fails here.
+ */
+START_TEST(json_keys_of_the_field_tables_are_documented)
+{
+	char *doc = slurp("../docs/json-schema.md");
+	char *incident = section(doc, "\n## Incident", "\n### Model");
+	char *kill = section(doc, "\n### Kill", "\n### Model");
+	char *event = section(doc, "\n## Event", "\n## ");
+
+	assert_keys_documented(&field_incident, incident, "Incident");
+	assert_keys_documented(&field_kill, kill, "Kill");
+	assert_keys_documented(&field_event, event, "Event");
+	free(doc);
+	free(incident);
+	free(kill);
+	free(event);
+}
+END_TEST
+
 Suite *reports_suite(void)
 {
 	Suite *s = suite_create("reports");
@@ -338,6 +404,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, explain_memcg_limit_and_advice);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
+	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -176,6 +176,13 @@ int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
  */
 int mainline_era_of_release(const char *release);
 
+/*
+ * The era of the kernel that printed inc: from its release, else from the
+ * report's layout (the task table's and the Killed line's formats), or -1
+ * when no mainline era covers it. Pure.
+ */
+int mainline_era_of_incident(const struct oom_incident *inc);
+
 /* The era named "mainline-3.14" (or "3.14"), or -1. */
 int mainline_era_by_name(const char *name);
 

@@ -15,6 +15,16 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 				const struct analyzer_options *o,
 				struct verdict *v);
 
+/*
+ * Run the mainline model of era on inc (which has a task table) and write
+ * its verdict to v. forced: the era was named (--model mainline-ERA), so
+ * the release's alternative formula is not tried. Errors: NOMEM.
+ */
+struct oomlens_error *mainline_run(const struct oom_incident *inc,
+				   enum mainline_era era, bool forced,
+				   const struct analyzer_options *o,
+				   struct verdict *v);
+
 /* The table row of pid in inc, or inc->n_tasks. */
 size_t analyzer_row_of_pid(const struct oom_incident *inc, int64_t pid);
 

@@ -209,13 +209,6 @@ int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
 	return (int64_t)((uint64_t)points * 1000 / (uint64_t)totalpages);
 }
 
-int mainline_era_of_release(const char *release)
-{
-	const struct kernel_row *row = kernel_row_of_release(release);
-
-	return row ? (int)row->f.era : -1;
-}
-
 int mainline_era_by_name(const char *name)
 {
 	int e;

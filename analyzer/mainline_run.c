@@ -89,8 +89,7 @@ struct ml_run {
 	int64_t *lo, *hi; /* scratch: per-task score bounds */
 	bool *cand;
 	unsigned active; /* enum ml_vary bits with a real interval */
-	const char *assumptions[VERDICT_MAX_INPUTS];
-	size_t n_assumptions;
+	struct assumption_list assumed;
 };
 
 static int64_t cap_pages(int64_t v)
@@ -109,13 +108,7 @@ static int64_t kb_to_pages(int64_t kb, unsigned page_kb)
 
 static void assume(struct ml_run *r, const char *what)
 {
-	size_t i;
-
-	for (i = 0; i < r->n_assumptions; i++)
-		if (!strcmp(r->assumptions[i], what))
-			return;
-	if (r->n_assumptions < VERDICT_MAX_INPUTS)
-		r->assumptions[r->n_assumptions++] = what;
+	assumption_add(&r->assumed, what);
 }
 
 /*
@@ -827,19 +820,12 @@ static void kernel_score_range(const struct ml_run *r, size_t i, int64_t *lo,
 	}
 }
 
-static void set_task(const struct ml_run *r, size_t i, int64_t score,
-		     struct verdict_task *out)
+/* The unknowns of the mainline model, bit k of enum ml_vary. */
+static const char *input_name(void *run, unsigned k)
 {
-	const struct oom_task *row = &r->inc->tasks[i];
+	const struct ml_run *r = run;
 
-	out->pid = row->col[TASK_PID];
-	out->comm = row->comm;
-	out->score = score;
-}
-
-static const char *vary_name(const struct ml_run *r, unsigned bit)
-{
-	switch (bit) {
+	switch (1u << k) {
 	case VARY_T:
 		return r->t_input;
 	case VARY_CAP:
@@ -851,70 +837,57 @@ static const char *vary_name(const struct ml_run *r, unsigned bit)
 	}
 }
 
-static void decide(struct ml_run *r, struct verdict *v)
+/* The functions analyzer_decide() calls, on a struct ml_run. */
+static size_t pick_fn(void *run, size_t skip, int64_t *score)
 {
-	const struct oom_incident *inc = r->inc;
-	size_t victim, runner, n, i, kernel_row;
-	unsigned bit;
-	int64_t points, rpoints;
+	return pick(run, skip, score);
+}
 
-	victim = pick(r, r->n, &points);
-	if (victim == r->n) {
-		v->has_victim = false;
-		v->certainty = VERDICT_CERTAIN;
-		return;
-	}
-	n = candidates(r, r->active);
-	if (n == 1 && prove_choice(r, victim, &n) == PROOF_OPEN)
-		assume(r, "the same victim between the sampled totalpages");
-	v->n_candidates_total = n;
-	if (n > 1) {
-		v->certainty = VERDICT_UNDETERMINED;
-		for (bit = 1; bit <= VARY_PT; bit <<= 1) {
-			if (!(r->active & bit) ||
-			    v->n_deciding_inputs == VERDICT_MAX_INPUTS)
-				continue;
-			if (candidates(r, bit) > 1)
-				v->deciding_inputs[v->n_deciding_inputs++] =
-					vary_name(r, bit);
-		}
-		if (!v->n_deciding_inputs)
-			for (bit = 1; bit <= VARY_PT; bit <<= 1)
-				if (r->active & bit &&
-				    v->n_deciding_inputs < VERDICT_MAX_INPUTS)
-					v->deciding_inputs
-						[v->n_deciding_inputs++] =
-						vary_name(r, bit);
-		candidates(r, r->active);
-		for (i = 0; i < r->n; i++)
-			if (r->cand[i] &&
-			    v->n_candidates < VERDICT_MAX_CANDIDATES)
-				set_task(r, i,
-					 score_of(r, i, 0, false, r->t_lo),
-					 &v->candidates[v->n_candidates++]);
-		/* the kernel's choice, when admissible, fixes the unknowns */
-		kernel_row = analyzer_kernel_row(inc, r->cand);
-		if (kernel_row < r->n && r->kernels_era) {
-			victim = kernel_row;
-			points = score_of(r, victim, 0, false, r->t_lo);
-		}
-	} else if (r->n_assumptions) {
-		v->certainty = VERDICT_ASSUMED;
-		for (i = 0; i < r->n_assumptions; i++)
-			v->deciding_inputs[v->n_deciding_inputs++] =
-				r->assumptions[i];
-	} else {
-		v->certainty = VERDICT_CERTAIN;
-	}
-	v->has_victim = true;
-	set_task(r, victim, points, &v->victim);
-	kernel_score_range(r, victim, &v->kernel_score_lo, &v->kernel_score_hi);
-	runner = pick(r, victim, &rpoints);
-	if (runner < r->n) {
-		v->has_runner_up = true;
-		set_task(r, runner, rpoints, &v->runner_up);
-	}
-	v->same_as_kernel = analyzer_is_kernels_choice(inc, v->victim.pid);
+static size_t candidates_fn(void *run, unsigned vary)
+{
+	return candidates(run, vary);
+}
+
+static void confirm_fn(void *run, size_t victim, size_t *n)
+{
+	if (prove_choice(run, victim, n) == PROOF_OPEN)
+		assume(run, "the same victim between the sampled totalpages");
+}
+
+static int64_t score_fn(void *run, size_t i)
+{
+	const struct ml_run *r = run;
+
+	return score_of(r, i, 0, false, r->t_lo);
+}
+
+static void kernel_score_fn(void *run, size_t i, struct verdict *v)
+{
+	kernel_score_range(run, i, &v->kernel_score_lo, &v->kernel_score_hi);
+}
+
+static void decide_mainline(struct ml_run *r, struct verdict *v)
+{
+	const struct decision d = {
+		.inc = r->inc,
+		.run = r,
+		.n = r->n,
+		.cand = r->cand,
+		.n_inputs = 4, /* VARY_T, VARY_CAP, VARY_SWAP, VARY_PT */
+		.active = r->active,
+		.per_input = true,
+		.kernel_ran_it = r->kernels_era,
+		.assumptions_if_undetermined = false,
+		.assumed = &r->assumed,
+		.pick = pick_fn,
+		.candidates = candidates_fn,
+		.confirm = confirm_fn,
+		.score = score_fn,
+		.kernel_score = kernel_score_fn,
+		.input_name = input_name,
+	};
+
+	analyzer_decide(&d, v);
 }
 
 /*
@@ -1074,7 +1047,7 @@ static struct oomlens_error *run_era(const struct oom_incident *inc,
 		assume(&r, "scores past the int overflow of 2.6.39-3.0.15 "
 			   "(CVE-2011-4097) with inexact inputs");
 	t_samples(&r);
-	decide(&r, v);
+	decide_mainline(&r, v);
 	explain_mainline(&r, explain_pid, v);
 	free(r.t);
 	free(r.lo);

@@ -7,21 +7,24 @@
 #include "analyzer/analyzer.h"
 
 /*
- * Run the 2009 model m on inc (which has a task table) under o's
- * assumptions and write its verdict to v. Errors: NOMEM.
+ * Run the 2009 model of row (its param: an enum model2009) on inc, which
+ * has a task table, under o's assumptions and write its verdict, named
+ * and versioned by row, to v: a row's run(). Errors: NOMEM.
  */
-struct oomlens_error *y2009_run(const struct oom_incident *inc,
-				enum model2009 m,
+struct oomlens_error *y2009_run(const struct analyzer_model *row,
+				const struct oom_incident *inc,
 				const struct analyzer_options *o,
 				struct verdict *v);
 
 /*
- * Run the mainline model of era on inc (which has a task table) and write
- * its verdict to v. forced: the era was named (--model mainline-ERA), so
- * the release's alternative formula is not tried. Errors: NOMEM.
+ * Run the mainline model of row's era (its param: an enum mainline_era)
+ * on inc, which has a task table, and write its verdict, named and
+ * versioned by row, to v. forced: the era was named (--model
+ * mainline-ERA), so the release's alternative formula is not tried.
+ * Errors: NOMEM.
  */
-struct oomlens_error *mainline_run(const struct oom_incident *inc,
-				   enum mainline_era era, bool forced,
+struct oomlens_error *mainline_run(const struct analyzer_model *row,
+				   bool forced, const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict *v);
 

@@ -973,7 +973,8 @@ static void explain_mainline(const struct ml_run *r, int64_t pid,
 	x->hi = (uint64_t)hi;
 }
 
-static struct oomlens_error *run_era(const struct oom_incident *inc,
+static struct oomlens_error *run_era(const struct analyzer_model *row,
+				     const struct oom_incident *inc,
 				     struct kernel_formula f, bool forced,
 				     const struct dump_state *dump,
 				     int64_t explain_pid, struct verdict *v)
@@ -987,8 +988,8 @@ static struct oomlens_error *run_era(const struct oom_incident *inc,
 	size_t i;
 
 	memset(v, 0, sizeof(*v));
-	snprintf(v->model, sizeof(v->model), "%s", mainline_eras[era].name);
-	v->model_version = MODEL_MAINLINE_VERSION;
+	snprintf(v->model, sizeof(v->model), "%s", row->name);
+	v->model_version = row->version;
 	r.bonus = mainline_has_root_bonus(r.era);
 	r.width = f.width;
 	r.last_wins = f.tie == TIE_LAST_MAX;
@@ -1062,7 +1063,8 @@ static struct oomlens_error *run_era(const struct oom_incident *inc,
  * ran (kernel_rows[].has_alt), score with the other one too: a victim
  * the two disagree on is certain no more, and the row's source says why.
  */
-static struct oomlens_error *check_alt_formula(const struct oom_incident *inc,
+static struct oomlens_error *check_alt_formula(const struct analyzer_model *m,
+					       const struct oom_incident *inc,
 					       const struct dump_state *dump,
 					       struct verdict *v)
 {
@@ -1077,7 +1079,7 @@ static struct oomlens_error *check_alt_formula(const struct oom_incident *inc,
 	alt = malloc(sizeof(*alt));
 	if (!alt)
 		return &oomlens_error_nomem;
-	err = run_era(inc, row->alt, false, dump, 0, alt);
+	err = run_era(m, inc, row->alt, false, dump, 0, alt);
 	differ = !err && (!alt->has_victim || alt->victim.pid != v->victim.pid);
 	free(alt);
 	if (err)
@@ -1091,16 +1093,17 @@ static struct oomlens_error *check_alt_formula(const struct oom_incident *inc,
 	return NULL;
 }
 
-struct oomlens_error *mainline_run(const struct oom_incident *inc,
-				   enum mainline_era era, bool forced,
+struct oomlens_error *mainline_run(const struct analyzer_model *m, bool forced,
+				   const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict *v)
 {
+	enum mainline_era era = (enum mainline_era)m->param;
 	struct oomlens_error *err;
 
-	err = run_era(inc, kernel_formula_of(inc->kernel_release, era), forced,
-		      o->dump, o->explain_pid, v);
+	err = run_era(m, inc, kernel_formula_of(inc->kernel_release, era),
+		      forced, o->dump, o->explain_pid, v);
 	if (!err && !forced)
-		err = check_alt_formula(inc, o->dump, v);
+		err = check_alt_formula(m, inc, o->dump, v);
 	return err;
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The dispatcher: analyzer_run() runs the selected models on an incident
+ * The dispatcher: analyzer_run() runs the selected rows of the model table
+ * on an incident, each where its applies() lets it, through its run()
  * (the mainline runner of mainline_run.c, the 2009 runner of
  * y2009_run.c), then compares every verdict with the kernel's own choice
  * and with the old badness's.
  *
- * Invariants: the runners never call back into this file; a runner writes
- * one verdict or returns an error, and nothing here allocates.
+ * Invariants: this file calls the models only through the table's
+ * pointers, and nothing calls back into it; a run writes one verdict or
+ * returns an error, and nothing here allocates.
  */
 #include "analyzer/internal.h"
 
@@ -51,38 +53,27 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict_list *out)
 {
-	size_t m;
+	size_t i;
 
 	out->n = 0;
 	if (!inc->n_tasks)
 		return NULL;
-	for (m = 0; m < o->n && out->n < VERDICT_MAX_MODELS; m++) {
-		int era = o->eras[m];
+	for (i = 0; i < o->n && out->n < VERDICT_MAX_MODELS; i++) {
+		const struct analyzer_model *m = o->models[i];
+		enum analyzer_fit fit =
+			m->applies ? m->applies(m, inc) : ANALYZER_FIT_NAMED;
 		struct oomlens_error *err;
 
-		if (o->m2009[m] >= 0) {
-			if (o->only_old[m] &&
-			    mainline_era_of_incident(inc) >= 0)
-				continue;
-			err = y2009_run(inc, (enum model2009)o->m2009[m], o,
-					&out->v[out->n]);
-			if (err)
-				return err;
-			out->n++;
+		if (fit == ANALYZER_FIT_NONE ||
+		    (o->by_default && fit != ANALYZER_FIT_DEFAULT))
 			continue;
-		}
-		if (era < 0)
-			era = mainline_era_of_incident(inc);
-		if (era < 0)
-			continue;
-		err = mainline_run(inc, (enum mainline_era)era, o->eras[m] >= 0,
-				   o, &out->v[out->n]);
+		err = m->run(m, inc, o, &out->v[out->n]);
 		if (err)
 			return err;
 		out->n++;
 	}
-	for (m = 0; m < out->n; m++)
-		set_agreement(inc, &out->v[m]);
+	for (i = 0; i < out->n; i++)
+		set_agreement(inc, &out->v[i]);
 	compare_with_old(out);
 	return NULL;
 }

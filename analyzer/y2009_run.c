@@ -907,11 +907,12 @@ static void decide_2009(struct yrun *r, struct verdict *v)
 			 (long long)inc->selected.pid);
 }
 
-struct oomlens_error *y2009_run(const struct oom_incident *inc,
-				enum model2009 m,
+struct oomlens_error *y2009_run(const struct analyzer_model *row,
+				const struct oom_incident *inc,
 				const struct analyzer_options *o,
 				struct verdict *v)
 {
+	enum model2009 m = (enum model2009)row->param;
 	struct yrun r = {.inc = inc, .m = m, .dump = o->dump};
 	bool word_guess = false;
 	int fb;
@@ -922,8 +923,8 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 	size_t i, k;
 
 	memset(v, 0, sizeof(*v));
-	snprintf(v->model, sizeof(v->model), "%s", models2009[m].name);
-	v->model_version = models2009[m].version;
+	snprintf(v->model, sizeof(v->model), "%s", row->name);
+	v->model_version = row->version;
 	r.rfc = m == M2009_RFC_AS_POSTED || m == M2009_RFC_AS_INTENDED;
 	if (r.rfc)
 		c = rfc_constraint(&r);

@@ -432,10 +432,12 @@ struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
 					     const char *list);
 
 /*
- * Parse one --assume NAME=VALUE into o. Names: runtime (seconds or
- * "uptime"), quiet, cputime (seconds), nice, caps (none|root), children
- * (none), shared_vm (pages), anon (rss), swap (0), lowrss (rss), mems
- * (intersect), forkbomb (none), hz, kthreads. Errors: USAGE.
+ * Parse one --assume NAME=VALUE into o. Names and values, as
+ * options.c's tables take them: runtime and quiet (seconds or "uptime"),
+ * cputime (seconds), nice (-20..19), caps (none|root), children (none),
+ * shared_vm and swap (pages), anon and lowrss (rss), mems (intersect),
+ * forkbomb (none), hz (12..12287). Errors: USAGE naming the input or the
+ * value.
  */
 struct oomlens_error *analyzer_assume_parse(struct analyzer_options *o,
 					    const char *spec);

@@ -462,22 +462,4 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
  */
 const char *analyzer_kernel_rule(const struct oom_incident *inc);
 
-/* A child of the chosen process, as child sacrifice weighs it. */
-struct sacrifice_child {
-	bool shares_parent_mm; /* CLONE_VM: killing it frees nothing */
-	bool has_mm; /* a kernel thread or an exited one has none */
-	int oom_adj; /* -17: OOM_DISABLE (2.6.32) */
-	int64_t points; /* oom_badness() with the same totalpages */
-};
-
-/*
- * Which child the kernel kills instead of the chosen process, given its
- * children in fork order: the index, or n for the parent itself. Pure.
- * 2.6.18-2.6.35: the first child with its own mm that can be killed.
- * 2.6.36-5.0: the child with the highest points above 0, first among
- * equals. (5.1+ sacrifices none.)
- */
-size_t sacrifice_2_6_32(const struct sacrifice_child *children, size_t n);
-size_t sacrifice_mainline(const struct sacrifice_child *children, size_t n);
-
 #endif

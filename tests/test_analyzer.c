@@ -2005,35 +2005,6 @@ START_TEST(test_agreement)
 }
 END_TEST
 
-/* Child sacrifice, both eras, on the examples of their comments. */
-START_TEST(test_sacrifice)
-{
-	const struct sacrifice_child old[] = {
-		{true, true, 0, 0},    {false, false, 0, 0},
-		{false, true, -17, 0}, {false, true, 0, 0},
-		{false, true, 0, 0},
-	};
-	const struct sacrifice_child ml[] = {
-		{true, true, 0, 900},  {false, true, 0, 300},
-		{false, true, 0, 500}, {false, true, 0, 500},
-		{false, true, 0, 0},
-	};
-	const struct sacrifice_child none[] = {
-		{true, true, 0, 900},
-		{false, false, 0, 0},
-		{false, true, -17, 0},
-	};
-
-	ck_assert_uint_eq(sacrifice_2_6_32(old, 5), 3);
-	ck_assert_uint_eq(sacrifice_mainline(ml, 5), 2);
-	/* nothing to sacrifice: the parent */
-	ck_assert_uint_eq(sacrifice_2_6_32(none, 3), 3);
-	ck_assert_uint_eq(sacrifice_mainline(none, 1), 1);
-	ck_assert_uint_eq(sacrifice_mainline(ml + 4, 1), 1); /* points 0 */
-	ck_assert_uint_eq(sacrifice_2_6_32(NULL, 0), 0);
-}
-END_TEST
-
 Suite *analyzer_suite(void)
 {
 	Suite *s = suite_create("analyzer");
@@ -2053,7 +2024,6 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_memcg_interval);
 	tcase_add_test(tc, test_certain_between_samples);
 	tcase_add_test(tc, test_no_model);
-	tcase_add_test(tc, test_sacrifice);
 	tcase_add_test(tc, test_model_table);
 	tcase_add_test(tc, test_model_fit);
 	tcase_add_loop_test(tc, test_mainline_runs_its_era, 0,

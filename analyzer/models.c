@@ -61,14 +61,16 @@ static struct oomlens_error *run_2009(const struct analyzer_model *m,
 	return y2009_run(m, inc, o, v);
 }
 
-#define ERA(era, name, help, source)                                           \
+/* A forced era: named only, on any kernel, never by default. */
+#define ERA(era, name, version, help, source)                                  \
 	{                                                                      \
-		name, 1, help, NULL, source, false, NULL, run_era_forced,      \
-			MAINLINE_##era                                         \
+		name, version, help, NULL, source, false, NULL,                \
+			run_era_forced, MAINLINE_##era                         \
 	}
-#define Y2009(m, name, help, source)                                           \
+/* A 2009 model: in all; by default where no mainline era applies. */
+#define Y2009(m, name, version, help, source)                                  \
 	{                                                                      \
-		name, 1, help,                                                 \
+		name, version, help,                                           \
 			"kernels no mainline era covers (before 2.6.36)",      \
 			source, true, fit_2009, run_2009, M2009_##m            \
 	}
@@ -79,33 +81,33 @@ const struct analyzer_model analyzer_models[] = {
 	 "layout without one)",
 	 "kernels a mainline era covers (2.6.36 and later, RHEL6)",
 	 "the row of the era", true, fit_mainline, run_mainline, -1},
-	ERA(2_6_36, "mainline-2.6.36", "2.6.36-2.6.38, on any kernel",
+	ERA(2_6_36, "mainline-2.6.36", 1, "2.6.36-2.6.38, on any kernel",
 	    "spec 2.5 [V 2.6.36]: (rss + swap) * 1000 / T"),
-	ERA(2_6_39, "mainline-2.6.39", "2.6.39-3.4, on any kernel",
+	ERA(2_6_39, "mainline-2.6.39", 1, "2.6.39-3.4, on any kernel",
 	    "spec 2.5: + nr_ptes (f755a042d82)"),
-	ERA(3_5, "mainline-3.5", "3.5-3.13, on any kernel",
+	ERA(3_5, "mainline-3.5", 1, "3.5-3.13, on any kernel",
 	    "spec 2.5 [a7f638f9]: pages, adj -30"),
-	ERA(3_14, "mainline-3.14", "3.14-3.19, on any kernel",
+	ERA(3_14, "mainline-3.14", 1, "3.14-3.19, on any kernel",
 	    "spec 2.5 [V 3.19]: root bonus of 3% (778c14affaf)"),
-	ERA(4_0, "mainline-4.0", "4.0-4.14, on any kernel",
+	ERA(4_0, "mainline-4.0", 1, "4.0-4.14, on any kernel",
 	    "spec 2.5 [V 4.4, 4.14]: + nr_pmds"),
-	ERA(4_15, "mainline-4.15", "4.15-4.16, on any kernel",
+	ERA(4_15, "mainline-4.15", 1, "4.15-4.16, on any kernel",
 	    "spec 2.5: pgtables_bytes"),
-	ERA(4_19, "mainline-4.19", "4.17-5.8, on any kernel",
+	ERA(4_19, "mainline-4.19", 1, "4.17-5.8, on any kernel",
 	    "spec 2.5 [V 4.19]: no root bonus"),
-	ERA(5_9, "mainline-5.9", "5.9 and later, on any kernel",
+	ERA(5_9, "mainline-5.9", 1, "5.9 and later, on any kernel",
 	    "spec 2.5 [V 6.1]: signed long, LONG_MIN"),
-	Y2009(LINUX_2_6_32, "linux-2.6.32", "classic badness() of 2.6.32",
+	Y2009(LINUX_2_6_32, "linux-2.6.32", 1, "classic badness() of 2.6.32",
 	      "mm/oom_kill.c badness(), 2.6.32 (22763c5cf36)"),
-	Y2009(MMOTM_2009_11, "mmotm-2009-11",
+	Y2009(MMOTM_2009_11, "mmotm-2009-11", 1,
 	      "its -mm rss variant (Nov 2009), which the RFC replaced",
 	      "[PATCH] oom_kill: use rss value instead of vm size for "
 	      "badness, v2 (2009-10-29)"),
-	Y2009(RFC_AS_POSTED, "rfc-2009-as-posted",
+	Y2009(RFC_AS_POSTED, "rfc-2009-as-posted", 1,
 	      "the 2009 RFC's __badness as written",
 	      "[RFC][-mm][PATCH 6/6] oom-killer: rewrite badness, as written "
 	      "(2009-11-02)"),
-	Y2009(RFC_AS_INTENDED, "rfc-2009-as-intended",
+	Y2009(RFC_AS_INTENDED, "rfc-2009-as-intended", 1,
 	      "the same as its comments mean it (runtime term, signed)",
 	      "[RFC][-mm][PATCH 6/6], runtime term and signed arithmetic as "
 	      "its comments say"),

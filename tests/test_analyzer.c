@@ -327,7 +327,7 @@ END_TEST
 START_TEST(test_models_help)
 {
 	char help[4096], small[16], line[128];
-	size_t n = analyzer_models_help(help, sizeof(help)), i;
+	size_t n = analyzer_models_help(help, sizeof(help)), i, w = 0;
 	const char *p, *nl;
 	int first = 1;
 
@@ -340,11 +340,16 @@ START_TEST(test_models_help)
 		ck_assert_int_le((nl - p) + (first ? 20 : 0), 79);
 		ck_assert_int_ge(first ? 20 : (int)strspn(p, " "), 20);
 	}
+	for (i = 0; i < analyzer_n_models; i++)
+		if (strlen(analyzer_models[i].name) > w)
+			w = strlen(analyzer_models[i].name);
+	/* each row's line: its name, then its help from one column on */
 	for (i = 0; i < analyzer_n_models; i++) {
-		snprintf(line, sizeof(line), "\n%20s%s ", "",
-			 analyzer_models[i].name);
-		ck_assert_msg(strstr(help, line), "no line for %s",
-			      analyzer_models[i].name);
+		const struct analyzer_model *m = &analyzer_models[i];
+
+		snprintf(line, sizeof(line), "\n%20s%-*s %.*s", "", (int)w,
+			 m->name, (int)strcspn(m->help, " "), m->help);
+		ck_assert_msg(strstr(help, line), "no line for %s", m->name);
 	}
 	ck_assert_ptr_nonnull(strstr(help, "\n                    all "));
 	ck_assert_ptr_nonnull(strstr(help, "Default: mainline on kernels a"));

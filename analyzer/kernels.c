@@ -195,6 +195,50 @@ const struct kernel_row *kernel_row_of_release(const char *release)
 }
 
 /*
+ * The era when the incident names no release: the table's layout and the
+ * Killed line's format say which kernels could have printed it.
+ */
+static int era_from_layout(const struct oom_incident *inc)
+{
+	const char *tf = inc->table_format_id;
+	const char *kf = inc->n_kills ? inc->kills[0].format_id : NULL;
+
+	if (kf && !strcmp(kf, "killed-rhel6"))
+		return MAINLINE_2_6_39; /* RHEL6: kernel_rows[] */
+	if (kf && !strcmp(kf, "killed-rhel7"))
+		return MAINLINE_3_14;
+	if (!tf)
+		return -1;
+	if (!strcmp(tf, "table-2.6.36"))
+		return MAINLINE_2_6_39;
+	if (!strcmp(tf, "table-3.6"))
+		return MAINLINE_3_5;
+	if (!strcmp(tf, "table-4.0"))
+		return MAINLINE_4_0;
+	if (!strncmp(tf, "table-4.15", 10))
+		return inc->selected.present || !kf || strcmp(kf, "killed-5.4")
+			       ? MAINLINE_4_19
+			       : MAINLINE_5_9;
+	if (!strcmp(tf, "table-6.8"))
+		return MAINLINE_5_9;
+	return -1;
+}
+
+int mainline_era_of_release(const char *release)
+{
+	const struct kernel_row *row = kernel_row_of_release(release);
+
+	return row ? (int)row->f.era : -1;
+}
+
+int mainline_era_of_incident(const struct oom_incident *inc)
+{
+	return inc->kernel_release
+		       ? mainline_era_of_release(inc->kernel_release)
+		       : era_from_layout(inc);
+}
+
+/*
  * An era's formula forced on a kernel that ran another (--model): the
  * era's terms in a long, selected by that kernel's own tie rule, which
  * belongs to its select_bad_process() and not to the badness; with no

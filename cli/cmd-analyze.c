@@ -16,7 +16,7 @@
 #include "reports/report.h"
 #include "core/banned.h"
 
-static const char analyze_usage[] =
+static const char analyze_usage_head[] =
 	"usage: oomlens analyze [--format text|json|html|csv] [--table T]\n"
 	"                       [-o FILE] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
@@ -36,15 +36,10 @@ static const char analyze_usage[] =
 	"                    (docs/csv.md)\n"
 	"  -t, --table T     csv: incidents (default), tasks, verdicts or events\n"
 	"  -o, --output FILE write the report to FILE instead of standard output\n"
-	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
-	"                    comma-separated: mainline (era from the kernel\n"
-	"                    release) or mainline-ERA, ERA one of 2.6.36 2.6.39\n"
-	"                    3.5 3.14 4.0 4.15 4.19 5.9; linux-2.6.32 (classic\n"
-	"                    badness), mmotm-2009-11 (its rss variant),\n"
-	"                    rfc-2009-as-posted and rfc-2009-as-intended (the\n"
-	"                    2009 RFC's __badness as written and as meant); all.\n"
-	"                    Default: mainline, and the four 2009 models on\n"
-	"                    kernels no mainline era covers (before 2.6.36)\n"
+	"  -m, --model LIST  ";
+
+/* the --model help comes from the model table (analyzer_models_help()) */
+static const char analyze_usage_tail[] =
 	"  -a, --assume NAME=VALUE\n"
 	"                    pin an input the report lacks (else it ranges over\n"
 	"                    its bounds): runtime=SECONDS|uptime (default\n"
@@ -76,6 +71,16 @@ static const char analyze_usage[] =
 	"Exit status: 0 incidents found, 1 none found (memory events such as\n"
 	"allocation failures or hung tasks are listed but are no incidents),\n"
 	"2 usage or I/O error.\n";
+
+static void print_usage(FILE *f)
+{
+	char models[4096];
+
+	analyzer_models_help(models, sizeof(models));
+	fputs(analyze_usage_head, f);
+	fputs(models, f);
+	fputs(analyze_usage_tail, f);
+}
 
 /*
  * The incidents reported so far, by fingerprint: ingest's identity rule
@@ -399,10 +404,10 @@ int cmd_analyze(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(analyze_usage, stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			fputs(analyze_usage, stderr);
+			print_usage(stderr);
 			return EXIT_TROUBLE;
 		}
 	}

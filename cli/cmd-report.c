@@ -233,7 +233,10 @@ int cmd_report(int argc, char **argv)
 	if ((err = report_begin(&c.r, fmt, out)))
 		goto fail;
 	c.full = id > 0 || fmt != REPORT_TEXT;
-	err = id > 0 ? show(&c, id) : db_list_incidents(c.db, on_row, &c);
+	/* by wall-clock time: those without one (uptime only) last */
+	err = id > 0 ? show(&c, id)
+		     : db_list_incidents_sorted(c.db, DB_ORDER_TIME, on_row,
+						&c);
 	if (!err && fmt == REPORT_HTML && id <= 0)
 		err = db_summary(c.db, on_html_summary_row, c.r);
 	if (err) {

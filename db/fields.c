@@ -104,6 +104,9 @@ const struct db_field db_incident_fields[] = {
 	INC("no_killable", DB_F_BOOL, no_killable),
 	INC("panic", DB_F_STR, panic),
 	INC("warnings_dropped", DB_F_SIZE, warnings_dropped),
+	INC("time_utc", DB_F_I64, time_utc),
+	INC("time_source", DB_F_STR, time_source),
+	INC("host_source", DB_F_STR, host_source),
 };
 
 #define KILL(col, type, member)                                                \

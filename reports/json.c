@@ -241,7 +241,7 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 	const struct oom_trigger *t = &inc->trigger;
 	unsigned page_kb = oom_incident_page_kb(inc);
 	size_t i;
-	char fp[24];
+	char fp[24], when[32];
 
 	jw_object(w, NULL);
 	if (id != OOM_VAL_NONE)
@@ -258,6 +258,10 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 	jw_str(w, "wallclock", inc->wallclock);
 	jw_str(w, "host", inc->host);
 	jw_str(w, "prefix_style", inc->prefix_style);
+	jw_str(w, "time",
+	       oom_incident_time_iso(inc, when, sizeof(when)) ? when : NULL);
+	jw_str(w, "time_source", inc->time_source);
+	jw_str(w, "host_source", inc->host_source);
 
 	if (t->format_id || t->pid != OOM_VAL_NONE) {
 		jw_object(w, "trigger");

@@ -244,7 +244,8 @@ mkdir -p "$tmp/evil-tar/var/log"
 cp "$tmp/evil-$esc.log" "$tmp/evil-tar/var/log/messages.$esc"
 printf 'garbage' | gzip -c | head -c 15 >"$tmp/evil-tar/var/log/kern.log.$esc.gz"
 (cd "$tmp/evil-tar" && tar cf "$tmp/evil.tar" var)
-expect 0 "hostile member names: analyze" -- "$bin" analyze "$tmp/evil.tar"
+# (its cut kern.log.*.gz member is read as gzip, and found cut: status 2)
+expect 2 "hostile member names: analyze" -- "$bin" analyze "$tmp/evil.tar"
 printable "$tmp/out" && grep -q 'evil.tar:var/log/messages.x\\x1b' "$tmp/out" && ok || { bad "hostile member name escaped"; cat -v "$tmp/out" | head -3; }
 expect 2 "hostile names: ingest" -- "$bin" ingest --db "$tmp/evil.db" "$tmp/evil-$esc.log" "$tmp/evil-tar"
 printable "$tmp/err" && grep -q "kern.log.x\\\\x1b" "$tmp/err" && ok || { bad "ingest: hostile names escaped on stderr"; cat -v "$tmp/err"; }
@@ -343,6 +344,8 @@ for g in fixtures/golden/*.txt; do
 	[ -e "$g" ] || continue
 	name=$(basename "$g" .txt)
 	[ -e "fixtures/demo/$name.log" ] || continue # synthetic.*: test_db
+	# syslog dates take their year from the file's mtime: a fixed one
+	touch -d 2026-12-01T00:00:00Z "fixtures/demo/$name.log"
 	"$bin" analyze "fixtures/demo/$name.log" >"$tmp/got.txt"
 	diff -u "$g" "$tmp/got.txt" >"$tmp/diff" && ok || { bad "golden text $name"; head -20 "$tmp/diff"; }
 	"$bin" analyze --format json "fixtures/demo/$name.log" >"$tmp/got.json"
@@ -609,6 +612,9 @@ expect 0 "journal exports in a tar.gz" -- "$bin" analyze "$tmp/jarc.tgz"
 printf 'LPKSHHRH\0\0\0\0\1\0\0\0' >"$tmp/system.journal"
 expect 1 "binary journal file" -- "$bin" analyze "$tmp/system.journal"
 grep -q "$tmp/system.journal'*: a binary systemd journal" "$tmp/err" && ok || { bad "binary journal: named"; cat "$tmp/err"; }
+
+# sosreports, case folders, supportconfigs; wall-clock time (issues 15, 16)
+. tests/e2e-sos.sh
 
 echo "e2e: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -296,6 +296,9 @@ static void assert_incidents_equal(const struct oom_incident *a,
 	EQ_STR(wallclock);
 	EQ_STR(host);
 	EQ_STR(prefix_style);
+	EQ_STR(host_source);
+	EQ_INT(time_utc);
+	EQ_STR(time_source);
 
 	EQ_STR(trigger.comm);
 	EQ_INT(trigger.pid);
@@ -1373,6 +1376,9 @@ static struct oom_incident *synthetic(uint64_t fingerprint)
 	inc->wallclock = str(inc, "2025-08-12T03:54:03.123456+02:00");
 	inc->host = str(inc, "node-7");
 	inc->prefix_style = str(inc, "rfc3339");
+	inc->host_source = str(inc, "syslog");
+	inc->time_utc = 1754963643; /* the wallclock's, in UTC */
+	inc->time_source = str(inc, "rfc3339");
 	inc->trigger = (struct oom_trigger){
 		str(inc, "kworker/u8:2 [x]"),
 		4242,
@@ -1588,6 +1594,9 @@ static const struct column_value incident_columns[] = {
 	{"wallclock", "'2025-08-12T03:54:03.123456+02:00'"},
 	{"host", "'node-7'"},
 	{"prefix_style", "'rfc3339'"},
+	{"host_source", "'syslog'"},
+	{"time_utc", "1754963643"},
+	{"time_source", "'rfc3339'"},
 	{"trigger_comm", "'kworker/u8:2 [x]'"},
 	{"trigger_pid", "4242"},
 	{"trigger_gfp_mask", "'0x100cca'"},

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "parsers/prefix.h"
+#include "parsers/source.h"
 #include "parsers/when.h"
 #include "tests/suites.h"
 
@@ -239,6 +240,52 @@ START_TEST(when_styles)
 }
 END_TEST
 
+/* Hosts and dates that archive and folder names state. */
+static const struct {
+	const char *name;
+	bool any_dated;
+	const char *host; /* NULL: none */
+	int64_t date;
+} names[] = {
+	{"sosreport-web-7-2026-12-03-abcdef", false, "web-7", 1796342399},
+	{"sosreport-web-7-2026-12-03-abcdef.tar.xz", false, "web-7",
+	 1796342399},
+	{"sosreport-db1-01234567-2026-12-03-xyz", false, "db1", 1796342399},
+	{"sosreport-db1.01234567-20190405125346.tar.xz", false, "db1",
+	 1554508799},
+	{"sosreport-db1-20190405125346", false, "db1", 1554508799},
+	{"sosreport-db1", false, "db1", 0},
+	{"sosreport-", false, NULL, 0},
+	{"sosreport-web-7.example.com-2026-12-03-a", false, "web-7.example.com",
+	 1796342399},
+	{"sosreport-x$y-2026-12-03-a", false, NULL, 0},
+	{"scc_web-9_270102_0830.txz", false, "web-9", 1798934399},
+	{"nts_web-9_270102_0830", false, "web-9", 1798934399},
+	{"web-7-2026-12-03", true, "web-7", 1796342399},
+	{"web-7-20261203", true, "web-7", 1796342399},
+	{"web-7-2026-12-03", false, NULL, 0},
+	{"upload-2026-12-02.tar", false, NULL, 0},
+	{"var", true, NULL, 0},
+	{"-2026-12-03", true, NULL, 0},
+};
+
+START_TEST(name_hosts)
+{
+	char host[256];
+	int64_t date = -1;
+	bool ok = source_name_host(names[_i].name, names[_i].any_dated, host,
+				   sizeof(host), &date);
+
+	ck_assert_msg(ok == (names[_i].host != NULL), "'%s': %s",
+		      names[_i].name, ok ? host : "no host");
+	if (ok) {
+		ck_assert_str_eq(host, names[_i].host);
+		ck_assert_msg(date == names[_i].date, "'%s': date %lld",
+			      names[_i].name, (long long)date);
+	}
+}
+END_TEST
+
 Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -251,6 +298,8 @@ Suite *prefix_suite(void)
 			    sizeof(widths) / sizeof(widths[0]));
 	tcase_add_loop_test(tc, when_styles, 0,
 			    sizeof(whens) / sizeof(whens[0]));
+	tcase_add_loop_test(tc, name_hosts, 0,
+			    sizeof(names) / sizeof(names[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -155,6 +155,7 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 golden: oomlens $(BUILD)/tests/run
 	@for f in fixtures/demo/*.log; do \
 		n=$$(basename $$f .log); \
+		touch -d 2026-12-01T00:00:00Z $$f; \
 		./oomlens analyze $$f >fixtures/golden/$$n.txt || exit 1; \
 		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
 		./oomlens analyze --format html $$f >fixtures/golden/$$n.html || exit 1; \

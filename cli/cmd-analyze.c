@@ -149,6 +149,8 @@ struct analyze_ctx {
 	struct oomlog_sink sink;
 	struct seen_set seen, seen_events;
 	size_t events;
+	/* the stream being read; a blank one for a dump's log */
+	struct source_stream *stream, no_stream;
 };
 
 static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
@@ -158,7 +160,10 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 	struct oomlens_error *err;
 	size_t first = 0;
 
-	err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1, &first);
+	err = source_stamp(a->stream ? a->stream : &a->no_stream, inc);
+	if (!err)
+		err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1,
+				 &first);
 	if (!err && first) {
 		err = report_also_seen(a->report, first, inc);
 	} else if (!err) {
@@ -218,8 +223,12 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 {
 	struct analyze_ctx *a = ctx;
+	struct oomlens_error *err;
 
-	return oomlog_parse_lines(s->lines, s->name, s->host, &a->sink, NULL);
+	a->stream = s;
+	err = oomlog_parse_lines(s->lines, s->name, s->host, &a->sink, NULL);
+	a->stream = NULL;
+	return err;
 }
 
 static void on_skip(void *ctx, const char *name, const char *why, bool failed)

@@ -139,6 +139,8 @@ struct ingest {
 	const char *dump_path;
 	uint64_t vmcores, superseded;
 	uint64_t at; /* bytes read of the current source, as far as known */
+	/* the stream being read; a blank one for a dump's log */
+	struct source_stream *stream, no_stream;
 };
 
 /*
@@ -603,8 +605,14 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct ingest *g = ctx;
 	struct pending *p = g->cur;
+	struct oomlens_error *err;
 
 	g->at = inc->last.offset;
+	err = source_stamp(g->stream ? g->stream : &g->no_stream, inc);
+	if (err) {
+		oom_incident_free(inc);
+		return err;
+	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
 		struct oom_incident **n = realloc(p->inc, cap * sizeof(*n));
@@ -816,8 +824,12 @@ struct stream_arg {
 static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
 {
 	struct source_stream *s = ((struct stream_arg *)arg)->s;
+	struct oomlens_error *err;
 
-	return oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
+	g->stream = s;
+	err = oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
+	g->stream = NULL;
+	return err;
 }
 
 static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)

@@ -291,9 +291,10 @@ int cmd_report(int argc, char **argv)
 		err = db_list_verdicts(c.db, on_verdict, &c);
 	else if (c.csv && table == CSV_EVENTS)
 		err = db_list_events(c.db, on_event, &c);
-	else
-		err = id > 0 ? show(&c, id)
-			     : db_list_incidents(c.db, on_row, &c);
+	else if (id > 0)
+		err = show(&c, id);
+	else /* by wall-clock time: those without one (uptime only) last */
+		err = db_list_incidents_sorted(c.db, DB_ORDER_TIME, on_row, &c);
 	if (!err && fmt == REPORT_HTML && id <= 0)
 		err = db_summary(c.db, on_html_summary_row, c.r);
 	if (err) {

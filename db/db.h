@@ -282,6 +282,15 @@ struct db_incident_row {
 	int64_t n_tasks;
 	bool truncated, partial;
 	int64_t n_sightings; /* how many times it was read */
+	int64_t time_utc; /* seconds since the epoch, UTC, or OOM_VAL_NONE */
+	const char *time_source; /* "syslog", ..., "uptime-only", or NULL */
+	const char *host_source; /* "hostname", "name", "syslog", or NULL */
+};
+
+/* The orders db_list_incidents_sorted() knows. */
+enum db_incident_order {
+	DB_ORDER_ID, /* as first stored */
+	DB_ORDER_TIME, /* wall-clock time, those without one last; then id */
 };
 
 /*
@@ -291,6 +300,13 @@ struct db_incident_row {
  */
 struct oomlens_error *db_list_incidents(
 	struct db *db,
+	struct oomlens_error *(*fn)(void *ctx,
+				    const struct db_incident_row *row),
+	void *ctx);
+
+/* db_list_incidents() in another order. */
+struct oomlens_error *db_list_incidents_sorted(
+	struct db *db, enum db_incident_order order,
 	struct oomlens_error *(*fn)(void *ctx,
 				    const struct db_incident_row *row),
 	void *ctx);

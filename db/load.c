@@ -11,6 +11,8 @@
  */
 #include "db/internal.h"
 
+#include <stdio.h>
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -455,18 +457,41 @@ struct oomlens_error *db_list_incidents(
 				    const struct db_incident_row *row),
 	void *ctx)
 {
+	return db_list_incidents_sorted(db, DB_ORDER_ID, fn, ctx);
+}
+
+struct oomlens_error *db_list_incidents_sorted(
+	struct db *db, enum db_incident_order order,
+	struct oomlens_error *(*fn)(void *ctx,
+				    const struct db_incident_row *row),
+	void *ctx)
+{
+	static const char *const order_by[] = {
+		[DB_ORDER_ID] = " ORDER BY id",
+		[DB_ORDER_TIME] = " ORDER BY time_utc IS NULL, time_utc, id",
+	};
+	static const enum db_stmt_id ids[] = {
+		[DB_ORDER_ID] = DB_ST_LIST,
+		[DB_ORDER_TIME] = DB_ST_LIST_BY_TIME,
+	};
 	struct oomlens_error *err;
 	struct db_incident_row r;
 	sqlite3_stmt *st = NULL;
+	char sql[512];
 	bool row = false;
 
-	err = db_stmt(db, DB_ST_LIST,
-		      "SELECT id, fingerprint, source, first_line,"
-		      " kernel_release, uptime, wallclock, host,"
-		      " constraint_name, victim_pid, victim_comm, trigger_comm,"
-		      " n_tasks, truncated, partial, n_sightings"
-		      " FROM v_incidents ORDER BY id",
-		      &st);
+	if ((unsigned)order >= sizeof(ids) / sizeof(ids[0]))
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "unknown incident order %d", order);
+	snprintf(sql, sizeof(sql), "%s%s",
+		 "SELECT id, fingerprint, source, first_line,"
+		 " kernel_release, uptime, wallclock, host,"
+		 " constraint_name, victim_pid, victim_comm, trigger_comm,"
+		 " n_tasks, truncated, partial, n_sightings,"
+		 " time_utc, time_source, host_source"
+		 " FROM v_incidents",
+		 order_by[order]);
+	err = db_stmt(db, ids[order], sql, &st);
 	if (err)
 		return oomlens_error_wrap(err, "cannot list incidents");
 	while (!(err = db_step_row(db, NULL, st, &row)) && row) {
@@ -487,6 +512,9 @@ struct oomlens_error *db_list_incidents(
 		r.truncated = sqlite3_column_int(st, 13) != 0;
 		r.partial = sqlite3_column_int(st, 14) != 0;
 		r.n_sightings = sqlite3_column_int64(st, 15);
+		r.time_utc = col_int(st, 16);
+		r.time_source = (const char *)sqlite3_column_text(st, 17);
+		r.host_source = (const char *)sqlite3_column_text(st, 18);
 		err = fn(ctx, &r);
 		if (err) {
 			sqlite3_reset(st);

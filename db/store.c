@@ -722,13 +722,74 @@ static struct oomlens_error *supersede(struct db *db, int64_t old, int64_t by)
 }
 
 /*
+ * How much a host's or a time's source is trusted, as SQL over a column:
+ * an incident seen again keeps what it has unless the new sighting's source
+ * ranks higher. Hosts: a sosreport's hostname entry, then its name, then
+ * the syslog field. Times: those with a zone (rfc3339, journal), then
+ * dates read as UTC (dmesg -T, syslog), then derived, then uptime alone.
+ */
+#define HOST_RANK(x)                                                           \
+	"(CASE " x " WHEN 'hostname' THEN 3 WHEN 'name' THEN 2"                \
+	" WHEN 'syslog' THEN 1 ELSE 0 END)"
+#define TIME_RANK(x)                                                           \
+	"(CASE " x " WHEN 'rfc3339' THEN 5 WHEN 'journal' THEN 5"              \
+	" WHEN 'dmesg-T' THEN 4 WHEN 'syslog' THEN 4"                          \
+	" WHEN 'boot+uptime' THEN 2 WHEN 'uptime-only' THEN 1 ELSE 0 END)"
+
+/*
+ * An incident stored from a source that did not know its host or its
+ * time gets them from a later sighting that does (issue 16: dmesg first,
+ * then the sosreport's messages).
+ */
+static struct oomlens_error *better_host_time(struct db *db, int64_t id,
+					      const struct oom_incident *inc)
+{
+	struct oomlens_error *err = NULL;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	if (inc->host && inc->host_source) {
+		err = db_stmt(db, DB_ST_BETTER_HOST,
+			      "UPDATE incidents SET host = ?2, host_source = ?3"
+			      " WHERE id = ?1 AND " HOST_RANK(
+				      "host_source") " < " HOST_RANK("?3"),
+			      &st);
+		if (err)
+			return err;
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_str(&b, inc->host);
+		db_bind_str(&b, inc->host_source);
+		err = db_step_done(db, &b, st);
+	}
+	if (!err && inc->time_source) {
+		err = db_stmt(db, DB_ST_BETTER_TIME,
+			      "UPDATE incidents SET time_utc = ?2,"
+			      " time_source = ?3, wallclock = ?4"
+			      " WHERE id = ?1 AND " TIME_RANK(
+				      "time_source") " < " TIME_RANK("?3"),
+			      &st);
+		if (err)
+			return err;
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, inc->time_utc);
+		db_bind_str(&b, inc->time_source);
+		db_bind_str(&b, inc->wallclock);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+/*
  * Statements that bind strings borrowed from the incident being stored
  * (insert_tasks() clears its own).
  */
 static const enum db_stmt_id borrowing[] = {
 	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_SAME_PLACE,
 	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,	    DB_ST_KILL,
-	DB_ST_FORKBOMB,	     DB_ST_WARNING,
+	DB_ST_FORKBOMB,	     DB_ST_WARNING,	    DB_ST_BETTER_HOST,
+	DB_ST_BETTER_TIME,
 };
 
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
@@ -772,6 +833,8 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 	}
 	if (!err)
 		err = insert_sighting(db, id, source_id, inc);
+	if (!err && found)
+		err = better_host_time(db, id, inc);
 	for (i = 0; i < n_shorter && !err; i++)
 		if (shorter[i] != id)
 			err = supersede(db, shorter[i], id);

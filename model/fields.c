@@ -14,6 +14,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/banned.h"
 
@@ -60,6 +61,12 @@ static const struct field incident_rows[] = {
 	ROW(FIELD_STR, host, "host", "host", "Host", C, FG_HEAD, PREFIX),
 	ROW(FIELD_STR, prefix_style, "prefix_style", "prefix_style",
 	    "Log prefix", C, FG_HEAD, OURS),
+	ROW(FIELD_TIME, time_utc, "time_utc", "time", "Time (UTC)", C, FG_HEAD,
+	    OURS ", from the log's dates (parsers/when.c)"),
+	ROW(FIELD_STR, time_source, "time_source", "time_source", "Time from",
+	    C, FG_HEAD, OURS),
+	ROW(FIELD_STR, host_source, "host_source", "host_source", "Host from",
+	    C, FG_HEAD, OURS),
 
 	ROW(FIELD_STR, trigger.comm, "trigger_comm", "comm", "Trigger task", C,
 	    FG_TRIGGER, "2.6.19+ [1.2]"),
@@ -418,6 +425,7 @@ bool field_known(const struct field *f, const void *base)
 	case FIELD_STR:
 		return *(const char *const *)p != NULL;
 	case FIELD_I64:
+	case FIELD_TIME:
 		return *(const int64_t *)p != OOM_VAL_NONE;
 	case FIELD_LINE:
 		return *(const uint64_t *)p != 0;
@@ -436,6 +444,7 @@ int64_t field_int(const struct field *f, const void *base)
 		return OOM_VAL_NONE;
 	switch (f->type) {
 	case FIELD_I64:
+	case FIELD_TIME:
 		return *(const int64_t *)p;
 	case FIELD_INT:
 		return *(const int *)p;
@@ -489,6 +498,7 @@ void field_set_int(const struct field *f, void *base, int64_t v)
 
 	switch (f->type) {
 	case FIELD_I64:
+	case FIELD_TIME:
 		*(int64_t *)p = v;
 		break;
 	case FIELD_INT:
@@ -552,6 +562,22 @@ void field_set_double(const struct field *f, void *base, double v, bool present)
 		*(bool *)at_w(base, f->present) = present;
 }
 
+bool field_time_iso(int64_t secs, char *buf, size_t n)
+{
+	time_t t = (time_t)secs;
+	struct tm tm;
+
+	if (!n)
+		return false;
+	buf[0] = '\0';
+	if (secs == OOM_VAL_NONE || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+		buf[0] = '\0';
+		return false;
+	}
+	return true;
+}
+
 const char *field_text(const struct field *f, const void *base, char *buf,
 		       size_t n)
 {
@@ -561,6 +587,8 @@ const char *field_text(const struct field *f, const void *base, char *buf,
 		return field_str(f, base);
 	if (f->type == FIELD_DOUBLE)
 		snprintf(buf, n, "%.6f", field_double(f, base));
+	else if (f->type == FIELD_TIME)
+		return field_time_iso(field_int(f, base), buf, n) ? buf : NULL;
 	else
 		snprintf(buf, n, "%lld", (long long)field_int(f, base));
 	return buf;

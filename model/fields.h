@@ -32,6 +32,12 @@
 enum field_type {
 	FIELD_STR, /* const char *; NULL: not stated */
 	FIELD_I64, /* int64_t; OOM_VAL_NONE: not stated */
+	/*
+	 * int64_t seconds since the epoch, UTC; OOM_VAL_NONE: not known. An
+	 * integer in the database, ISO 8601 ("2026-12-03T08:26:51Z") in the
+	 * JSON and CSV (field_text()).
+	 */
+	FIELD_TIME,
 	FIELD_INT, /* int, always stated */
 	FIELD_BOOL, /* bool */
 	FIELD_LINE, /* uint64_t 1-based line; 0: unknown */
@@ -141,6 +147,9 @@ void field_set_double(const struct field *f, void *base, double v,
 
 /* The name of value v of an enum type, or NULL for another type. */
 const char *field_enum_name(enum field_type type, int v);
+
+/* secs (FIELD_TIME) as ISO 8601 UTC into buf; false if unknown. */
+bool field_time_iso(int64_t secs, char *buf, size_t n);
 
 /*
  * The value as text into buf (a number in decimal, a double with %.6f, a

@@ -23,6 +23,12 @@ static void field_json(struct jw *w, const struct field *f, const void *base)
 		jw_double(w, f->json, field_double(f, base),
 			  field_known(f, base));
 		break;
+	case FIELD_TIME: {
+		char iso[32];
+
+		jw_str(w, f->json, field_text(f, base, iso, sizeof(iso)));
+		break;
+	}
 	default:
 		if (field_is_text(f))
 			jw_str(w, f->json, field_str(f, base));

@@ -271,8 +271,17 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		    inc->truncated ? " [truncated: report cut short]" : "",
 		    inc->panic ? " [panic]" : "");
 	if (inc->wallclock || inc->has_uptime) {
+		char iso[32];
+
 		strbuf_adds(sb, "  When:       ");
-		if (inc->wallclock)
+		if (oom_incident_time_iso(inc, iso, sizeof(iso)))
+			strbuf_addf(sb, "%s (%s%s%s)%s", iso,
+				    inc->time_source ? inc->time_source : "?",
+				    inc->wallclock ? ": " : "",
+				    inc->wallclock ? tx(&tmp, inc->wallclock)
+						   : "",
+				    inc->has_uptime ? ", " : "");
+		else if (inc->wallclock)
 			strbuf_addf(sb, "%s%s", tx(&tmp, inc->wallclock),
 				    inc->has_uptime ? ", " : "");
 		if (inc->has_uptime)
@@ -467,7 +476,9 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 		strbuf_addf(sb, "%6s  %-24s %-12s %-28s %-9s %-26s %6s  %s\n",
 			    "ID", "WHEN", "HOST", "KERNEL", "CONSTR", "VICTIM",
 			    "TASKS", "FLAGS");
-	if (inc->wallclock)
+	if (oom_incident_time_iso(inc, when, sizeof(when)))
+		; /* UTC, sortable */
+	else if (inc->wallclock)
 		snprintf(when, sizeof(when), "%s", tx(&tmp, inc->wallclock));
 	else if (inc->has_uptime)
 		snprintf(when, sizeof(when), "uptime %.0f s", inc->uptime);

@@ -297,6 +297,9 @@ static void assert_incidents_equal(const struct oom_incident *a,
 	EQ_STR(wallclock);
 	EQ_STR(host);
 	EQ_STR(prefix_style);
+	EQ_STR(host_source);
+	EQ_INT(time_utc);
+	EQ_STR(time_source);
 
 	EQ_STR(trigger.comm);
 	EQ_INT(trigger.pid);
@@ -1374,6 +1377,9 @@ static struct oom_incident *synthetic(uint64_t fingerprint)
 	inc->wallclock = str(inc, "2025-08-12T03:54:03.123456+02:00");
 	inc->host = str(inc, "node-7");
 	inc->prefix_style = str(inc, "rfc3339");
+	inc->host_source = str(inc, "syslog");
+	inc->time_utc = 1754963643; /* the wallclock's, in UTC */
+	inc->time_source = str(inc, "rfc3339");
 	inc->trigger = (struct oom_trigger){
 		str(inc, "kworker/u8:2 [x]"),
 		4242,
@@ -1742,6 +1748,9 @@ static struct oom_incident *named_incident(uint64_t fingerprint)
 	inc->wallclock = str(inc, "wallclock");
 	inc->host = str(inc, "host");
 	inc->prefix_style = str(inc, "prefix_style");
+	inc->time_utc = V("time_utc");
+	inc->time_source = str(inc, "time_source");
+	inc->host_source = str(inc, "host_source");
 	inc->trigger.comm = str(inc, "trigger_comm");
 	inc->trigger.pid = V("trigger_pid");
 	inc->trigger.gfp_mask = str(inc, "trigger_gfp_mask");

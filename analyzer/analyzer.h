@@ -396,6 +396,15 @@ const struct analyzer_model *analyzer_model_by_name(const char *name);
 size_t analyzer_models_help(char *buf, size_t size);
 
 /*
+ * The row whose name and version a verdict of row m carries on inc: the
+ * row of the incident's era for `mainline`, m itself otherwise (NULL when
+ * no era row covers it).
+ */
+const struct analyzer_model *
+analyzer_verdict_row(const struct analyzer_model *m,
+		     const struct oom_incident *inc);
+
+/*
  * Which models analyzer_run() runs, in order: the rows named with --model,
  * or the default selection.
  */
@@ -461,5 +470,15 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
  * killed pid), which a model's victim can be compared with. Pure.
  */
 const char *analyzer_kernel_rule(const struct oom_incident *inc);
+
+/*
+ * The rows whose name and version the verdicts of analyzer_run(inc, o)
+ * would carry, in its order, into rows (at most max): how many. Runs no
+ * model; `oomlens rescore` skips an incident whose stored verdicts are
+ * these already.
+ */
+size_t analyzer_plan(const struct oom_incident *inc,
+		     const struct analyzer_options *o,
+		     const struct analyzer_model **rows, size_t max);
 
 #endif

@@ -132,17 +132,29 @@ static struct oomlens_error *run_mainline(const struct analyzer_model *m,
 					  const struct analyzer_options *o,
 					  struct verdict *v)
 {
-	int era = mainline_era_of_incident(inc);
-	size_t i;
+	const struct analyzer_model *row = analyzer_verdict_row(m, inc);
 
-	(void)m;
-	for (i = 0; i < analyzer_n_models; i++)
+	if (!row)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "no model row for mainline era %d",
+					 mainline_era_of_incident(inc));
+	return mainline_run(row, false, inc, o, v);
+}
+
+const struct analyzer_model *
+analyzer_verdict_row(const struct analyzer_model *m,
+		     const struct oom_incident *inc)
+{
+	int era;
+
+	if (m->run != run_mainline)
+		return m;
+	era = mainline_era_of_incident(inc);
+	for (size_t i = 0; i < analyzer_n_models; i++)
 		if (analyzer_models[i].run == run_era_forced &&
 		    analyzer_models[i].param == era)
-			return mainline_run(&analyzer_models[i], false, inc, o,
-					    v);
-	return oomlens_error_new(OOMLENS_ERR_USAGE,
-				 "no model row for mainline era %d", era);
+			return &analyzer_models[i];
+	return NULL;
 }
 
 /* ---- the help, wrapped */

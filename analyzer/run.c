@@ -49,6 +49,31 @@ static void compare_with_old(struct verdict_list *out)
 	}
 }
 
+/* Whether analyzer_run() runs row m on inc under o. */
+static bool runs(const struct analyzer_model *m, const struct oom_incident *inc,
+		 const struct analyzer_options *o)
+{
+	enum analyzer_fit fit =
+		m->applies ? m->applies(m, inc) : ANALYZER_FIT_NAMED;
+
+	return fit != ANALYZER_FIT_NONE &&
+	       (!o->by_default || fit == ANALYZER_FIT_DEFAULT);
+}
+
+size_t analyzer_plan(const struct oom_incident *inc,
+		     const struct analyzer_options *o,
+		     const struct analyzer_model **rows, size_t max)
+{
+	size_t n = 0;
+
+	if (!inc->n_tasks)
+		return 0;
+	for (size_t i = 0; i < o->n && n < VERDICT_MAX_MODELS && n < max; i++)
+		if (runs(o->models[i], inc, o))
+			rows[n++] = analyzer_verdict_row(o->models[i], inc);
+	return n;
+}
+
 struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 				   const struct analyzer_options *o,
 				   struct verdict_list *out)
@@ -60,12 +85,9 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 		return NULL;
 	for (i = 0; i < o->n && out->n < VERDICT_MAX_MODELS; i++) {
 		const struct analyzer_model *m = o->models[i];
-		enum analyzer_fit fit =
-			m->applies ? m->applies(m, inc) : ANALYZER_FIT_NAMED;
 		struct oomlens_error *err;
 
-		if (fit == ANALYZER_FIT_NONE ||
-		    (o->by_default && fit != ANALYZER_FIT_DEFAULT))
+		if (!runs(m, inc, o))
 			continue;
 		err = m->run(m, inc, o, &out->v[out->n]);
 		if (err)

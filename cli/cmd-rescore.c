@@ -11,17 +11,21 @@
 #include "core/banned.h"
 
 static const char rescore_usage[] =
-	"usage: oomlens rescore [--db FILE] [--model LIST] [--quiet]\n"
+	"usage: oomlens rescore [--db FILE] [--model LIST] [--force] [--quiet]\n"
 	"\n"
 	"Run the heuristic models on every stored incident and store each\n"
 	"model's verdict (victim, score, runner-up, certainty), replacing the\n"
-	"verdicts stored before. Incidents ingested from a vmcore are scored\n"
-	"with the dump's process state as known inputs. 'oomlens report --summary' then compares them\n"
-	"over the whole archive.\n"
+	"verdicts stored before. An incident whose stored verdicts are already\n"
+	"those of the same models at the same versions is left as it is (after\n"
+	"a merge, say), unless --force. Incidents ingested from a vmcore are\n"
+	"scored with the dump's process state as known inputs. 'oomlens report\n"
+	"--summary' then compares them over the whole archive.\n"
 	"\n"
 	"  --db FILE      the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -m, --model L  the models, as 'oomlens analyze --help' lists them\n"
 	"                 (default: the same as analyze)\n"
+	"  -F, --force    rescore every incident, even one already scored by\n"
+	"                 the same model versions\n"
 	"  -q, --quiet    no summary line\n"
 	"  -h, --help     this text\n"
 	"\n"
@@ -32,8 +36,31 @@ static const char rescore_usage[] =
 struct rescore {
 	struct db *db;
 	struct analyzer_options opts;
-	size_t incidents, verdicts, in_batch;
+	size_t incidents, verdicts, in_batch, skipped;
+	bool force;
 };
+
+/* Whether inc's stored verdicts are those this run would store. */
+static struct oomlens_error *scored_already(struct rescore *r, int64_t id,
+					    const struct oom_incident *inc,
+					    bool *same)
+{
+	const struct analyzer_model *rows[VERDICT_MAX_MODELS];
+	const char *names[VERDICT_MAX_MODELS];
+	int versions[VERDICT_MAX_MODELS];
+	size_t n = analyzer_plan(inc, &r->opts, rows, VERDICT_MAX_MODELS);
+
+	*same = false;
+	if (!n) /* nothing to score: cheap, and counted as rescored */
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i])
+			return NULL; /* an era without a row: run, and say so */
+		names[i] = rows[i]->name;
+		versions[i] = rows[i]->version;
+	}
+	return db_verdicts_are(r->db, id, names, versions, n, same);
+}
 
 static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 {
@@ -43,10 +70,17 @@ static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 	struct oomlens_error *err;
 
 	struct dump_state dump;
-	bool has_dump = false;
+	bool has_dump = false, same = false;
 
 	memset(&vl, 0, sizeof(vl));
 	err = db_load_incident(r->db, id, &inc);
+	if (!err && !r->force)
+		err = scored_already(r, id, inc, &same);
+	if (!err && same) {
+		oom_incident_free(inc);
+		r->skipped++;
+		return NULL;
+	}
 	/* an incident read from a vmcore: the dump's values are known inputs */
 	if (!err)
 		err = db_load_dump(r->db, id, &dump, &has_dump);
@@ -77,6 +111,7 @@ int cmd_rescore(int argc, char **argv)
 		{"db", required_argument, NULL, 'd'},
 		{"model", required_argument, NULL, 'm'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -91,7 +126,7 @@ int cmd_rescore(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:m:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:m:qFh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			db_path = optarg;
@@ -101,6 +136,9 @@ int cmd_rescore(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'F':
+			r.force = true;
 			break;
 		case 'h':
 			fputs(rescore_usage, stdout);
@@ -137,8 +175,9 @@ int cmd_rescore(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	if (!quiet)
-		cli_print(stderr,
-			  "%s: %zu incidents rescored, %zu verdicts stored",
-			  db_path, r.incidents, r.verdicts);
+		cli_print(
+			stderr,
+			"%s: %zu incidents rescored, %zu verdicts stored; %zu already scored by the same model versions, left as they were",
+			db_path, r.incidents, r.verdicts, r.skipped);
 	return 0;
 }

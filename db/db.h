@@ -349,6 +349,15 @@ db_list_verdicts(struct db *db,
  * one row per model, with the time. Pointers in vl are borrowed for the
  * call. Errors: IO, USAGE for an unknown incident.
  */
+/*
+ * Whether incident_id's stored verdicts are exactly those of the n models
+ * named, each at its version (in any order): *same.
+ */
+struct oomlens_error *db_verdicts_are(struct db *db, int64_t incident_id,
+				      const char *const *models,
+				      const int *versions, size_t n,
+				      bool *same);
+
 struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 					const struct verdict_list *vl);
 

@@ -180,6 +180,42 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 		   : NULL;
 }
 
+struct oomlens_error *db_verdicts_are(struct db *db, int64_t incident_id,
+				      const char *const *models,
+				      const int *versions, size_t n, bool *same)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	struct db_bind b;
+	size_t rows = 0, matched = 0;
+	bool row = false;
+
+	*same = false;
+	err = db_stmt(db, DB_ST_VERDICTS_ARE,
+		      "SELECT model, model_version FROM model_verdicts"
+		      " WHERE incident_id = ?1",
+		      &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, incident_id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		const char *model = (const char *)sqlite3_column_text(st, 0);
+		int64_t version = sqlite3_column_int64(st, 1);
+
+		rows++;
+		for (size_t i = 0; i < n; i++)
+			if (model && !strcmp(model, models[i]) &&
+			    version == versions[i]) {
+				matched++;
+				break;
+			}
+	}
+	if (!err)
+		*same = rows == n && matched == n;
+	return err;
+}
+
 struct oomlens_error *
 db_each_incident_id(struct db *db,
 		    struct oomlens_error *(*fn)(void *ctx, int64_t id),

@@ -43,7 +43,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	cmp -s "$m/one.txt" "$m/ab2.txt" && ok || { bad "merge twice: unchanged"; diff "$m/one.txt" "$m/ab2.txt" | head -20; }
 	expect 0 "merge: report --check" -- "$bin" report --check --db "$m/ab.db"
 	# the verdicts came with the incidents: rescoring changes nothing
-	expect 0 "merge: rescore after" -- "$bin" rescore --quiet --db "$m/ab.db"
+	expect 0 "merge: rescore after" -- "$bin" rescore --db "$m/ab.db"
+	# ... and does nothing: every incident with tasks is scored already
+	grep -q " [0-9]* verdicts stored; [1-9][0-9]* already scored by the same model versions" "$tmp/err" &&
+		! grep -q " [1-9][0-9]* verdicts stored" "$tmp/err" && ok || { bad "merge: rescore after a merge is a no-op"; cat "$tmp/err"; }
 	tests/db-canon.sh "$m/ab.db" >"$m/ab3.txt"
 	cmp -s "$m/one.txt" "$m/ab3.txt" && ok || { bad "merge: rescore after a merge changes nothing"; diff "$m/one.txt" "$m/ab3.txt" | head -20; }
 	expect 2 "merge into a shard" -- "$bin" merge --db "$m/a.db" "$m/a.db"

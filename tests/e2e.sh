@@ -142,7 +142,19 @@ grep -q "^  all  *mainline " "$tmp/out" && ok || { bad "summary has the mainline
 grep -q "^By kernel version" "$tmp/out" && ok || bad "summary by kernel"
 expect 0 "summary json" -- "$bin" report --db "$db" --summary --format json
 grep -q '"group": "host"' "$tmp/out" && ok || bad "summary json by host"
-expect 0 "rescore again replaces" -- "$bin" rescore --db "$db" --quiet
+# a second rescore leaves incidents scored by the same model versions alone
+# (those without tasks have nothing to score and are counted as rescored)
+expect 0 "rescore again" -- "$bin" rescore --db "$db"
+grep -q "12 incidents rescored, 0 verdicts stored; 63 already scored by the same model versions" "$tmp/err" && ok || { bad "rescore again skips what is scored"; cat "$tmp/err"; }
+if command -v sqlite3 >/dev/null 2>&1; then
+	# a verdict of an older model version is scored again, and only its incident
+	sqlite3 "$db" "UPDATE model_verdicts SET model_version = 0 WHERE incident_id = (SELECT min(incident_id) FROM model_verdicts)"
+	expect 0 "rescore an older version" -- "$bin" rescore --db "$db"
+	grep -q "13 incidents rescored, [1-9][0-9]* verdicts stored; 62 already scored" "$tmp/err" && ok || { bad "rescore: an old version is scored again"; cat "$tmp/err"; }
+	[ "$(sqlite3 "$db" "SELECT count(*) FROM model_verdicts WHERE model_version = 0")" = 0 ] && ok || bad "rescore: the old version is replaced"
+fi
+expect 0 "rescore --force" -- "$bin" rescore --db "$db" --force
+grep -q "75 incidents rescored, 66 verdicts stored; 0 already scored" "$tmp/err" && ok || { bad "rescore --force scores all"; cat "$tmp/err"; }
 expect 2 "rescore bad model" -- "$bin" rescore --db "$db" --model nosuch
 # a file that is not a database
 echo "not a database" >"$tmp/text.db"

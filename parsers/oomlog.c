@@ -12,6 +12,7 @@
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "model/kversion.h"
+#include "parsers/joiner.h"
 #include "parsers/journal.h"
 #include "parsers/linesrc.h"
 #include "parsers/patterns.h"
@@ -19,11 +20,10 @@
 #include "core/banned.h"
 
 /*
- * Messages longer than this are no kernel printk (LOG_LINE_MAX is ~1 KiB):
- * one that matches a row all the same is read, with a warning; joins are
- * not tried on them.
+ * Messages longer than this are no kernel printk: one that matches a row all
+ * the same is read, with a warning.
  */
-#define MAX_MATCH_LEN 8192
+#define MAX_MATCH_LEN JOINER_MAX_MESSAGE
 /* A report open this many unrecognised kernel lines in a row has ended. */
 #define MAX_UNKNOWN_RUN 25
 /* ... or after this many seconds of uptime without its kill. */
@@ -72,16 +72,7 @@ struct oomlog {
 	struct oom_pos fb_pos;
 
 	/* the one-line lookahead that joins wrapped lines */
-	struct strbuf pend;
-	bool pend_valid, pend_prefixed;
-	/*
-	 * pend's prefix, parsed when it was fed, pointing into pend.buf: each
-	 * line is parsed once. Invalid once pend is joined or cut.
-	 */
-	struct log_line pend_ll;
-	bool pend_ll_valid;
-	uint64_t pend_lineno, pend_offset, pend_last_lineno;
-	size_t pend_piece_len; /* length of its last physical piece */
+	struct joiner join;
 	uint64_t end_line; /* last physical line of the message being handled */
 	struct oom_pos pos; /* of the message being handled */
 	const char *default_host; /* for incidents whose lines name none */
@@ -1482,8 +1473,6 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	return handle_report(log, s, n);
 }
 
-static long row_of(const char *s, size_t n);
-
 /*
  * A message longer than any printk: another program's output that lacked
  * its newline may have been glued in front of the kernel's line. If a
@@ -1536,7 +1525,7 @@ static bool starts_message(const char *s, size_t n)
 	if (*s == '[')
 		return true;
 	prefix_parse(s, n, &ll);
-	return ll.style != PREFIX_NONE || row_of(s, n) >= 0;
+	return ll.style != PREFIX_NONE || joiner_row_of(s, n) >= 0;
 }
 
 /*
@@ -1599,19 +1588,14 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	struct log_line ll;
 	struct oomlens_error *err;
 
-	if (!log->pend_valid)
+	if (!joiner_take(&log->join, &ll))
 		return NULL;
-	log->pend_valid = false;
-	if (log->pend_ll_valid)
-		ll = log->pend_ll;
-	else
-		prefix_parse(log->pend.buf, log->pend.len, &ll);
 	if (ll.style == PREFIX_JOURNAL_META)
 		return NULL;
 	log->ll = &ll;
-	log->pos.line = log->pend_lineno;
-	log->pos.offset = log->pend_offset;
-	log->end_line = log->pend_last_lineno;
+	log->pos.line = log->join.lineno;
+	log->pos.offset = log->join.offset;
+	log->end_line = log->join.last_lineno;
 	if ((memchr(ll.msg, '#', ll.msg_len) &&
 	     scan_find(ll.msg, ll.msg_len, "#012")) ||
 	    memchr(ll.msg, '\r', ll.msg_len) || ll.msg_len > MAX_MATCH_LEN)
@@ -1620,135 +1604,6 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 		err = handle(log, ll.msg, ll.msg_len);
 	log->ll = NULL;
 	return err;
-}
-
-/* The first pattern row that a message matches, or -1. */
-static long row_of(const char *s, size_t n)
-{
-	struct pat_match m;
-	size_t i;
-
-	scan_trim(&s, &n);
-	if (!n || n > MAX_MATCH_LEN)
-		return -1;
-	for (i = 0; i < pat_nrows; i++)
-		if (patterns_match_row(i, s, n, &m))
-			return (long)i;
-	return -1;
-}
-
-/*
- * Does this physical line continue the pending one? A pending line ending in
- * '\' continues in any case. A line without any prefix that is not indented,
- * after a prefixed kernel line, may have been hard-wrapped by a mailer or a
- * paste, or may be another program writing to the same console: join it only
- * if the pending message alone is no complete message we know, or the joined
- * text is still one of the same kind.
- */
-static bool continues(struct oomlog *log, const char *text,
-		      const struct log_line *ll)
-{
-	const char *p = log->pend.buf;
-	size_t n = log->pend.len, old_len;
-	struct log_line pl;
-	long alone, joined;
-	struct oomlens_error *err;
-
-	if (!log->pend_valid || ll->style != PREFIX_NONE || !ll->msg_len)
-		return false;
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
-		n--;
-	if (n && p[n - 1] == '\\')
-		return true;
-	if (!log->pend_prefixed || ll->msg[0] == '[')
-		return false;
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	/*
-	 * dmesg -T prints the continuation lines of one printk without a
-	 * stamp, indented by the stamp's width: those are messages of their
-	 * own. A wrap keeps whatever blanks stood at the cut.
-	 */
-	if (ll->indented) {
-		size_t indent = (size_t)(ll->msg - text);
-		size_t width = (size_t)(pl.msg - log->pend.buf);
-
-		if (indent + 2 >= width && indent <= width + 2)
-			return false;
-	}
-	alone = row_of(pl.msg, pl.msg_len);
-	if (alone < 0)
-		return true;
-	/* try the join, then take it back (pend.buf may move) */
-	old_len = log->pend.len;
-	log->pend_ll_valid = false;
-	err = strbuf_add(&log->pend, ll->msg, ll->msg_len);
-	if (err) {
-		oomlens_error_free(err);
-		return false;
-	}
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	joined = row_of(pl.msg, pl.msg_len);
-	log->pend.len = old_len;
-	log->pend.buf[old_len] = '\0';
-	return joined == alone;
-}
-
-/*
- * Append a continuation to the pending line. A trailing '\\' goes. Where
- * the wrap cut at a blank it ate, a space comes back. A long piece may have
- * been cut inside a word (at the wrap width, with no blank to cut at): then
- * the join without a space wins if it reads as a known message and the one
- * with a space does not.
- */
-static struct oomlens_error *join_pending(struct oomlog *log,
-					  const struct log_line *ll)
-{
-	const char *p = log->pend.buf;
-	size_t n = log->pend.len, base;
-	struct oomlens_error *err;
-	struct log_line pl;
-
-	log->pend_ll_valid = false;
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
-		n--;
-	if (n && p[n - 1] == '\\') {
-		log->pend.len = n - 1;
-		return strbuf_add(&log->pend, ll->msg, ll->msg_len);
-	}
-	if (n < log->pend.len) /* the blank is still there */
-		return strbuf_add(&log->pend, ll->msg, ll->msg_len);
-	base = log->pend.len;
-	if ((err = strbuf_add(&log->pend, " ", 1)) ||
-	    (err = strbuf_add(&log->pend, ll->msg, ll->msg_len)))
-		return err;
-	if (log->pend_piece_len < 60)
-		return NULL;
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	if (row_of(pl.msg, pl.msg_len) >= 0)
-		return NULL;
-	memmove(log->pend.buf + base, log->pend.buf + base + 1, ll->msg_len);
-	log->pend.len--;
-	log->pend.buf[log->pend.len] = '\0';
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	if (row_of(pl.msg, pl.msg_len) >= 0)
-		return NULL;
-	/* neither reads as a message yet: keep the space */
-	memmove(log->pend.buf + base + 1, log->pend.buf + base, ll->msg_len);
-	log->pend.buf[base] = ' ';
-	log->pend.len++;
-	log->pend.buf[log->pend.len] = '\0';
-	return NULL;
-}
-
-/* Move the pointers of ll, parsed from text, to the same bytes at copy. */
-static void rebase(struct log_line *ll, const char *text, const char *copy)
-{
-	const char **p[] = {&ll->msg, &ll->when, &ll->host, &ll->tag};
-	size_t i;
-
-	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		if (*p[i])
-			*p[i] = copy + (*p[i] - text);
 }
 
 static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
@@ -1863,53 +1718,30 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 				       size_t len, uint64_t lineno,
 				       uint64_t offset)
 {
+	struct joiner *j = &log->join;
 	struct oomlens_error *err;
 	struct log_line ll;
+	bool cut;
 
-	if (log->pend_valid && log->pend_ll_valid)
-		prefix_parse_after(text, len, log->pend.buf, &log->pend_ll,
-				   &ll);
-	else
-		prefix_parse(text, len, &ll);
-	if (continues(log, text, &ll)) {
-		err = join_pending(log, &ll);
-		if (!err) {
-			log->pend_last_lineno = lineno;
-			log->pend_piece_len = len;
+	joiner_parse(j, text, len, &ll);
+	if (joiner_continues(j, text, &ll)) {
+		err = joiner_join(j, &ll, lineno, len);
+		if (!err)
 			return NULL;
-		}
 		/* over the cap: handle what we have */
 		oomlens_error_free(err);
 		source_warn(
 			log, lineno,
 			"joined to the line before, it would pass %zu bytes: read apart",
-			(size_t)log->pend.cap);
+			(size_t)j->pend.cap);
 	}
-	if ((err = flush_pending(log)))
+	if ((err = flush_pending(log)) ||
+	    (err = joiner_hold(j, text, len, &ll, lineno, offset, &cut)))
 		return err;
-	strbuf_reset(&log->pend);
-	if ((err = strbuf_add(&log->pend, text, len))) {
-		if (err == &oomlens_error_nomem)
-			return err;
-		/* a line over the cap (len > cap): keep its head */
-		oomlens_error_free(err);
+	if (cut)
 		source_warn(log, lineno,
 			    "a line of %zu bytes: cut to its first %zu", len,
-			    (size_t)log->pend.cap);
-		strbuf_reset(&log->pend);
-		log->pend_ll_valid = false;
-		if ((err = strbuf_add(&log->pend, text, log->pend.cap)))
-			return err;
-	} else {
-		log->pend_ll = ll;
-		rebase(&log->pend_ll, text, log->pend.buf);
-		log->pend_ll_valid = true;
-	}
-	log->pend_valid = true;
-	log->pend_prefixed = ll.style != PREFIX_NONE && ll.from_kernel;
-	log->pend_lineno = log->pend_last_lineno = lineno;
-	log->pend_piece_len = len;
-	log->pend_offset = offset;
+			    (size_t)j->pend.cap);
 	return NULL;
 }
 
@@ -1920,7 +1752,8 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 static bool quiet(const struct oomlog *log)
 {
 	return log->st == ST_IDLE && !log->cur && !log->fb_pending &&
-	       (!log->pend_valid || !may_matter(log->pend.buf, log->pend.len));
+	       (!log->join.valid ||
+		!may_matter(log->join.pend.buf, log->join.pend.len));
 }
 
 struct oomlens_error *oomlog_finish(struct oomlog *log)
@@ -1964,7 +1797,7 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 		return &oomlens_error_nomem;
 	}
 	log->sink = *sink;
-	strbuf_init(&log->pend, LINESRC_MAX_LINE);
+	joiner_init(&log->join, LINESRC_MAX_LINE);
 	strbuf_init(&log->clean, 3 * LINESRC_MAX_LINE);
 	*out = log;
 	return NULL;
@@ -1985,7 +1818,7 @@ void oomlog_free(struct oomlog *log)
 	if (!log)
 		return;
 	oom_incident_free(log->cur);
-	strbuf_release(&log->pend);
+	joiner_release(&log->join);
 	strbuf_release(&log->clean);
 	free(log->source);
 	free(log);

@@ -156,13 +156,35 @@ static bool match(struct oomlog *log, enum pat_family f, const char *s,
 }
 
 /*
- * Rows the state machine asks for by name, resolved once: also the Mem-Info
- * rows, which on_meminfo() tells apart on every line of that block.
+ * Rows the state machine tells apart, by name: resolved once into indexes
+ * (resolve_rows(); a name the table lacks fails oomlog_new()), so that no
+ * row id is compared as text while parsing.
  */
 enum named_row {
 	ROW_FORKBOMB_DETECTED,
 	ROW_FORKBOMB_KILL,
 	ROW_PIDS_REJECTED,
+	ROW_MEMCG_TASK_IN,
+	ROW_MEMCG_LIMIT_REACHED,
+	ROW_MEMCG_COUNTER,
+	ROW_MEMCG_STATS_HEADER,
+	ROW_TABLE_HEADER,
+	ROW_REAPER_REAPED,
+	ROW_REAPER_UNABLE,
+	ROW_SHARED_MM,
+	ROW_OOM_GROUP,
+	ROW_NO_KILLABLE,
+	ROW_SYSRQ_IGNORED,
+	ROW_SYSTEMD_OOMD_KILL,
+	ROW_EARLYOOM_KILL,
+	ROW_ALLOC_FAILURE_2_6_18,
+	ROW_ALLOC_FAILURE_2_6_39,
+	ROW_ALLOC_FAILURE_4_5,
+	ROW_ALLOC_FAILURE_4_12,
+	ROW_ALLOC_FAILURE_CPUSET,
+	ROW_VMALLOC_ERROR,
+	ROW_HUNG_TASK,
+	ROW_SYSTEMD_UNIT_OOM,
 	ROW_MEMINFO_NODE,
 	ROW_MEMINFO_ZONE,
 	ROW_MEMINFO_LOWMEM_RESERVE,
@@ -183,6 +205,27 @@ static const char *const named_row_ids[ROW_COUNT] = {
 	[ROW_FORKBOMB_DETECTED] = "forkbomb-detected",
 	[ROW_FORKBOMB_KILL] = "forkbomb-kill",
 	[ROW_PIDS_REJECTED] = "pids-rejected",
+	[ROW_MEMCG_TASK_IN] = "memcg-task-in",
+	[ROW_MEMCG_LIMIT_REACHED] = "memcg-limit-reached",
+	[ROW_MEMCG_COUNTER] = "memcg-counter",
+	[ROW_MEMCG_STATS_HEADER] = "memcg-stats-header",
+	[ROW_TABLE_HEADER] = "table-header",
+	[ROW_REAPER_REAPED] = "reaper-reaped",
+	[ROW_REAPER_UNABLE] = "reaper-unable",
+	[ROW_SHARED_MM] = "shared-mm",
+	[ROW_OOM_GROUP] = "oom-group",
+	[ROW_NO_KILLABLE] = "no-killable",
+	[ROW_SYSRQ_IGNORED] = "sysrq-ignored",
+	[ROW_SYSTEMD_OOMD_KILL] = "systemd-oomd-kill",
+	[ROW_EARLYOOM_KILL] = "earlyoom-kill",
+	[ROW_ALLOC_FAILURE_2_6_18] = "alloc-failure-2.6.18",
+	[ROW_ALLOC_FAILURE_2_6_39] = "alloc-failure-2.6.39",
+	[ROW_ALLOC_FAILURE_4_5] = "alloc-failure-4.5",
+	[ROW_ALLOC_FAILURE_4_12] = "alloc-failure-4.12",
+	[ROW_ALLOC_FAILURE_CPUSET] = "alloc-failure-cpuset",
+	[ROW_VMALLOC_ERROR] = "vmalloc-error",
+	[ROW_HUNG_TASK] = "hung-task",
+	[ROW_SYSTEMD_UNIT_OOM] = "systemd-unit-oom",
 	[ROW_MEMINFO_NODE] = "meminfo-node",
 	[ROW_MEMINFO_ZONE] = "meminfo-zone",
 	[ROW_MEMINFO_LOWMEM_RESERVE] = "meminfo-lowmem-reserve",
@@ -198,42 +241,96 @@ static const char *const named_row_ids[ROW_COUNT] = {
 	[ROW_MEMINFO_FREE_2_6_18] = "meminfo-free-2.6.18",
 };
 
-static long named_rows[ROW_COUNT];
+static size_t named_rows[ROW_COUNT];
+static bool rows_resolved;
+
+/*
+ * The kind of event each row of FAM_EVENT (and pids-rejected) reports:
+ * every such row must have one here (resolve_rows() checks).
+ */
+static const struct {
+	enum named_row row;
+	enum oom_event_kind kind;
+} event_rows[] = {
+	{ROW_PIDS_REJECTED, OOM_EVENT_PIDS_REJECTED},
+	{ROW_SYSTEMD_OOMD_KILL, OOM_EVENT_USERSPACE_KILL},
+	{ROW_EARLYOOM_KILL, OOM_EVENT_USERSPACE_KILL},
+	{ROW_ALLOC_FAILURE_2_6_18, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_2_6_39, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_4_5, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_4_12, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_CPUSET, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_VMALLOC_ERROR, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_HUNG_TASK, OOM_EVENT_HUNG_TASK},
+	{ROW_SYSTEMD_UNIT_OOM, OOM_EVENT_UNIT_NOTICE},
+};
+
+#define N_EVENT_ROWS (sizeof(event_rows) / sizeof(event_rows[0]))
+
+/*
+ * Look up every named row once. Errors: CORRUPT when the pattern table
+ * lacks one, or has an event row without a kind above.
+ */
+static struct oomlens_error *resolve_rows(void)
+{
+	size_t i, k;
+
+	if (rows_resolved)
+		return NULL;
+	for (i = 0; i < ROW_COUNT; i++) {
+		long r = patterns_row_index(named_row_ids[i]);
+
+		if (r < 0)
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"pattern row '%s' is missing from the table",
+				named_row_ids[i]);
+		named_rows[i] = (size_t)r;
+	}
+	for (i = 0; i < pat_nrows; i++) {
+		bool known = pat_rows[i].family != FAM_EVENT;
+
+		for (k = 0; k < N_EVENT_ROWS && !known; k++)
+			known = named_rows[event_rows[k].row] == i;
+		if (!known)
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"event row '%s' reports no kind of event",
+				pat_rows[i].id);
+	}
+	rows_resolved = true;
+	return NULL;
+}
 
 /* Did m match row r? (Row ids are unique: the same as comparing ids.) */
 static bool row_is(const struct pat_match *m, enum named_row r)
 {
-	return named_rows[r] >= 0 && m->index == (size_t)named_rows[r];
+	return m->index == named_rows[r];
 }
 
 static bool match_id(const char *s, size_t n, enum named_row r,
 		     struct pat_match *m)
 {
-	return named_rows[r] >= 0 &&
-	       patterns_match_row((size_t)named_rows[r], s, n, m);
+	return patterns_match_row(named_rows[r], s, n, m);
 }
 
 /*
- * Literals of every message that matters between reports: triggers and
- * summaries ("oom-kill"), selection and kill lines, the RFC's fork-bomb
- * lines, and the events. A line holding none of them is a no-op outside a
- * report, so long runs of such lines are skipped without being looked at
- * line by line (linesrc_skip_to()).
+ * The families of the messages that matter between reports: triggers and
+ * summaries, selection and kill lines, the RFC's fork-bomb lines and the
+ * pids controller, and the events (handle() and handle_idle() look for
+ * nothing else there). A line holding none of their needles
+ * (patterns_family_needles()) is a no-op outside a report, so long runs of
+ * such lines are skipped without being looked at line by line
+ * (linesrc_skip_to()).
  */
-static const char *const idle_needles[] = {
-	"oom-kill",
-	"Kill process",
-	"kill process",
-	"Killed process",
-	"fork-bomb",
-	"pids controller",
-	"sending SIG",
-	"Killed /",
-	"by the OOM killer",
-	"INFO: task",
-	"page allocation failure",
-	"vmalloc error",
+static const enum pat_family idle_families[] = {
+	FAM_TRIGGER, FAM_SUMMARY,  FAM_SELECT,
+	FAM_KILLED,  FAM_FORKBOMB, FAM_EVENT,
 };
+
+#define N_IDLE_FAMILIES (sizeof(idle_families) / sizeof(idle_families[0]))
+
+static const char *idle_needles[N_IDLE_FAMILIES * PAT_MAX_FAMILY_NEEDLES];
 
 /*
  * Every needle holds one of these (checked by a unit test): three bytes
@@ -247,15 +344,58 @@ static const char idle_anchors[] = "Kil"
 				   "FO:"
 				   "llo";
 
-static const struct linesrc_filter idle_filter = {
+static struct linesrc_filter idle_filter = {
 	idle_anchors,
 	sizeof(idle_anchors) / 3,
 	idle_needles,
-	sizeof(idle_needles) / sizeof(idle_needles[0]),
+	0,
 };
+
+/* A needle holding another one is never needed: the other matches first. */
+static bool needle_is_redundant(const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < idle_filter.n_needles; i++)
+		if (strstr(needle, idle_needles[i]))
+			return true;
+	return false;
+}
+
+/* The idle families' needles (once), without the redundant ones. */
+static void build_idle_filter(void)
+{
+	size_t f, k;
+
+	if (idle_filter.n_needles)
+		return;
+	for (f = 0; f < N_IDLE_FAMILIES; f++) {
+		const char *const *needle =
+			patterns_family_needles(idle_families[f]);
+
+		for (k = 0; needle[k]; k++)
+			if (!needle_is_redundant(needle[k]))
+				idle_needles[idle_filter.n_needles++] =
+					needle[k];
+	}
+	/* a needle that came first may hold one that came later */
+	for (k = 0; k < idle_filter.n_needles;) {
+		const char *n = idle_needles[k];
+		size_t i;
+		bool holds = false;
+
+		for (i = 0; i < idle_filter.n_needles && !holds; i++)
+			holds = i != k && strstr(n, idle_needles[i]);
+		if (holds)
+			idle_needles[k] = idle_needles[--idle_filter.n_needles];
+		else
+			k++;
+	}
+}
 
 const struct linesrc_filter *oomlog_idle_filter(void)
 {
+	build_idle_filter();
 	return &idle_filter;
 }
 
@@ -751,18 +891,18 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 {
 	struct oom_incident *inc = log->cur;
 	struct oom_memcg *mc = &inc->memcg;
-	const char *id = m->row->id, *s;
+	const char *s;
 	size_t n;
 	char buf[600];
 
 	mc->present = true;
 	log->blk = BLK_NONE;
-	if (!strcmp(id, "memcg-task-in")) {
+	if (row_is(m, ROW_MEMCG_TASK_IN)) {
 		mc->task_path = dup_group(log, m, "task_path");
 		mc->limit_path = dup_group(log, m, "limit_path");
-	} else if (!strcmp(id, "memcg-limit-reached")) {
+	} else if (row_is(m, ROW_MEMCG_LIMIT_REACHED)) {
 		mc->limit_path = dup_group(log, m, "limit_path");
-	} else if (!strcmp(id, "memcg-counter")) {
+	} else if (row_is(m, ROW_MEMCG_COUNTER)) {
 		if (group_is(m, "counter", "memory"))
 			set_counter(&mc->memory, m);
 		else if (group_is(m, "counter", "memory+swap"))
@@ -777,7 +917,7 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 		log->scope = oom_incident_str(inc, buf, strlen(buf));
 		if (!log->scope)
 			return &oomlens_error_nomem;
-		if (!strcmp(id, "memcg-stats-header")) {
+		if (row_is(m, ROW_MEMCG_STATS_HEADER)) {
 			log->blk = BLK_MEMCG_STATS;
 			return NULL;
 		}
@@ -1064,18 +1204,14 @@ static void on_summary(struct oomlog *log, const struct pat_match *m)
 }
 
 /* The kind of event a row of FAM_EVENT (or pids-rejected) reports. */
-static enum oom_event_kind event_kind(const char *id)
+static enum oom_event_kind event_kind(const struct pat_match *m)
 {
-	if (!strcmp(id, "pids-rejected"))
-		return OOM_EVENT_PIDS_REJECTED;
-	if (scan_starts(id, strlen(id), "alloc-failure") ||
-	    !strcmp(id, "vmalloc-error"))
-		return OOM_EVENT_ALLOC_FAILURE;
-	if (!strcmp(id, "hung-task"))
-		return OOM_EVENT_HUNG_TASK;
-	if (!strcmp(id, "systemd-unit-oom"))
-		return OOM_EVENT_UNIT_NOTICE;
-	return OOM_EVENT_USERSPACE_KILL;
+	size_t k;
+
+	for (k = 0; k < N_EVENT_ROWS; k++)
+		if (row_is(m, event_rows[k].row))
+			return event_rows[k].kind;
+	return OOM_EVENT_USERSPACE_KILL; /* not reached: resolve_rows() */
 }
 
 /* A named group copied into buf (cut to fit), or NULL if it is absent. */
@@ -1105,7 +1241,7 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 
 	if (!log->sink.event)
 		return NULL;
-	ev.kind = event_kind(id);
+	ev.kind = event_kind(m);
 	if (pat_group(m, "comm", &s, &sl) || pat_group(m, "path", &s, &sl))
 		snprintf(comm, sizeof(comm), "%.*s", (int)(sl > 255 ? 255 : sl),
 			 s);
@@ -1247,26 +1383,24 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 	struct pat_match m;
 
 	if (match(log, FAM_AFTER, s, n, &m)) {
-		const char *id = m.row->id;
-
 		touch(log);
-		if (!strcmp(id, "reaper-reaped") ||
-		    !strcmp(id, "reaper-unable")) {
+		if (row_is(&m, ROW_REAPER_REAPED) ||
+		    row_is(&m, ROW_REAPER_UNABLE)) {
 			inc->reaper.present = true;
-			inc->reaper.reaped = !strcmp(id, "reaper-reaped");
+			inc->reaper.reaped = row_is(&m, ROW_REAPER_REAPED);
 			inc->reaper.pid = pat_int(&m, "pid");
 			inc->reaper.comm = dup_group(log, &m, "comm");
 			inc->reaper.anon_rss_kb = pat_int(&m, "anon_rss");
 			inc->reaper.file_rss_kb = pat_int(&m, "file_rss");
 			inc->reaper.shmem_rss_kb = pat_int(&m, "shmem_rss");
 			inc->reaper.pos = log->pos;
-		} else if (!strcmp(id, "shared-mm")) {
+		} else if (row_is(&m, ROW_SHARED_MM)) {
 			struct oom_kill *k =
 				oom_incident_add_kill(inc, OOM_KILL_SHARED);
 
 			if (k)
 				fill_kill(log, k, &m);
-		} else if (!strcmp(id, "oom-group")) {
+		} else if (row_is(&m, ROW_OOM_GROUP)) {
 			inc->memcg.present = true;
 			inc->memcg.group_path = dup_group(log, &m, "path");
 			log->mode_group = true;
@@ -1388,7 +1522,7 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	}
 	if (match(log, FAM_TABLE, s, n, &m)) {
 		touch(log);
-		if (!strcmp(m.row->id, "table-header"))
+		if (row_is(&m, ROW_TABLE_HEADER))
 			return on_table_header(log, &m);
 		return NULL;
 	}
@@ -1399,8 +1533,8 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	}
 	if (match(log, FAM_PANIC, s, n, &m)) {
 		touch(log);
-		if (!strcmp(m.row->id, "no-killable") ||
-		    !strcmp(m.row->id, "sysrq-ignored"))
+		if (row_is(&m, ROW_NO_KILLABLE) ||
+		    row_is(&m, ROW_SYSRQ_IGNORED))
 			inc->no_killable = true;
 		else
 			inc->panic = oom_incident_str(inc, s, n);
@@ -1782,12 +1916,10 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 {
 	struct oomlens_error *err = patterns_init();
 	struct oomlog *log;
-	int i;
 
-	if (err)
+	if (err || (err = resolve_rows()))
 		return err;
-	for (i = 0; i < ROW_COUNT; i++)
-		named_rows[i] = patterns_row_index(named_row_ids[i]);
+	build_idle_filter();
 	log = calloc(1, sizeof(*log));
 	if (!log)
 		return &oomlens_error_nomem;
@@ -1840,7 +1972,7 @@ static struct oomlens_error *handle_userspace(struct oomlog *log, const char *s,
 	scan_trim(&s, &n);
 	if (!n || !may_matter(s, n) || !match(log, FAM_EVENT, s, n, &m))
 		return NULL;
-	k = event_kind(m.row->id);
+	k = event_kind(&m);
 	if (k != OOM_EVENT_USERSPACE_KILL && k != OOM_EVENT_UNIT_NOTICE)
 		return NULL;
 	log->msg = s;

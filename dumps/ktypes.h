@@ -130,11 +130,12 @@ bool ktypes_enumerator(const struct ktypes *kt, const char *name,
 		       int64_t *value);
 
 /*
- * For the back ends (kdwarf.c, kbtf.c): set out's target_kind and
- * target_size for a pointer or array whose target (an array's innermost
- * element) is of kind `kind`, `size` bytes, struct/union tag `tag` (NULL:
- * none); for an array also elem_size and count (the product of the
- * dimensions, 0 if unbounded). Sizes beyond 32 bits are clamped.
+ * For the back ends (kdwarf.c, kbtf.c; defined in kfield.c): set out's
+ * target_kind and target_size for a pointer or array whose target (an
+ * array's innermost element) is of kind `kind`, `size` bytes, struct/union
+ * tag `tag` (NULL: none); for an array also elem_size and count (the
+ * product of the dimensions, 0 if unbounded). Sizes beyond 32 bits are
+ * clamped.
  */
 void kfield_set_target(struct kfield *out, bool array, enum kfield_kind kind,
 		       uint64_t size, const char *tag, uint64_t count);

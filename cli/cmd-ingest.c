@@ -593,7 +593,7 @@ static struct oomlens_error *hand_over(struct ingest *g, bool last)
 	pthread_mutex_unlock(&w->lock);
 	pending_clear(g->cur);
 	if (failed)
-		return oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	if (!last)
 		err = pending_set_source(g, g->cur, false);
 	return err;
@@ -713,7 +713,7 @@ static struct oomlens_error *source_done(struct ingest *g,
 	 */
 	writer_drain(g);
 	if (writer_failed(g))
-		return oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	src->size = (int64_t)st.st_size;
 	src->mtime_ns = trusted_mtime(&st);
 	err = db_source_is_unchanged(g->db, src->path, src->size, src->mtime_ns,
@@ -840,7 +840,7 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 		return err;
 	err = ingest_source(g, &src, parse_stream, &arg, s->name);
 	if (err || writer_failed(g))
-		return err ? err : oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		return err ? err : oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
 	g->at = 0;
 	progress(g, false);
@@ -937,7 +937,7 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	err = ingest_source(g, &src, parse_dump, &d, path);
 	writer_drain(g); /* the writer reads d until then */
 	if (!err && writer_failed(g))
-		err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		err = oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	if (!err) {
 		g->vmcores++;
 		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;

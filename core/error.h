@@ -17,13 +17,21 @@
 
 #include <stdarg.h>
 
+/*
+ * What kind of failure an error is, set where it arises and kept by
+ * oomlens_error_wrap(): callers branch on it, never on the message. An
+ * input that cannot be read (IO) or is not what it claims (CORRUPT) is
+ * that input's fault and can be skipped; a database that fails (DB) stops
+ * whatever writes to it.
+ */
 enum oomlens_error_code {
 	OOMLENS_ERR_NOMEM = 1, /* out of memory */
-	OOMLENS_ERR_IO, /* read/write/open failed */
-	OOMLENS_ERR_CORRUPT, /* input is not what it claims to be */
+	OOMLENS_ERR_IO, /* reading an input failed: open, read, decompress */
+	OOMLENS_ERR_CORRUPT, /* an input is not what it claims to be */
 	OOMLENS_ERR_USAGE, /* bad command line or API use */
 	OOMLENS_ERR_LIMIT, /* a safety cap was reached */
 	OOMLENS_ERR_MISSING, /* the input needs more than was given */
+	OOMLENS_ERR_DB, /* the database failed: SQLite, its file, its lock */
 };
 
 struct oomlens_error {

@@ -35,7 +35,7 @@
 
 struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
 {
-	enum oomlens_error_code code = OOMLENS_ERR_IO;
+	enum oomlens_error_code code = OOMLENS_ERR_DB;
 	const char *msg = sqlite3_errstr(rc);
 
 	if ((rc & 0xff) == SQLITE_NOMEM)
@@ -44,13 +44,6 @@ struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
 	    (sqlite3_extended_errcode(db->sql) & 0xff) == (rc & 0xff))
 		msg = sqlite3_errmsg(db->sql);
 	switch (rc & 0xff) {
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		code = OOMLENS_ERR_CORRUPT;
-		break;
-	case SQLITE_TOOBIG:
-		code = OOMLENS_ERR_LIMIT;
-		break;
 	case SQLITE_IOERR: /* say what the system said: "File too large" */
 		if (db->sql && sqlite3_system_errno(db->sql))
 			return oomlens_error_new(
@@ -192,7 +185,7 @@ static struct oomlens_error *too_new(struct db *db, int64_t version)
 static struct oomlens_error *not_ours(struct db *db)
 {
 	return oomlens_error_new(
-		OOMLENS_ERR_CORRUPT,
+		OOMLENS_ERR_DB,
 		"cannot open '%s': an SQLite database, but not oomlens's",
 		db->path);
 }
@@ -222,7 +215,7 @@ static struct oomlens_error *shape_of(sqlite3 *h, char **out)
 		return *out ? NULL : &oomlens_error_nomem;
 	}
 	sqlite3_finalize(st);
-	return oomlens_error_new(OOMLENS_ERR_IO, "sqlite3_step: %s",
+	return oomlens_error_new(OOMLENS_ERR_DB, "sqlite3_step: %s",
 				 sqlite3_errmsg(h));
 }
 
@@ -251,7 +244,7 @@ static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
 		if (db_migrations[i].version <= version &&
 		    sqlite3_exec(mem, db_migrations[i].sql, NULL, NULL, NULL) !=
 			    SQLITE_OK)
-			err = oomlens_error_new(OOMLENS_ERR_IO,
+			err = oomlens_error_new(OOMLENS_ERR_DB,
 						"sqlite3_exec: %s",
 						sqlite3_errmsg(mem));
 	if (!err)
@@ -552,7 +545,7 @@ static void writer_unmark(struct db *db)
 static struct oomlens_error *read_only_file(struct db *db)
 {
 	return oomlens_error_new(
-		OOMLENS_ERR_IO,
+		OOMLENS_ERR_DB,
 		"cannot write to '%s': the file or its file system is read-only",
 		db->path);
 }
@@ -569,11 +562,11 @@ static struct oomlens_error *connect(struct db *db,
 		if (strcmp(db->path, ":memory:") && stat(db->path, &st) != 0)
 			return errno == ENOENT
 				       ? oomlens_error_new(
-						 OOMLENS_ERR_IO,
+						 OOMLENS_ERR_DB,
 						 "cannot open '%s': no such database",
 						 db->path)
 				       : oomlens_error_errno(
-						 OOMLENS_ERR_IO, errno,
+						 OOMLENS_ERR_DB, errno,
 						 "cannot open '%s'", db->path);
 		flags |= SQLITE_OPEN_READONLY;
 	} else {
@@ -752,17 +745,17 @@ static struct oomlens_error *locked(struct db *db, struct oomlens_error *err)
 	oomlens_error_free(err);
 	if (db->opt.stop && db->opt.stop(db->opt.ctx))
 		return oomlens_error_new(
-			OOMLENS_ERR_IO,
+			OOMLENS_ERR_DB,
 			"interrupted while waiting for another writer of '%s'",
 			db->path);
 	writer_of(db, &pid, command, sizeof(command));
 	if (pid)
 		return oomlens_error_new(
-			OOMLENS_ERR_IO,
+			OOMLENS_ERR_DB,
 			"'%s' is locked by another %s, pid %ld; gave up after %.1f s",
 			db->path, command, pid, waited);
 	return oomlens_error_new(
-		OOMLENS_ERR_IO,
+		OOMLENS_ERR_DB,
 		"'%s' is locked by another writer; gave up after %.1f s",
 		db->path, waited);
 }
@@ -845,7 +838,7 @@ db_source_upsert(struct db *db, const struct db_source *src, int64_t *source_id)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (!err && !row)
-		err = oomlens_error_new(OOMLENS_ERR_IO,
+		err = oomlens_error_new(OOMLENS_ERR_DB,
 					"sqlite3_step: no id returned");
 fail:
 	return err ? oomlens_error_wrap(err, "cannot store source '%s'",

@@ -21,7 +21,7 @@
 
 static struct oomlens_error *corrupt(const char *what, const char *value)
 {
-	return oomlens_error_new(OOMLENS_ERR_CORRUPT, "unknown %s '%s'", what,
+	return oomlens_error_new(OOMLENS_ERR_DB, "unknown %s '%s'", what,
 				 value ? value : "(null)");
 }
 
@@ -104,7 +104,7 @@ static struct oomlens_error *load_fields(struct oom_incident *inc,
 			if (f->type == FIELD_PAGE_KB && v != OOM_VAL_NONE &&
 			    (v < 0 || v > UINT_MAX))
 				err = oomlens_error_new(
-					OOMLENS_ERR_CORRUPT,
+					OOMLENS_ERR_DB,
 					"page size %" PRId64 " kB", v);
 			else
 				field_set_int(f, base, v);
@@ -218,7 +218,7 @@ static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
 	while (!(err = db_step_row(db, &b, st, &row)) && row) {
 		if (t->n_extra == n)
 			err = oomlens_error_new(
-				OOMLENS_ERR_CORRUPT,
+				OOMLENS_ERR_DB,
 				"task %" PRId64 " of incident %" PRId64
 				" has more extra columns than %zu",
 				task_seq, incident_id, n);

@@ -314,6 +314,16 @@ else
 	echo "skipped: full-disk test (cannot mount a tmpfs here)"
 fi
 
+# Error kinds (core/error.h) reach the status and words they should: the
+# database failing mid-ingest (a file-size limit: a DB error) stops the run
+# with what was committed, and is not taken for a bad input; an input that
+# cannot be read (IO) is skipped and the others are read.
+( trap '' XFSZ; ulimit -f 300 && exec "$bin" ingest --db "$tmp/fsz.db" fixtures/generated ) >"$tmp/out" 2>"$tmp/err"
+[ $? = 2 ] && grep -q "cannot write to '$tmp/fsz.db'" "$tmp/err" && grep -q "stopped by that error" "$tmp/err" &&
+	! grep -q "skipped" "$tmp/err" && ok || { bad "ingest: a failing database stops the run, status 2"; cat "$tmp/err"; }
+expect 2 "ingest: an unreadable input is skipped" -- "$bin" ingest --db "$tmp/io.db" "$tmp/nope.log" fixtures/demo/rhel7-storm.log
+grep -q "skipped '$tmp/nope.log'" "$tmp/err" && grep -q "1 sources read" "$tmp/err" && ok || { bad "ingest: an unreadable input is skipped, the others read"; cat "$tmp/err"; }
+
 # the database file itself: tests/e2e-db.sh
 . "$(dirname "$0")/e2e-db.sh"
 # oomlens merge: tests/e2e-merge.sh

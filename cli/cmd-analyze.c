@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens analyze: read logs (or vmcores with their debuginfo), run the
+ * models on every incident found and write a report (text, JSON or HTML,
+ * to standard output or -o FILE) as it goes, one incident at a time, so
+ * memory stays bounded by one report. Writes nothing else; the exit status
+ * says whether any incident was found and whether any input failed.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

@@ -1,4 +1,13 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens ingest: walk paths (files, folders, archives, vmcores) and store
+ * every incident and event in the database. Parsing runs outside the write
+ * lock; what a source yields is stored in short transactions. Invariants:
+ * a source is marked done only once all of it is committed; a database
+ * error (OOMLENS_ERR_DB) stops the run with what was committed said, an
+ * input that cannot be read (OOMLENS_ERR_IO) is skipped; a signal ends the
+ * run at a transaction boundary.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens report: the incidents stored by ingest, as a table, one incident
+ * in full, a summary of model verdicts, or an integrity check, to standard
+ * output or -o FILE. It opens the database read-only and never migrates
+ * it.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>

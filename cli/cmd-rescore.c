@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens rescore: run the heuristic models again on every stored incident
+ * and store each verdict with the model's name and version, in one
+ * transaction per batch, so that a new model version reaches the archive
+ * without a new ingest.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens vmcore: one kdump vmcore's process table (in crash's columns) and
+ * kernel log, read with its debuginfo or its own BTF. Prints what was read
+ * and says what could not be; the dump is never written.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

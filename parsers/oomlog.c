@@ -1,4 +1,15 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The OOM report parser (parsers/oomlog.h): a state machine over the
+ * messages of a log (idle, inside a report, after its kill), which asks the
+ * pattern table (parsers/patterns.h) what each message is and fills the
+ * incident being read; also the assembly of messages out of physical lines
+ * (NUL bytes, rsyslog's "#012", bare carriage returns, glued text; joins
+ * are parsers/joiner.c's) and the reading of journal exports. Invariants:
+ * at most one incident is open, and it goes to the sink when it ends; rows
+ * are told apart by index, resolved once; a line between reports that
+ * holds no needle of the families looked for there is never matched.
+ */
 #include "parsers/oomlog.h"
 
 #include <stdarg.h>

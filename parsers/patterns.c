@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The kernel's OOM message formats (parsers/patterns.h): one row per printk
+ * format some kernel shipped, compiled once with PCRE2's JIT, and the
+ * matching that tries a family's rows: by first byte, by the release the
+ * file stated, behind literal needles, with match limits so that a hostile
+ * line fails rather than hangs. The only file that sees PCRE2.
+ */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "parsers/patterns.h"
 

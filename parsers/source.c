@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Sources (parsers/source.h): every stream of log text below a path,
+ * through libarchive (the only file that sees it), without extracting
+ * anything to disk: plain and compressed files, tar archives and
+ * sosreports, directories, FIFOs and standard input. Invariants: what is
+ * read is bounded (decompression-bomb ratios, entry sizes); links inside a
+ * walk are not followed; a stream that is no log is skipped and said.
+ */
 #include "parsers/source.h"
 
 #include <archive.h>

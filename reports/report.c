@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Reports (reports/report.h): the streaming front of the renderers. Each
+ * incident or event is rendered and written as it comes, so memory holds
+ * one report at a time; the format's renderer is chosen once, at begin.
+ */
 #include "reports/report.h"
 
 #include "reports/dump.h"

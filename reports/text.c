@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The text renderer of incidents and events: what a support engineer reads
+ * first (trigger, constraint, victim, who held memory, the models'
+ * verdicts). Input strings are escaped before they reach a terminal.
+ */
 #include "reports/render.h"
 
 #include <stdio.h>

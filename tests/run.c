@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The unit-test runner: every Check suite of tests/test_*.c in one
+ * srunner (Check's CK_RUN_SUITE picks one), plus helpers that collect what the
+ * parser yields, shared by the suites through tests/suites.h.
+ */
 #include <dirent.h>
 #include <unistd.h>
 #include <stdio.h>

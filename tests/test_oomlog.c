@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the OOM report parser: whole reports, interleaved and cut
+ * ones, wrapped lines, fingerprints, the idle skip filter derived from the
+ * pattern families, and damaged input (NUL bytes, glued text).
+ */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -852,7 +852,8 @@ static row_set rows_in_range(enum pat_family f, unsigned kv)
 /* each list ends in NULL */
 #define FAMILY_NEEDLES (PAT_MAX_FAMILY_NEEDLES + 1)
 static const char *const family_needles[FAM_COUNT][FAMILY_NEEDLES] = {
-	[FAM_TRIGGER] = {"oom-killer"},
+	/* "oom-kill", not "oom-killer": the summary's too, one idle needle */
+	[FAM_TRIGGER] = {"oom-kill"},
 	[FAM_CPUSET] = {" cpuset="},
 	[FAM_BANNER] = {"omm: "},
 	[FAM_MEMCG] = {"usage ", "Memory cgroup stats", "Task in ",

@@ -941,6 +941,7 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 /* 5.3+ memory.stat lines: "anon 31154200576"; sizes in bytes. */
 static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 {
+	struct oomlens_error *err;
 	struct scan sc = scan_of(s, n);
 	const char *k;
 	size_t kl, i;
@@ -959,7 +960,14 @@ static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 	    scan_starts(k, kl, "thp_") || scan_starts(k, kl, "zswp") ||
 	    scan_starts(k, kl, "swpin") || scan_starts(k, kl, "swpout"))
 		unit = UNIT_COUNT;
-	oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
+	err = oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
+	if (err) {
+		/* past the incident's cap: as a task row over its cap */
+		oom_incident_warn(log->cur, log->pos,
+				  "memory.stat counter dropped: %s",
+				  err->message);
+		oomlens_error_free(err);
+	}
 	return true;
 }
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/strbuf.h"
 #include "parsers/linesrc.h"
 #include "parsers/oomlog.h"
 #include "parsers/patterns.h"
@@ -504,6 +505,39 @@ START_TEST(memcg_v2_stats_without_prefix)
 }
 END_TEST
 
+/*
+ * A memory.stat block longer than an incident holds counters: the counters
+ * past OOM_MAX_STATS are dropped with a warning, as task rows over their
+ * cap are, and nothing leaks (check-asan).
+ */
+START_TEST(memcg_stats_past_the_cap_are_warned_about)
+{
+	struct strbuf sb = STRBUF_INIT(64u << 20);
+	struct collected c;
+	const struct oom_incident *inc;
+	size_t i;
+	bool warned = false;
+
+	ck_assert_ptr_null(strbuf_adds(
+		&sb,
+		"[ 1.000000] x invoked oom-killer: gfp_mask=0x1100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n"
+		"[ 1.000000] Memory cgroup stats for /big:\n"));
+	for (i = 0; i < OOM_MAX_STATS + 3; i++)
+		ck_assert_ptr_null(
+			strbuf_addf(&sb, "[ 1.000000] k%zu %zu\n", i, i));
+	collect_text(&c, sb.buf);
+	strbuf_release(&sb);
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_uint_eq(inc->n_stats, OOM_MAX_STATS);
+	for (i = 0; i < inc->n_warnings; i++)
+		warned |= strstr(inc->warnings[i].text, "counter dropped") !=
+			  NULL;
+	ck_assert_msg(warned, "no warning about the dropped counters");
+	collected_release(&c);
+}
+END_TEST
+
 START_TEST(hostile_bytes_do_not_crash)
 {
 	struct collected c;
@@ -570,6 +604,7 @@ Suite *oomlog_suite(void)
 	tcase_add_test(tc, interleaved_lines_do_not_break_a_report);
 	tcase_add_test(tc, no_killable_process_is_not_truncated);
 	tcase_add_test(tc, memcg_v2_stats_without_prefix);
+	tcase_add_test(tc, memcg_stats_past_the_cap_are_warned_about);
 	tcase_add_test(tc, hostile_bytes_do_not_crash);
 	tcase_add_test(tc, files_errors_name_the_file);
 	tcase_add_test(tc, empty_text_is_no_incident);

@@ -115,8 +115,8 @@ static struct seen_slot *seen_find(struct seen_set *set, uint64_t fp)
 }
 
 /* The number of the incident with fingerprint fp, or 0 (then fp is added). */
-static struct oomlens_error *seen_check(struct seen_set *set, uint64_t fp,
-					size_t next_index, size_t *index)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+seen_check(struct seen_set *set, uint64_t fp, size_t next_index, size_t *index)
 {
 	struct seen_slot *slot;
 
@@ -158,7 +158,8 @@ struct analyze_ctx {
 	size_t events;
 };
 
-static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct analyze_ctx *a = ctx;
 	struct verdict_list verdicts;
@@ -201,7 +202,8 @@ static uint64_t event_identity(const struct oom_event *ev)
 	return fnv64(h, &uptime_us, sizeof(uptime_us));
 }
 
-static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, const struct oom_event *ev)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -222,7 +224,8 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 	cli_print_warning("analyze", source, line, text);
 }
 
-static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_stream(void *ctx, struct source_stream *s)
 {
 	struct analyze_ctx *a = ctx;
 
@@ -243,8 +246,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
  * One vmcore: its process table and its log, read in a child process (a
  * damaged dump that crashes a library costs that dump only).
  */
-static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
-					    const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+analyze_vmcore(struct analyze_ctx *a, const char *path)
 {
 	struct vmcore_options opt = {.force = a->force,
 				     .timeout_secs = a->dump_timeout};
@@ -277,7 +280,8 @@ static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 }
 
 /* A file the walker offers: a vmcore is read here, not as a log. */
-static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -297,8 +301,8 @@ static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
 }
 
 /* One FILE argument: a file, compressed file or archive, a vmcore, "-". */
-static struct oomlens_error *analyze_path(struct analyze_ctx *a,
-					  const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+analyze_path(struct analyze_ctx *a, const char *path)
 {
 	struct stat st;
 

@@ -373,8 +373,8 @@ static void pending_release(struct pending *p)
  * Give batch p the source being parsed (g->src, copied into its pool). A
  * string too long for the pool is a failure to allocate.
  */
-static struct oomlens_error *pending_set_source(struct ingest *g,
-						struct pending *p, bool first)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+pending_set_source(struct ingest *g, struct pending *p, bool first)
 {
 	struct strpool *pool = &p->pool;
 
@@ -506,7 +506,7 @@ static void *writer_main(void *arg)
 }
 
 /* Start the writer thread, with the signals it must leave to main blocked. */
-static struct oomlens_error *writer_start(struct ingest *g)
+static OOMLENS_MUST_CHECK struct oomlens_error *writer_start(struct ingest *g)
 {
 	struct writer *w = &g->w;
 	sigset_t block, old;
@@ -584,7 +584,8 @@ static bool writer_failed(struct ingest *g)
  * be marked read to its end) and take a free one, waiting for it. An error
  * "stopped" when the writer has failed (g->failure says why).
  */
-static struct oomlens_error *hand_over(struct ingest *g, bool last)
+static OOMLENS_MUST_CHECK struct oomlens_error *hand_over(struct ingest *g,
+							  bool last)
 {
 	struct writer *w = &g->w;
 	struct oomlens_error *err = NULL;
@@ -608,7 +609,8 @@ static struct oomlens_error *hand_over(struct ingest *g, bool last)
 	return err;
 }
 
-static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct ingest *g = ctx;
 	struct pending *p = g->cur;
@@ -633,7 +635,8 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 		       : NULL;
 }
 
-static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, const struct oom_event *ev)
 {
 	struct ingest *g = ctx;
 	struct pending *p = g->cur;
@@ -702,10 +705,9 @@ static int64_t trusted_mtime(const struct stat *st)
  * done and *done set; a file whose content is known under a new mtime has
  * the mtime recorded, so that the shortcut finds it next time.
  */
-static struct oomlens_error *source_done(struct ingest *g,
-					 struct db_source *src,
-					 char hex[CONTENT_DIGEST_HEX],
-					 bool *done)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_done(struct ingest *g, struct db_source *src,
+	    char hex[CONTENT_DIGEST_HEX], bool *done)
 {
 	struct oomlens_error *err;
 	struct stat st;
@@ -788,7 +790,7 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
  * be read is skipped (what was stored of it stays, not marked done, so a
  * rerun reads it again).
  */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 ingest_source(struct ingest *g, const struct db_source *src,
 	      struct oomlens_error *(*parse)(struct ingest *g, void *arg),
 	      void *arg, const char *name)
@@ -822,14 +824,16 @@ struct stream_arg {
 	struct source_stream *s;
 };
 
-static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
+static OOMLENS_MUST_CHECK struct oomlens_error *parse_stream(struct ingest *g,
+							     void *arg)
 {
 	struct source_stream *s = ((struct stream_arg *)arg)->s;
 
 	return oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
 }
 
-static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_stream(void *ctx, struct source_stream *s)
 {
 	struct ingest *g = ctx;
 	struct db_source src = {0};
@@ -889,14 +893,16 @@ bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory, in one transaction.
  */
-static struct oomlens_error *parse_dump(struct ingest *g, void *arg)
+static OOMLENS_MUST_CHECK struct oomlens_error *parse_dump(struct ingest *g,
+							   void *arg)
 {
 	const struct dump_state *d = arg;
 
 	return oomlog_parse_text(d->log, d->log_len, g->dump_path, &g->sink);
 }
 
-static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
+							      const char *path)
 {
 	struct vmcore_options opt = {.force = g->force,
 				     .timeout_secs = g->dump_timeout};
@@ -956,7 +962,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	return err;
 }
 
-static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct ingest *g = ctx;
 

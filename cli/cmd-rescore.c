@@ -41,7 +41,8 @@ struct rescore {
 	size_t incidents, verdicts, in_batch;
 };
 
-static struct oomlens_error *rescore_one(void *ctx, int64_t id)
+static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
+							    int64_t id)
 {
 	struct rescore *r = ctx;
 	struct oom_incident *inc = NULL;

@@ -41,8 +41,8 @@ static const char vmcore_usage[] =
 	"Exit status: 0 read, 1 read but partial (see the warnings), 2 error.\n";
 
 /* The dump's log, line by line, each escaped (core/escape.h). */
-static struct oomlens_error *add_log_text(struct strbuf *sb, const char *log,
-					  size_t len)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_log_text(struct strbuf *sb, const char *log, size_t len)
 {
 	struct oomlens_error *err = NULL;
 	const char *p = log, *end = log + len, *nl;

@@ -27,7 +27,8 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-static struct oomlens_error *make(enum oomlens_error_code code, char *msg)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+make(enum oomlens_error_code code, char *msg)
 {
 	struct oomlens_error *err;
 

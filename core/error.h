@@ -18,6 +18,13 @@
 #include <stdarg.h>
 
 /*
+ * On every function that returns an error: a caller that drops the result
+ * gets a warning (an error under DEVELOPER=1), since a dropped error is a
+ * failure nobody hears of and, when it was allocated, a leak.
+ */
+#define OOMLENS_MUST_CHECK __attribute__((warn_unused_result))
+
+/*
  * What kind of failure an error is, set where it arises and kept by
  * oomlens_error_wrap(): callers branch on it, never on the message. An
  * input that cannot be read (IO) or is not what it claims (CORRUPT) is
@@ -43,21 +50,21 @@ struct oomlens_error {
 extern struct oomlens_error oomlens_error_nomem;
 
 /* A new error with a printf-style message. Never returns NULL. */
-struct oomlens_error *oomlens_error_new(enum oomlens_error_code code,
-					const char *fmt, ...)
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlens_error_new(enum oomlens_error_code code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Like oomlens_error_new(), appending ": strerror(errnum)". */
-struct oomlens_error *oomlens_error_errno(enum oomlens_error_code code,
-					  int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlens_error_errno(enum oomlens_error_code code, int errnum, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * Prefix context to err's message ("ctx: message") and return err. If err is
  * the static nomem error it is returned unchanged. err may not be NULL.
  */
-struct oomlens_error *oomlens_error_wrap(struct oomlens_error *err,
-					 const char *fmt, ...)
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlens_error_wrap(struct oomlens_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Release err; NULL and the static nomem error are no-ops. */

@@ -75,8 +75,8 @@ struct oomlens_error *db_stmt(struct db *db, enum db_stmt_id id,
 	return NULL;
 }
 
-static struct oomlens_error *check_bind(struct db *db, const struct db_bind *b,
-					sqlite3_stmt *st)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_bind(struct db *db, const struct db_bind *b, sqlite3_stmt *st)
 {
 	int want;
 
@@ -141,7 +141,8 @@ struct oomlens_error *db_exec_stmt(struct db *db, enum db_stmt_id id,
 }
 
 /* Run SQL that is not worth caching (pragmas, migrations). */
-static struct oomlens_error *exec(struct db *db, const char *sql)
+static OOMLENS_MUST_CHECK struct oomlens_error *exec(struct db *db,
+						     const char *sql)
 {
 	int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
 
@@ -174,7 +175,8 @@ int db_schema_version(void)
 	return db_migrations[db_nmigrations - 1].version;
 }
 
-static struct oomlens_error *too_new(struct db *db, int64_t version)
+static OOMLENS_MUST_CHECK struct oomlens_error *too_new(struct db *db,
+							int64_t version)
 {
 	return oomlens_error_new(
 		OOMLENS_ERR_USAGE,
@@ -182,7 +184,7 @@ static struct oomlens_error *too_new(struct db *db, int64_t version)
 		db->path, (long long)version, db_schema_version());
 }
 
-static struct oomlens_error *not_ours(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *not_ours(struct db *db)
 {
 	return oomlens_error_new(
 		OOMLENS_ERR_DB,
@@ -201,7 +203,7 @@ static const char sql_shape[] =
 	" ORDER BY cid) c) || ')' ELSE '' END AS line FROM sqlite_master m"
 	" WHERE m.name NOT LIKE 'sqlite_%' ORDER BY m.type, m.name)";
 
-static struct oomlens_error *shape_of(sqlite3 *h, char **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *shape_of(sqlite3 *h, char **out)
 {
 	sqlite3_stmt *st = NULL;
 	const char *text;
@@ -226,8 +228,8 @@ static struct oomlens_error *shape_of(sqlite3 *h, char **out)
  * built here in a private in-memory database to compare. Objects of its
  * own besides are allowed.
  */
-static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
-					   bool *ours)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+has_our_shape(struct db *db, int64_t version, bool *ours)
 {
 	struct oomlens_error *err = NULL;
 	char *want = NULL, *got = NULL, *line, *end;
@@ -284,8 +286,8 @@ static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
  * *stamp is set, and db_open() writes it back). A known application_id
  * with a newer schema is refused as too new.
  */
-static struct oomlens_error *check_file(struct db *db, int64_t *version,
-					bool *stamp)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_file(struct db *db, int64_t *version, bool *stamp)
 {
 	struct oomlens_error *err;
 	int64_t app_id, objects;
@@ -315,7 +317,7 @@ static struct oomlens_error *check_file(struct db *db, int64_t *version,
 }
 
 /* Write our application_id back into a file recognised by its shape. */
-static struct oomlens_error *stamp(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *stamp(struct db *db)
 {
 	struct oomlens_error *err;
 	char pragma[64];
@@ -340,7 +342,8 @@ static struct oomlens_error *stamp(struct db *db)
  * the write lock: another process may have migrated the file since
  * db_open() looked, and then there is nothing left to do.
  */
-static struct oomlens_error *migrate(struct db *db, int64_t version)
+static OOMLENS_MUST_CHECK struct oomlens_error *migrate(struct db *db,
+							int64_t version)
 {
 	const struct db_migration *m = NULL;
 	struct oomlens_error *err;
@@ -542,7 +545,7 @@ static void writer_unmark(struct db *db)
 	db->writing = false;
 }
 
-static struct oomlens_error *read_only_file(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *read_only_file(struct db *db)
 {
 	return oomlens_error_new(
 		OOMLENS_ERR_DB,
@@ -551,8 +554,8 @@ static struct oomlens_error *read_only_file(struct db *db)
 }
 
 /* Open the SQLite connection as opt says; db->sql is set even on error. */
-static struct oomlens_error *connect(struct db *db,
-				     const struct db_options *opt, bool retry)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+connect(struct db *db, const struct db_options *opt, bool retry)
 {
 	int flags = SQLITE_OPEN_NOMUTEX, rc;
 	struct stat st;
@@ -593,7 +596,8 @@ static struct oomlens_error *connect(struct db *db,
 	return NULL;
 }
 
-static struct oomlens_error *migrate(struct db *db, int64_t version);
+static OOMLENS_MUST_CHECK struct oomlens_error *migrate(struct db *db,
+							int64_t version);
 
 /*
  * What a read-only connection needs: a database at our schema version (it
@@ -601,7 +605,8 @@ static struct oomlens_error *migrate(struct db *db, int64_t version);
  * leaves) is an empty database: the connection reads an empty one of the
  * current schema, in memory, instead.
  */
-static struct oomlens_error *check_readable(struct db *db, int64_t version)
+static OOMLENS_MUST_CHECK struct oomlens_error *check_readable(struct db *db,
+							       int64_t version)
 {
 	int rc;
 
@@ -734,7 +739,8 @@ int64_t db_superseded(const struct db *db)
  * Why a write lock could not be had: the wait ran out or was stopped,
  * naming the database and, when known, the oomlens process that holds it.
  */
-static struct oomlens_error *locked(struct db *db, struct oomlens_error *err)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+locked(struct db *db, struct oomlens_error *err)
 {
 	double waited = (double)(now_ms() - db->wait_since_ms) / 1000;
 	char command[64];

@@ -19,7 +19,8 @@
 #include "core/array.h"
 #include "core/banned.h"
 
-static struct oomlens_error *corrupt(const char *what, const char *value)
+static OOMLENS_MUST_CHECK struct oomlens_error *corrupt(const char *what,
+							const char *value)
 {
 	return oomlens_error_new(OOMLENS_ERR_DB, "unknown %s '%s'", what,
 				 value ? value : "(null)");
@@ -45,8 +46,8 @@ static int64_t col_int(sqlite3_stmt *st, int col)
 }
 
 /* A copy of a text column in inc's pool; NULL stays NULL. */
-static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
-				     int col, const char **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+col_str(struct oom_incident *inc, sqlite3_stmt *st, int col, const char **out)
 {
 	const unsigned char *s;
 
@@ -68,10 +69,9 @@ static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
  * are copied into inc's pool, or with inc NULL borrowed from the statement
  * (valid until its next step or reset).
  */
-static struct oomlens_error *load_fields(struct oom_incident *inc,
-					 sqlite3_stmt *st, int col,
-					 const struct field_table *t,
-					 void *base)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_fields(struct oom_incident *inc, sqlite3_stmt *st, int col,
+	    const struct field_table *t, void *base)
 {
 	struct oomlens_error *err = NULL;
 	size_t i;
@@ -114,8 +114,8 @@ static struct oomlens_error *load_fields(struct oom_incident *inc,
 	return err;
 }
 
-static struct oomlens_error *load_columns(struct db *db, int64_t id,
-					  struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_columns(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -147,8 +147,8 @@ static struct oomlens_error *load_columns(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_stats(struct db *db, int64_t id,
-					struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_stats(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -192,10 +192,9 @@ static struct oomlens_error *load_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
-					 int64_t task_seq,
-					 struct oom_incident *inc,
-					 struct oom_task *t, size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_extras(struct db *db, int64_t incident_id, int64_t task_seq,
+	    struct oom_incident *inc, struct oom_task *t, size_t n)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -233,7 +232,7 @@ static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
 	return err;
 }
 
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 {
 	struct oomlens_error *err;
@@ -278,8 +277,8 @@ load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 	return err;
 }
 
-static struct oomlens_error *load_kills(struct db *db, int64_t id,
-					struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_kills(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -308,8 +307,8 @@ static struct oomlens_error *load_kills(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
-					    struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_forkbombs(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -342,8 +341,8 @@ static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_warnings(struct db *db, int64_t id,
-					   struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_warnings(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -370,7 +369,7 @@ static struct oomlens_error *load_warnings(struct db *db, int64_t id,
 }
 
 /* The incident row; *n_tasks is how many task rows to expect. */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 load_row(struct db *db, int64_t id, struct oom_incident *inc, int64_t *n_tasks)
 {
 	struct oomlens_error *err;

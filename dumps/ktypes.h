@@ -88,7 +88,8 @@ enum ktypes_source {
 };
 
 /* Types from dw, which is borrowed: it must outlive the result. */
-struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw, struct ktypes **out);
+OOMLENS_MUST_CHECK struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw,
+							   struct ktypes **out);
 /*
  * Types from a raw BTF blob (len bytes, copied), as the kernel keeps it
  * between __start_BTF and __stop_BTF. `what` names it in errors:
@@ -99,8 +100,10 @@ struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw, struct ktypes **out);
  * an allyesconfig kernel a few times that.
  */
 #define KTYPES_MAX_BTF (64u << 20)
-struct oomlens_error *ktypes_from_btf(const void *blob, size_t len,
-				      const char *what, struct ktypes **out);
+OOMLENS_MUST_CHECK struct oomlens_error *ktypes_from_btf(const void *blob,
+							 size_t len,
+							 const char *what,
+							 struct ktypes **out);
 void ktypes_free(struct ktypes *kt);
 
 enum ktypes_source ktypes_source(const struct ktypes *kt);

@@ -686,8 +686,8 @@ static bool push_task(struct walker *w, const struct dump_task *t)
 }
 
 /* The threads of the group whose leader is t, after it in the table. */
-static struct oomlens_error *read_threads(struct walker *w,
-					  const struct dump_task *leader)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_threads(struct walker *w, const struct dump_task *leader)
 {
 	size_t n = w->n_thr;
 	uint64_t *thr = w->thr;
@@ -718,7 +718,7 @@ static struct oomlens_error *read_threads(struct walker *w,
 	return NULL;
 }
 
-static struct oomlens_error *walk_tasks(struct walker *w)
+static OOMLENS_MUST_CHECK struct oomlens_error *walk_tasks(struct walker *w)
 {
 	struct vmc *v = w->v;
 	const struct layout *L = &w->L;
@@ -840,8 +840,8 @@ static void hex(char *out, size_t cap, const uint8_t *id, size_t n)
 }
 
 /* Does the debuginfo belong to the dump? */
-static struct oomlens_error *check_match(struct vmc *v, const char *vmcore,
-					 const char *vmlinux, bool force)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_match(struct vmc *v, const char *vmcore, const char *vmlinux, bool force)
 {
 	const char *dump_rel = kcore_vmcoreinfo(v->kc, "OSRELEASE");
 	const char *dw_rel = kdwarf_osrelease(v->dw);
@@ -904,9 +904,9 @@ static void find_offset(struct vmc *v)
 }
 
 /* The debuginfo opt->locate names for the dump's release and build id. */
-static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
-				    const struct vmcore_options *opt, char *buf,
-				    size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+locate(struct vmc *v, const char *vmcore, const struct vmcore_options *opt,
+       char *buf, size_t n)
 {
 	char rel[128] = "", id[129] = "";
 	const char *s;
@@ -940,8 +940,8 @@ static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
  * Some writers (QEMU's kdump-compressed output) leave the machine out of
  * the header: then it is `guess` (NULL: unknown, an error). Sets v->psz.
  */
-static struct oomlens_error *need_arch(struct vmc *v, const char *vmcore,
-				       const char *guess)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+need_arch(struct vmc *v, const char *vmcore, const char *guess)
 {
 	struct oomlens_error *err = NULL;
 
@@ -959,9 +959,9 @@ static struct oomlens_error *need_arch(struct vmc *v, const char *vmcore,
  * Types and symbols from the debuginfo in vmlinux: DWARF, the ELF symbol
  * table, and the checks that it belongs to the dump.
  */
-static struct oomlens_error *open_vmlinux(struct vmc *v, const char *vmcore,
-					  const char *vmlinux,
-					  const struct vmcore_options *opt)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_vmlinux(struct vmc *v, const char *vmcore, const char *vmlinux,
+	     const struct vmcore_options *opt)
 {
 	struct oomlens_error *err;
 
@@ -1002,8 +1002,8 @@ static struct oomlens_error *open_vmlinux(struct vmc *v, const char *vmcore,
  * OOMLENS_ERR_MISSING when none was given) and nothing in the dump to
  * stand in for it: that error, with why not.
  */
-static struct oomlens_error *no_types(struct oomlens_error *nodbg,
-				      const char *why)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+no_types(struct oomlens_error *nodbg, const char *why)
 {
 	struct oomlens_error *err = oomlens_error_new(
 		nodbg->code, "%s; %s%s", nodbg->message, why,
@@ -1020,8 +1020,8 @@ static struct oomlens_error *no_types(struct oomlens_error *nodbg,
  * (CONFIG_DEBUG_INFO_BTF; linker script of 5.2+). *nodbg is used up if
  * there is none.
  */
-static struct oomlens_error *read_btf(struct vmc *v, const char *vmcore,
-				      struct oomlens_error **nodbg)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_btf(struct vmc *v, const char *vmcore, struct oomlens_error **nodbg)
 {
 	struct oomlens_error *err;
 	uint64_t start, stop;
@@ -1062,8 +1062,8 @@ static struct oomlens_error *read_btf(struct vmc *v, const char *vmcore,
  * types from the kernel's own BTF. nodbg says why there is no debuginfo;
  * it is freed here.
  */
-static struct oomlens_error *open_dump_types(struct vmc *v, const char *vmcore,
-					     struct oomlens_error *nodbg)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_dump_types(struct vmc *v, const char *vmcore, struct oomlens_error *nodbg)
 {
 	struct oomlens_error *err = NULL;
 

@@ -110,7 +110,8 @@ bool joiner_continues(struct joiner *j, const char *text,
  * at): then the join without a space wins if it reads as a known message
  * and the one with a space does not.
  */
-static struct oomlens_error *join(struct joiner *j, const struct log_line *ll)
+static OOMLENS_MUST_CHECK struct oomlens_error *join(struct joiner *j,
+						     const struct log_line *ll)
 {
 	const char *p = j->pend.buf;
 	size_t n = j->pend.len, base;

@@ -68,17 +68,20 @@ bool joiner_continues(struct joiner *j, const char *text,
  * space comes back (see joiner.c). Errors: LIMIT when the join would pass
  * the cap (the pending line may then have lost a trailing '\'), NOMEM.
  */
-struct oomlens_error *joiner_join(struct joiner *j, const struct log_line *ll,
-				  uint64_t lineno, size_t len);
+OOMLENS_MUST_CHECK struct oomlens_error *joiner_join(struct joiner *j,
+						     const struct log_line *ll,
+						     uint64_t lineno,
+						     size_t len);
 
 /*
  * Make text (its prefix ll, as joiner_parse() gave it) the pending line,
  * replacing the one there: the caller has taken it. A line over the cap is
  * kept cut to the cap and *cut set. Errors: NOMEM.
  */
-struct oomlens_error *joiner_hold(struct joiner *j, const char *text,
-				  size_t len, const struct log_line *ll,
-				  uint64_t lineno, uint64_t offset, bool *cut);
+OOMLENS_MUST_CHECK struct oomlens_error *
+joiner_hold(struct joiner *j, const char *text, size_t len,
+	    const struct log_line *ll, uint64_t lineno, uint64_t offset,
+	    bool *cut);
 
 /*
  * Take the pending line, if any: *ll is its prefix, pointing into j's

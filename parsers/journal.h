@@ -68,8 +68,8 @@ typedef void journal_warn_fn(void *ctx, uint64_t line, const char *text);
  * over LINESRC_MAX_LINE bytes is cut with one. Errors: IO, NOMEM, or what
  * fn returned.
  */
-struct oomlens_error *journal_read(struct linesrc *src, enum journal_format f,
-				   journal_entry_fn *fn, journal_warn_fn *warn,
-				   void *ctx);
+OOMLENS_MUST_CHECK struct oomlens_error *
+journal_read(struct linesrc *src, enum journal_format f, journal_entry_fn *fn,
+	     journal_warn_fn *warn, void *ctx);
 
 #endif

@@ -88,7 +88,7 @@ void linesrc_close(struct linesrc *src)
 }
 
 /* Refill after moving the unread bytes to the front. */
-static struct oomlens_error *fill(struct linesrc *src)
+static OOMLENS_MUST_CHECK struct oomlens_error *fill(struct linesrc *src)
 {
 	ssize_t r;
 

@@ -94,8 +94,8 @@ struct oomlog {
 	uint64_t long_warned; /* the last line warned about as over-long */
 };
 
-static struct oomlens_error *handle(struct oomlog *log, const char *msg,
-				    size_t n);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle(struct oomlog *log, const char *msg, size_t n);
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -282,7 +282,7 @@ static const struct {
  * Look up every named row once. Errors: CORRUPT when the pattern table
  * lacks one, or has an event row without a kind above.
  */
-static struct oomlens_error *resolve_rows(void)
+static OOMLENS_MUST_CHECK struct oomlens_error *resolve_rows(void)
 {
 	size_t i, k;
 
@@ -506,7 +506,8 @@ static enum oom_constraint decide_constraint(struct oom_incident *inc)
 	return OOM_CONSTRAINT_UNKNOWN;
 }
 
-static struct oomlens_error *close_incident(struct oomlog *log)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+close_incident(struct oomlog *log)
 {
 	struct oom_incident *inc = log->cur;
 
@@ -525,7 +526,8 @@ static struct oomlens_error *close_incident(struct oomlog *log)
 }
 
 /* Start a new incident at the current message. */
-static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_incident(struct oomlog *log, bool partial)
 {
 	struct oomlens_error *err = close_incident(log);
 	const struct log_line *ll = log->ll;
@@ -626,9 +628,9 @@ static void on_banner(struct oomlog *log, const struct pat_match *m)
  * may carry kB/KB (a token "key:" may be followed by its value, as in
  * "shmem_thp: 0kB"); "all_unreclaimable? yes" becomes 1/0.
  */
-static struct oomlens_error *add_kv_tokens(struct oomlog *log,
-					   const char *scope, const char *s,
-					   size_t n, enum oom_unit bare_unit)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_kv_tokens(struct oomlog *log, const char *scope, const char *s, size_t n,
+	      enum oom_unit bare_unit)
 {
 	struct scan sc = scan_of(s, n);
 	struct oomlens_error *err;
@@ -756,8 +758,8 @@ static unsigned buddy_page_kb(const char *s, size_t n)
 	return 0;
 }
 
-static struct oomlens_error *on_meminfo(struct oomlog *log,
-					const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_meminfo(struct oomlog *log, const struct pat_match *m)
 {
 	struct oom_incident *inc = log->cur;
 	struct oom_meminfo *mem = &inc->mem;
@@ -897,8 +899,8 @@ static void set_counter(struct oom_memcg_counter *c, const struct pat_match *m)
 	c->failcnt = pat_int(m, "failcnt");
 }
 
-static struct oomlens_error *on_memcg(struct oomlog *log,
-				      const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_memcg(struct oomlog *log, const struct pat_match *m)
 {
 	struct oom_incident *inc = log->cur;
 	struct oom_memcg *mc = &inc->memcg;
@@ -989,8 +991,8 @@ static void set_columns_from_layout(struct oomlog *log,
 }
 
 /* "[ pid ]   uid  tgid total_vm ... name": columns by name. */
-static struct oomlens_error *on_table_header(struct oomlog *log,
-					     const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_table_header(struct oomlog *log, const struct pat_match *m)
 {
 	struct oom_incident *inc = log->cur;
 	const char *s, *w;
@@ -1168,9 +1170,9 @@ static void fill_kill(struct oomlog *log, struct oom_kill *k,
 	k->pos = log->pos;
 }
 
-static struct oomlens_error *on_killed(struct oomlog *log,
-				       const struct pat_match *m,
-				       enum oom_kill_kind kind)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_killed(struct oomlog *log, const struct pat_match *m,
+	  enum oom_kill_kind kind)
 {
 	struct oom_kill *k = oom_incident_add_kill(log->cur, kind);
 
@@ -1246,9 +1248,9 @@ static const char *event_group(const struct pat_match *m, const char *name,
 	return buf;
 }
 
-static struct oomlens_error *emit_event(struct oomlog *log,
-					const struct pat_match *m,
-					const char *msg, size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+emit_event(struct oomlog *log, const struct pat_match *m, const char *msg,
+	   size_t n)
 {
 	const struct log_line *ll = log->ll;
 	struct oom_event ev = {0};
@@ -1303,8 +1305,8 @@ static struct oomlens_error *emit_event(struct oomlog *log,
  * comm is at most 15 bytes: take the ')' after which the rest is itself a
  * message we know, else the first one.
  */
-static struct oomlens_error *on_forkbomb_detected(struct oomlog *log,
-						  const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_forkbomb_detected(struct oomlog *log, const struct pat_match *m)
 {
 	const char *rest, *close = NULL, *p;
 	size_t n;
@@ -1358,8 +1360,8 @@ static struct oomlens_error *on_forkbomb_detected(struct oomlog *log,
 
 /* ---- the state machine ------------------------------------------------ */
 
-static struct oomlens_error *handle_idle(struct oomlog *log, const char *s,
-					 size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_idle(struct oomlog *log, const char *s, size_t n)
 {
 	struct oomlens_error *err;
 	struct pat_match m;
@@ -1395,8 +1397,8 @@ static struct oomlens_error *handle_idle(struct oomlog *log, const char *s,
 	return NULL;
 }
 
-static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
-					  size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_after(struct oomlog *log, const char *s, size_t n)
 {
 	struct oom_incident *inc = log->cur;
 	struct pat_match m;
@@ -1452,8 +1454,8 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 	return handle(log, s, n);
 }
 
-static struct oomlens_error *unknown_line(struct oomlog *log, const char *s,
-					  size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+unknown_line(struct oomlog *log, const char *s, size_t n)
 {
 	struct oom_incident *inc = log->cur;
 
@@ -1472,8 +1474,8 @@ static struct oomlens_error *unknown_line(struct oomlog *log, const char *s,
 	return NULL;
 }
 
-static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
-					   size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_report(struct oomlog *log, const char *s, size_t n)
 {
 	struct oom_incident *inc = log->cur;
 	struct oomlens_error *err = NULL;
@@ -1577,8 +1579,8 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	return err;
 }
 
-static struct oomlens_error *handle(struct oomlog *log, const char *msg,
-				    size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle(struct oomlog *log, const char *msg, size_t n)
 {
 	struct oomlens_error *err;
 	struct pat_match m;
@@ -1632,8 +1634,8 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
  * "[" within the last MAX_MATCH_LEN bytes starts a log prefix, what
  * follows is read as a line of its own, with its own prefix.
  */
-static struct oomlens_error *handle_tail(struct oomlog *log, const char *s,
-					 size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_tail(struct oomlog *log, const char *s, size_t n)
 {
 	const char *from = n > MAX_MATCH_LEN ? s + n - MAX_MATCH_LEN : NULL;
 	const char *at = s + n;
@@ -1688,8 +1690,8 @@ static bool starts_message(const char *s, size_t n)
  * what follows starts a message of its own (with its own prefix, which is
  * read). Carriage returns at the end (CRLF) go.
  */
-static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
-					   size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_pieces(struct oomlog *log, const char *s, size_t n)
 {
 	const char *start = s, *at = s, *end = s + n;
 	/* the next "#012", looked for again only once passed: no n^2 */
@@ -1736,7 +1738,8 @@ static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 	return handle_tail(log, start, (size_t)(end - start));
 }
 
-static struct oomlens_error *flush_pending(struct oomlog *log)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+flush_pending(struct oomlog *log)
 {
 	struct log_line ll;
 	struct oomlens_error *err;
@@ -1759,16 +1762,16 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	return err;
 }
 
-static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
-				       size_t len, uint64_t lineno,
-				       uint64_t offset);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	  uint64_t offset);
 
 /* U+FFFD, the replacement character, for a NUL byte inside a message. */
 #define NUL_SHOWN_AS "\xef\xbf\xbd"
 
 /* Append [p, p+n) to sb, each NUL as U+FFFD; *nuls counts them. */
-static struct oomlens_error *add_showing_nuls(struct strbuf *sb, const char *p,
-					      size_t n, size_t *nuls)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_showing_nuls(struct strbuf *sb, const char *p, size_t n, size_t *nuls)
 {
 	const char *end = p + n;
 	struct oomlens_error *err = NULL;
@@ -1795,9 +1798,9 @@ static struct oomlens_error *add_showing_nuls(struct strbuf *sb, const char *p,
  * inside a message: it becomes U+FFFD, so that a name holding one is not
  * cut at it. Each change is warned about.
  */
-static struct oomlens_error *feed_nul_line(struct oomlog *log, const char *text,
-					   size_t len, uint64_t lineno,
-					   uint64_t offset)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+feed_nul_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	      uint64_t offset)
 {
 	const char *p = text, *end = text + len, *run;
 	struct oomlens_error *err;
@@ -1867,9 +1870,9 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	return feed_line(log, text, len, lineno, offset);
 }
 
-static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
-				       size_t len, uint64_t lineno,
-				       uint64_t offset)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	  uint64_t offset)
 {
 	struct joiner *j = &log->join;
 	struct oomlens_error *err;
@@ -1982,8 +1985,8 @@ void oomlog_free(struct oomlog *log)
  * report (its transport says so, where a syslog line's tag only suggests
  * it), but it may be a user-space killer's kill or systemd's notice.
  */
-static struct oomlens_error *handle_userspace(struct oomlog *log, const char *s,
-					      size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_userspace(struct oomlog *log, const char *s, size_t n)
 {
 	struct pat_match m;
 	enum oom_event_kind k;
@@ -2009,8 +2012,8 @@ struct journal_ctx {
  * fields stand in for a prefix. A NUL becomes U+FFFD, as in text; a message
  * of several lines is handled line by line.
  */
-static struct oomlens_error *on_journal_entry(void *ctx,
-					      const struct journal_entry *e)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_journal_entry(void *ctx, const struct journal_entry *e)
 {
 	struct journal_ctx *jc = ctx;
 	struct oomlog *log = jc->log;
@@ -2098,8 +2101,8 @@ static void on_journal_warning(void *ctx, uint64_t line, const char *text)
  * A journal export instead of log text (parsers/journal.h): read its
  * entries. *done is false for log text, which the caller reads.
  */
-static struct oomlens_error *parse_journal(struct oomlog *log,
-					   struct linesrc *src, bool *done)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+parse_journal(struct oomlog *log, struct linesrc *src, bool *done)
 {
 	struct journal_ctx jc = {log, PREFIX_NONE};
 	struct oomlens_error *err;

@@ -69,7 +69,7 @@ struct pat_match {
 };
 
 /* Compile every row (once). Errors: CORRUPT naming the row, NOMEM. */
-struct oomlens_error *patterns_init(void);
+OOMLENS_MUST_CHECK struct oomlens_error *patterns_init(void);
 void patterns_release(void);
 
 /*

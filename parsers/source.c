@@ -305,9 +305,9 @@ static ssize_t peeked_reader(void *ctx, void *buf, size_t n)
  * reports as it reports any unreadable file; *failed then tells the caller
  * not to report the archive again.
  */
-static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
-					 struct source_stream *s,
-					 int64_t file_size, bool *failed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_stream(struct walk *w, struct archive *a, struct source_stream *s,
+	    int64_t file_size, bool *failed)
 {
 	struct entry_reader r = {
 		.a = a, .file_size = file_size, .floor = inflate_floor()};
@@ -457,8 +457,8 @@ static la_ssize_t stdin_archive_reader(struct archive *a, void *ctx,
 }
 
 /* A plain text file, read without libarchive. */
-static struct oomlens_error *walk_plain(struct walk *w, const char *path,
-					int64_t size)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_plain(struct walk *w, const char *path, int64_t size)
 {
 	struct source_stream s = {0};
 	struct oomlens_error *err;
@@ -519,8 +519,8 @@ static void skip_entry(struct walk *w, struct archive *a, const char *name)
 		w->stats->skipped++;
 }
 
-static struct oomlens_error *walk_file(struct walk *w, const char *path,
-				       int64_t size)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_file(struct walk *w, const char *path, int64_t size)
 {
 	struct archive *a = archive_read_new();
 	struct archive_entry *entry;
@@ -629,8 +629,8 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
  * command line (a process substitution among them), read once, front to
  * back: empty, plain text, or something libarchive opens.
  */
-static struct oomlens_error *walk_pipe(struct walk *w, int fd, const char *path,
-				       const char *name)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 {
 	struct stdin_ahead *in = calloc(1, sizeof(*in));
 	struct oomlens_error *err = NULL;
@@ -757,12 +757,12 @@ static bool sos_file_wanted(const struct walk *w, const char *path)
 	return got > 0 && dump_kind(head, (size_t)got);
 }
 
-static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_path(struct walk *w, const char *path, int depth);
 
 /* A folder's entries, in name order; an unpacked sosreport as its tarball. */
-static struct oomlens_error *walk_dir(struct walk *w, const char *path,
-				      int depth)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_dir(struct walk *w, const char *path, int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct dirent **names;
@@ -810,8 +810,8 @@ static struct oomlens_error *walk_dir(struct walk *w, const char *path,
  * a FIFO or a process substitution is read; anything else not read is a
  * failure. Inside a folder, links and special files are passed over.
  */
-static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_path(struct walk *w, const char *path, int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct stat st;

@@ -75,9 +75,9 @@ typedef void source_skip_fn(void *ctx, const char *name, const char *why,
  * reported through skip (with the reason) and the walk goes on; errors
  * returned are what fn returned or out-of-memory.
  */
-struct oomlens_error *source_walk(const char *path, source_fn *fn,
-				  source_skip_fn *skip, void *ctx,
-				  struct source_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+source_walk(const char *path, source_fn *fn, source_skip_fn *skip, void *ctx,
+	    struct source_stats *stats);
 
 /*
  * Offered every regular file on disk before it is read as a log: set
@@ -88,10 +88,10 @@ typedef struct oomlens_error *source_claim_fn(void *ctx, const char *path,
 					      bool *claimed);
 
 /* source_walk() with a claim callback. */
-struct oomlens_error *source_walk_claim(const char *path, source_fn *fn,
-					source_skip_fn *skip,
-					source_claim_fn *claim, void *ctx,
-					struct source_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+source_walk_claim(const char *path, source_fn *fn, source_skip_fn *skip,
+		  source_claim_fn *claim, void *ctx,
+		  struct source_stats *stats);
 
 /* True if an archive entry's name looks like a kernel log worth reading. */
 bool source_entry_wanted(const char *entry_name);

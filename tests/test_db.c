@@ -462,8 +462,8 @@ START_TEST(file_reopens_with_its_data)
 }
 END_TEST
 
-static struct oomlens_error *count_summary(void *ctx,
-					   const struct verdict_summary *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+count_summary(void *ctx, const struct verdict_summary *row)
 {
 	int64_t *n = ctx;
 
@@ -497,8 +497,8 @@ START_TEST(verdicts_are_replaced_and_summarised)
 }
 END_TEST
 
-static struct oomlens_error *keep_summary(void *ctx,
-					  const struct verdict_summary *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_summary(void *ctx, const struct verdict_summary *row)
 {
 	struct verdict_summary *want = ctx;
 
@@ -1147,8 +1147,8 @@ struct listed {
 	bool fail;
 };
 
-static struct oomlens_error *keep_row(void *ctx,
-				      const struct db_incident_row *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_row(void *ctx, const struct db_incident_row *row)
 {
 	struct listed *l = ctx;
 

@@ -758,6 +758,80 @@ static unsigned buddy_page_kb(const char *s, size_t n)
 	return 0;
 }
 
+/* "lowmem_reserve[]: 0 1928 ...": one counter per zone, in pages. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_lowmem_reserve(struct oomlog *log, const struct pat_match *m)
+{
+	const char *s;
+	size_t n;
+	struct scan sc;
+	int64_t v;
+	unsigned i = 0;
+
+	if (!log->scope || !pat_group(m, "vals", &s, &n))
+		return NULL;
+	for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v); i++) {
+		struct short_text key = {.n = 0};
+		struct oomlens_error *err;
+
+		text_add(&key, "lowmem_reserve[", 15);
+		text_add_int(&key, i);
+		text_add(&key, "]", 1);
+		err = oom_incident_add_stat(log->cur, log->scope, key.s, key.n,
+					    v, UNIT_PAGES);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+/* "Node 0 hugepages_total=0 ... hugepages_size=2048kB", by node and size. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_hugepages(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	struct short_text what = {.n = 0};
+	struct oomlens_error *err;
+	const char *scope;
+
+	text_add(&what, "hugepages-", 10);
+	text_add_int(&what, pat_int(m, "size"));
+	text_add(&what, "kB", 2);
+	scope = node_scope(log, m, what.s, what.n);
+	if (!scope)
+		return &oomlens_error_nomem;
+	if ((err = oom_incident_add_stat(inc, scope, "total", 5,
+					 pat_int(m, "total"), UNIT_COUNT)) ||
+	    (err = oom_incident_add_stat(inc, scope, "free", 4,
+					 pat_int(m, "free"), UNIT_COUNT)))
+		return err;
+	return oom_incident_add_stat(inc, scope, "surplus", 7,
+				     pat_int(m, "surp"), UNIT_COUNT);
+}
+
+/* "N pages RAM" and its kin, in every era's words. */
+static void on_page_count(struct oom_meminfo *mem, const struct pat_match *m)
+{
+	int64_t v = pat_int(m, "pages");
+
+	if (group_is(m, "what", "RAM") || group_is(m, "what", "pages of RAM"))
+		mem->pages_ram = v;
+	else if (group_is(m, "what", "reserved") ||
+		 group_is(m, "what", "reserved pages"))
+		mem->pages_reserved = v;
+	else if (group_is(m, "what", "cma reserved"))
+		mem->pages_cma_reserved = v;
+	else if (group_is(m, "what", "hwpoisoned"))
+		mem->pages_hwpoisoned = v;
+	else if (group_is(m, "what", "HighMem/MovableOnly") ||
+		 group_is(m, "what", "HighMem") ||
+		 group_is(m, "what", "pages of HIGHMEM"))
+		mem->pages_highmem = v;
+	else if (group_is(m, "what", "shared") ||
+		 group_is(m, "what", "pages shared"))
+		mem->pages_shared = v;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_meminfo(struct oomlog *log, const struct pat_match *m)
 {
@@ -775,28 +849,8 @@ on_meminfo(struct oomlog *log, const struct pat_match *m)
 			return scope ? NULL : &oomlens_error_nomem;
 		return add_kv_tokens(log, scope, s, n, UNIT_KB);
 	}
-	if (row_is(m, ROW_MEMINFO_LOWMEM_RESERVE)) {
-		struct scan sc;
-		int64_t v;
-		unsigned i = 0;
-
-		if (!log->scope || !pat_group(m, "vals", &s, &n))
-			return NULL;
-		for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v);
-		     i++) {
-			struct short_text key = {.n = 0};
-			struct oomlens_error *err;
-
-			text_add(&key, "lowmem_reserve[", 15);
-			text_add_int(&key, i);
-			text_add(&key, "]", 1);
-			err = oom_incident_add_stat(inc, log->scope, key.s,
-						    key.n, v, UNIT_PAGES);
-			if (err)
-				return err;
-		}
-		return NULL;
-	}
+	if (row_is(m, ROW_MEMINFO_LOWMEM_RESERVE))
+		return on_lowmem_reserve(log, m);
 	if (row_is(m, ROW_MEMINFO_BUDDY)) {
 		scope = node_scope(log, m, NULL, 0);
 		if (!scope || !pat_group(m, "rest", &s, &n))
@@ -806,26 +860,8 @@ on_meminfo(struct oomlog *log, const struct pat_match *m)
 		return oom_incident_add_stat(inc, scope, "buddy_free", 10,
 					     pat_int(m, "total"), UNIT_KB);
 	}
-	if (row_is(m, ROW_MEMINFO_HUGEPAGES)) {
-		struct short_text what = {.n = 0};
-		struct oomlens_error *err;
-
-		text_add(&what, "hugepages-", 10);
-		text_add_int(&what, pat_int(m, "size"));
-		text_add(&what, "kB", 2);
-		scope = node_scope(log, m, what.s, what.n);
-		if (!scope)
-			return &oomlens_error_nomem;
-		if ((err = oom_incident_add_stat(inc, scope, "total", 5,
-						 pat_int(m, "total"),
-						 UNIT_COUNT)) ||
-		    (err = oom_incident_add_stat(inc, scope, "free", 4,
-						 pat_int(m, "free"),
-						 UNIT_COUNT)))
-			return err;
-		return oom_incident_add_stat(inc, scope, "surplus", 7,
-					     pat_int(m, "surp"), UNIT_COUNT);
-	}
+	if (row_is(m, ROW_MEMINFO_HUGEPAGES))
+		return on_hugepages(log, m);
 	if (row_is(m, ROW_MEMINFO_PAGECACHE))
 		mem->pagecache_pages = pat_int(m, "pages");
 	else if (row_is(m, ROW_MEMINFO_SWAPCACHE))
@@ -835,27 +871,9 @@ on_meminfo(struct oomlog *log, const struct pat_match *m)
 	else if (row_is(m, ROW_MEMINFO_TOTAL_SWAP))
 		mem->total_swap_kb = pat_int(m, "kb");
 	else if (row_is(m, ROW_MEMINFO_PAGES) ||
-		 row_is(m, ROW_MEMINFO_PAGES_2_6_18)) {
-		int64_t v = pat_int(m, "pages");
-
-		if (group_is(m, "what", "RAM") ||
-		    group_is(m, "what", "pages of RAM"))
-			mem->pages_ram = v;
-		else if (group_is(m, "what", "reserved") ||
-			 group_is(m, "what", "reserved pages"))
-			mem->pages_reserved = v;
-		else if (group_is(m, "what", "cma reserved"))
-			mem->pages_cma_reserved = v;
-		else if (group_is(m, "what", "hwpoisoned"))
-			mem->pages_hwpoisoned = v;
-		else if (group_is(m, "what", "HighMem/MovableOnly") ||
-			 group_is(m, "what", "HighMem") ||
-			 group_is(m, "what", "pages of HIGHMEM"))
-			mem->pages_highmem = v;
-		else if (group_is(m, "what", "shared") ||
-			 group_is(m, "what", "pages shared"))
-			mem->pages_shared = v;
-	} else if (row_is(m, ROW_MEMINFO_SLAB)) {
+		 row_is(m, ROW_MEMINFO_PAGES_2_6_18))
+		on_page_count(mem, m);
+	else if (row_is(m, ROW_MEMINFO_SLAB)) {
 		const char *name;
 		size_t nl;
 

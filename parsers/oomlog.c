@@ -1492,6 +1492,46 @@ unknown_line(struct oomlog *log, const char *s, size_t n)
 	return NULL;
 }
 
+/*
+ * A line that the open multi-line block takes: a memory.stat line, or a
+ * Mem-Info counter or row inside Mem-Info. True (with *err) if it was
+ * one; a line that is not ends a memory.stat block.
+ */
+static bool block_line(struct oomlog *log, const char *s, size_t n,
+		       struct pat_match *m, struct oomlens_error **err)
+{
+	*err = NULL;
+	if (log->blk == BLK_MEMCG_STATS) {
+		if (on_memcg_stat(log, s, n)) {
+			touch(log);
+			return true;
+		}
+		log->blk = BLK_NONE;
+	}
+	if (log->blk != BLK_MEMINFO)
+		return false;
+	if (is_counter_line(s, n)) {
+		touch(log);
+		*err = add_kv_tokens(log, "global", s, n, UNIT_PAGES);
+		return true;
+	}
+	if (match(log, FAM_MEMINFO, s, n, m)) {
+		touch(log);
+		*err = on_meminfo(log, m);
+		return true;
+	}
+	return false;
+}
+
+/* A trace's "Hardware name:" and "Workqueue:" lines: the first of each. */
+static void on_context(struct oom_incident *inc, const char *s, size_t n)
+{
+	if (scan_starts(s, n, "Hardware name: ") && !inc->trigger.hardware)
+		inc->trigger.hardware = oom_incident_str(inc, s + 15, n - 15);
+	if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
+		inc->trigger.workqueue = oom_incident_str(inc, s + 11, n - 11);
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 handle_report(struct oomlog *log, const char *s, size_t n)
 {
@@ -1499,33 +1539,12 @@ handle_report(struct oomlog *log, const char *s, size_t n)
 	struct oomlens_error *err = NULL;
 	struct pat_match m;
 
-	if (log->blk == BLK_MEMCG_STATS) {
-		if (on_memcg_stat(log, s, n)) {
-			touch(log);
-			return NULL;
-		}
-		log->blk = BLK_NONE;
-	}
-	/* the likely kinds of line first: Mem-Info inside its block, traces */
-	if (log->blk == BLK_MEMINFO) {
-		if (is_counter_line(s, n)) {
-			touch(log);
-			return add_kv_tokens(log, "global", s, n, UNIT_PAGES);
-		}
-		if (match(log, FAM_MEMINFO, s, n, &m)) {
-			touch(log);
-			return on_meminfo(log, &m);
-		}
-	}
+	/* the likely kinds of line first: those of the open block, traces */
+	if (block_line(log, s, n, &m, &err))
+		return err;
 	if (match(log, FAM_CONTEXT, s, n, &m)) {
 		touch(log);
-		if (scan_starts(s, n, "Hardware name: ") &&
-		    !inc->trigger.hardware)
-			inc->trigger.hardware =
-				oom_incident_str(inc, s + 15, n - 15);
-		if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
-			inc->trigger.workqueue =
-				oom_incident_str(inc, s + 11, n - 11);
+		on_context(inc, s, n);
 		return NULL;
 	}
 	if (match(log, FAM_KILLED, s, n, &m)) {

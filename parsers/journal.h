@@ -57,8 +57,8 @@ struct journal_entry {
 };
 
 /* Called per entry that has a MESSAGE; strings valid during the call. */
-typedef struct oomlens_error *journal_entry_fn(void *ctx,
-					       const struct journal_entry *e);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+journal_entry_fn(void *ctx, const struct journal_entry *e);
 /* Told of what was skipped or cut, with the line (strings borrowed). */
 typedef void journal_warn_fn(void *ctx, uint64_t line, const char *text);
 

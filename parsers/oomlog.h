@@ -27,9 +27,11 @@
 
 struct oomlog_sink {
 	/* Receives each finished incident and owns it. An error stops parsing. */
-	struct oomlens_error *(*incident)(void *ctx, struct oom_incident *inc);
+	OOMLENS_MUST_CHECK struct oomlens_error *(*incident)(
+		void *ctx, struct oom_incident *inc);
 	/* Receives each event; the event's strings are borrowed. May be NULL. */
-	struct oomlens_error *(*event)(void *ctx, const struct oom_event *ev);
+	OOMLENS_MUST_CHECK struct oomlens_error *(*event)(
+		void *ctx, const struct oom_event *ev);
 	void *ctx;
 	/*
 	 * Told of damage in the source that changes what is read: a line cut,

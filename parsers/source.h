@@ -46,7 +46,8 @@ struct source_stats {
  * Called once per stream; everything in *s is valid during the call only.
  * An error stops the walk and is returned by source_walk().
  */
-typedef struct oomlens_error *source_fn(void *ctx, struct source_stream *s);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+source_fn(void *ctx, struct source_stream *s);
 
 /*
  * Called for a file or entry that is skipped, with the reason; failed is
@@ -84,8 +85,8 @@ source_walk(const char *path, source_fn *fn, source_skip_fn *skip, void *ctx,
  * *claimed to take it (a vmcore, say) so the walker passes it by. An
  * error stops the walk.
  */
-typedef struct oomlens_error *source_claim_fn(void *ctx, const char *path,
-					      bool *claimed);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+source_claim_fn(void *ctx, const char *path, bool *claimed);
 
 /* source_walk() with a claim callback. */
 OOMLENS_MUST_CHECK struct oomlens_error *

@@ -25,15 +25,6 @@ void joiner_release(struct joiner *j)
 	strbuf_release(&j->pend);
 }
 
-void joiner_parse(const struct joiner *j, const char *text, size_t len,
-		  struct log_line *ll)
-{
-	if (j->valid && j->ll_valid)
-		prefix_parse_after(text, len, j->pend.buf, &j->ll, ll);
-	else
-		prefix_parse(text, len, ll);
-}
-
 long joiner_row_of(const char *s, size_t n)
 {
 	struct pat_match m;
@@ -56,8 +47,8 @@ long joiner_row_of(const char *s, size_t n)
  * complete message we know, or the joined text is still one of the same
  * kind.
  */
-bool joiner_continues(struct joiner *j, const char *text,
-		      const struct log_line *ll)
+bool joiner_unprefixed_continues(struct joiner *j, const char *text,
+				 const struct log_line *ll)
 {
 	const char *p = j->pend.buf;
 	size_t n = j->pend.len, old_len;
@@ -202,16 +193,4 @@ struct oomlens_error *joiner_hold(struct joiner *j, const char *text,
 	j->piece_len = len;
 	j->offset = offset;
 	return NULL;
-}
-
-bool joiner_take(struct joiner *j, struct log_line *ll)
-{
-	if (!j->valid)
-		return false;
-	j->valid = false;
-	if (j->ll_valid)
-		*ll = j->ll;
-	else
-		prefix_parse(j->pend.buf, j->pend.len, ll);
-	return true;
 }

@@ -53,14 +53,31 @@ void joiner_release(struct joiner *j);
 
 /*
  * Parse the log prefix of text into *ll, reusing what is known of the
- * pending line's (prefix_parse_after()). ll points into text.
+ * pending line's (prefix_parse_after()). ll points into text. (Inline, as
+ * joiner_take(): both run on every line.)
  */
-void joiner_parse(const struct joiner *j, const char *text, size_t len,
-		  struct log_line *ll);
+static inline void joiner_parse(const struct joiner *j, const char *text,
+				size_t len, struct log_line *ll)
+{
+	if (j->valid && j->ll_valid)
+		prefix_parse_after(text, len, j->pend.buf, &j->ll, ll);
+	else
+		prefix_parse(text, len, ll);
+}
 
-/* Does this physical line (text, its prefix ll) continue the pending one? */
-bool joiner_continues(struct joiner *j, const char *text,
-		      const struct log_line *ll);
+/*
+ * Does this physical line (text, its prefix ll) continue the pending one?
+ * Only a line without a log prefix may: joiner_unprefixed_continues()
+ * looks at those (the test for the rest is inline: it runs on every line).
+ */
+bool joiner_unprefixed_continues(struct joiner *j, const char *text,
+				 const struct log_line *ll);
+static inline bool joiner_continues(struct joiner *j, const char *text,
+				    const struct log_line *ll)
+{
+	return j->valid && ll->style == PREFIX_NONE && ll->msg_len &&
+	       joiner_unprefixed_continues(j, text, ll);
+}
 
 /*
  * Append the continuation ll (of the physical line lineno, len bytes) to
@@ -88,7 +105,17 @@ joiner_hold(struct joiner *j, const char *text, size_t len,
  * buffer, valid until the next joiner_hold(). The line's place is in
  * j->lineno, j->offset and j->last_lineno. False when none is pending.
  */
-bool joiner_take(struct joiner *j, struct log_line *ll);
+static inline bool joiner_take(struct joiner *j, struct log_line *ll)
+{
+	if (!j->valid)
+		return false;
+	j->valid = false;
+	if (j->ll_valid)
+		*ll = j->ll;
+	else
+		prefix_parse(j->pend.buf, j->pend.len, ll);
+	return true;
+}
 
 /*
  * The index of the first pattern row (parsers/patterns.h) that the message

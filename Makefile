@@ -38,7 +38,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install
 
 all: oomlens
@@ -84,7 +84,7 @@ $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
-check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-install $(BUILD)/fixtures/vmcore/.stamp \
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install $(BUILD)/fixtures/vmcore/.stamp \
 	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
@@ -261,8 +261,16 @@ uninstall:
 check-install: oomlens
 	tests/install.sh
 
+# No call cycle between files, nor between modules: the project's code
+# compiled with gcc's -fcallgraph-info into build-ci/ (one .ci call graph
+# per object), read by scripts/check-cycles.sh.
+check-cycles:
+	@$(MAKE) --no-print-directory -s BUILD=build-ci CFLAGS="-O0 -fcallgraph-info" \
+		$(LIB_SRC:%.c=build-ci/%.o) $(CLI:%.c=build-ci/%.o)
+	@scripts/check-cycles.sh build-ci
+
 clean:
-	rm -rf build build-asan oomlens $(GEN)
+	rm -rf build build-asan build-ci oomlens $(GEN)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 

@@ -437,8 +437,8 @@ void analyzer_options_init(struct analyzer_options *o);
  * error. Errors: USAGE naming the unknown model, an empty list, more than
  * VERDICT_MAX_MODELS models.
  */
-struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
-					     const char *list);
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_options_parse(struct analyzer_options *o, const char *list);
 
 /*
  * Parse one --assume NAME=VALUE into o. Names and values, as
@@ -448,8 +448,8 @@ struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
  * forkbomb (none), hz (12..12287). Errors: USAGE naming the input or the
  * value.
  */
-struct oomlens_error *analyzer_assume_parse(struct analyzer_options *o,
-					    const char *spec);
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_assume_parse(struct analyzer_options *o, const char *spec);
 
 /*
  * Run the models of o on inc and write one verdict per model that applies
@@ -457,9 +457,9 @@ struct oomlens_error *analyzer_assume_parse(struct analyzer_options *o,
  * in o's order, each compared with the kernel's choice and with the old
  * badness (mmotm-2009-11) when that ran. Errors: NOMEM.
  */
-struct oomlens_error *analyzer_run(const struct oom_incident *inc,
-				   const struct analyzer_options *o,
-				   struct verdict_list *out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_run(const struct oom_incident *inc, const struct analyzer_options *o,
+	     struct verdict_list *out);
 
 /*
  * What the kernel did instead of choosing a victim by its badness, as a

@@ -11,10 +11,9 @@
  * has a task table, under o's assumptions and write its verdict, named
  * and versioned by row, to v: a row's run(). Errors: NOMEM.
  */
-struct oomlens_error *y2009_run(const struct analyzer_model *row,
-				const struct oom_incident *inc,
-				const struct analyzer_options *o,
-				struct verdict *v);
+OOMLENS_MUST_CHECK struct oomlens_error *
+y2009_run(const struct analyzer_model *row, const struct oom_incident *inc,
+	  const struct analyzer_options *o, struct verdict *v);
 
 /*
  * Run the mainline model of row's era (its param: an enum mainline_era)
@@ -23,10 +22,10 @@ struct oomlens_error *y2009_run(const struct analyzer_model *row,
  * mainline-ERA), so the release's alternative formula is not tried.
  * Errors: NOMEM.
  */
-struct oomlens_error *mainline_run(const struct analyzer_model *row,
-				   bool forced, const struct oom_incident *inc,
-				   const struct analyzer_options *o,
-				   struct verdict *v);
+OOMLENS_MUST_CHECK struct oomlens_error *
+mainline_run(const struct analyzer_model *row, bool forced,
+	     const struct oom_incident *inc, const struct analyzer_options *o,
+	     struct verdict *v);
 
 /*
  * The assumptions a run rests on, each named once, in the order made; past

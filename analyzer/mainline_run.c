@@ -973,11 +973,10 @@ static void explain_mainline(const struct ml_run *r, int64_t pid,
 	x->hi = (uint64_t)hi;
 }
 
-static struct oomlens_error *run_era(const struct analyzer_model *row,
-				     const struct oom_incident *inc,
-				     struct kernel_formula f, bool forced,
-				     const struct dump_state *dump,
-				     int64_t explain_pid, struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run_era(const struct analyzer_model *row, const struct oom_incident *inc,
+	struct kernel_formula f, bool forced, const struct dump_state *dump,
+	int64_t explain_pid, struct verdict *v)
 {
 	struct ml_run r = {.inc = inc, .era = f.era, .dump = dump};
 	int era = (int)f.era;
@@ -1063,10 +1062,10 @@ static struct oomlens_error *run_era(const struct analyzer_model *row,
  * ran (kernel_rows[].has_alt), score with the other one too: a victim
  * the two disagree on is certain no more, and the row's source says why.
  */
-static struct oomlens_error *check_alt_formula(const struct analyzer_model *m,
-					       const struct oom_incident *inc,
-					       const struct dump_state *dump,
-					       struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_alt_formula(const struct analyzer_model *m,
+		  const struct oom_incident *inc, const struct dump_state *dump,
+		  struct verdict *v)
 {
 	const struct kernel_row *row =
 		kernel_row_of_release(inc->kernel_release);

@@ -40,23 +40,20 @@ static enum analyzer_fit fit_2009(const struct analyzer_model *m,
 }
 
 /* mainline-ERA: that era's formula, whatever kernel printed the report. */
-static struct oomlens_error *run_era_forced(const struct analyzer_model *m,
-					    const struct oom_incident *inc,
-					    const struct analyzer_options *o,
-					    struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run_era_forced(const struct analyzer_model *m, const struct oom_incident *inc,
+	       const struct analyzer_options *o, struct verdict *v)
 {
 	return mainline_run(m, true, inc, o, v);
 }
 
-static struct oomlens_error *run_mainline(const struct analyzer_model *m,
-					  const struct oom_incident *inc,
-					  const struct analyzer_options *o,
-					  struct verdict *v);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run_mainline(const struct analyzer_model *m, const struct oom_incident *inc,
+	     const struct analyzer_options *o, struct verdict *v);
 
-static struct oomlens_error *run_2009(const struct analyzer_model *m,
-				      const struct oom_incident *inc,
-				      const struct analyzer_options *o,
-				      struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run_2009(const struct analyzer_model *m, const struct oom_incident *inc,
+	 const struct analyzer_options *o, struct verdict *v)
 {
 	return y2009_run(m, inc, o, v);
 }
@@ -127,10 +124,9 @@ const struct analyzer_model *analyzer_model_by_name(const char *name)
 }
 
 /* mainline: the row of the incident's own era, not forced. */
-static struct oomlens_error *run_mainline(const struct analyzer_model *m,
-					  const struct oom_incident *inc,
-					  const struct analyzer_options *o,
-					  struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run_mainline(const struct analyzer_model *m, const struct oom_incident *inc,
+	     const struct analyzer_options *o, struct verdict *v)
 {
 	const struct analyzer_model *row = analyzer_verdict_row(m, inc);
 

@@ -34,8 +34,8 @@ void analyzer_options_init(struct analyzer_options *o)
 	o->by_default = true;
 }
 
-static struct oomlens_error *add(struct analyzer_options *r,
-				 const struct analyzer_model *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add(struct analyzer_options *r, const struct analyzer_model *m)
 {
 	if (r->n == VERDICT_MAX_MODELS)
 		return oomlens_error_new(OOMLENS_ERR_USAGE,

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens analyze: read logs (or vmcores with their debuginfo), run the
+ * models on every incident found and write a report (text, JSON or HTML,
+ * to standard output or -o FILE) as it goes, one incident at a time, so
+ * memory stays bounded by one report. Writes nothing else; the exit status
+ * says whether any incident was found and whether any input failed.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -108,8 +115,8 @@ static struct seen_slot *seen_find(struct seen_set *set, uint64_t fp)
 }
 
 /* The number of the incident with fingerprint fp, or 0 (then fp is added). */
-static struct oomlens_error *seen_check(struct seen_set *set, uint64_t fp,
-					size_t next_index, size_t *index)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+seen_check(struct seen_set *set, uint64_t fp, size_t next_index, size_t *index)
 {
 	struct seen_slot *slot;
 
@@ -153,7 +160,8 @@ struct analyze_ctx {
 	struct source_stream *stream, no_stream;
 };
 
-static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct analyze_ctx *a = ctx;
 	struct verdict_list verdicts;
@@ -199,7 +207,8 @@ static uint64_t event_identity(const struct oom_event *ev)
 	return fnv64(h, &uptime_us, sizeof(uptime_us));
 }
 
-static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, const struct oom_event *ev)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -220,7 +229,8 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 	cli_print_warning("analyze", source, line, text);
 }
 
-static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_stream(void *ctx, struct source_stream *s)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -245,8 +255,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
  * One vmcore: its process table and its log, read in a child process (a
  * damaged dump that crashes a library costs that dump only).
  */
-static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
-					    const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+analyze_vmcore(struct analyze_ctx *a, const char *path)
 {
 	struct vmcore_options opt = {.force = a->force,
 				     .timeout_secs = a->dump_timeout};
@@ -279,7 +289,8 @@ static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 }
 
 /* A file the walker offers: a vmcore is read here, not as a log. */
-static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -299,8 +310,8 @@ static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
 }
 
 /* One FILE argument: a file, compressed file or archive, a vmcore, "-". */
-static struct oomlens_error *analyze_path(struct analyze_ctx *a,
-					  const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+analyze_path(struct analyze_ctx *a, const char *path)
 {
 	struct stat st;
 

@@ -1,4 +1,13 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens ingest: walk paths (files, folders, archives, vmcores) and store
+ * every incident and event in the database. Parsing runs outside the write
+ * lock; what a source yields is stored in short transactions. Invariants:
+ * a source is marked done only once all of it is committed; a database
+ * error (OOMLENS_ERR_DB) stops the run with what was committed said, an
+ * input that cannot be read (OOMLENS_ERR_IO) is skipped; a signal ends the
+ * run at a transaction boundary.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -366,8 +375,8 @@ static void pending_release(struct pending *p)
  * Give batch p the source being parsed (g->src, copied into its pool). A
  * string too long for the pool is a failure to allocate.
  */
-static struct oomlens_error *pending_set_source(struct ingest *g,
-						struct pending *p, bool first)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+pending_set_source(struct ingest *g, struct pending *p, bool first)
 {
 	struct strpool *pool = &p->pool;
 
@@ -499,7 +508,7 @@ static void *writer_main(void *arg)
 }
 
 /* Start the writer thread, with the signals it must leave to main blocked. */
-static struct oomlens_error *writer_start(struct ingest *g)
+static OOMLENS_MUST_CHECK struct oomlens_error *writer_start(struct ingest *g)
 {
 	struct writer *w = &g->w;
 	sigset_t block, old;
@@ -577,7 +586,8 @@ static bool writer_failed(struct ingest *g)
  * be marked read to its end) and take a free one, waiting for it. An error
  * "stopped" when the writer has failed (g->failure says why).
  */
-static struct oomlens_error *hand_over(struct ingest *g, bool last)
+static OOMLENS_MUST_CHECK struct oomlens_error *hand_over(struct ingest *g,
+							  bool last)
 {
 	struct writer *w = &g->w;
 	struct oomlens_error *err = NULL;
@@ -595,13 +605,14 @@ static struct oomlens_error *hand_over(struct ingest *g, bool last)
 	pthread_mutex_unlock(&w->lock);
 	pending_clear(g->cur);
 	if (failed)
-		return oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	if (!last)
 		err = pending_set_source(g, g->cur, false);
 	return err;
 }
 
-static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct ingest *g = ctx;
 	struct pending *p = g->cur;
@@ -632,7 +643,8 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 		       : NULL;
 }
 
-static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, const struct oom_event *ev)
 {
 	struct ingest *g = ctx;
 	struct pending *p = g->cur;
@@ -701,10 +713,9 @@ static int64_t trusted_mtime(const struct stat *st)
  * done and *done set; a file whose content is known under a new mtime has
  * the mtime recorded, so that the shortcut finds it next time.
  */
-static struct oomlens_error *source_done(struct ingest *g,
-					 struct db_source *src,
-					 char hex[CONTENT_DIGEST_HEX],
-					 bool *done)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_done(struct ingest *g, struct db_source *src,
+	    char hex[CONTENT_DIGEST_HEX], bool *done)
 {
 	struct oomlens_error *err;
 	struct stat st;
@@ -721,7 +732,7 @@ static struct oomlens_error *source_done(struct ingest *g,
 	 */
 	writer_drain(g);
 	if (writer_failed(g))
-		return oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	src->size = (int64_t)st.st_size;
 	src->mtime_ns = trusted_mtime(&st);
 	err = db_source_is_unchanged(g->db, src->path, src->size, src->mtime_ns,
@@ -787,7 +798,7 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
  * be read is skipped (what was stored of it stays, not marked done, so a
  * rerun reads it again).
  */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 ingest_source(struct ingest *g, const struct db_source *src,
 	      struct oomlens_error *(*parse)(struct ingest *g, void *arg),
 	      void *arg, const char *name)
@@ -821,7 +832,8 @@ struct stream_arg {
 	struct source_stream *s;
 };
 
-static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
+static OOMLENS_MUST_CHECK struct oomlens_error *parse_stream(struct ingest *g,
+							     void *arg)
 {
 	struct source_stream *s = ((struct stream_arg *)arg)->s;
 	struct oomlens_error *err;
@@ -832,7 +844,8 @@ static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
 	return err;
 }
 
-static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_stream(void *ctx, struct source_stream *s)
 {
 	struct ingest *g = ctx;
 	struct db_source src = {0};
@@ -852,7 +865,7 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 		return err;
 	err = ingest_source(g, &src, parse_stream, &arg, s->name);
 	if (err || writer_failed(g))
-		return err ? err : oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		return err ? err : oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
 	g->at = 0;
 	progress(g, false);
@@ -892,14 +905,16 @@ bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory, in one transaction.
  */
-static struct oomlens_error *parse_dump(struct ingest *g, void *arg)
+static OOMLENS_MUST_CHECK struct oomlens_error *parse_dump(struct ingest *g,
+							   void *arg)
 {
 	const struct dump_state *d = arg;
 
 	return oomlog_parse_text(d->log, d->log_len, g->dump_path, &g->sink);
 }
 
-static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
+							      const char *path)
 {
 	struct vmcore_options opt = {.force = g->force,
 				     .timeout_secs = g->dump_timeout};
@@ -949,7 +964,7 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	err = ingest_source(g, &src, parse_dump, &d, path);
 	writer_drain(g); /* the writer reads d until then */
 	if (!err && writer_failed(g))
-		err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+		err = oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	if (!err) {
 		g->vmcores++;
 		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;
@@ -959,7 +974,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	return err;
 }
 
-static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct ingest *g = ctx;
 

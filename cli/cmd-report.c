@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens report: the incidents stored by ingest, as a table, one incident
+ * in full, a summary of model verdicts, or an integrity check, to standard
+ * output or -o FILE. It opens the database read-only and never migrates
+ * it.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -53,7 +59,8 @@ struct report_ctx {
 	int64_t only; /* --incident, or 0 */
 };
 
-static struct oomlens_error *show(struct report_ctx *c, int64_t id)
+static OOMLENS_MUST_CHECK struct oomlens_error *show(struct report_ctx *c,
+						     int64_t id)
 {
 	struct oom_incident *inc;
 	struct oomlens_error *err = db_load_incident(c->db, id, &inc);
@@ -67,14 +74,14 @@ static struct oomlens_error *show(struct report_ctx *c, int64_t id)
 	return err;
 }
 
-static struct oomlens_error *on_row(void *ctx,
-				    const struct db_incident_row *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_row(void *ctx, const struct db_incident_row *row)
 {
 	return show(ctx, row->id);
 }
 
-static struct oomlens_error *on_verdict(void *ctx, int64_t id,
-					const struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_verdict(void *ctx, int64_t id, const struct verdict *v)
 {
 	struct report_ctx *c = ctx;
 
@@ -84,8 +91,8 @@ static struct oomlens_error *on_verdict(void *ctx, int64_t id,
 	return report_verdict(c->r, id, v);
 }
 
-static struct oomlens_error *on_event(void *ctx, int64_t id,
-				      const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, int64_t id, const struct oom_event *ev)
 {
 	struct report_ctx *c = ctx;
 
@@ -94,13 +101,13 @@ static struct oomlens_error *on_event(void *ctx, int64_t id,
 	return report_event(c->r, ev);
 }
 
-static struct oomlens_error *on_summary_row(void *ctx,
-					    const struct verdict_summary *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_summary_row(void *ctx, const struct verdict_summary *row)
 {
 	return summary_row(ctx, row);
 }
 
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 on_html_summary_row(void *ctx, const struct verdict_summary *row)
 {
 	report_summary_row(ctx, row);

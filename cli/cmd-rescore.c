@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens rescore: run the heuristic models again on every stored incident
+ * and store each verdict with the model's name and version, in one
+ * transaction per batch, so that a new model version reaches the archive
+ * without a new ingest.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +47,9 @@ struct rescore {
 };
 
 /* Whether inc's stored verdicts are those this run would store. */
-static struct oomlens_error *scored_already(struct rescore *r, int64_t id,
-					    const struct oom_incident *inc,
-					    bool *same)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+scored_already(struct rescore *r, int64_t id, const struct oom_incident *inc,
+	       bool *same)
 {
 	const struct analyzer_model *rows[VERDICT_MAX_MODELS];
 	const char *names[VERDICT_MAX_MODELS];
@@ -62,7 +68,8 @@ static struct oomlens_error *scored_already(struct rescore *r, int64_t id,
 	return db_verdicts_are(r->db, id, names, versions, n, same);
 }
 
-static struct oomlens_error *rescore_one(void *ctx, int64_t id)
+static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
+							    int64_t id)
 {
 	struct rescore *r = ctx;
 	struct oom_incident *inc = NULL;

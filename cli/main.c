@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The oomlens command: the command table (name, function, one line of
+ * usage), the dispatch to cli/cmd-*.c, `help CMD`, -V, and a "did you
+ * mean" for a misspelt command. Each command returns its exit status;
+ * nothing below cli/ exits or prints to a terminal.
+ */
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>

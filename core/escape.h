@@ -39,7 +39,8 @@ size_t utf8_len(const unsigned char *p, size_t n, uint32_t *cp);
 bool escape_needed(const char *s, size_t n);
 
 /* Append s[0..n), escaped, to sb. Errors: NOMEM, LIMIT. */
-struct oomlens_error *escape_add(struct strbuf *sb, const char *s, size_t n);
+OOMLENS_MUST_CHECK struct oomlens_error *escape_add(struct strbuf *sb,
+						    const char *s, size_t n);
 
 /*
  * The C string s escaped: s itself when nothing needs escaping, else a

@@ -39,11 +39,10 @@ void db_bind_fields(struct db_bind *b, const struct field_table *t,
  * "INSERT INTO table(lead, f...) VALUES (?, ...)" or "SELECT lead, f... tail"
  * for a field table; col_prefix qualifies the SELECT's columns.
  */
-static struct oomlens_error *fields_sql(struct strbuf *sb, bool insert,
-					const char *head, int n_lead,
-					const char *col_prefix,
-					const struct field_table *t,
-					const char *tail)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+fields_sql(struct strbuf *sb, bool insert, const char *head, int n_lead,
+	   const char *col_prefix, const struct field_table *t,
+	   const char *tail)
 {
 	struct oomlens_error *err = strbuf_adds(sb, head);
 	int n = n_lead;

@@ -120,14 +120,15 @@ struct db {
  * rc when the connection holds another one (bind errors). NOMEM gives the
  * static nomem error. Call it at once, before anything else touches db.
  */
-struct oomlens_error *db_fail(struct db *db, int rc, const char *call);
+OOMLENS_MUST_CHECK struct oomlens_error *db_fail(struct db *db, int rc,
+						 const char *call);
 
 /*
  * The statement in slot id, prepared from sql on first use and reset by the
  * caller after each use (db_step_done() and db_step_row() do that).
  */
-struct oomlens_error *db_stmt(struct db *db, enum db_stmt_id id,
-			      const char *sql, sqlite3_stmt **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_stmt(struct db *db, enum db_stmt_id id, const char *sql, sqlite3_stmt **out);
 
 /*
  * The statement in slot id, built on first use from a field table
@@ -135,11 +136,10 @@ struct oomlens_error *db_stmt(struct db *db, enum db_stmt_id id,
  * insert: "<head>, c1, c2...) VALUES (?, ?...)" with n_lead + n parameters;
  * else:   "<head>, <col_prefix>c1, ...<tail>".
  */
-struct oomlens_error *db_fields_stmt(struct db *db, enum db_stmt_id id,
-				     bool insert, const char *head, int n_lead,
-				     const char *col_prefix,
-				     const struct field_table *t,
-				     const char *tail, sqlite3_stmt **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_fields_stmt(struct db *db, enum db_stmt_id id, bool insert, const char *head,
+	       int n_lead, const char *col_prefix, const struct field_table *t,
+	       const char *tail, sqlite3_stmt **out);
 
 /* A new task column needs a migration, the SQL below and docs/schema.md. */
 _Static_assert(TASK_COL_COUNT == 16, "task columns changed: migrate db/");
@@ -211,23 +211,25 @@ void db_bind_fields(struct db_bind *b, const struct field_table *t,
  * failed (b may be NULL when nothing was bound), fewer values bound than the
  * statement has parameters, or the step's.
  */
-struct oomlens_error *db_step_done(struct db *db, const struct db_bind *b,
-				   sqlite3_stmt *st);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_step_done(struct db *db, const struct db_bind *b, sqlite3_stmt *st);
 
 /*
  * Step a query whose parameters b bound (b may be NULL): *row is true with
  * a row to read, false at the end. At the end and on error the statement is
  * reset; the caller resets a query it abandons early.
  */
-struct oomlens_error *db_step_row(struct db *db, const struct db_bind *b,
-				  sqlite3_stmt *st, bool *row);
+OOMLENS_MUST_CHECK struct oomlens_error *db_step_row(struct db *db,
+						     const struct db_bind *b,
+						     sqlite3_stmt *st,
+						     bool *row);
 
 /* The single integer sql returns (a count, a pragma); 0 for no row. */
-struct oomlens_error *db_query_int(struct db *db, const char *sql,
-				   int64_t *out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_query_int(struct db *db, const char *sql, int64_t *out);
 
 /* Run one of the parameterless transaction statements. */
-struct oomlens_error *db_exec_stmt(struct db *db, enum db_stmt_id id,
-				   const char *sql);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_exec_stmt(struct db *db, enum db_stmt_id id, const char *sql);
 
 #endif

@@ -21,9 +21,10 @@
 #include "core/array.h"
 #include "core/banned.h"
 
-static struct oomlens_error *corrupt(const char *what, const char *value)
+static OOMLENS_MUST_CHECK struct oomlens_error *corrupt(const char *what,
+							const char *value)
 {
-	return oomlens_error_new(OOMLENS_ERR_CORRUPT, "unknown %s '%s'", what,
+	return oomlens_error_new(OOMLENS_ERR_DB, "unknown %s '%s'", what,
 				 value ? value : "(null)");
 }
 
@@ -47,8 +48,8 @@ static int64_t col_int(sqlite3_stmt *st, int col)
 }
 
 /* A copy of a text column in inc's pool; NULL stays NULL. */
-static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
-				     int col, const char **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+col_str(struct oom_incident *inc, sqlite3_stmt *st, int col, const char **out)
 {
 	const unsigned char *s;
 
@@ -70,10 +71,9 @@ static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
  * are copied into inc's pool, or with inc NULL borrowed from the statement
  * (valid until its next step or reset).
  */
-static struct oomlens_error *load_fields(struct oom_incident *inc,
-					 sqlite3_stmt *st, int col,
-					 const struct field_table *t,
-					 void *base)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_fields(struct oom_incident *inc, sqlite3_stmt *st, int col,
+	    const struct field_table *t, void *base)
 {
 	struct oomlens_error *err = NULL;
 	size_t i;
@@ -106,7 +106,7 @@ static struct oomlens_error *load_fields(struct oom_incident *inc,
 			if (f->type == FIELD_PAGE_KB && v != OOM_VAL_NONE &&
 			    (v < 0 || v > UINT_MAX))
 				err = oomlens_error_new(
-					OOMLENS_ERR_CORRUPT,
+					OOMLENS_ERR_DB,
 					"page size %" PRId64 " kB", v);
 			else
 				field_set_int(f, base, v);
@@ -116,8 +116,8 @@ static struct oomlens_error *load_fields(struct oom_incident *inc,
 	return err;
 }
 
-static struct oomlens_error *load_columns(struct db *db, int64_t id,
-					  struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_columns(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -149,8 +149,8 @@ static struct oomlens_error *load_columns(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_stats(struct db *db, int64_t id,
-					struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_stats(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -194,10 +194,9 @@ static struct oomlens_error *load_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
-					 int64_t task_seq,
-					 struct oom_incident *inc,
-					 struct oom_task *t, size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_extras(struct db *db, int64_t incident_id, int64_t task_seq,
+	    struct oom_incident *inc, struct oom_task *t, size_t n)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -220,7 +219,7 @@ static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
 	while (!(err = db_step_row(db, &b, st, &row)) && row) {
 		if (t->n_extra == n)
 			err = oomlens_error_new(
-				OOMLENS_ERR_CORRUPT,
+				OOMLENS_ERR_DB,
 				"task %" PRId64 " of incident %" PRId64
 				" has more extra columns than %zu",
 				task_seq, incident_id, n);
@@ -235,7 +234,7 @@ static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
 	return err;
 }
 
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 {
 	struct oomlens_error *err;
@@ -280,8 +279,8 @@ load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 	return err;
 }
 
-static struct oomlens_error *load_kills(struct db *db, int64_t id,
-					struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_kills(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -310,8 +309,8 @@ static struct oomlens_error *load_kills(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
-					    struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_forkbombs(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -344,8 +343,8 @@ static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_warnings(struct db *db, int64_t id,
-					   struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_warnings(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -372,7 +371,7 @@ static struct oomlens_error *load_warnings(struct db *db, int64_t id,
 }
 
 /* The incident row; *n_tasks is how many task rows to expect. */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 load_row(struct db *db, int64_t id, struct oom_incident *inc, int64_t *n_tasks)
 {
 	struct oomlens_error *err;

@@ -31,8 +31,8 @@
 #include "core/banned.h"
 
 /* Run sql (no result rows) with ?1 bound to text1 if not NULL. */
-static struct oomlens_error *run(struct db *db, const char *sql,
-				 const char *text1, int64_t *changes)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run(struct db *db, const char *sql, const char *text1, int64_t *changes)
 {
 	struct oomlens_error *err = NULL;
 	sqlite3_stmt *st = NULL;
@@ -62,10 +62,9 @@ static struct oomlens_error *run(struct db *db, const char *sql,
  * t.source_id through temp.merge_smap; the rest as they are. from is
  * shard.T when NULL.
  */
-static struct oomlens_error *copy_from(struct db *db, const char *table,
-				       const char *verb, const char *from,
-				       bool remap, const char *tail,
-				       int64_t *changes)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+copy_from(struct db *db, const char *table, const char *verb, const char *from,
+	  bool remap, const char *tail, int64_t *changes)
 {
 	struct strbuf cols = STRBUF_INIT(1 << 16), vals = STRBUF_INIT(1 << 16),
 		      sql = STRBUF_INIT(1 << 17);
@@ -127,9 +126,9 @@ static struct oomlens_error *copy_from(struct db *db, const char *table,
 }
 
 /* copy_from() the shard's table T, ids remapped. */
-static struct oomlens_error *copy_rows(struct db *db, const char *table,
-				       const char *verb, const char *tail,
-				       int64_t *changes)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+copy_rows(struct db *db, const char *table, const char *verb, const char *tail,
+	  int64_t *changes)
 {
 	return copy_from(db, table, verb, NULL, true, tail, changes);
 }
@@ -176,7 +175,7 @@ static const char sql_children[] =
 	" (SELECT 1 FROM main.pragma_table_info(s.name) WHERE name ="
 	" 'incident_id') ORDER BY rowid";
 
-static struct oomlens_error *check_tables(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *check_tables(struct db *db)
 {
 	struct oomlens_error *err = NULL;
 	sqlite3_stmt *st = NULL;
@@ -198,7 +197,7 @@ static struct oomlens_error *check_tables(struct db *db)
 }
 
 /* Copy the rows of every table that hangs off the fresh incidents. */
-static struct oomlens_error *copy_children(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *copy_children(struct db *db)
 {
 	struct oomlens_error *err = NULL;
 	sqlite3_stmt *st = NULL;
@@ -234,8 +233,8 @@ static struct oomlens_error *copy_children(struct db *db)
 	return err;
 }
 
-static struct oomlens_error *merge_rows(struct db *db,
-					struct db_merge_totals *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+merge_rows(struct db *db, struct db_merge_totals *t)
 {
 	struct oomlens_error *err = NULL;
 	int64_t n = 0;

@@ -24,8 +24,8 @@ static const char sql_task_extra[] =
 	"INSERT INTO task_extra(incident_id, task_seq, seq, name, value)"
 	" VALUES (?1, ?2, ?3, ?4, ?5)";
 
-static struct oomlens_error *savepoint_end(struct db *db, bool ok,
-					   bool outermost)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+savepoint_end(struct db *db, bool ok, bool outermost)
 {
 	struct oomlens_error *err = NULL;
 
@@ -44,8 +44,8 @@ static struct oomlens_error *savepoint_end(struct db *db, bool ok,
 	return err;
 }
 
-static struct oomlens_error *find_incident(struct db *db, const char *fp,
-					   int64_t *id, bool *found)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+find_incident(struct db *db, const char *fp, int64_t *id, bool *found)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -65,9 +65,9 @@ static struct oomlens_error *find_incident(struct db *db, const char *fp,
 	return err;
 }
 
-static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
-					const struct oom_incident *inc,
-					const char *fp, int64_t *id)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_row(struct db *db, int64_t source_id, const struct oom_incident *inc,
+	   const char *fp, int64_t *id)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -90,11 +90,12 @@ static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
 	return err;
 }
 
-static struct oomlens_error *json_key(struct strbuf *sb, const char *s);
+static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
+							 const char *s);
 
 /* "INSERT INTO incident_columns ... VALUES (?1, ?, ?), ..." for 2^k rows. */
-static struct oomlens_error *column_stmt(struct db *db, int k,
-					 sqlite3_stmt **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+column_stmt(struct db *db, int k, sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 12);
 	struct oomlens_error *err;
@@ -123,8 +124,8 @@ _Static_assert(DB_ST_COLUMN_16 - DB_ST_COLUMN == COLUMN_BATCH_LOG2,
  * rows (index, name). (Bytes of a name above 0x7f come back read as
  * Latin-1, as for counter names.)
  */
-static struct oomlens_error *insert_columns_json(struct db *db, int64_t id,
-						 const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_columns_json(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct strbuf sb = STRBUF_INIT((size_t)1 << 20);
@@ -169,8 +170,8 @@ static bool has_high_byte(const char *s)
  * The header's names, in falling powers of two of rows to a step; a header
  * with a byte above 0x7f goes through JSON as it always did.
  */
-static struct oomlens_error *insert_columns(struct db *db, int64_t id,
-					    const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_columns(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	unsigned used = 0;
@@ -211,7 +212,8 @@ static struct oomlens_error *insert_columns(struct db *db, int64_t id,
  * control bytes are escaped, and so are bytes above 0x7f (as \u00XX: such a
  * name comes back read as Latin-1), so that the text is always valid JSON.
  */
-static struct oomlens_error *json_key(struct strbuf *sb, const char *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
+							 const char *s)
 {
 	struct oomlens_error *err = strbuf_add(sb, "\"", 1);
 
@@ -237,7 +239,8 @@ static struct oomlens_error *json_key(struct strbuf *sb, const char *s)
 }
 
 /* ":<value>" without printf: this runs for every counter of every report. */
-static struct oomlens_error *json_int(struct strbuf *sb, int64_t v)
+static OOMLENS_MUST_CHECK struct oomlens_error *json_int(struct strbuf *sb,
+							 int64_t v)
 {
 	char buf[24], *p = buf + sizeof(buf);
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -255,8 +258,8 @@ static struct oomlens_error *json_int(struct strbuf *sb, int64_t v)
  * ",\"key\":value" (no comma first) in one append when the key is plain
  * and short, which is every key the kernel prints; json_key() otherwise.
  */
-static struct oomlens_error *json_counter(struct strbuf *sb, bool first,
-					  const char *key, int64_t v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+json_counter(struct strbuf *sb, bool first, const char *key, int64_t v)
 {
 	struct oomlens_error *err;
 	char buf[96];
@@ -301,7 +304,8 @@ _Static_assert(DB_ST_STAT_8 - DB_ST_STAT == STAT_BATCH_LOG2,
 	       "a statement slot for each power of two up to STAT_BATCH");
 
 /* "INSERT INTO incident_stats ... VALUES (?1, ?, ?, ?, ?), ..." for 2^k. */
-static struct oomlens_error *stat_stmt(struct db *db, int k, sqlite3_stmt **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *stat_stmt(struct db *db, int k,
+							  sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 12);
 	struct oomlens_error *err;
@@ -328,8 +332,8 @@ static struct oomlens_error *stat_stmt(struct db *db, int k, sqlite3_stmt **out)
  * STAT_BATCH runs are written into sb, each ending in its NUL, then go in
  * falling powers of two of rows to a step.
  */
-static struct oomlens_error *insert_stats(struct db *db, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_stats(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	struct strbuf sb = STRBUF_INIT((size_t)64 << 20);
@@ -390,9 +394,9 @@ static struct oomlens_error *insert_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_extras(struct db *db, int64_t incident_id,
-					   size_t task_seq,
-					   const struct oom_task *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_extras(struct db *db, int64_t incident_id, size_t task_seq,
+	      const struct oom_task *t)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -440,7 +444,8 @@ _Static_assert(DB_ST_TASK_BATCH - DB_ST_TASK == TASK_BATCH_LOG2,
  * row r's values are parameters 3 + 20r to 22 + 20r. 2 + 32 * 20 = 642
  * parameters stay under the 999 of older SQLite builds.
  */
-static struct oomlens_error *task_stmt(struct db *db, int k, sqlite3_stmt **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *task_stmt(struct db *db, int k,
+							  sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 16);
 	struct oomlens_error *err;
@@ -472,8 +477,8 @@ static struct oomlens_error *task_stmt(struct db *db, int k, sqlite3_stmt **out)
  * that have any. Each statement's incident id and page size are bound when
  * it is first used for the incident: bindings outlive a reset.
  */
-static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_tasks(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	unsigned bound = 0; /* bit k: slot DB_ST_TASK + k has ?1 and ?2 */
@@ -523,8 +528,8 @@ static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_kills(struct db *db, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_kills(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -544,8 +549,8 @@ static struct oomlens_error *insert_kills(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_forkbombs(struct db *db, int64_t id,
-					      const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_forkbombs(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -572,8 +577,8 @@ static struct oomlens_error *insert_forkbombs(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_warnings(struct db *db, int64_t id,
-					     const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_warnings(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -598,9 +603,9 @@ static struct oomlens_error *insert_warnings(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_sighting(struct db *db, int64_t id,
-					     int64_t source_id,
-					     const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_sighting(struct db *db, int64_t id, int64_t source_id,
+		const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -645,11 +650,10 @@ static const char sql_same_place[] =
  * *longer is one that supersedes inc (inc is truncated, it is complete or
  * goes on further), or 0; shorter[] are the truncated ones inc supersedes.
  */
-static struct oomlens_error *same_place(struct db *db, int64_t source_id,
-					const struct oom_incident *inc,
-					int64_t id, int64_t *longer,
-					int64_t shorter[MAX_SAME_PLACE],
-					size_t *n_shorter)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+same_place(struct db *db, int64_t source_id, const struct oom_incident *inc,
+	   int64_t id, int64_t *longer, int64_t shorter[MAX_SAME_PLACE],
+	   size_t *n_shorter)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -692,7 +696,8 @@ static struct oomlens_error *same_place(struct db *db, int64_t source_id,
  * for one at a place by was seen too), and it goes with all its rows,
  * its verdicts and scores among them (a rescore gives by its own).
  */
-static struct oomlens_error *supersede(struct db *db, int64_t old, int64_t by)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+supersede(struct db *db, int64_t old, int64_t by)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -843,7 +848,8 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 		if (db->stmt[borrowing[i]])
 			sqlite3_clear_bindings(db->stmt[borrowing[i]]);
 	if (err) {
-		savepoint_end(db, false, outermost);
+		/* NULL: undoing returns no error of its own */
+		oomlens_error_free(savepoint_end(db, false, outermost));
 		return oomlens_error_wrap(err, "cannot store incident");
 	}
 	err = savepoint_end(db, true, outermost);
@@ -853,5 +859,30 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 		*incident_id = id;
 	if (was_new)
 		*was_new = !found;
+	return NULL;
+}
+
+struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
+				     const struct oom_event *ev, bool *was_new)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_fields_stmt(db, DB_ST_EVENT, true,
+			     "INSERT INTO events(source_id", 1, "",
+			     &field_event, " ON CONFLICT DO NOTHING", &st);
+	if (err)
+		goto fail;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, source_id);
+	db_bind_fields(&b, &field_event, ev);
+	err = db_step_done(db, &b, st);
+	sqlite3_clear_bindings(st);
+fail:
+	if (err)
+		return oomlens_error_wrap(err, "cannot store event");
+	if (was_new)
+		*was_new = sqlite3_changes(db->sql) > 0;
 	return NULL;
 }

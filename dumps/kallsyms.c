@@ -121,16 +121,16 @@ bool kallsyms_available(struct kcore *kc)
 		vmcoreinfo_addr(kc, "kallsyms_addresses", &a));
 }
 
-static struct oomlens_error *bad(const char *path, const char *table,
-				 uint64_t addr, const char *why)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+bad(const char *path, const char *table, uint64_t addr, const char *why)
 {
 	return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 				 "'%s': kallsyms: %s at 0x%llx %s", path, table,
 				 (unsigned long long)addr, why);
 }
 
-static struct oomlens_error *unreadable(struct kcore *kc, const char *path,
-					const char *table, uint64_t addr)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+unreadable(struct kcore *kc, const char *path, const char *table, uint64_t addr)
 {
 	return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 				 "'%s': kallsyms: %s unreadable at 0x%llx (%s)",
@@ -139,7 +139,8 @@ static struct oomlens_error *unreadable(struct kcore *kc, const char *path,
 }
 
 /* A table at most half full for n names. */
-static struct oomlens_error *size_table(struct kallsyms *ks, size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *size_table(struct kallsyms *ks,
+							   size_t n)
 {
 	size_t cap = 1024;
 
@@ -170,8 +171,8 @@ static struct ks_ent *find(const struct kallsyms *ks, const char *name,
 }
 
 /* Add name (len bytes, no NUL) of kallsyms type `type` at addr. */
-static struct oomlens_error *add(struct kallsyms *ks, const char *name,
-				 size_t len, char type, uint64_t addr)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add(struct kallsyms *ks, const char *name, size_t len, char type, uint64_t addr)
 {
 	uint64_t h = fnv64(FNV64_SEED, name, len);
 	char rank = type >= 'A' && type <= 'Z' ? 2 : 1;
@@ -230,8 +231,8 @@ static uint64_t sym_addr(const struct addrs *a, size_t i)
 	return a->base - 1 - (uint64_t)(int64_t)a->off[i];
 }
 
-static struct oomlens_error *read_addrs(struct kcore *kc, const char *path,
-					size_t n, struct addrs *a)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_addrs(struct kcore *kc, const char *path, size_t n, struct addrs *a)
 {
 	unsigned psz = kcore_ptr_size(kc);
 	uint64_t at, base = 0;
@@ -281,8 +282,8 @@ struct tokens {
 	size_t len;
 };
 
-static struct oomlens_error *read_tokens(struct kcore *kc, const char *path,
-					 struct tokens *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_tokens(struct kcore *kc, const char *path, struct tokens *t)
 {
 	uint64_t ia, ta;
 	size_t max = 0, n;
@@ -320,10 +321,9 @@ static struct oomlens_error *read_tokens(struct kcore *kc, const char *path,
 	return NULL;
 }
 
-static struct oomlens_error *decode(struct kallsyms *ks, struct kcore *kc,
-				    const char *path, size_t nsyms,
-				    const struct addrs *a,
-				    const struct tokens *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+decode(struct kallsyms *ks, struct kcore *kc, const char *path, size_t nsyms,
+       const struct addrs *a, const struct tokens *t)
 {
 	struct cursor *c = calloc(1, sizeof(*c));
 	struct oomlens_error *err = NULL;

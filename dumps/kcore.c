@@ -380,9 +380,9 @@ static bool kdump_header_sane(int fd, uint64_t file_size, struct kdump_geom *g)
  * kcore_open() now makes it read with pread (KDUMP_MMAP_NEVER), which
  * reports the short read, so they are read in part.
  */
-static struct oomlens_error *kdump_descs_sane(int fd, uint64_t file_size,
-					      const struct kdump_geom *g,
-					      const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+kdump_descs_sane(int fd, uint64_t file_size, const struct kdump_geom *g,
+		 const char *path)
 {
 	uint64_t half = (uint64_t)g->bitmap_blocks * g->block_size / 2;
 	uint64_t bitmap = (1 + (uint64_t)g->sub_blocks) * g->block_size + half;
@@ -524,15 +524,16 @@ static int temp_file(void)
 	return open(dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
 }
 
-static struct oomlens_error *kdump_failure(struct kcore *kc, const char *path,
-					   const char *what)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+kdump_failure(struct kcore *kc, const char *path, const char *what)
 {
 	return oomlens_error_new(OOMLENS_ERR_CORRUPT, "'%s': %s: %s", path,
 				 what, kdump_get_err(kc->ctx));
 }
 
 /* libkdumpfile needs to know the OS before it can translate addresses. */
-static struct oomlens_error *setup_linux(struct kcore *kc, const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *setup_linux(struct kcore *kc,
+							    const char *path)
 {
 	const char *s;
 	kdump_num_t n;

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * What a vmcore tells (model/dump.h): the names of provenances, units and
+ * log layouts, dump_state's init and release, its bounded warnings, and the
+ * lookups of a task or thread by pid. Plain data: no I/O.
+ */
 #include "model/dump.h"
 
 #include <stdarg.h>

@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * One OOM incident (model/incident.h): creation, the string pool every
+ * string of it lives in, and the bounded lists of tasks, counters, kills,
+ * fork-bomb marks and warnings. Invariants: each list stops at its cap
+ * (OOM_MAX_*), never past it; the fingerprint hashes the
+ * report's messages only, not how a log writer prefixed them.
+ */
 #include "model/incident.h"
 
 #include <stdarg.h>

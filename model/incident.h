@@ -221,18 +221,18 @@ void oom_incident_free(struct oom_incident *inc);
 const char *oom_incident_str(struct oom_incident *inc, const char *s, size_t n);
 
 /* Append a row; the task's extra[] array passes to the incident. */
-struct oomlens_error *oom_incident_add_task(struct oom_incident *inc,
-					    const struct oom_task *t);
-struct oomlens_error *oom_incident_add_stat(struct oom_incident *inc,
-					    const char *scope, const char *key,
-					    size_t key_len, int64_t value,
-					    enum oom_unit unit);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_add_task(struct oom_incident *inc, const struct oom_task *t);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_add_stat(struct oom_incident *inc, const char *scope,
+		      const char *key, size_t key_len, int64_t value,
+		      enum oom_unit unit);
 /* A new zeroed kill of kind k (sizes OOM_VAL_NONE), or NULL (nomem/limit). */
 struct oom_kill *oom_incident_add_kill(struct oom_incident *inc,
 				       enum oom_kill_kind k);
-struct oomlens_error *oom_incident_add_forkbomb(struct oom_incident *inc,
-						int64_t pid, const char *comm,
-						struct oom_pos pos);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_add_forkbomb(struct oom_incident *inc, int64_t pid,
+			  const char *comm, struct oom_pos pos);
 /* Record a warning; past OOM_MAX_WARNINGS only a counter grows. */
 void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 		       const char *fmt, ...)

@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Sources (parsers/source.h): every stream of log text below a path,
+ * through libarchive (the only file that sees it), without extracting
+ * anything to disk: plain and compressed files, tar archives and
+ * sosreports, directories, FIFOs and standard input. Invariants: what is
+ * read is bounded (decompression-bomb ratios, entry sizes); links inside a
+ * walk are not followed; a stream that is no log is skipped and said.
+ */
 #include "parsers/source.h"
 
 #include <archive.h>
@@ -512,9 +520,9 @@ static struct oomlens_error *walk_nested(struct walk *w, struct level *lv,
  * unreadable file; *failed then tells the caller not to report the archive
  * again.
  */
-static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
-					 struct source_stream *s,
-					 struct level *lv, bool *failed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_stream(struct walk *w, struct archive *a, struct source_stream *s,
+	    struct level *lv, bool *failed)
 {
 	struct entry_reader r = {
 		.a = a, .file_size = lv->size, .floor = inflate_floor()};
@@ -824,8 +832,8 @@ static la_ssize_t stdin_archive_reader(struct archive *a, void *ctx,
 }
 
 /* A plain text file, read without libarchive. */
-static struct oomlens_error *walk_plain(struct walk *w, const char *path,
-					int64_t size, int64_t mtime)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_plain(struct walk *w, const char *path, int64_t size, int64_t mtime)
 {
 	struct source_stream s = {0};
 	struct oomlens_error *err;
@@ -987,8 +995,8 @@ static struct oomlens_error *walk_archive(struct walk *w, struct archive *a,
 	return err;
 }
 
-static struct oomlens_error *walk_file(struct walk *w, const char *path,
-				       int64_t size, int64_t mtime)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 {
 	struct archive *a = archive_reader_new();
 	struct oomlens_error *err;
@@ -1050,8 +1058,8 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
  * command line (a process substitution among them), read once, front to
  * back: empty, plain text, or something libarchive opens.
  */
-static struct oomlens_error *walk_pipe(struct walk *w, int fd, const char *path,
-				       const char *name)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 {
 	struct stdin_ahead *in = calloc(1, sizeof(*in));
 	struct oomlens_error *err = NULL;
@@ -1187,12 +1195,12 @@ static bool sos_file_wanted(const struct walk *w, const char *path)
 	return got > 0 && dump_kind(head, (size_t)got);
 }
 
-static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_path(struct walk *w, const char *path, int depth);
 
 /* A folder's entries, in name order; an unpacked sosreport as its tarball. */
-static struct oomlens_error *walk_dir(struct walk *w, const char *path,
-				      int depth)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_dir(struct walk *w, const char *path, int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct dirent **names;
@@ -1244,8 +1252,8 @@ static struct oomlens_error *walk_dir(struct walk *w, const char *path,
  * a FIFO or a process substitution is read; anything else not read is a
  * failure. Inside a folder, links and special files are passed over.
  */
-static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_path(struct walk *w, const char *path, int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct stat st;

@@ -66,7 +66,8 @@ struct source_stats {
  * Called once per stream; everything in *s is valid during the call only.
  * An error stops the walk and is returned by source_walk().
  */
-typedef struct oomlens_error *source_fn(void *ctx, struct source_stream *s);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+source_fn(void *ctx, struct source_stream *s);
 
 /*
  * Called for a file or entry that is skipped, with the reason; failed is
@@ -95,23 +96,23 @@ typedef void source_skip_fn(void *ctx, const char *name, const char *why,
  * reported through skip (with the reason) and the walk goes on; errors
  * returned are what fn returned or out-of-memory.
  */
-struct oomlens_error *source_walk(const char *path, source_fn *fn,
-				  source_skip_fn *skip, void *ctx,
-				  struct source_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+source_walk(const char *path, source_fn *fn, source_skip_fn *skip, void *ctx,
+	    struct source_stats *stats);
 
 /*
  * Offered every regular file on disk before it is read as a log: set
  * *claimed to take it (a vmcore, say) so the walker passes it by. An
  * error stops the walk.
  */
-typedef struct oomlens_error *source_claim_fn(void *ctx, const char *path,
-					      bool *claimed);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+source_claim_fn(void *ctx, const char *path, bool *claimed);
 
 /* source_walk() with a claim callback. */
-struct oomlens_error *source_walk_claim(const char *path, source_fn *fn,
-					source_skip_fn *skip,
-					source_claim_fn *claim, void *ctx,
-					struct source_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+source_walk_claim(const char *path, source_fn *fn, source_skip_fn *skip,
+		  source_claim_fn *claim, void *ctx,
+		  struct source_stats *stats);
 
 /* True if an archive entry's name looks like a kernel log worth reading. */
 bool source_entry_wanted(const char *entry_name);

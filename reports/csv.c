@@ -30,7 +30,7 @@ static void rec_start(struct rec *r, struct strbuf *sb)
 	r->first = true;
 }
 
-static struct oomlens_error *rec_end(struct rec *r)
+static OOMLENS_MUST_CHECK struct oomlens_error *rec_end(struct rec *r)
 {
 	if (!r->err)
 		r->err = strbuf_add(r->sb, "\r\n", 2);
@@ -199,8 +199,8 @@ struct oomlens_error *csv_header(struct strbuf *sb, enum csv_table t)
 	return rec_end(&r);
 }
 
-static struct oomlens_error *incident_row(struct strbuf *sb, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+incident_row(struct strbuf *sb, int64_t id, const struct oom_incident *inc)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
 	struct rec r;
@@ -225,8 +225,8 @@ static struct oomlens_error *incident_row(struct strbuf *sb, int64_t id,
 	return rec_end(&r);
 }
 
-static struct oomlens_error *task_rows(struct strbuf *sb, int64_t id,
-				       const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+task_rows(struct strbuf *sb, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	unsigned page_kb = oom_incident_page_kb(inc);

@@ -38,7 +38,8 @@ enum csv_table {
 bool csv_table_by_name(const char *name, enum csv_table *out);
 
 /* The header record of table t. */
-struct oomlens_error *csv_header(struct strbuf *sb, enum csv_table t);
+OOMLENS_MUST_CHECK struct oomlens_error *csv_header(struct strbuf *sb,
+						    enum csv_table t);
 
 /*
  * The records table t has for an incident: its one row (incidents), a row
@@ -46,16 +47,17 @@ struct oomlens_error *csv_header(struct strbuf *sb, enum csv_table t);
  * NULL); nothing for events. id is the incident's number in the "incident"
  * column: its database id, or its 1-based place in the output.
  */
-struct oomlens_error *csv_incident(struct strbuf *sb, enum csv_table t,
-				   int64_t id, const struct oom_incident *inc,
-				   const struct verdict_list *models);
+OOMLENS_MUST_CHECK struct oomlens_error *
+csv_incident(struct strbuf *sb, enum csv_table t, int64_t id,
+	     const struct oom_incident *inc, const struct verdict_list *models);
 
 /* One verdict of incident id (the verdicts table). */
-struct oomlens_error *csv_verdict(struct strbuf *sb, int64_t id,
-				  const struct verdict *v);
+OOMLENS_MUST_CHECK struct oomlens_error *
+csv_verdict(struct strbuf *sb, int64_t id, const struct verdict *v);
 
 /* An event's record (events table; id its number), nothing for others. */
-struct oomlens_error *csv_event(struct strbuf *sb, enum csv_table t, int64_t id,
-				const struct oom_event *ev);
+OOMLENS_MUST_CHECK struct oomlens_error *csv_event(struct strbuf *sb,
+						   enum csv_table t, int64_t id,
+						   const struct oom_event *ev);
 
 #endif

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * A vmcore's process table as text, in crash's columns, and as JSON
+ * (reports/dump.h), with the meaning of the dump's rss and swap counters.
+ * A value the dump did not hold is shown as such ('-' in text), not as a
+ * number.
+ */
 #include "reports/dump.h"
 
 #include <stdio.h>

@@ -13,12 +13,12 @@
 #include "model/dump.h"
 #include "reports/jsonw.h"
 
-struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
-					  const struct dump_state *d);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_dump_ps_text(struct strbuf *sb, const struct dump_state *d);
 /* The machine, then warnings, in text. */
-struct oomlens_error *render_dump_head_text(struct strbuf *sb,
-					    const struct dump_state *d,
-					    const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_dump_head_text(struct strbuf *sb, const struct dump_state *d,
+		      const char *path);
 /* {"vmcore": {...}, "tasks": [...]} members, into an open object. */
 void render_dump_json(struct jw *w, const struct dump_state *d,
 		      const char *path);

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The JSON renderer of incidents and events (docs/json-schema.md is the
+ * interface): every key in a fixed order, absent values as null, input
+ * strings escaped by reports/jsonw.c.
+ */
 #include "reports/render.h"
 
 #include <stdio.h>

@@ -21,19 +21,19 @@ void render_event_json(struct jw *w, const struct oom_event *ev);
  * Append the text report of incident number `index` (1-based), with one
  * comparison line per model of models (NULL: none).
  */
-struct oomlens_error *render_incident_text(struct strbuf *sb,
-					   const struct oom_incident *inc,
-					   size_t index,
-					   const struct verdict_list *models);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_incident_text(struct strbuf *sb, const struct oom_incident *inc,
+		     size_t index, const struct verdict_list *models);
 /* One line of the stored-incident table; a header line first when index is 1. */
-struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
-					    const struct oom_incident *inc,
-					    size_t index);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_incident_brief(struct strbuf *sb, int64_t id,
+		      const struct oom_incident *inc, size_t index);
 /* "Incident N also seen in SOURCE lines A-B", and a blank line. */
-struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
-					    const struct oom_incident *inc);
-struct oomlens_error *render_event_text(struct strbuf *sb,
-					const struct oom_event *ev);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_also_seen_text(struct strbuf *sb, size_t index,
+		      const struct oom_incident *inc);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_event_text(struct strbuf *sb, const struct oom_event *ev);
 
 /*
  * HTML (reports/html.c): html_begin() writes the page's head and makes
@@ -43,16 +43,18 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
  */
 struct html_overview;
 struct verdict_summary;
-struct oomlens_error *html_begin(struct strbuf *sb, struct html_overview **out);
-struct oomlens_error *render_incident_html(struct strbuf *sb,
-					   struct html_overview *ov,
-					   const struct oom_incident *inc,
-					   size_t index,
-					   const struct verdict_list *models);
+OOMLENS_MUST_CHECK struct oomlens_error *html_begin(struct strbuf *sb,
+						    struct html_overview **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+render_incident_html(struct strbuf *sb, struct html_overview *ov,
+		     const struct oom_incident *inc, size_t index,
+		     const struct verdict_list *models);
 void html_summary_row(struct html_overview *ov,
 		      const struct verdict_summary *row);
-struct oomlens_error *html_end(struct strbuf *sb, struct html_overview *ov,
-			       const char *events, const char *other);
+OOMLENS_MUST_CHECK struct oomlens_error *html_end(struct strbuf *sb,
+						  struct html_overview *ov,
+						  const char *events,
+						  const char *other);
 void html_free(struct html_overview *ov);
 
 #endif

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Reports (reports/report.h): the streaming front of the renderers. Each
+ * incident or event is rendered and written as it comes, so memory holds
+ * one report at a time; the format's renderer is chosen once, at begin.
+ */
 #include "reports/report.h"
 
 #include "reports/dump.h"
@@ -24,7 +29,7 @@ struct report {
 	struct html_overview *html;
 };
 
-static struct oomlens_error *flush(struct report *r)
+static OOMLENS_MUST_CHECK struct oomlens_error *flush(struct report *r)
 {
 	if (r->out.len && fwrite(r->out.buf, 1, r->out.len, r->f) != r->out.len)
 		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
@@ -97,10 +102,9 @@ struct oomlens_error *report_verdict(struct report *r, int64_t id,
 	return err ? err : flush(r);
 }
 
-static struct oomlens_error *incident(struct report *r, int64_t id,
-				      const struct oom_incident *inc,
-				      const struct verdict_list *models,
-				      bool brief)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+incident(struct report *r, int64_t id, const struct oom_incident *inc,
+	 const struct verdict_list *models, bool brief)
 {
 	struct oomlens_error *err;
 

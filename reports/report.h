@@ -35,45 +35,46 @@ enum report_format {
 struct report;
 
 /* out is borrowed. Errors: NOMEM. */
-struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
-				   FILE *f);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_begin(struct report **out, enum report_format fmt, FILE *f);
 /*
  * CSV of one table (reports/csv.h): its header at once, then the rows of
  * each incident, verdict or event reported; the rest (vmcores, "also seen
  * in") is left out. Errors: NOMEM.
  */
-struct oomlens_error *report_begin_csv(struct report **out,
-				       enum csv_table table, FILE *f);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_begin_csv(struct report **out, enum csv_table table, FILE *f);
 /*
  * A stored verdict of incident id (CSV's verdicts table; nothing in the
  * other formats). v is borrowed.
  */
-struct oomlens_error *report_verdict(struct report *r, int64_t id,
-				     const struct verdict *v);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_verdict(struct report *r, int64_t id, const struct verdict *v);
 /* inc is borrowed. Errors: IO when writing fails. */
-struct oomlens_error *report_incident(struct report *r,
-				      const struct oom_incident *inc);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_incident(struct report *r, const struct oom_incident *inc);
 /*
  * The same with the verdicts of the models run on inc: a "models" array in
  * JSON, a comparison line per model in text. Both are borrowed.
  */
-struct oomlens_error *report_incident_models(struct report *r,
-					     const struct oom_incident *inc,
-					     const struct verdict_list *models);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_incident_models(struct report *r, const struct oom_incident *inc,
+		       const struct verdict_list *models);
 /*
  * A stored incident: in text one line of a table (id, when, host, kernel,
  * constraint, victim, task rows, flags); in JSON the full incident with its
  * database id. inc is borrowed.
  */
-struct oomlens_error *report_stored_incident(struct report *r, int64_t id,
-					     const struct oom_incident *inc);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_stored_incident(struct report *r, int64_t id,
+		       const struct oom_incident *inc);
 
 /*
  * A vmcore's machine and process table (reports/dump.h): in text at once,
  * in JSON as an entry of a "vmcores" array after "events". Borrowed.
  */
-struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
-				  const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_dump(struct report *r, const struct dump_state *d, const char *path);
 
 /*
  * Incident number index (1-based, in the order reported) read again: inc is
@@ -82,8 +83,9 @@ struct oomlens_error *report_dump(struct report *r, const struct dump_state *d,
  * "Incident N also seen in SOURCE lines A-B" at once, in JSON an entry of
  * the "also_seen_in" array. inc is borrowed. Errors: NOMEM, LIMIT, IO.
  */
-struct oomlens_error *report_also_seen(struct report *r, size_t index,
-				       const struct oom_incident *inc);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_also_seen(struct report *r, size_t index,
+		 const struct oom_incident *inc);
 
 /*
  * A row of the stored verdicts' summary (model/summary.h): the HTML page
@@ -94,10 +96,10 @@ struct verdict_summary;
 void report_summary_row(struct report *r, const struct verdict_summary *row);
 
 /* ev is borrowed; its text is copied. Errors: NOMEM, LIMIT. */
-struct oomlens_error *report_event(struct report *r,
-				   const struct oom_event *ev);
+OOMLENS_MUST_CHECK struct oomlens_error *
+report_event(struct report *r, const struct oom_event *ev);
 /* Write the end, flush and free r. Errors: IO. */
-struct oomlens_error *report_end(struct report *r);
+OOMLENS_MUST_CHECK struct oomlens_error *report_end(struct report *r);
 /* Free r without writing (after an error). NULL is a no-op. */
 void report_abort(struct report *r);
 

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The text renderer of incidents and events: what a support engineer reads
+ * first (trigger, constraint, victim, who held memory, the models'
+ * verdicts). Input strings are escaped before they reach a terminal.
+ */
 #include "reports/render.h"
 
 #include <stdio.h>
@@ -44,9 +49,9 @@ static const char *tx(struct strpool *pool, const char *s)
 	return escape_str(pool, s);
 }
 
-static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
-				       const struct oom_incident *inc,
-				       int64_t victim_pid)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+top_tasks(struct strbuf *sb, struct strpool *pool,
+	  const struct oom_incident *inc, int64_t victim_pid)
 {
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct ranked *r;
@@ -260,7 +265,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	const struct oom_meminfo *m = &inc->mem;
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	struct oomlens_error *err;
+	struct oomlens_error *err, *top_err;
 	char a[32], b[32], c[32], d[32];
 	size_t i;
 
@@ -390,7 +395,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	for (i = 0; models && i < models->n; i++)
 		explain_lines(sb, &tmp, &models->v[i]);
 	explanation_text(sb, &tmp, inc, models);
-	top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
+	top_err = top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",
 			    inc->n_warnings + inc->warnings_dropped);
@@ -402,6 +407,10 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	}
 	err = strbuf_adds(sb, "\n");
 	strpool_release(&tmp);
+	if (top_err) {
+		oomlens_error_free(err);
+		return top_err;
+	}
 	return err;
 }
 
@@ -423,9 +432,9 @@ struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
  * The fields of an allocation failure or a hung task, on a line of their
  * own; the strings escaped in pool.
  */
-static struct oomlens_error *event_fields_text(struct strbuf *sb,
-					       struct strpool *pool,
-					       const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+event_fields_text(struct strbuf *sb, struct strpool *pool,
+		  const struct oom_event *ev)
 {
 	if (ev->kind == OOM_EVENT_HUNG_TASK)
 		return strbuf_addf(sb,

@@ -465,8 +465,8 @@ START_TEST(file_reopens_with_its_data)
 }
 END_TEST
 
-static struct oomlens_error *count_summary(void *ctx,
-					   const struct verdict_summary *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+count_summary(void *ctx, const struct verdict_summary *row)
 {
 	int64_t *n = ctx;
 
@@ -500,8 +500,8 @@ START_TEST(verdicts_are_replaced_and_summarised)
 }
 END_TEST
 
-static struct oomlens_error *keep_summary(void *ctx,
-					  const struct verdict_summary *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_summary(void *ctx, const struct verdict_summary *row)
 {
 	struct verdict_summary *want = ctx;
 
@@ -804,7 +804,7 @@ START_TEST(another_programs_database_is_refused)
 	snprintf(want, sizeof(want),
 		 "cannot open '%s': an SQLite database, but not oomlens's",
 		 s.db);
-	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_DB, want);
 	scratch_release(&s);
 }
 END_TEST
@@ -852,7 +852,7 @@ START_TEST(another_programs_versioned_database_is_untouched)
 	snprintf(want, sizeof(want),
 		 "cannot open '%s': an SQLite database, but not oomlens's",
 		 s.db);
-	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_DB, want);
 	ck_assert_ptr_null(db);
 	after = read_whole_file(s.db, &na);
 	ck_assert_uint_eq(na, nb);
@@ -949,7 +949,7 @@ START_TEST(read_only_open_writes_nothing)
 	scratch_init(&s);
 	snprintf(want, sizeof(want), "cannot open '%s': no such database",
 		 s.db);
-	assert_error(db_open_with(&db, s.db, &ro), OOMLENS_ERR_IO, want);
+	assert_error(db_open_with(&db, s.db, &ro), OOMLENS_ERR_DB, want);
 	ck_assert(!file_exists(s.db));
 
 	/* an empty file (an ingest killed at its start) is an empty database */
@@ -1017,7 +1017,7 @@ START_TEST(not_a_database_is_refused)
 	snprintf(want, sizeof(want),
 		 "cannot open '%s': sqlite3_step: file is not a database",
 		 s.db);
-	assert_error(db_open(&db, s.db), OOMLENS_ERR_CORRUPT, want);
+	assert_error(db_open(&db, s.db), OOMLENS_ERR_DB, want);
 	scratch_release(&s);
 	assert_error(db_open(&db, NULL), OOMLENS_ERR_USAGE,
 		     "cannot open a database: no path");
@@ -1150,8 +1150,8 @@ struct listed {
 	bool fail;
 };
 
-static struct oomlens_error *keep_row(void *ctx,
-				      const struct db_incident_row *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_row(void *ctx, const struct db_incident_row *row)
 {
 	struct listed *l = ctx;
 

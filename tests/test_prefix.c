@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of log-prefix recognition: every prefix style, the parse
+ * reused from the line before, uptime stamps of every width.
+ */
 #include <string.h>
 
 #include "parsers/prefix.h"

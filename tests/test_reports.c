@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the renderers: valid JSON whatever the input strings hold,
+ * text and JSON of an incident, one type per verdict key, the summary.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -901,7 +901,8 @@ struct one_incident {
 	struct oom_incident *inc;
 };
 
-static struct oomlens_error *keep_first(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_first(void *ctx, struct oom_incident *inc)
 {
 	struct one_incident *o = ctx;
 

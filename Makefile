@@ -12,7 +12,7 @@ WARNINGS += -Wconversion -Wsign-conversion -Wmissing-prototypes -Wformat=2 -Werr
 endif
 override CFLAGS += -std=gnu11 $(WARNINGS)
 override CPPFLAGS += -D_GNU_SOURCE -I.
-LIBS := $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
+LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
 	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
@@ -38,7 +38,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-asan check-valgrind asan-run demo deps style check-layers clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install
 
 all: oomlens
@@ -84,10 +84,22 @@ $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
-check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-install $(BUILD)/fixtures/vmcore/.stamp \
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install $(BUILD)/fixtures/vmcore/.stamp \
 	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
+	tests/html-browser.sh ./oomlens $(BUILD)
+
+# The HTML report in headless Chromium alone (also part of check).
+check-html: oomlens
+	tests/html-browser.sh ./oomlens $(BUILD)
+
+# The fleet recipes (scripts/fleet/) on a one-node Slurm cluster started
+# here and stopped after (tests/slurm.sh): needs root, slurm-wlm, munge
+# and parallel.
+check-slurm: oomlens
+	scripts/deps.sh slurm
+	tests/slurm.sh ./oomlens
 
 # The whole suite under AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
@@ -137,14 +149,22 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 		--error-exitcode=9 ./oomlens report --db $(BUILD)/vg.db --format json >/dev/null
 
 # The golden reports of fixtures/golden, rewritten from this build (the
-# demo logs' reports, and synthetic.* from test_db's every-field incident):
+# demo logs' reports in text, JSON and HTML; archive.* the report of their
+# database; synthetic.* from test_db's every-field incident):
 # review the diff, and say in the commit why each change is right.
 golden: oomlens $(BUILD)/tests/run
 	@for f in fixtures/demo/*.log; do \
 		n=$$(basename $$f .log); \
+		touch -d 2026-12-01T00:00:00Z $$f; \
 		./oomlens analyze $$f >fixtures/golden/$$n.txt || exit 1; \
 		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
+		./oomlens analyze --format html $$f >fixtures/golden/$$n.html || exit 1; \
 	done
+	@rm -f $(BUILD)/golden.db
+	./oomlens ingest --quiet --db $(BUILD)/golden.db fixtures/demo >/dev/null
+	./oomlens rescore --db $(BUILD)/golden.db >/dev/null 2>&1
+	./oomlens report --db $(BUILD)/golden.db --format html -o fixtures/golden/archive.html
+	./oomlens report --db $(BUILD)/golden.db --format json >fixtures/golden/archive.json
 	cd tests && OOMLENS_WRITE_GOLDEN=1 CK_RUN_SUITE=db ../$(BUILD)/tests/run >/dev/null
 	@git status --short fixtures/golden
 
@@ -241,8 +261,16 @@ uninstall:
 check-install: oomlens
 	tests/install.sh
 
+# No call cycle between files, nor between modules: the project's code
+# compiled with gcc's -fcallgraph-info into build-ci/ (one .ci call graph
+# per object), read by scripts/check-cycles.sh.
+check-cycles:
+	@$(MAKE) --no-print-directory -s BUILD=build-ci CFLAGS="-O0 -fcallgraph-info" \
+		$(LIB_SRC:%.c=build-ci/%.o) $(CLI:%.c=build-ci/%.o)
+	@scripts/check-cycles.sh build-ci
+
 clean:
-	rm -rf build build-asan oomlens $(GEN)
+	rm -rf build build-asan build-ci oomlens $(GEN)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 

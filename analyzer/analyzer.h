@@ -6,12 +6,17 @@
  * Heuristic models: which task would a kernel's OOM killer choose, and with
  * what score, given only what an OOM report shows?
  *
- * This first part implements the `mainline` model: oom_badness() from
- * 2.6.36 on, one row of mainline_eras[] per era of the spec (section 2.5),
- * scored by small pure integer functions that do the arithmetic in the
- * order the kernel did. analyzer_run() feeds them an incident's task table
- * and totalpages, selects the victim with the era's tie rule and says how
- * certain that choice is (model/verdict.h).
+ * Every model is one row of the model table, analyzer_models[] (struct
+ * analyzer_model below): its name, version, the incidents it applies to
+ * and its run function. The table generates --model's help and parsing,
+ * and analyzer_run() runs the rows a struct analyzer_options selects.
+ * The rows shipped: `mainline`, oom_badness() from 2.6.36 on, one row per
+ * era of the spec (section 2.5) plus one that takes the era from the
+ * incident's kernel; and the 2009 models (linux-2.6.32, mmotm-2009-11 and
+ * the RFC's __badness as posted and as intended). Each scores with small
+ * pure integer functions that do the arithmetic in the order the kernel
+ * did, selects the victim with the kernel's tie rule and says how certain
+ * that choice is (model/verdict.h).
  *
  * Nothing here allocates except analyzer_run(), which frees what it takes
  * before returning. Pointers in the verdicts it writes are borrowed from
@@ -37,14 +42,6 @@ enum mainline_era {
 	MAINLINE_5_9, /* 5.9+: signed, no clamp, ineligible LONG_MIN */
 	MAINLINE_ERA_COUNT
 };
-
-struct mainline_era_info {
-	const char *name; /* "mainline-3.14" */
-	const char *kernels; /* "3.14-3.19, RHEL7 3.10.0" */
-	unsigned from; /* KV() of the first release of the era */
-};
-
-extern const struct mainline_era_info mainline_eras[MAINLINE_ERA_COUNT];
 
 /* "Cannot be chosen" (oom_score_adj -1000); LONG_MIN as in 5.9+. */
 #define MAINLINE_INELIGIBLE INT64_MIN
@@ -176,12 +173,16 @@ int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
  */
 int mainline_era_of_release(const char *release);
 
-/* The era named "mainline-3.14" (or "3.14"), or -1. */
-int mainline_era_by_name(const char *name);
+/*
+ * The era of the kernel that printed inc: from its release, else from the
+ * report's layout (the task table's and the Killed line's formats), or -1
+ * when no mainline era covers it. Pure.
+ */
+int mainline_era_of_incident(const struct oom_incident *inc);
 
 /*
- * The 2009 models (spec 2.2-2.4), scored by analyzer/y2009.c. Each is a
- * named, versioned row; the version changes whenever its formula does.
+ * The 2009 models (spec 2.2-2.4), scored by analyzer/y2009.c; their rows
+ * in analyzer_models[] carry their names, versions and sources.
  */
 enum model2009 {
 	M2009_LINUX_2_6_32, /* classic badness(), exact for 2.6.32 */
@@ -190,19 +191,6 @@ enum model2009 {
 	M2009_RFC_AS_INTENDED, /* the same, runtime term and signed */
 	M2009_COUNT
 };
-
-struct model2009_info {
-	const char *name; /* "rfc-2009-as-posted" */
-	int version;
-	const char *source; /* where the formula comes from */
-};
-
-extern const struct model2009_info models2009[M2009_COUNT];
-
-/* The model named name, or -1. */
-int model2009_by_name(const char *name);
-
-#define MODEL_MAINLINE_VERSION 1
 
 /* oom_adj that disables the OOM killer for a task (2.6.x). */
 #define Y2009_OOM_DISABLE (-17)
@@ -340,15 +328,90 @@ struct analyzer_assume {
 	int64_t hz; /* CONFIG_HZ (default 250) */
 };
 
+struct analyzer_options;
+
+/* Where a model applies, as its row's applies() tells for one incident. */
+enum analyzer_fit {
+	ANALYZER_FIT_NONE, /* it cannot run on the incident */
+	ANALYZER_FIT_NAMED, /* it runs when named (--model NAME, all) */
+	ANALYZER_FIT_DEFAULT, /* and the default selection runs it too */
+};
+
 /*
- * Which models analyzer_run() runs: "mainline" picks the era from each
- * incident; "mainline-ERA" forces one; the 2009 models by name.
+ * One heuristic model: a row of analyzer_models[] (analyzer/models.c).
+ * This struct is the interface a model implements, the plugin models of a
+ * later issue included: a new model is one row and its run function.
+ *
+ * Invariants:
+ *  - name is unique in the table, lowercase letters, digits, '.' and '-';
+ *    it is what --model takes and what the row's verdicts carry. A
+ *    selector row may run another row (`mainline` runs the row of the
+ *    incident's era), whose name and version its verdicts then carry;
+ *  - version >= 1, and it changes whenever the model's scores or choice
+ *    change: every stored verdict records name and version;
+ *  - applies(inc) is pure and deterministic; NULL means
+ *    ANALYZER_FIT_NAMED for every incident. The default selection is the
+ *    rows with in_all, each run where applies() says ANALYZER_FIT_DEFAULT;
+ *    a row named with --model (or all) runs wherever it is not
+ *    ANALYZER_FIT_NONE;
+ *  - run() is called only for an incident with a task table, where
+ *    applies() is not ANALYZER_FIT_NONE. It zeroes v, writes one verdict
+ *    (name, version, victim, certainty and its reasons) and returns NULL,
+ *    or returns an error (NOMEM) with v undefined. It does no I/O, keeps
+ *    no state between calls, frees what it allocates, and leaves the
+ *    comparison with the kernel's choice and the old badness
+ *    (agreement, has_old) to analyzer_run();
+ *  - help, applies_to and source are literals.
+ */
+struct analyzer_model {
+	const char *name; /* "mainline-3.14" */
+	int version;
+	const char *help; /* what it is, for --model's help: "3.14-3.19" */
+	/* for the help: where applies() says DEFAULT; NULL: nowhere */
+	const char *applies_to;
+	const char *source; /* where its formula comes from */
+	bool in_all; /* --model all selects it */
+	enum analyzer_fit (*applies)(const struct analyzer_model *m,
+				     const struct oom_incident *inc);
+	struct oomlens_error *(*run)(const struct analyzer_model *m,
+				     const struct oom_incident *inc,
+				     const struct analyzer_options *o,
+				     struct verdict *v);
+	int param; /* the run function's own: enum mainline_era, enum model2009 */
+};
+
+extern const struct analyzer_model analyzer_models[];
+extern const size_t analyzer_n_models;
+
+/* The row named name, or NULL. */
+const struct analyzer_model *analyzer_model_by_name(const char *name);
+
+/*
+ * The help of --model, generated from the table: the names, what each is,
+ * "all" and the default, as lines indented by 20 columns and at most 79
+ * wide, the first without its indent: it follows "  -m, --model LIST  ".
+ * Writes at most size bytes, NUL-terminated, like snprintf(), and
+ * returns the length the whole text needs. Pure.
+ */
+size_t analyzer_models_help(char *buf, size_t size);
+
+/*
+ * The row whose name and version a verdict of row m carries on inc: the
+ * row of the incident's era for `mainline`, m itself otherwise (NULL when
+ * no era row covers it).
+ */
+const struct analyzer_model *
+analyzer_verdict_row(const struct analyzer_model *m,
+		     const struct oom_incident *inc);
+
+/*
+ * Which models analyzer_run() runs, in order: the rows named with --model,
+ * or the default selection.
  */
 struct analyzer_options {
-	int eras[VERDICT_MAX_MODELS]; /* mainline: -1 chosen per incident */
-	int m2009[VERDICT_MAX_MODELS]; /* enum model2009, or -1: mainline */
-	bool only_old[VERDICT_MAX_MODELS]; /* run only without a mainline era */
+	const struct analyzer_model *models[VERDICT_MAX_MODELS];
 	size_t n;
+	bool by_default; /* run each only where it fits ANALYZER_FIT_DEFAULT */
 	struct analyzer_assume assume;
 	int64_t explain_pid; /* 0: none */
 	/*
@@ -360,37 +423,43 @@ struct analyzer_options {
 };
 
 /*
- * The default: mainline with the era chosen per incident, and the four
- * 2009 models on incidents that no mainline era covers (kernels before
- * 2.6.36 such as 2.6.32 and the 2009 -mm trees). "all" runs all five
- * everywhere.
+ * The default: the rows of "all" (mainline with the era chosen per
+ * incident, the four 2009 models), each on the incidents its applies()
+ * names: mainline where a mainline era covers the kernel, the 2009 models
+ * where none does (kernels before 2.6.36 such as 2.6.32 and the 2009 -mm
+ * trees). "all" runs all five wherever they can run.
  */
 void analyzer_options_init(struct analyzer_options *o);
 
 /*
- * Parse a comma-separated model list ("mainline,rfc-2009-as-posted") into
- * o, keeping its assumptions. Errors: USAGE naming the unknown model.
+ * Parse a comma-separated model list ("mainline,rfc-2009-as-posted"), of
+ * row names and "all", into o, keeping its assumptions; o is unchanged on
+ * error. Errors: USAGE naming the unknown model, an empty list, more than
+ * VERDICT_MAX_MODELS models.
  */
-struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
-					     const char *list);
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_options_parse(struct analyzer_options *o, const char *list);
 
 /*
- * Parse one --assume NAME=VALUE into o. Names: runtime (seconds or
- * "uptime"), quiet, cputime (seconds), nice, caps (none|root), children
- * (none), shared_vm (pages), anon (rss), swap (0), lowrss (rss), mems
- * (intersect), forkbomb (none), hz, kthreads. Errors: USAGE.
+ * Parse one --assume NAME=VALUE into o. Names and values, as
+ * options.c's tables take them: runtime and quiet (seconds or "uptime"),
+ * cputime (seconds), nice (-20..19), caps (none|root), children (none),
+ * shared_vm and swap (pages), anon and lowrss (rss), mems (intersect),
+ * forkbomb (none), hz (12..12287). Errors: USAGE naming the input or the
+ * value.
  */
-struct oomlens_error *analyzer_assume_parse(struct analyzer_options *o,
-					    const char *spec);
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_assume_parse(struct analyzer_options *o, const char *spec);
 
 /*
  * Run the models of o on inc and write one verdict per model that applies
- * (none when the incident has no task table, or its kernel predates
- * 2.6.36 and no era is forced). Errors: NOMEM.
+ * (see struct analyzer_model; none when the incident has no task table),
+ * in o's order, each compared with the kernel's choice and with the old
+ * badness (mmotm-2009-11) when that ran. Errors: NOMEM.
  */
-struct oomlens_error *analyzer_run(const struct oom_incident *inc,
-				   const struct analyzer_options *o,
-				   struct verdict_list *out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_run(const struct oom_incident *inc, const struct analyzer_options *o,
+	     struct verdict_list *out);
 
 /*
  * What the kernel did instead of choosing a victim by its badness, as a
@@ -402,22 +471,14 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
  */
 const char *analyzer_kernel_rule(const struct oom_incident *inc);
 
-/* A child of the chosen process, as child sacrifice weighs it. */
-struct sacrifice_child {
-	bool shares_parent_mm; /* CLONE_VM: killing it frees nothing */
-	bool has_mm; /* a kernel thread or an exited one has none */
-	int oom_adj; /* -17: OOM_DISABLE (2.6.32) */
-	int64_t points; /* oom_badness() with the same totalpages */
-};
-
 /*
- * Which child the kernel kills instead of the chosen process, given its
- * children in fork order: the index, or n for the parent itself. Pure.
- * 2.6.18-2.6.35: the first child with its own mm that can be killed.
- * 2.6.36-5.0: the child with the highest points above 0, first among
- * equals. (5.1+ sacrifices none.)
+ * The rows whose name and version the verdicts of analyzer_run(inc, o)
+ * would carry, in its order, into rows (at most max): how many. Runs no
+ * model; `oomlens rescore` skips an incident whose stored verdicts are
+ * these already.
  */
-size_t sacrifice_2_6_32(const struct sacrifice_child *children, size_t n);
-size_t sacrifice_mainline(const struct sacrifice_child *children, size_t n);
+size_t analyzer_plan(const struct oom_incident *inc,
+		     const struct analyzer_options *o,
+		     const struct analyzer_model **rows, size_t max);
 
 #endif

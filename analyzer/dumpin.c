@@ -20,11 +20,6 @@
 /* include/linux/sched.h, 2.6.31-2.6.39 (the bit means other things since) */
 #define PF_OOM_ORIGIN 0x00080000
 
-static bool ok(const struct dump_val *x)
-{
-	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
-}
-
 static uint64_t nonneg(int64_t v)
 {
 	return v < 0 ? 0 : (uint64_t)v;
@@ -44,7 +39,7 @@ static void children(const struct dump_state *d, const struct dump_task *t,
 	in->has_children = true;
 	for (size_t i = 0; i < d->n_tasks; i++) {
 		const struct dump_task *c = &d->tasks[i];
-		uint64_t rss = 0;
+		int64_t rss;
 
 		/*
 		 * badness() walks the group leader's own children list: a
@@ -53,9 +48,9 @@ static void children(const struct dump_state *d, const struct dump_task *t,
 		 * count, though /proc shows the group as its parent.
 		 */
 		bool mine =
-			ok(&c->f[DT_PARENT_PID])
+			dump_val_known(&c->f[DT_PARENT_PID])
 				? c->f[DT_PARENT_PID].v == t->f[DT_PID].v
-				: ok(&c->f[DT_PPID]) &&
+				: dump_val_known(&c->f[DT_PPID]) &&
 					  c->f[DT_PPID].v == t->f[DT_TGID].v;
 
 		if (!mine || c == t)
@@ -68,15 +63,16 @@ static void children(const struct dump_state *d, const struct dump_task *t,
 		 */
 		if (!c->mm_addr || c->mm_addr == t->mm_addr)
 			continue;
-		if (!ok(&c->f[DT_TOTAL_VM])) {
+		if (!dump_val_known(&c->f[DT_TOTAL_VM])) {
 			in->has_children = false;
 			return;
 		}
-		for (int f = DT_RSS_FILE; f <= DT_RSS_SHMEM; f++)
-			if (ok(&c->f[f]))
-				rss += nonneg(c->f[f].v);
+		/* rss only feeds the -mm rss variant: unknown adds nothing */
+		rss = dump_rss_kernel_pages(c);
+		if (rss < 0)
+			rss = 0;
 		in->child_vm_points += nonneg(c->f[DT_TOTAL_VM].v) / 2 + 1;
-		in->child_rss_points += rss / 2 + 1;
+		in->child_rss_points += (uint64_t)rss / 2 + 1;
 	}
 }
 
@@ -93,11 +89,12 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 	if (!t)
 		return;
 	in->present = true;
-	in->hz = ok(&g[DG_HZ]) && g[DG_HZ].v > 0 && g[DG_HZ].v <= 10000
+	in->hz = dump_val_known(&g[DG_HZ]) && g[DG_HZ].v > 0 &&
+				 g[DG_HZ].v <= 10000
 			 ? (unsigned)g[DG_HZ].v
 			 : 0;
 	in->word_bits = strcmp(d->machine, "ia32") == 0 ? 32 : 64;
-	if (ok(&g[DG_UPTIME_NS])) {
+	if (dump_val_known(&g[DG_UPTIME_NS])) {
 		in->has_uptime = true;
 		in->uptime_s = nonneg(g[DG_UPTIME_NS].v) / NSEC;
 	}
@@ -109,39 +106,41 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 	 * move it across a second's boundary (1700.1 s less 0.5 s is 1699
 	 * s). No newest record (logs before 3.5, a stored dump): no lag.
 	 */
-	if (has_oom_s && oom_s >= 0 && in->hz && ok(&g[DG_LOG_LAST_NS])) {
+	if (has_oom_s && oom_s >= 0 && in->hz &&
+	    dump_val_known(&g[DG_LOG_LAST_NS])) {
 		double lag = (double)nonneg(g[DG_LOG_LAST_NS].v) / NSEC - oom_s;
 
 		if (lag > 0)
 			lag_j = (uint64_t)(lag * in->hz + 0.5);
 	}
 	/* thread_group_cputime(): the live threads and the dead ones' */
-	if (in->hz && ok(&t->f[DT_GROUP_UTIME]) && ok(&t->f[DT_GROUP_STIME])) {
+	if (in->hz && dump_val_known(&t->f[DT_GROUP_UTIME]) &&
+	    dump_val_known(&t->f[DT_GROUP_STIME])) {
 		in->has_cpu = true;
 		in->cpu_jiffies =
 			jiffies_of(d, t->f[DT_GROUP_UTIME].v, in->hz) +
 			jiffies_of(d, t->f[DT_GROUP_STIME].v, in->hz);
-		if (ok(&t->f[DT_SIGNAL_UTIME]))
+		if (dump_val_known(&t->f[DT_SIGNAL_UTIME]))
 			in->cpu_jiffies +=
 				jiffies_of(d, t->f[DT_SIGNAL_UTIME].v, in->hz);
-		if (ok(&t->f[DT_SIGNAL_STIME]))
+		if (dump_val_known(&t->f[DT_SIGNAL_STIME]))
 			in->cpu_jiffies +=
 				jiffies_of(d, t->f[DT_SIGNAL_STIME].v, in->hz);
 	}
-	if (ok(&t->f[DT_FLAGS]) &&
+	if (dump_val_known(&t->f[DT_FLAGS]) &&
 	    kversion_parse(d->osrelease, strlen(d->osrelease)) < KV(3, 0, 0)) {
 		in->has_origin = true;
 		in->oom_origin = (t->f[DT_FLAGS].v & PF_OOM_ORIGIN) != 0;
 	}
-	if (ok(&t->f[DT_START_TIME_NS])) {
+	if (dump_val_known(&t->f[DT_START_TIME_NS])) {
 		in->has_start = true;
 		in->start_s = nonneg(t->f[DT_START_TIME_NS].v) / NSEC;
 	}
-	if (ok(&t->f[DT_STATIC_PRIO])) {
+	if (dump_val_known(&t->f[DT_STATIC_PRIO])) {
 		in->has_nice = true;
 		in->nice = (int)(t->f[DT_STATIC_PRIO].v - 120);
 	}
-	if (ok(&t->f[DT_CAP_EFFECTIVE])) {
+	if (dump_val_known(&t->f[DT_CAP_EFFECTIVE])) {
 		uint64_t c = (uint64_t)t->f[DT_CAP_EFFECTIVE].v;
 
 		in->has_caps = true;
@@ -149,30 +148,30 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 			   (c >> CAP_SYS_RESOURCE & 1) << 1 |
 			   (c >> CAP_SYS_RAWIO & 1) << 2;
 	}
-	if (ok(&t->f[DT_MEMS_ALLOWED]) && cur && ok(&cur->f[DT_MEMS_ALLOWED])) {
+	if (dump_val_known(&t->f[DT_MEMS_ALLOWED]) && cur &&
+	    dump_val_known(&cur->f[DT_MEMS_ALLOWED])) {
 		in->has_mems = true;
 		in->mems_intersect = (t->f[DT_MEMS_ALLOWED].v &
 				      cur->f[DT_MEMS_ALLOWED].v) != 0;
 	}
-	if (ok(&t->f[DT_RSS_ANON])) {
+	if (dump_val_known(&t->f[DT_RSS_ANON])) {
 		in->has_anon = true;
 		in->anon = nonneg(t->f[DT_RSS_ANON].v);
 	}
-	if (ok(&t->f[DT_SWAP_USAGE]) || ok(&t->f[DT_SWAPENTS])) {
+	if (dump_swap_kernel_pages(t) >= 0) {
 		in->has_swap = true;
-		in->swap =
-			nonneg(ok(&t->f[DT_SWAP_USAGE]) ? t->f[DT_SWAP_USAGE].v
-							: t->f[DT_SWAPENTS].v);
+		in->swap = (uint64_t)dump_swap_kernel_pages(t);
 	}
-	if (ok(&t->f[DT_LOW_RSS])) {
+	if (dump_val_known(&t->f[DT_LOW_RSS])) {
 		in->has_low = true;
 		in->low_rss = nonneg(t->f[DT_LOW_RSS].v);
 	}
-	if (ok(&t->f[DT_SHARED_VM])) {
+	if (dump_val_known(&t->f[DT_SHARED_VM])) {
 		in->has_shared = true;
 		in->shared_vm = nonneg(t->f[DT_SHARED_VM].v);
 	}
-	if (in->hz && ok(&t->f[DT_LAST_VM_EXPANSION]) && ok(&g[DG_JIFFIES])) {
+	if (in->hz && dump_val_known(&t->f[DT_LAST_VM_EXPANSION]) &&
+	    dump_val_known(&g[DG_JIFFIES])) {
 		uint64_t mask = in->word_bits == 32 ? UINT32_MAX : UINT64_MAX;
 		uint64_t j = ((uint64_t)g[DG_JIFFIES].v - lag_j) & mask;
 		uint64_t last = (uint64_t)t->f[DT_LAST_VM_EXPANSION].v & mask;
@@ -187,10 +186,11 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 			kernel_jiffies_to_msecs(posted, in->hz, in->word_bits) /
 			1000;
 	}
-	if (ok(&t->f[DT_NR_PTES])) {
+	if (dump_val_known(&t->f[DT_NR_PTES])) {
 		in->has_ptes = true;
 		in->nr_ptes = t->f[DT_NR_PTES].v;
-	} else if (ok(&t->f[DT_PGTABLES_BYTES]) && g[DG_PAGE_SIZE].v > 0) {
+	} else if (dump_val_known(&t->f[DT_PGTABLES_BYTES]) &&
+		   g[DG_PAGE_SIZE].v > 0) {
 		in->has_ptes = true;
 		in->nr_ptes = t->f[DT_PGTABLES_BYTES].v / g[DG_PAGE_SIZE].v;
 	}

@@ -7,13 +7,89 @@
 #include "analyzer/analyzer.h"
 
 /*
- * Run the 2009 model m on inc (which has a task table) under o's
- * assumptions and write its verdict to v. Errors: NOMEM.
+ * Run the 2009 model of row (its param: an enum model2009) on inc, which
+ * has a task table, under o's assumptions and write its verdict, named
+ * and versioned by row, to v: a row's run(). Errors: NOMEM.
  */
-struct oomlens_error *y2009_run(const struct oom_incident *inc,
-				enum model2009 m,
-				const struct analyzer_options *o,
-				struct verdict *v);
+OOMLENS_MUST_CHECK struct oomlens_error *
+y2009_run(const struct analyzer_model *row, const struct oom_incident *inc,
+	  const struct analyzer_options *o, struct verdict *v);
+
+/*
+ * Run the mainline model of row's era (its param: an enum mainline_era)
+ * on inc, which has a task table, and write its verdict, named and
+ * versioned by row, to v. forced: the era was named (--model
+ * mainline-ERA), so the release's alternative formula is not tried.
+ * Errors: NOMEM.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+mainline_run(const struct analyzer_model *row, bool forced,
+	     const struct oom_incident *inc, const struct analyzer_options *o,
+	     struct verdict *v);
+
+/*
+ * The assumptions a run rests on, each named once, in the order made; past
+ * VERDICT_MAX_INPUTS they are dropped. The strings are borrowed: literals,
+ * or a kernel row's source (analyzer/certainty.c).
+ */
+struct assumption_list {
+	const char *what[VERDICT_MAX_INPUTS];
+	size_t n;
+};
+
+void assumption_add(struct assumption_list *a, const char *what);
+
+/* out = row i of inc's task table with score (the pid and comm of it). */
+void analyzer_set_task(const struct oom_incident *inc, size_t i, int64_t score,
+		       struct verdict_task *out);
+
+/*
+ * A model run as the one certainty routine, analyzer_decide(), sees it: the
+ * run's own state (run, passed back to each function), its unknowns as bits
+ * 0..n_inputs-1 and the functions that score under them. Rows are the
+ * rows of inc's task table; a row index n means none.
+ */
+struct decision {
+	const struct oom_incident *inc;
+	void *run;
+	size_t n; /* inc->n_tasks */
+	const bool *cand; /* the run's flags, written by candidates() */
+	unsigned n_inputs; /* unknowns: bits 0..n_inputs-1 */
+	unsigned active; /* bit k: unknown k ranges over a real interval */
+	bool per_input; /* test each unknown alone (else name all active) */
+	/*
+	 * The incident's kernel ran this very badness: when it chose a
+	 * candidate, its choice tells which values the unknowns took.
+	 */
+	bool kernel_ran_it;
+	/* list the assumptions in an undetermined verdict too */
+	bool assumptions_if_undetermined;
+	const struct assumption_list *assumed; /* read after confirm() */
+	/* the choice under the defaults, skipping row skip; its score */
+	size_t (*pick)(void *run, size_t skip, int64_t *score);
+	/* mark cand[] with the unknowns in vary ranging; how many are set */
+	size_t (*candidates)(void *run, unsigned vary);
+	/*
+	 * May be NULL. With one candidate, victim, at the run's samples:
+	 * check it between them, writing a larger *n (and cand[]) when
+	 * another row can win, or adding an assumption when neither is sure.
+	 */
+	void (*confirm)(void *run, size_t victim, size_t *n);
+	/* row i's score under the defaults, as the verdict prints it */
+	int64_t (*score)(void *run, size_t i);
+	/* v's kernel_score_lo and _hi: row i's printed score over all unknowns */
+	void (*kernel_score)(void *run, size_t i, struct verdict *v);
+	/* what unknown k is, a literal naming what the report lacks */
+	const char *(*input_name)(void *run, unsigned k);
+};
+
+/*
+ * The victim, certainty, deciding inputs, candidates, printed score and
+ * runner-up of d's run, into v (which the caller zeroed and named), and
+ * whether the victim is the kernel's own choice. analyzer/certainty.c
+ * states the rule.
+ */
+void analyzer_decide(const struct decision *d, struct verdict *v);
 
 /* The table row of pid in inc, or inc->n_tasks. */
 size_t analyzer_row_of_pid(const struct oom_incident *inc, int64_t pid);

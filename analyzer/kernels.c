@@ -19,6 +19,12 @@
  *            the stable trees 3.10.105, 3.13.10 and 5.4.214;
  *   6.1.192  Debian's linux-source-6.1, mm/oom_kill.c, read here.
  * A row without a tree of its own in brackets follows its upstream era.
+ * Only linux-source-6.1 can be installed on the machine the table was
+ * built on: every row whose trees are older says so (NOT_HERE), because
+ * its formula rests on trees read elsewhere (the spec's, issue 13's) and
+ * was not checked against a kernel source here; each is still tested on
+ * a generated report in its own format (tests/test_analyzer.c,
+ * test_generated).
  *
  * Invariants: pure (no I/O, no globals but the constant table); a NULL or
  * unparsable release matches nothing.
@@ -40,100 +46,103 @@
 #define ANY_BUILD 0, 0
 #define NO_ALT false, F(2_6_36, LONG, FIRST_MAX)
 #define ALT(e, w, t) true, F(e, w, t)
+/* a row whose kernel tree was not read on this machine (see above) */
+#define NOT_HERE "; not checked against a kernel tree on this machine"
 
 const struct kernel_row kernel_rows[] = {
 	/* distributions */
 	{"RHEL6 2.6.32-*.el6", "2.6.32-*.el6*", KV(2, 6, 32), KV(2, 6, 32),
 	 ANY_BUILD, F(2_6_39, LONG, FIRST_MAX), NO_ALT,
 	 "issue 13 [RHEL6 2.6.32-642]: rss + nr_ptes + swap in a long; the "
-	 "Kill line of 2.6.36 (spec 1.7)"},
+	 "Kill line of 2.6.36 (spec 1.7)" NOT_HERE},
 	{"RHEL7 3.10.0-*.el7", "3.10.0-*.el7*", KV(3, 10, 0), KV(3, 10, 0),
 	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V RHEL7 3.10.0-1160]: the 3.14 root bonus"},
+	 "spec 2.5 [V RHEL7 3.10.0-1160]: the 3.14 root bonus" NOT_HERE},
 	{"RHEL8 4.18.0-240.el8 and later", "4.18.0-*.el8*", KV(4, 18, 0),
 	 KV(4, 18, 0), 240, 65535, F(4_19, LONG, LAST_MAX), NO_ALT,
 	 "issue 13 [RHEL8 4.18.0-240]: no thread-group-leader clause, the "
-	 "last of equal maxima wins"},
+	 "last of equal maxima wins" NOT_HERE},
 	{"RHEL8 4.18.0-*.el8 before 240", "4.18.0-*.el8*", KV(4, 18, 0),
 	 KV(4, 18, 0), 0, 239, F(4_19, LONG, FIRST_MAX),
 	 ALT(4_19, LONG, LAST_MAX),
 	 "upstream 4.18; the RHEL8 build that dropped the leader clause is "
-	 "not established (240 has)"},
+	 "not established (240 has)" NOT_HERE},
 	{"RHEL9 5.14.0-*.el9", "5.14.0-*.el9*", KV(5, 14, 0), KV(5, 14, 0),
 	 ANY_BUILD, F(5_9, LONG, LAST_MAX), NO_ALT,
-	 "upstream 5.14 (5.9 form, 5.3 tie rule); not read in a RHEL9 tree"},
+	 "upstream 5.14 (5.9 form, 5.3 tie rule); not read in a RHEL9 tree" NOT_HERE},
 	{"Ubuntu 3.13.0-*", "3.13.0-*", KV(3, 13, 0), KV(3, 13, 0), ANY_BUILD,
 	 F(3_14, LONG, FIRST_MAX), NO_ALT,
 	 "issue 13 [Ubuntu 3.13, stable 3.13.10]: the 3.14 root bonus "
-	 "(778c14affaf) backported"},
+	 "(778c14affaf) backported" NOT_HERE},
 
 	/* upstream and stable trees */
 	{"2.6.36-2.6.38", NULL, KV(2, 6, 36), KV(2, 6, 38), ANY_BUILD,
 	 F(2_6_36, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V 2.6.36]: (rss + swap) * 1000 / T, unsigned long"},
+	 "spec 2.5 [V 2.6.36]: (rss + swap) * 1000 / T, unsigned long" NOT_HERE},
 	{"2.6.39-3.0.15", NULL, KV(2, 6, 39), KV(3, 0, 15), ANY_BUILD,
 	 F(2_6_39, INT_OVERFLOW, FIRST_MAX), NO_ALT,
 	 "issue 13 [2.6.39]: int points, points *= 1000 overflows "
-	 "(CVE-2011-4097, fixed by ff05b6f7ae76 in 3.2 and 3.0.16)"},
+	 "(CVE-2011-4097, fixed by ff05b6f7ae76 in 3.2 and 3.0.16)" NOT_HERE},
 	{"3.0.16 and later 3.0.y", NULL, KV(3, 0, 16), KV(3, 0, 0xffff),
 	 ANY_BUILD, F(2_6_39, LONG, FIRST_MAX), NO_ALT,
-	 "issue 13: the CVE-2011-4097 fix in 3.0.16"},
+	 "issue 13: the CVE-2011-4097 fix in 3.0.16" NOT_HERE},
 	{"3.1.y", NULL, KV(3, 1, 0), KV(3, 1, 0xffff), ANY_BUILD,
 	 F(2_6_39, INT_OVERFLOW, FIRST_MAX), ALT(2_6_39, LONG, FIRST_MAX),
 	 "issue 13: 3.1.x before its fix overflows; the first fixed 3.1.y is "
-	 "not established"},
+	 "not established" NOT_HERE},
 	{"3.2-3.4", NULL, KV(3, 2, 0), KV(3, 4, 0xffff), ANY_BUILD,
 	 F(2_6_39, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5: long points from 3.2 (ff05b6f7ae76)"},
+	 "spec 2.5: long points from 3.2 (ff05b6f7ae76)" NOT_HERE},
 	{"3.5-3.9", NULL, KV(3, 5, 0), KV(3, 9, 0xffff), ANY_BUILD,
 	 F(3_5, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [a7f638f9]: pages, adj -30"},
+	 "spec 2.5 [a7f638f9]: pages, adj -30" NOT_HERE},
 	{"3.10.0", NULL, KV(3, 10, 0), KV(3, 10, 0), ANY_BUILD,
-	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form"},
+	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form" NOT_HERE},
 	{"3.10.1-3.10.104", NULL, KV(3, 10, 1), KV(3, 10, 104), ANY_BUILD,
 	 F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
 	 "issue 13 [3.10.105]: the 3.14 root bonus; the first 3.10.y with it "
-	 "is not established"},
+	 "is not established" NOT_HERE},
 	{"3.10.105 and later 3.10.y", NULL, KV(3, 10, 105), KV(3, 10, 0xffff),
 	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
-	 "issue 13, spec 2.5 [V 3.10.105]: the 3.14 root bonus"},
+	 "issue 13, spec 2.5 [V 3.10.105]: the 3.14 root bonus" NOT_HERE},
 	{"3.11.y-3.12.y", NULL, KV(3, 11, 0), KV(3, 12, 0xffff), ANY_BUILD,
 	 F(3_5, LONG, FIRST_MAX), ALT(3_14, LONG, FIRST_MAX),
 	 "spec 2.5: the 3.5 form; whether these stable trees took the 3.14 "
-	 "root bonus is not established"},
+	 "root bonus is not established" NOT_HERE},
 	{"3.13.0", NULL, KV(3, 13, 0), KV(3, 13, 0), ANY_BUILD,
-	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form"},
+	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form" NOT_HERE},
 	{"3.13.1-3.13.9", NULL, KV(3, 13, 1), KV(3, 13, 9), ANY_BUILD,
 	 F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
 	 "issue 13 [3.13.10]: the 3.14 root bonus; the first 3.13.y with it "
-	 "is not established"},
+	 "is not established" NOT_HERE},
 	{"3.13.10 and later 3.13.y", NULL, KV(3, 13, 10), KV(3, 13, 0xffff),
 	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
-	 "issue 13 [3.13.10]: the 3.14 root bonus"},
+	 "issue 13 [3.13.10]: the 3.14 root bonus" NOT_HERE},
 	{"3.14-3.19", NULL, KV(3, 14, 0), KV(3, 19, 0xffff), ANY_BUILD,
 	 F(3_14, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V 3.19]: root bonus of 3% (778c14affaf)"},
+	 "spec 2.5 [V 3.19]: root bonus of 3% (778c14affaf)" NOT_HERE},
 	{"4.0-4.14", NULL, KV(4, 0, 0), KV(4, 14, 0xffff), ANY_BUILD,
 	 F(4_0, LONG, FIRST_MAX), NO_ALT,
 	 "spec 2.5 [V 4.4, 4.14]: + nr_pmds; 4.14.y not read for the 5.9 "
-	 "change"},
+	 "change" NOT_HERE},
 	{"4.15-4.16", NULL, KV(4, 15, 0), KV(4, 16, 0xffff), ANY_BUILD,
-	 F(4_15, LONG, FIRST_MAX), NO_ALT, "spec 2.5: pgtables_bytes"},
+	 F(4_15, LONG, FIRST_MAX), NO_ALT, "spec 2.5: pgtables_bytes" NOT_HERE},
 	{"4.17-5.2", NULL, KV(4, 17, 0), KV(5, 2, 0xffff), ANY_BUILD,
 	 F(4_19, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V 4.19], 2.6: no root bonus, the first maximum wins"},
+	 "spec 2.5 [V 4.19], 2.6: no root bonus, the first maximum wins" NOT_HERE},
 	{"5.3", NULL, KV(5, 3, 0), KV(5, 3, 0xffff), ANY_BUILD,
 	 F(4_19, LONG, LAST_MAX), NO_ALT,
-	 "spec 2.6 [V 5.3.1]: the last maximum wins"},
+	 "spec 2.6 [V 5.3.1]: the last maximum wins" NOT_HERE},
 	{"5.4.0-5.4.213", NULL, KV(5, 4, 0), KV(5, 4, 213), ANY_BUILD,
 	 F(4_19, LONG, LAST_MAX), ALT(5_9, LONG, LAST_MAX),
 	 "spec 2.5 [V 5.4.214]: 5.4.y took the 5.9 change; the first 5.4.y "
-	 "with it is not established"},
+	 "with it is not established" NOT_HERE},
 	{"5.4.214 and later 5.4.y", NULL, KV(5, 4, 214), KV(5, 4, 0xffff),
 	 ANY_BUILD, F(5_9, LONG, LAST_MAX), NO_ALT,
-	 "issue 13, spec 2.5 [V 5.4.214]: signed, no clamp, LONG_MIN"},
+	 "issue 13, spec 2.5 [V 5.4.214]: signed, no clamp, LONG_MIN" NOT_HERE},
 	{"5.5-5.8", NULL, KV(5, 5, 0), KV(5, 8, 0xffff), ANY_BUILD,
-	 F(4_19, LONG, LAST_MAX), NO_ALT, "spec 2.5: clamp at 1 until 5.9"},
+	 F(4_19, LONG, LAST_MAX), NO_ALT,
+	 "spec 2.5: clamp at 1 until 5.9" NOT_HERE},
 	{"5.9 and later", NULL, KV(5, 9, 0), KV_ANY_MAX, ANY_BUILD,
 	 F(5_9, LONG, LAST_MAX), NO_ALT,
 	 "spec 2.5 [V 6.1], 6.1.192 mm/oom_kill.c: signed long, LONG_MIN"},
@@ -183,6 +192,50 @@ const struct kernel_row *kernel_row_of_release(const char *release)
 		if (row_matches(&kernel_rows[i], release, kv, build))
 			return &kernel_rows[i];
 	return NULL;
+}
+
+/*
+ * The era when the incident names no release: the table's layout and the
+ * Killed line's format say which kernels could have printed it.
+ */
+static int era_from_layout(const struct oom_incident *inc)
+{
+	const char *tf = inc->table_format_id;
+	const char *kf = inc->n_kills ? inc->kills[0].format_id : NULL;
+
+	if (kf && !strcmp(kf, "killed-rhel6"))
+		return MAINLINE_2_6_39; /* RHEL6: kernel_rows[] */
+	if (kf && !strcmp(kf, "killed-rhel7"))
+		return MAINLINE_3_14;
+	if (!tf)
+		return -1;
+	if (!strcmp(tf, "table-2.6.36"))
+		return MAINLINE_2_6_39;
+	if (!strcmp(tf, "table-3.6"))
+		return MAINLINE_3_5;
+	if (!strcmp(tf, "table-4.0"))
+		return MAINLINE_4_0;
+	if (!strncmp(tf, "table-4.15", 10))
+		return inc->selected.present || !kf || strcmp(kf, "killed-5.4")
+			       ? MAINLINE_4_19
+			       : MAINLINE_5_9;
+	if (!strcmp(tf, "table-6.8"))
+		return MAINLINE_5_9;
+	return -1;
+}
+
+int mainline_era_of_release(const char *release)
+{
+	const struct kernel_row *row = kernel_row_of_release(release);
+
+	return row ? (int)row->f.era : -1;
+}
+
+int mainline_era_of_incident(const struct oom_incident *inc)
+{
+	return inc->kernel_release
+		       ? mainline_era_of_release(inc->kernel_release)
+		       : era_from_layout(inc);
 }
 
 /*

@@ -7,33 +7,13 @@
  * oom_score_adj multiplied by totalpages/1000 (division first) from 3.5,
  * the clamps of each era.
  *
- * Invariants: no I/O, no globals but the constant era table, no
- * allocation; inputs are counts in pages, totalpages >= 1 (smaller values
- * are treated as 1, as the kernel does).
+ * Invariants: no I/O, no globals, no allocation; inputs are counts in
+ * pages, totalpages >= 1 (smaller values are treated as 1, as the kernel
+ * does).
  */
 #include "analyzer/analyzer.h"
 
-#include <string.h>
-
-#include "model/kversion.h"
 #include "core/banned.h"
-
-const struct mainline_era_info mainline_eras[MAINLINE_ERA_COUNT] = {
-	[MAINLINE_2_6_36] = {"mainline-2.6.36", "2.6.36-2.6.38, RHEL6 2.6.32",
-			     KV(2, 6, 36)},
-	[MAINLINE_2_6_39] = {"mainline-2.6.39", "2.6.39-3.4", KV(2, 6, 39)},
-	[MAINLINE_3_5] = {"mainline-3.5", "3.5-3.13", KV(3, 5, 0)},
-	[MAINLINE_3_14] = {"mainline-3.14", "3.14-3.19, RHEL7 3.10.0",
-			   KV(3, 14, 0)},
-	[MAINLINE_4_0] = {"mainline-4.0", "4.0-4.14", KV(4, 0, 0)},
-	[MAINLINE_4_15] = {"mainline-4.15", "4.15-4.16", KV(4, 15, 0)},
-	/*
-	 * NEEDSWORK: the spec verifies the root bonus gone in 4.19 and
-	 * remembers its removal in 4.17; the era starts at 4.17.
-	 */
-	[MAINLINE_4_19] = {"mainline-4.19", "4.17-5.8", KV(4, 17, 0)},
-	[MAINLINE_5_9] = {"mainline-5.9", "5.9+", KV(5, 9, 0)},
-};
 
 /*
  * base = the pages oom_badness() starts from:
@@ -207,24 +187,4 @@ int64_t mainline_kernel_score(enum mainline_era era, int64_t points,
 	if (era == MAINLINE_5_9 || points < 0)
 		return points * 1000 / totalpages;
 	return (int64_t)((uint64_t)points * 1000 / (uint64_t)totalpages);
-}
-
-int mainline_era_of_release(const char *release)
-{
-	const struct kernel_row *row = kernel_row_of_release(release);
-
-	return row ? (int)row->f.era : -1;
-}
-
-int mainline_era_by_name(const char *name)
-{
-	int e;
-
-	for (e = 0; e < MAINLINE_ERA_COUNT; e++) {
-		const char *n = mainline_eras[e].name;
-
-		if (!strcmp(name, n) || !strcmp(name, n + strlen("mainline-")))
-			return e;
-	}
-	return -1;
 }

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: MIT
 /*
- * Which models analyze runs (--model LIST) and what the user pins with
- * --assume NAME=VALUE. The table of assumable inputs is data; each row
- * names the input, the values it takes and the field it sets.
+ * Which models analyze runs (--model LIST, rows of the model table in
+ * analyzer/models.c) and what the user pins with --assume NAME=VALUE. The
+ * table of assumable inputs is data; each row names the input, the values
+ * it takes and the field it sets.
  */
 #include "analyzer/analyzer.h"
 
 #include <errno.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,32 +24,36 @@ static void assume_init(struct analyzer_assume *a)
 
 void analyzer_options_init(struct analyzer_options *o)
 {
-	int m;
+	size_t i;
 
 	memset(o, 0, sizeof(*o));
 	assume_init(&o->assume);
-	o->eras[0] = -1;
-	o->m2009[0] = -1;
-	o->n = 1;
-	for (m = 0; m < M2009_COUNT; m++) {
-		o->eras[o->n] = -1;
-		o->m2009[o->n] = m;
-		o->only_old[o->n] = true;
-		o->n++;
-	}
+	for (i = 0; i < analyzer_n_models && o->n < VERDICT_MAX_MODELS; i++)
+		if (analyzer_models[i].in_all)
+			o->models[o->n++] = &analyzer_models[i];
+	o->by_default = true;
 }
 
-static struct oomlens_error *add(struct analyzer_options *r, int era, int m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add(struct analyzer_options *r, const struct analyzer_model *m)
 {
 	if (r->n == VERDICT_MAX_MODELS)
 		return oomlens_error_new(OOMLENS_ERR_USAGE,
 					 "more than %d models",
 					 VERDICT_MAX_MODELS);
-	r->eras[r->n] = era;
-	r->m2009[r->n] = m;
-	r->only_old[r->n] = false;
-	r->n++;
+	r->models[r->n++] = m;
 	return NULL;
+}
+
+/* "all, mainline, mainline-2.6.36, ...": what --model takes. */
+static void model_names(char *buf, size_t size)
+{
+	size_t i, len;
+
+	len = (size_t)snprintf(buf, size, "all");
+	for (i = 0; i < analyzer_n_models && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, ", %s",
+					analyzer_models[i].name);
 }
 
 struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
@@ -56,14 +62,15 @@ struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
 	struct analyzer_options r = *o;
 	struct oomlens_error *err = NULL;
 	const char *p = list;
-	int m;
+	size_t i;
 
 	r.n = 0;
+	r.by_default = false;
 	while (*p && !err) {
 		const char *end = strchr(p, ',');
 		size_t len = end ? (size_t)(end - p) : strlen(p);
-		char name[64];
-		int era = -1;
+		const struct analyzer_model *m;
+		char name[64], known[512];
 
 		if (len >= sizeof(name))
 			return oomlens_error_new(OOMLENS_ERR_USAGE,
@@ -75,25 +82,19 @@ struct oomlens_error *analyzer_options_parse(struct analyzer_options *o,
 		if (*p == ',')
 			p++;
 		if (!strcmp(name, "all")) {
-			err = add(&r, -1, -1);
-			for (m = 0; m < M2009_COUNT && !err; m++)
-				err = add(&r, -1, m);
+			for (i = 0; i < analyzer_n_models && !err; i++)
+				if (analyzer_models[i].in_all)
+					err = add(&r, &analyzer_models[i]);
 			continue;
 		}
-		m = model2009_by_name(name);
-		if (m >= 0) {
-			err = add(&r, -1, m);
-			continue;
+		m = analyzer_model_by_name(name);
+		if (!m) {
+			model_names(known, sizeof(known));
+			return oomlens_error_new(OOMLENS_ERR_USAGE,
+						 "unknown model '%s' (%s)",
+						 name, known);
 		}
-		if (strcmp(name, "mainline")) {
-			era = mainline_era_by_name(name);
-			if (era < 0 || strncmp(name, "mainline-", 9))
-				return oomlens_error_new(
-					OOMLENS_ERR_USAGE,
-					"unknown model '%s' (all, mainline, mainline-ERA with ERA one of 2.6.36 2.6.39 3.5 3.14 4.0 4.15 4.19 5.9, linux-2.6.32, mmotm-2009-11, rfc-2009-as-posted, rfc-2009-as-intended)",
-					name);
-		}
-		err = add(&r, era, -1);
+		err = add(&r, m);
 	}
 	if (err)
 		return err;

@@ -10,8 +10,8 @@
  * Invariants: 64-bit C semantics throughout. unsigned long is uint64_t and
  * long is int64_t; where the kernel mixes them the conversion is written
  * out, so a product of an unsigned long and a negative long wraps here as
- * it did there. No I/O, no globals but the constant model table, no
- * allocation; the traces are fixed arrays the caller owns.
+ * it did there. No I/O, no globals, no allocation; the traces are fixed
+ * arrays the caller owns.
  */
 #include "analyzer/analyzer.h"
 
@@ -20,32 +20,6 @@
 #include <string.h>
 
 #include "core/banned.h"
-
-const struct model2009_info models2009[M2009_COUNT] = {
-	[M2009_LINUX_2_6_32] =
-		{"linux-2.6.32", 1,
-		 "mm/oom_kill.c badness(), 2.6.32 (22763c5cf36)"},
-	[M2009_MMOTM_2009_11] =
-		{"mmotm-2009-11", 1,
-		 "[PATCH] oom_kill: use rss value instead of vm "
-		 "size for badness, v2 (2009-10-29)"},
-	[M2009_RFC_AS_POSTED] = {"rfc-2009-as-posted", 1,
-				 "[RFC][-mm][PATCH 6/6] oom-killer: rewrite "
-				 "badness, as written (2009-11-02)"},
-	[M2009_RFC_AS_INTENDED] = {"rfc-2009-as-intended", 1,
-				   "[RFC][-mm][PATCH 6/6], runtime term and "
-				   "signed arithmetic as its comments say"},
-};
-
-int model2009_by_name(const char *name)
-{
-	int m;
-
-	for (m = 0; m < M2009_COUNT; m++)
-		if (!strcmp(name, models2009[m].name))
-			return m;
-	return -1;
-}
 
 /*
  * int_sqrt() of lib/int_sqrt.c (2.6.32): digit-by-digit in base 4, from

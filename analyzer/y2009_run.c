@@ -100,6 +100,9 @@ struct ytask {
 	struct badness_input in; /* known values; the rest set per sample */
 	struct yrange v[V_COUNT];
 	bool eligible;
+	/* a dump's quiet time, plain and as patch 6/6 computes it */
+	bool dump_quiet;
+	uint64_t quiet_s, quiet_posted_s;
 };
 
 struct yrun {
@@ -112,20 +115,13 @@ struct yrun {
 	bool *cand;
 	unsigned relevant; /* 1 << enum yvar the model reads */
 	unsigned active; /* relevant and a real interval in some task */
-	const char *assumptions[VERDICT_MAX_INPUTS];
-	size_t n_assumptions;
+	struct assumption_list assumed;
 	const struct dump_state *dump; /* a vmcore's state, or NULL */
 };
 
 static void assume(struct yrun *r, const char *what)
 {
-	size_t i;
-
-	for (i = 0; i < r->n_assumptions; i++)
-		if (!strcmp(r->assumptions[i], what))
-			return;
-	if (r->n_assumptions < VERDICT_MAX_INPUTS)
-		r->assumptions[r->n_assumptions++] = what;
+	assumption_add(&r->assumed, what);
 }
 
 static uint64_t pages(int64_t v)
@@ -399,10 +395,25 @@ static void known_from_dump(struct yrun *r, struct ytask *t, int64_t pid,
 		exact(&t->v[V_LOWRSS], d.low_rss);
 	if (d.has_shared)
 		exact(&t->v[V_SHARED], d.shared_vm);
-	if (d.has_quiet)
+	if (d.has_quiet) {
+		t->dump_quiet = true;
+		t->quiet_s = d.quiet_s;
+		t->quiet_posted_s = d.quiet_posted_s;
 		exact(&t->v[V_QUIET], r->m == M2009_RFC_AS_POSTED
 					      ? d.quiet_posted_s
 					      : d.quiet_s);
+	}
+}
+
+/* Make r score as model m, with m's own quiet time from a dump. */
+static void switch_model(struct yrun *r, enum model2009 m)
+{
+	r->m = m;
+	for (size_t i = 0; i < r->n; i++)
+		if (r->t[i].dump_quiet)
+			exact(&r->t[i].v[V_QUIET],
+			      m == M2009_RFC_AS_POSTED ? r->t[i].quiet_posted_s
+						       : r->t[i].quiet_s);
 }
 
 /* Fill in the variable inputs of t from values x[]. */
@@ -626,9 +637,8 @@ static size_t pick(const struct yrun *r, size_t skip, uint64_t *points)
 static void set_task(const struct yrun *r, size_t i, uint64_t score,
 		     struct verdict_task *out)
 {
-	out->pid = r->inc->tasks[i].col[TASK_PID];
-	out->comm = r->inc->tasks[i].comm;
-	out->score = (int64_t)score; /* as the kernel's %li prints it */
+	/* as the kernel's %li prints it */
+	analyzer_set_task(r->inc, i, (int64_t)score, out);
 }
 
 /* The printed `score %li` of an interval of unsigned long points. */
@@ -811,11 +821,12 @@ static void rfc_disagreement(struct yrun *r, struct verdict *v)
 	uint64_t p;
 	size_t posted, intended;
 
-	r->m = M2009_RFC_AS_POSTED;
+	/* each with its own quiet time (patch 6/6's wrap, or the plain one) */
+	switch_model(r, M2009_RFC_AS_POSTED);
 	posted = pick(r, r->n, &p);
-	r->m = M2009_RFC_AS_INTENDED;
+	switch_model(r, M2009_RFC_AS_INTENDED);
 	intended = pick(r, r->n, &p);
-	r->m = saved;
+	switch_model(r, saved);
 	if (posted == intended || posted == r->n || intended == r->n ||
 	    v->note[0])
 		return;
@@ -838,76 +849,72 @@ static bool is_the_kernels_model(const struct yrun *r)
 	       kv <= KV(2, 6, 35) && !strstr(rel, ".el6") && !strstr(rel, "mm");
 }
 
-static void decide(struct yrun *r, const struct analyzer_options *o,
-		   struct verdict *v)
+/* The functions analyzer_decide() calls, on a struct yrun. */
+static size_t pick_fn(void *run, size_t skip, int64_t *score)
+{
+	uint64_t p;
+	size_t i = pick(run, skip, &p);
+
+	*score = (int64_t)p; /* as the kernel's %li prints it */
+	return i;
+}
+
+static size_t candidates_fn(void *run, unsigned vary)
+{
+	return candidates(run, vary);
+}
+
+static int64_t score_fn(void *run, size_t i)
+{
+	return (int64_t)default_score(run, i, NULL);
+}
+
+static void kernel_score_fn(void *run, size_t i, struct verdict *v)
+{
+	const struct yrun *r = run;
+	uint64_t lo, hi;
+
+	bounds(r, i, r->active, &lo, &hi);
+	kernel_score(lo, hi, v);
+}
+
+static const char *input_name(void *run, unsigned k)
+{
+	(void)run;
+	return var_names[k];
+}
+
+static void decide_2009(struct yrun *r, struct verdict *v)
 {
 	const struct oom_incident *inc = r->inc;
-	size_t victim, runner, n, i, k, kernel_row;
-	uint64_t points, rpoints, lo, hi;
-	unsigned bit;
-
-	victim = pick(r, r->n, &points);
-	if (victim == r->n) {
-		v->has_victim = false;
-		v->certainty = VERDICT_CERTAIN;
-		return;
-	}
-	n = candidates(r, r->active);
-	v->n_candidates_total = n;
-	if (n > 1) {
-		v->certainty = VERDICT_UNDETERMINED;
-		for (k = 0; k < V_COUNT; k++) {
-			bit = 1u << k;
-			if (!(r->active & bit) ||
-			    v->n_deciding_inputs == VERDICT_MAX_INPUTS)
-				continue;
-			/* NEEDSWORK: huge tables skip the per-input passes */
-			if (r->n <= Y_MAX_ROWS_PER_INPUT &&
-			    candidates(r, bit) > 1)
-				v->deciding_inputs[v->n_deciding_inputs++] =
-					var_names[k];
-		}
-		if (!v->n_deciding_inputs)
-			for (k = 0; k < V_COUNT; k++)
-				if (r->active & 1u << k &&
-				    v->n_deciding_inputs < VERDICT_MAX_INPUTS)
-					v->deciding_inputs
-						[v->n_deciding_inputs++] =
-						var_names[k];
-		candidates(r, r->active);
-		for (i = 0; i < r->n; i++)
-			if (r->cand[i] &&
-			    v->n_candidates < VERDICT_MAX_CANDIDATES)
-				set_task(r, i, default_score(r, i, NULL),
-					 &v->candidates[v->n_candidates++]);
-		kernel_row = analyzer_kernel_row(inc, r->cand);
+	const struct decision d = {
+		.inc = inc,
+		.run = r,
+		.n = r->n,
+		.cand = r->cand,
+		.n_inputs = V_COUNT,
+		.active = r->active,
+		/* NEEDSWORK: huge tables skip the per-input passes */
+		.per_input = r->n <= Y_MAX_ROWS_PER_INPUT,
 		/*
 		 * The kernel's choice tells which values the unknowns took only
 		 * for the heuristic that kernel ran: linux-2.6.32 on a 2.6.32
 		 * to 2.6.35 kernel. For the other models it is no evidence:
 		 * their victim is the choice under the stated defaults.
 		 */
-		if (kernel_row < r->n && is_the_kernels_model(r)) {
-			victim = kernel_row;
-			points = default_score(r, victim, NULL);
-		}
-	} else {
-		v->certainty =
-			r->n_assumptions ? VERDICT_ASSUMED : VERDICT_CERTAIN;
-	}
-	for (i = 0;
-	     i < r->n_assumptions && v->n_deciding_inputs < VERDICT_MAX_INPUTS;
-	     i++)
-		v->deciding_inputs[v->n_deciding_inputs++] = r->assumptions[i];
-	v->has_victim = true;
-	set_task(r, victim, points, &v->victim);
-	bounds(r, victim, r->active, &lo, &hi);
-	kernel_score(lo, hi, v);
-	runner = pick(r, victim, &rpoints);
-	if (runner < r->n) {
-		v->has_runner_up = true;
-		set_task(r, runner, rpoints, &v->runner_up);
-	}
+		.kernel_ran_it = is_the_kernels_model(r),
+		.assumptions_if_undetermined = true,
+		.assumed = &r->assumed,
+		.pick = pick_fn,
+		.candidates = candidates_fn,
+		.score = score_fn,
+		.kernel_score = kernel_score_fn,
+		.input_name = input_name,
+	};
+
+	analyzer_decide(&d, v);
+	if (!v->has_victim)
+		return;
 	if (r->rfc)
 		rfc_disagreement(r, v);
 	else if (inc->selected.present && inc->has_victim &&
@@ -917,14 +924,14 @@ static void decide(struct yrun *r, const struct analyzer_options *o,
 			 "its own mm (the tree is not in the report)",
 			 (long long)inc->kills[0].pid,
 			 (long long)inc->selected.pid);
-	(void)o;
 }
 
-struct oomlens_error *y2009_run(const struct oom_incident *inc,
-				enum model2009 m,
+struct oomlens_error *y2009_run(const struct analyzer_model *row,
+				const struct oom_incident *inc,
 				const struct analyzer_options *o,
 				struct verdict *v)
 {
+	enum model2009 m = (enum model2009)row->param;
 	struct yrun r = {.inc = inc, .m = m, .dump = o->dump};
 	bool word_guess = false;
 	int fb;
@@ -935,8 +942,8 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 	size_t i, k;
 
 	memset(v, 0, sizeof(*v));
-	snprintf(v->model, sizeof(v->model), "%s", models2009[m].name);
-	v->model_version = models2009[m].version;
+	snprintf(v->model, sizeof(v->model), "%s", row->name);
+	v->model_version = row->version;
 	r.rfc = m == M2009_RFC_AS_POSTED || m == M2009_RFC_AS_INTENDED;
 	if (r.rfc)
 		c = rfc_constraint(&r);
@@ -989,13 +996,13 @@ struct oomlens_error *y2009_run(const struct oom_incident *inc,
 		if (word_guess)
 			assume(&r, "a 64-bit kernel (the release names no "
 				   "architecture)");
-		decide(&r, o, v);
+		decide_2009(&r, v);
 	} else {
 		v->certainty = VERDICT_ASSUMED;
 		v->n_candidates_total = 1;
-		for (i = 0; i < r.n_assumptions; i++)
+		for (i = 0; i < r.assumed.n; i++)
 			v->deciding_inputs[v->n_deciding_inputs++] =
-				r.assumptions[i];
+				r.assumed.what[i];
 	}
 	v->same_as_kernel =
 		v->has_victim && analyzer_is_kernels_choice(inc, v->victim.pid);

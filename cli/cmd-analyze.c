@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens analyze: read logs (or vmcores with their debuginfo), run the
+ * models on every incident found and write a report (text, JSON or HTML,
+ * to standard output or -o FILE) as it goes, one incident at a time, so
+ * memory stays bounded by one report. Writes nothing else; the exit status
+ * says whether any incident was found and whether any input failed.
+ */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,8 +23,9 @@
 #include "reports/report.h"
 #include "core/banned.h"
 
-static const char analyze_usage[] =
-	"usage: oomlens analyze [--format text|json|jsonl] [-o FILE] [--model LIST]\n"
+static const char analyze_usage_head[] =
+	"usage: oomlens analyze [--format text|json|jsonl|html|csv] [--table T]\n"
+	"                       [-o FILE] [--top N] [--model LIST]\n"
 	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
@@ -29,19 +38,16 @@ static const char analyze_usage[] =
 	"A report read twice (a sosreport's dmesg and messages, say) is\n"
 	"reported once, then named: \"also seen in\".\n"
 	"\n"
-	"  -f, --format FMT  text (default), json (schema: docs/json-schema.md)\n"
-	"                    or jsonl (one incident object per line)\n"
+	"  -f, --format FMT  text (default), json (schema: docs/json-schema.md),\n"
+	"                    jsonl (one incident object per line), html (one\n"
+	"                    self-contained page with charts) or csv (docs/csv.md)\n"
+	"  -t, --table T     csv: incidents (default), tasks, verdicts or events\n"
 	"  -o, --output FILE write there (whole, or not at all) instead of stdout\n"
 	"  -n, --top N       text: list the N largest tasks (default 10)\n"
-	"  -m, --model LIST  heuristic models to compare with the kernel's choice,\n"
-	"                    comma-separated: mainline (era from the kernel\n"
-	"                    release) or mainline-ERA, ERA one of 2.6.36 2.6.39\n"
-	"                    3.5 3.14 4.0 4.15 4.19 5.9; linux-2.6.32 (classic\n"
-	"                    badness), mmotm-2009-11 (its rss variant),\n"
-	"                    rfc-2009-as-posted and rfc-2009-as-intended (the\n"
-	"                    2009 RFC's __badness as written and as meant); all.\n"
-	"                    Default: mainline, and the four 2009 models on\n"
-	"                    kernels no mainline era covers (before 2.6.36)\n"
+	"  -m, --model LIST  ";
+
+/* the --model help comes from the model table (analyzer_models_help()) */
+static const char analyze_usage_tail[] =
 	"  -a, --assume NAME=VALUE\n"
 	"                    pin an input the report lacks (else it ranges over\n"
 	"                    its bounds): runtime=SECONDS|uptime (default\n"
@@ -74,6 +80,16 @@ static const char analyze_usage[] =
 	"allocation failures or hung tasks are listed but are no incidents),\n"
 	"2 usage or I/O error.\n";
 
+static void print_usage(FILE *f)
+{
+	char models[4096];
+
+	analyzer_models_help(models, sizeof(models));
+	fputs(analyze_usage_head, f);
+	fputs(models, f);
+	fputs(analyze_usage_tail, f);
+}
+
 /*
  * The incidents reported so far, by fingerprint: ingest's identity rule
  * (docs/schema.md), so that a report read twice (a sosreport's dmesg and
@@ -100,8 +116,8 @@ static struct seen_slot *seen_find(struct seen_set *set, uint64_t fp)
 }
 
 /* The number of the incident with fingerprint fp, or 0 (then fp is added). */
-static struct oomlens_error *seen_check(struct seen_set *set, uint64_t fp,
-					size_t next_index, size_t *index)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+seen_check(struct seen_set *set, uint64_t fp, size_t next_index, size_t *index)
 {
 	struct seen_slot *slot;
 
@@ -141,16 +157,22 @@ struct analyze_ctx {
 	struct oomlog_sink sink;
 	struct seen_set seen, seen_events;
 	size_t events;
+	/* the stream being read; a blank one for a dump's log */
+	struct source_stream *stream, no_stream;
 };
 
-static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct analyze_ctx *a = ctx;
 	struct verdict_list verdicts;
 	struct oomlens_error *err;
 	size_t first = 0;
 
-	err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1, &first);
+	err = source_stamp(a->stream ? a->stream : &a->no_stream, inc);
+	if (!err)
+		err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1,
+				 &first);
 	if (!err && first) {
 		err = report_also_seen(a->report, first, inc);
 	} else if (!err) {
@@ -186,7 +208,8 @@ static uint64_t event_identity(const struct oom_event *ev)
 	return fnv64(h, &uptime_us, sizeof(uptime_us));
 }
 
-static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, const struct oom_event *ev)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -207,11 +230,16 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 	cli_print_warning("analyze", source, line, text);
 }
 
-static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_stream(void *ctx, struct source_stream *s)
 {
 	struct analyze_ctx *a = ctx;
+	struct oomlens_error *err;
 
-	return oomlog_parse_lines(s->lines, s->name, s->host, &a->sink, NULL);
+	a->stream = s;
+	err = oomlog_parse_lines(s->lines, s->name, s->host, &a->sink, NULL);
+	a->stream = NULL;
+	return err;
 }
 
 static void on_skip(void *ctx, const char *name, const char *why, bool failed)
@@ -228,8 +256,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
  * One vmcore: its process table and its log, read in a child process (a
  * damaged dump that crashes a library costs that dump only).
  */
-static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
-					    const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+analyze_vmcore(struct analyze_ctx *a, const char *path)
 {
 	struct vmcore_options opt = {.force = a->force,
 				     .timeout_secs = a->dump_timeout};
@@ -262,7 +290,8 @@ static struct oomlens_error *analyze_vmcore(struct analyze_ctx *a,
 }
 
 /* A file the walker offers: a vmcore is read here, not as a log. */
-static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct analyze_ctx *a = ctx;
 	struct oomlens_error *err;
@@ -282,8 +311,8 @@ static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
 }
 
 /* One FILE argument: a file, compressed file or archive, a vmcore, "-". */
-static struct oomlens_error *analyze_path(struct analyze_ctx *a,
-					  const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+analyze_path(struct analyze_ctx *a, const char *path)
 {
 	struct stat st;
 
@@ -301,6 +330,7 @@ int cmd_analyze(int argc, char **argv)
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
 		{"top", required_argument, NULL, 'n'},
+		{"table", required_argument, NULL, 't'},
 		{"model", required_argument, NULL, 'm'},
 		{"assume", required_argument, NULL, 'a'},
 		{"explain", required_argument, NULL, 'e'},
@@ -313,6 +343,7 @@ int cmd_analyze(int argc, char **argv)
 	};
 	enum report_format fmt = REPORT_TEXT;
 	struct report_options ropt = {0};
+	const char *table_name = NULL;
 	struct analyze_ctx a = {0};
 	struct cli_output out;
 	const char *out_path = NULL;
@@ -323,7 +354,7 @@ int cmd_analyze(int argc, char **argv)
 
 	analyzer_options_init(&a.models);
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:n:m:a:e:k:D:h", longopts,
+	while ((c = getopt_long(argc, argv, "f:o:n:t:m:a:e:k:D:h", longopts,
 				NULL)) != -1) {
 		switch (c) {
 		case 'm':
@@ -366,6 +397,9 @@ int cmd_analyze(int argc, char **argv)
 					     &ropt.top))
 				return EXIT_TROUBLE;
 			break;
+		case 't':
+			table_name = optarg;
+			break;
 		case 'k':
 			a.vmlinux = optarg;
 			break;
@@ -385,16 +419,26 @@ int cmd_analyze(int argc, char **argv)
 			}
 			break;
 		case 'h':
-			fputs(analyze_usage, stdout);
+			print_usage(stdout);
 			return 0;
 		default:
-			fputs(analyze_usage, stderr);
+			print_usage(stderr);
 			return EXIT_TROUBLE;
 		}
 	}
 	if ((a.vmlinux || a.debuginfo) && optind >= argc) {
 		cli_print(stderr, "oomlens analyze: --%s needs a VMCORE",
 			  a.vmlinux ? "vmlinux" : "debuginfo");
+		return EXIT_TROUBLE;
+	}
+	if (table_name && (fmt != REPORT_CSV ||
+			   !csv_table_by_name(table_name, &ropt.table))) {
+		cli_print(
+			stderr,
+			fmt != REPORT_CSV
+				? "oomlens analyze: --table '%s' needs --format csv"
+				: "oomlens analyze: unknown table '%s' (incidents, tasks, verdicts or events)",
+			table_name);
 		return EXIT_TROUBLE;
 	}
 	files = optind < argc ? argv + optind : stdin_only;
@@ -404,7 +448,7 @@ int cmd_analyze(int argc, char **argv)
 		return cli_fail("analyze", err);
 	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
 	if ((err = report_begin_with(&a.report, fmt, out.f, &ropt))) {
-		cli_output_close(&out, false);
+		oomlens_error_free(cli_output_close(&out, false));
 		return cli_fail("analyze", err);
 	}
 	a.sink.incident = on_incident;
@@ -428,7 +472,7 @@ int cmd_analyze(int argc, char **argv)
 	if (!err)
 		err = cli_output_close(&out, true);
 	if (err) {
-		cli_output_close(&out, false);
+		oomlens_error_free(cli_output_close(&out, false));
 		return cli_fail("analyze", err);
 	}
 	if (a.status == EXIT_FOUND && !a.incidents)

@@ -1,7 +1,17 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens ingest: walk paths (files, folders, archives, vmcores) and store
+ * every incident and event in the database. Parsing runs outside the write
+ * lock; what a source yields is stored in short transactions. Invariants:
+ * a source is marked done only once all of it is committed; a database
+ * error (OOMLENS_ERR_DB) stops the run with what was committed said, an
+ * input that cannot be read (OOMLENS_ERR_IO) is skipped; a signal ends the
+ * run at a transaction boundary.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,35 +74,70 @@ static const char ingest_usage[] =
 
 /*
  * Parsing runs outside any write transaction: what a source yields is held
- * in memory (struct pending) and stored in one short transaction when the
- * source ends, or earlier when this much is held, so that memory stays
- * bounded and an interruption loses little of a large file.
+ * in memory (struct pending, a batch) and stored in one short transaction
+ * when the source ends, or earlier when this much is held, so that memory
+ * stays bounded and an interruption loses little of a large file.
+ *
+ * Two threads: the main one walks the PATHs and parses; a writer thread
+ * owns the database while it stores the batches, one transaction each, in
+ * the order they were handed over (so incidents keep their file order
+ * within a source). NBATCH batches circulate: the parser fills one while
+ * the writer stores another, and waits when none is free, so memory stays
+ * bounded at NBATCH batches. Only the writer touches the database, except
+ * while it is idle (writer_drain()): the main thread then asks whether a
+ * file was read before, and the end of the run closes the database.
  */
 #define BATCH_INCIDENTS 500
 #define BATCH_ROWS 200000 /* task and counter rows of the incidents held */
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
 
-/* What the parser gave of the current source, not yet stored. */
+/* What the parser gave of a source, not yet stored: one batch. */
 struct pending {
 	struct oom_incident **inc; /* owned */
 	size_t n, cap, rows;
 	struct oom_event *ev; /* strings in pool */
 	size_t n_ev, cap_ev;
 	struct strpool pool;
+	/* its source (strings in pool) and what to do */
+	struct db_source src;
+	const char *name; /* as said in messages */
+	bool first; /* the source's first batch: find or add its row */
+	bool last; /* then mark the source read to its end */
+	const struct dump_state *dump; /* the vmcore being stored, or NULL */
+	const char *dump_path;
+};
+
+#define NBATCH 3
+
+/*
+ * The batches and the writer thread. Under lock: queue (to store, oldest
+ * first), spare (free), busy (the writer holds a batch), failed (the
+ * writer met a database error: it drops what comes after), quit.
+ */
+struct writer {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pending batch[NBATCH];
+	struct pending *queue[NBATCH], *spare[NBATCH];
+	size_t head, queued, n_spare;
+	bool busy, failed, quit, running;
+	int64_t source_id; /* writer's: of its current source, 0 until stored */
 };
 
 struct ingest {
 	struct db *db;
 	const char *db_path;
 	bool quiet, progress;
-	int64_t source_id; /* of the current source, 0 until first stored */
-	struct db_source src; /* the current source (strings borrowed) */
-	struct pending pending;
+	struct db_source src; /* the source being parsed (strings borrowed) */
+	const char *src_name;
+	struct pending *cur; /* the batch being filled */
+	struct writer w;
 	struct oomlog_sink sink;
-	/* totals */
-	uint64_t sources, already_done, skipped, bytes, incidents,
-		new_incidents, events, new_events;
+	/* totals: the main thread's, then the writer's */
+	uint64_t already_done, skipped, bytes;
+	_Atomic uint64_t sources, incidents, new_incidents, events, new_events;
 	double started, last_progress;
 	int status;
 	struct oomlens_error *failure; /* the database failed: this */
@@ -103,6 +148,8 @@ struct ingest {
 	const char *dump_path;
 	uint64_t vmcores, superseded;
 	uint64_t at; /* bytes read of the current source, as far as known */
+	/* the stream being read; a blank one for a dump's log */
+	struct source_stream *stream, no_stream;
 };
 
 /*
@@ -114,10 +161,13 @@ struct ingest {
  * the transaction is finished, or the wait ended, and then the same words
  * are said. What the message needs is kept in volatile globals.
  */
-static volatile sig_atomic_t stop_signal, in_store, progress_shown;
-static volatile uint64_t done_sources, done_incidents, done_new;
-static const char *volatile current_source; /* being read, or NULL */
-static volatile sig_atomic_t current_stored; /* some of it committed */
+static _Atomic int stop_signal, progress_shown; /* lock-free: signal-safe */
+/* set by the writer thread, read by the handler on the main one */
+static _Atomic int in_store;
+static _Atomic uint64_t done_sources, done_incidents, done_new;
+static char current_name[1024]; /* being stored, when current_source */
+static _Atomic int current_source; /* a source is being stored */
+static _Atomic int current_stored; /* some of it committed */
 static const char *signal_db_path;
 
 static void say(const char *s)
@@ -180,7 +230,7 @@ static void say_committed(const char *why)
 	say("'");
 	if (current_source) {
 		say("; '");
-		say_escaped(current_source);
+		say_escaped(current_name);
 		say(current_stored ? "' was stored in part"
 				   : "' was not stored");
 	}
@@ -306,68 +356,111 @@ static void pending_clear(struct pending *p)
 	p->n = p->rows = p->n_ev = 0;
 	strpool_release(&p->pool);
 	p->pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+	memset(&p->src, 0, sizeof(p->src));
+	p->name = p->dump_path = NULL;
+	p->first = p->last = false;
+	p->dump = NULL;
 }
 
 static void pending_release(struct pending *p)
 {
 	pending_clear(p);
+	strpool_release(&p->pool);
 	free(p->inc);
 	free(p->ev);
 	memset(p, 0, sizeof(*p));
 }
 
 /*
- * Store what is pending in one transaction (taking the write lock, and
- * waiting for it), the source row first; with last, mark the source read
- * to its end. On error nothing of it is stored, g->failure holds the error
- * (naming the database) and a new error is returned to stop the parser.
+ * Give batch p the source being parsed (g->src, copied into its pool). A
+ * string too long for the pool is a failure to allocate.
  */
-static struct oomlens_error *flush(struct ingest *g, bool last)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+pending_set_source(struct ingest *g, struct pending *p, bool first)
 {
-	struct pending *p = &g->pending;
+	struct strpool *pool = &p->pool;
+
+	p->src = g->src;
+	p->src.path = strpool_dups(pool, g->src.path);
+	p->src.content_xxh128 = strpool_dups(pool, g->src.content_xxh128);
+	p->src.format = strpool_dups(pool, g->src.format);
+	p->src.host = strpool_dups(pool, g->src.host);
+	p->name = strpool_dups(pool, g->src_name);
+	p->dump = g->dump;
+	p->dump_path = g->dump_path;
+	p->first = first;
+	if ((g->src.path && !p->src.path) ||
+	    (g->src.content_xxh128 && !p->src.content_xxh128) ||
+	    (g->src.format && !p->src.format) ||
+	    (g->src.host && !p->src.host) || (g->src_name && !p->name))
+		return &oomlens_error_nomem;
+	return NULL;
+}
+
+/*
+ * Writer thread: store batch p in one transaction (taking the write lock,
+ * and waiting for it), the source row first; with p->last, mark the source
+ * read to its end. On error nothing of it is stored, g->failure holds the
+ * error (naming the database) and the writer is marked failed, which stops
+ * the parser at its next batch.
+ */
+static void flush(struct ingest *g, struct pending *p)
+{
+	struct writer *w = &g->w;
 	uint64_t incidents = 0, fresh = 0, events = 0, new_events = 0;
 	struct oomlens_error *err;
 	size_t i;
 
+	if (p->first) {
+		w->source_id = 0;
+		snprintf(current_name, sizeof(current_name), "%s",
+			 p->name ? p->name : "");
+		current_stored = 0;
+		current_source = 1;
+	}
 	in_store = 1;
 	err = db_begin(g->db);
-	if (!err && !g->source_id)
-		err = db_source_upsert(g->db, &g->src, &g->source_id);
+	if (!err && !w->source_id)
+		err = db_source_upsert(g->db, &p->src, &w->source_id);
 	for (i = 0; i < p->n && !err; i++) {
 		bool was_new = false;
 		int64_t id = 0;
 
-		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
+		err = db_store_incident(g->db, w->source_id, p->inc[i], &id,
 					&was_new);
-		if (!err && g->dump)
-			err = db_store_dump(g->db, id, g->source_id, g->dump,
-					    g->dump_path);
+		if (!err && p->dump)
+			err = db_store_dump(g->db, id, w->source_id, p->dump,
+					    p->dump_path);
 		incidents++;
 		fresh += was_new;
 	}
 	for (i = 0; i < p->n_ev && !err; i++) {
 		bool was_new = false;
 
-		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
+		err = db_store_event(g->db, w->source_id, &p->ev[i], &was_new);
 		events++;
 		new_events += was_new;
 	}
-	if (!err && last)
-		err = db_source_mark_done(g->db, g->source_id);
+	if (!err && p->last)
+		err = db_source_mark_done(g->db, w->source_id);
 	if (!err)
 		err = db_commit(g->db);
-	pending_clear(p);
 	if (err) {
 		oomlens_error_free(db_rollback(g->db));
-		if (!stop_signal) {
+		pthread_mutex_lock(&w->lock);
+		w->failed = true;
+		if (!stop_signal)
 			g->failure = oomlens_error_wrap(
 				err, "cannot write to '%s'", g->db_path);
-			err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
-		}
-		if (!g->source_id || !current_stored)
-			g->source_id = 0;
+		else
+			oomlens_error_free(err);
+		pthread_mutex_unlock(&w->lock);
+		if (!current_stored)
+			w->source_id = 0;
+		if (!stop_signal)
+			current_source = 0; /* the error says where */
 		stop_if_asked();
-		return err;
+		return;
 	}
 	g->incidents += incidents;
 	g->new_incidents += fresh;
@@ -376,16 +469,161 @@ static struct oomlens_error *flush(struct ingest *g, bool last)
 	done_incidents = g->incidents;
 	done_new = g->new_incidents;
 	current_stored = 1;
+	if (p->last) {
+		g->sources++;
+		done_sources = g->sources;
+		current_source = 0;
+	}
 	stop_if_asked();
+}
+
+static void *writer_main(void *arg)
+{
+	struct ingest *g = arg;
+	struct writer *w = &g->w;
+	struct pending *p;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		while (!w->queued && !w->quit)
+			pthread_cond_wait(&w->cond, &w->lock);
+		if (!w->queued)
+			break;
+		p = w->queue[w->head];
+		w->head = (w->head + 1) % NBATCH;
+		w->queued--;
+		w->busy = true;
+		if (!w->failed) {
+			pthread_mutex_unlock(&w->lock);
+			flush(g, p);
+			pthread_mutex_lock(&w->lock);
+		}
+		/* the parser clears it: freeing is not the writer's work */
+		w->spare[w->n_spare++] = p;
+		w->busy = false;
+		pthread_cond_broadcast(&w->cond);
+	}
+	pthread_mutex_unlock(&w->lock);
 	return NULL;
 }
 
-static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
+/* Start the writer thread, with the signals it must leave to main blocked. */
+static OOMLENS_MUST_CHECK struct oomlens_error *writer_start(struct ingest *g)
+{
+	struct writer *w = &g->w;
+	sigset_t block, old;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < NBATCH; i++) {
+		w->batch[i].pool =
+			(struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+		w->spare[i] = &w->batch[i];
+	}
+	w->n_spare = NBATCH - 1;
+	g->cur = &w->batch[NBATCH - 1];
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->cond, NULL);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	rc = pthread_create(&w->thread, NULL, writer_main, g);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (rc)
+		return oomlens_error_new(OOMLENS_ERR_IO,
+					 "cannot start the writer thread: %s",
+					 strerror(rc));
+	w->running = true;
+	return NULL;
+}
+
+/* Wait until the writer has stored every batch handed over and is idle. */
+static void writer_drain(struct ingest *g)
+{
+	struct writer *w = &g->w;
+
+	pthread_mutex_lock(&w->lock);
+	while (w->queued || w->busy)
+		pthread_cond_wait(&w->cond, &w->lock);
+	pthread_mutex_unlock(&w->lock);
+}
+
+/* Store what is handed over, end the writer thread, free the batches. */
+static void writer_stop(struct ingest *g)
+{
+	struct writer *w = &g->w;
+	size_t i;
+
+	if (w->running) {
+		pthread_mutex_lock(&w->lock);
+		w->quit = true;
+		pthread_cond_broadcast(&w->cond);
+		pthread_mutex_unlock(&w->lock);
+		pthread_join(w->thread, NULL);
+		pthread_mutex_destroy(&w->lock);
+		pthread_cond_destroy(&w->cond);
+		w->running = false;
+	}
+	for (i = 0; i < NBATCH; i++)
+		pending_release(&w->batch[i]);
+	g->cur = NULL;
+}
+
+static bool writer_failed(struct ingest *g)
+{
+	bool failed;
+
+	pthread_mutex_lock(&g->w.lock);
+	failed = g->w.failed;
+	pthread_mutex_unlock(&g->w.lock);
+	return failed;
+}
+
+/*
+ * Hand the batch being filled to the writer (last: the source's last, to
+ * be marked read to its end) and take a free one, waiting for it. An error
+ * "stopped" when the writer has failed (g->failure says why).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *hand_over(struct ingest *g,
+							  bool last)
+{
+	struct writer *w = &g->w;
+	struct oomlens_error *err = NULL;
+	bool failed;
+
+	g->cur->last = last;
+	pthread_mutex_lock(&w->lock);
+	w->queue[(w->head + w->queued) % NBATCH] = g->cur;
+	w->queued++;
+	pthread_cond_broadcast(&w->cond);
+	while (!w->n_spare)
+		pthread_cond_wait(&w->cond, &w->lock);
+	g->cur = w->spare[--w->n_spare];
+	failed = w->failed;
+	pthread_mutex_unlock(&w->lock);
+	pending_clear(g->cur);
+	if (failed)
+		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
+	if (!last)
+		err = pending_set_source(g, g->cur, false);
+	return err;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct ingest *g = ctx;
-	struct pending *p = &g->pending;
+	struct pending *p = g->cur;
+	struct oomlens_error *err;
 
 	g->at = inc->last.offset;
+	err = source_stamp(g->stream ? g->stream : &g->no_stream, inc);
+	if (err) {
+		oom_incident_free(inc);
+		return err;
+	}
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
 		struct oom_incident **n = realloc(p->inc, cap * sizeof(*n));
@@ -401,14 +639,15 @@ static struct oomlens_error *on_incident(void *ctx, struct oom_incident *inc)
 	p->rows += inc->n_tasks + inc->n_stats + 1;
 	progress(g, false);
 	return p->n >= BATCH_INCIDENTS || p->rows >= BATCH_ROWS
-		       ? flush(g, false)
+		       ? hand_over(g, false)
 		       : NULL;
 }
 
-static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, const struct oom_event *ev)
 {
 	struct ingest *g = ctx;
-	struct pending *p = &g->pending;
+	struct pending *p = g->cur;
 	struct oom_event *e;
 
 	if (p->n_ev == p->cap_ev) {
@@ -440,7 +679,7 @@ static struct oomlens_error *on_event(void *ctx, const struct oom_event *ev)
 		return &oomlens_error_nomem;
 	p->n_ev++;
 	return p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES
-		       ? flush(g, false)
+		       ? hand_over(g, false)
 		       : NULL;
 }
 
@@ -474,10 +713,9 @@ static int64_t trusted_mtime(const struct stat *st)
  * done and *done set; a file whose content is known under a new mtime has
  * the mtime recorded, so that the shortcut finds it next time.
  */
-static struct oomlens_error *source_done(struct ingest *g,
-					 struct db_source *src,
-					 char hex[CONTENT_DIGEST_HEX],
-					 bool *done)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_done(struct ingest *g, struct db_source *src,
+	    char hex[CONTENT_DIGEST_HEX], bool *done)
 {
 	struct oomlens_error *err;
 	struct stat st;
@@ -486,6 +724,15 @@ static struct oomlens_error *source_done(struct ingest *g,
 	*done = false;
 	if (stat(src->path, &st) != 0)
 		return NULL; /* the reader says why */
+	/*
+	 * NEEDSWORK: the writer must be idle for this thread to use the
+	 * database, so a tree of many small files stores each one before the
+	 * next is parsed; a second, read-only connection would let the
+	 * parser go on (minding a file named twice).
+	 */
+	writer_drain(g);
+	if (writer_failed(g))
+		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	src->size = (int64_t)st.st_size;
 	src->mtime_ns = trusted_mtime(&st);
 	err = db_source_is_unchanged(g->db, src->path, src->size, src->mtime_ns,
@@ -545,12 +792,13 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 }
 
 /*
- * Parse a source into g->pending, storing it as it fills, then the rest
- * with the source marked read to its end. On a database error, g->failure
- * says what; a source that cannot be read is skipped (what was stored of
- * it stays, not marked done, so a rerun reads it again).
+ * Parse a source into batches handed to the writer as they fill, the last
+ * one with the source to be marked read to its end. On a database error,
+ * g->failure says what (once the writer is stopped); a source that cannot
+ * be read is skipped (what was stored of it stays, not marked done, so a
+ * rerun reads it again).
  */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 ingest_source(struct ingest *g, const struct db_source *src,
 	      struct oomlens_error *(*parse)(struct ingest *g, void *arg),
 	      void *arg, const char *name)
@@ -558,15 +806,15 @@ ingest_source(struct ingest *g, const struct db_source *src,
 	struct oomlens_error *err;
 
 	g->src = *src;
-	g->source_id = 0;
-	current_source = name;
-	current_stored = 0;
-	err = parse(g, arg);
-	if (!err && !g->failure)
-		err = flush(g, true);
-	pending_clear(&g->pending);
-	current_source = NULL;
-	if (g->failure) {
+	g->src_name = name;
+	err = pending_set_source(g, g->cur, true);
+	if (!err)
+		err = parse(g, arg);
+	if (!err && !writer_failed(g))
+		err = hand_over(g, true);
+	else
+		pending_clear(g->cur);
+	if (writer_failed(g)) {
 		oomlens_error_free(err);
 		return NULL;
 	}
@@ -576,10 +824,7 @@ ingest_source(struct ingest *g, const struct db_source *src,
 		/* an unreadable or corrupt file: say so, go on */
 		on_skip(g, name, err->message, true);
 		oomlens_error_free(err);
-		return NULL;
 	}
-	g->sources++;
-	done_sources = g->sources;
 	return NULL;
 }
 
@@ -587,14 +832,20 @@ struct stream_arg {
 	struct source_stream *s;
 };
 
-static struct oomlens_error *parse_stream(struct ingest *g, void *arg)
+static OOMLENS_MUST_CHECK struct oomlens_error *parse_stream(struct ingest *g,
+							     void *arg)
 {
 	struct source_stream *s = ((struct stream_arg *)arg)->s;
+	struct oomlens_error *err;
 
-	return oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
+	g->stream = s;
+	err = oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
+	g->stream = NULL;
+	return err;
 }
 
-static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_stream(void *ctx, struct source_stream *s)
 {
 	struct ingest *g = ctx;
 	struct db_source src = {0};
@@ -613,8 +864,8 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
 	if (plain_file && ((err = source_done(g, &src, hex, &done)) || done))
 		return err;
 	err = ingest_source(g, &src, parse_stream, &arg, s->name);
-	if (err || g->failure)
-		return err ? err : oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+	if (err || writer_failed(g))
+		return err ? err : oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
 	g->at = 0;
 	progress(g, false);
@@ -625,14 +876,16 @@ static struct oomlens_error *on_stream(void *ctx, struct source_stream *s)
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory, in one transaction.
  */
-static struct oomlens_error *parse_dump(struct ingest *g, void *arg)
+static OOMLENS_MUST_CHECK struct oomlens_error *parse_dump(struct ingest *g,
+							   void *arg)
 {
 	const struct dump_state *d = arg;
 
 	return oomlog_parse_text(d->log, d->log_len, g->dump_path, &g->sink);
 }
 
-static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
+static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
+							      const char *path)
 {
 	struct vmcore_options opt = {.force = g->force,
 				     .timeout_secs = g->dump_timeout};
@@ -680,8 +933,9 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	g->dump = &d;
 	g->dump_path = path;
 	err = ingest_source(g, &src, parse_dump, &d, path);
-	if (!err && g->failure)
-		err = oomlens_error_new(OOMLENS_ERR_IO, "stopped");
+	writer_drain(g); /* the writer reads d until then */
+	if (!err && writer_failed(g))
+		err = oomlens_error_new(OOMLENS_ERR_DB, "stopped");
 	if (!err) {
 		g->vmcores++;
 		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;
@@ -691,7 +945,8 @@ static struct oomlens_error *ingest_vmcore(struct ingest *g, const char *path)
 	return err;
 }
 
-static struct oomlens_error *on_file(void *ctx, const char *path, bool *claimed)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct ingest *g = ctx;
 
@@ -780,7 +1035,6 @@ int cmd_ingest(int argc, char **argv)
 	}
 	db_path = cli_db_path(db_path);
 	g.db_path = signal_db_path = db_path;
-	g.pending.pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
 	g.progress = !g.quiet && isatty(STDERR_FILENO);
 	catch_signals();
 	in_store = 1; /* a migration may run: let it finish */
@@ -795,12 +1049,13 @@ int cmd_ingest(int argc, char **argv)
 	g.sink.warning = on_warning;
 	g.sink.ctx = &g;
 	g.status = 0;
+	err = writer_start(&g);
 	for (i = optind; i < argc && !err; i++)
 		err = source_walk_claim(argv[i], on_stream, on_skip, on_file,
 					&g, NULL);
+	writer_stop(&g); /* what was handed over is stored first */
 	progress(&g, true);
 	oomlog_library_release();
-	pending_release(&g.pending);
 	g.superseded = (uint64_t)db_superseded(g.db);
 	db_close(g.db);
 	if (g.failure) {

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens report: the incidents stored by ingest, as a table, one incident
+ * in full, a summary of model verdicts, or an integrity check, to standard
+ * output or -o FILE. It opens the database read-only and never migrates
+ * it.
+ */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,7 +18,8 @@
 #include "core/banned.h"
 
 static const char report_usage[] =
-	"usage: oomlens report [--db FILE] [--format text|json|jsonl] [-o FILE]\n"
+	"usage: oomlens report [--db FILE] [--format text|json|jsonl|html|csv]\n"
+	"                      [--table T] [-o FILE]\n"
 	"                      [FILTER...] [--sort KEY] [--limit N] [--top N]\n"
 	"       oomlens report [--db FILE] [--format FMT] --incident ID\n"
 	"       oomlens report [--db FILE] [--format text|json] --summary | --check\n"
@@ -23,7 +30,13 @@ static const char report_usage[] =
 	"  --db FILE         the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -f, --format FMT  text (default); json (docs/json-schema.md, each\n"
 	"                    incident with its database \"id\"); jsonl, one\n"
-	"                    incident object per line\n"
+	"                    incident object per line; html: one self-contained\n"
+	"                    page, with an overview of the archive (over time, by\n"
+	"                    host and kernel, top victims, the models'\n"
+	"                    disagreement) and each incident explained, with\n"
+	"                    charts; or csv (docs/csv.md)\n"
+	"  -t, --table T     csv: incidents (default), tasks, verdicts (run\n"
+	"                    'oomlens rescore' first) or events\n"
 	"  -o, --output FILE write there (whole, or not at all) instead of stdout\n"
 	"  -i, --incident ID that incident in full, under its ID, with the\n"
 	"                    verdicts 'oomlens rescore' stored\n"
@@ -41,8 +54,9 @@ static const char report_usage[] =
 	"  --constraint C    none, cpuset, mempolicy, memcg, lowmem or unknown\n"
 	"  --model-disagrees only where a 2009 RFC model would have killed\n"
 	"                    another task than the kernel (run 'oomlens rescore')\n"
-	"  --sort KEY        id (default), time, host, kernel, victim or tasks;\n"
-	"                    -KEY for the reverse order\n"
+	"  --sort KEY        time (default: by wall clock, else uptime; unknown\n"
+	"                    last), id, host, kernel, victim or tasks; -KEY for\n"
+	"                    the reverse order\n"
 	"  --limit N         at most N incidents\n"
 	"\n"
 	"  -s, --summary     over all incidents: how often each model's victim is\n"
@@ -65,10 +79,12 @@ struct report_ctx {
 	struct report *r;
 	size_t shown;
 	bool full;
+	int64_t only; /* --incident, or 0 */
 };
 
 /* Incident id with its stored verdicts, to c's report. */
-static struct oomlens_error *show(struct report_ctx *c, int64_t id)
+static OOMLENS_MUST_CHECK struct oomlens_error *show(struct report_ctx *c,
+						     int64_t id)
 {
 	struct verdict_list vl;
 	struct oom_incident *inc;
@@ -87,16 +103,44 @@ static struct oomlens_error *show(struct report_ctx *c, int64_t id)
 	return err;
 }
 
-static struct oomlens_error *on_row(void *ctx,
-				    const struct db_incident_row *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_row(void *ctx, const struct db_incident_row *row)
 {
 	return show(ctx, row->id);
 }
 
-static struct oomlens_error *on_summary_row(void *ctx,
-					    const struct verdict_summary *row)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_verdict(void *ctx, int64_t id, const struct verdict *v)
+{
+	struct report_ctx *c = ctx;
+
+	if (c->only && id != c->only)
+		return NULL;
+	c->shown++;
+	return report_verdict(c->r, id, v);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_event(void *ctx, int64_t id, const struct oom_event *ev)
+{
+	struct report_ctx *c = ctx;
+
+	(void)id;
+	c->shown++;
+	return report_event(c->r, ev);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_summary_row(void *ctx, const struct verdict_summary *row)
 {
 	return summary_row(ctx, row);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_html_summary_row(void *ctx, const struct verdict_summary *row)
+{
+	report_summary_row(ctx, row);
+	return NULL;
 }
 
 /* --summary: the stored verdicts over the whole archive. */
@@ -121,7 +165,7 @@ static int show_summary(struct db *db, enum report_format fmt,
 	if (!err)
 		err = cli_output_close(o, true);
 	if (err) {
-		cli_output_close(o, false);
+		oomlens_error_free(cli_output_close(o, false));
 		return cli_fail("report", err);
 	}
 	return rows ? EXIT_FOUND : EXIT_NONE;
@@ -227,6 +271,7 @@ int cmd_report(int argc, char **argv)
 		{"db", required_argument, NULL, 'd'},
 		{"format", required_argument, NULL, 'f'},
 		{"output", required_argument, NULL, 'o'},
+		{"table", required_argument, NULL, 't'},
 		{"incident", required_argument, NULL, 'i'},
 		{"top", required_argument, NULL, 'n'},
 		{"check", no_argument, NULL, 'c'},
@@ -246,7 +291,8 @@ int cmd_report(int argc, char **argv)
 	static const struct db_options ro = {.read_only = true};
 	enum report_format fmt = REPORT_TEXT;
 	struct report_options ropt = {0};
-	struct db_incident_query q = {0};
+	struct db_incident_query q = {.sort = DB_SORT_TIME};
+	const char *table_name = NULL;
 	struct report_ctx c = {0};
 	struct cli_output out;
 	struct oomlens_error *err;
@@ -257,7 +303,7 @@ int cmd_report(int argc, char **argv)
 	int opt;
 
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:o:i:n:hcs", longopts,
+	while ((opt = getopt_long(argc, argv, "d:f:o:t:i:n:hcs", longopts,
 				  NULL)) != -1) {
 		switch (opt) {
 		case 'd':
@@ -270,6 +316,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'o':
 			out_path = optarg;
+			break;
+		case 't':
+			table_name = optarg;
 			break;
 		case 'i':
 			if (!positive("incident id", optarg, &id))
@@ -355,6 +404,24 @@ int cmd_report(int argc, char **argv)
 			  report_format_name(fmt));
 		return EXIT_TROUBLE;
 	}
+	if (table_name && (fmt != REPORT_CSV ||
+			   !csv_table_by_name(table_name, &ropt.table))) {
+		cli_print(
+			stderr,
+			fmt != REPORT_CSV
+				? "oomlens report: --table '%s' needs --format csv"
+				: "oomlens report: unknown table '%s' (incidents, tasks, verdicts or events)",
+			table_name);
+		return EXIT_TROUBLE;
+	}
+	if (filtered && fmt == REPORT_CSV &&
+	    (ropt.table == CSV_VERDICTS || ropt.table == CSV_EVENTS)) {
+		cli_print(
+			stderr,
+			"oomlens report: filters and --sort, --limit list incidents: not with --table %s",
+			table_name);
+		return EXIT_TROUBLE;
+	}
 	db_path = cli_db_path(db_path);
 	if ((err = db_open_with(&c.db, db_path, &ro)))
 		goto fail;
@@ -368,7 +435,17 @@ int cmd_report(int argc, char **argv)
 	if ((err = report_begin_with(&c.r, fmt, out.f, &ropt)))
 		goto fail_out;
 	c.full = id > 0;
-	err = id > 0 ? show(&c, id) : db_query_incidents(c.db, &q, on_row, &c);
+	c.only = id;
+	if (fmt == REPORT_CSV && ropt.table == CSV_VERDICTS)
+		err = db_list_verdicts(c.db, on_verdict, &c);
+	else if (fmt == REPORT_CSV && ropt.table == CSV_EVENTS)
+		err = db_list_events(c.db, on_event, &c);
+	else if (id > 0)
+		err = show(&c, id);
+	else
+		err = db_query_incidents(c.db, &q, on_row, &c);
+	if (!err && fmt == REPORT_HTML && id <= 0)
+		err = db_summary(c.db, on_html_summary_row, c.r);
 	if (err) {
 		report_abort(c.r);
 		goto fail_out;
@@ -381,7 +458,7 @@ int cmd_report(int argc, char **argv)
 	db_close(c.db);
 	return c.shown ? EXIT_FOUND : EXIT_NONE;
 fail_out:
-	cli_output_close(&out, false);
+	oomlens_error_free(cli_output_close(&out, false));
 fail:
 	db_close(c.db);
 	return cli_fail("report", err);

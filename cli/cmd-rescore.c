@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens rescore: run the heuristic models again on every stored incident
+ * and store each verdict with the model's name and version, in one
+ * transaction per batch, so that a new model version reaches the archive
+ * without a new ingest.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,17 +17,21 @@
 #include "core/banned.h"
 
 static const char rescore_usage[] =
-	"usage: oomlens rescore [--db FILE] [--model LIST] [--quiet]\n"
+	"usage: oomlens rescore [--db FILE] [--model LIST] [--force] [--quiet]\n"
 	"\n"
 	"Run the heuristic models on every stored incident and store each\n"
 	"model's verdict (victim, score, runner-up, certainty), replacing the\n"
-	"verdicts stored before. Incidents ingested from a vmcore are scored\n"
-	"with the dump's process state as known inputs. 'oomlens report --summary' then compares them\n"
-	"over the whole archive.\n"
+	"verdicts stored before. An incident whose stored verdicts are already\n"
+	"those of the same models at the same versions is left as it is (after\n"
+	"a merge, say), unless --force. Incidents ingested from a vmcore are\n"
+	"scored with the dump's process state as known inputs. 'oomlens report\n"
+	"--summary' then compares them over the whole archive.\n"
 	"\n"
 	"  --db FILE      the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -m, --model L  the models, as 'oomlens analyze --help' lists them\n"
 	"                 (default: the same as analyze)\n"
+	"  -F, --force    rescore every incident, even one already scored by\n"
+	"                 the same model versions\n"
 	"  -q, --quiet    no summary line\n"
 	"  -h, --help     this text\n"
 	"\n"
@@ -32,10 +42,34 @@ static const char rescore_usage[] =
 struct rescore {
 	struct db *db;
 	struct analyzer_options opts;
-	size_t incidents, verdicts, in_batch;
+	size_t incidents, verdicts, in_batch, skipped;
+	bool force;
 };
 
-static struct oomlens_error *rescore_one(void *ctx, int64_t id)
+/* Whether inc's stored verdicts are those this run would store. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+scored_already(struct rescore *r, int64_t id, const struct oom_incident *inc,
+	       bool *same)
+{
+	const struct analyzer_model *rows[VERDICT_MAX_MODELS];
+	const char *names[VERDICT_MAX_MODELS];
+	int versions[VERDICT_MAX_MODELS];
+	size_t n = analyzer_plan(inc, &r->opts, rows, VERDICT_MAX_MODELS);
+
+	*same = false;
+	if (!n) /* nothing to score: cheap, and counted as rescored */
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!rows[i])
+			return NULL; /* an era without a row: run, and say so */
+		names[i] = rows[i]->name;
+		versions[i] = rows[i]->version;
+	}
+	return db_verdicts_are(r->db, id, names, versions, n, same);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
+							    int64_t id)
 {
 	struct rescore *r = ctx;
 	struct oom_incident *inc = NULL;
@@ -43,10 +77,17 @@ static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 	struct oomlens_error *err;
 
 	struct dump_state dump;
-	bool has_dump = false;
+	bool has_dump = false, same = false;
 
 	memset(&vl, 0, sizeof(vl));
 	err = db_load_incident(r->db, id, &inc);
+	if (!err && !r->force)
+		err = scored_already(r, id, inc, &same);
+	if (!err && same) {
+		oom_incident_free(inc);
+		r->skipped++;
+		return NULL;
+	}
 	/* an incident read from a vmcore: the dump's values are known inputs */
 	if (!err)
 		err = db_load_dump(r->db, id, &dump, &has_dump);
@@ -71,33 +112,19 @@ static struct oomlens_error *rescore_one(void *ctx, int64_t id)
 	return NULL;
 }
 
-/* Say that another process holds the write lock (db_options.waiting). */
-static void on_waiting(void *ctx, const char *path, long pid,
-		       const char *command)
-{
-	(void)ctx;
-	if (pid)
-		cli_print(
-			stderr,
-			"oomlens rescore: waiting for another %s of '%s', pid %ld",
-			command, path, pid);
-	else
-		cli_print(stderr,
-			  "oomlens rescore: waiting for another writer of '%s'",
-			  path);
-}
-
 int cmd_rescore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{"db", required_argument, NULL, 'd'},
 		{"model", required_argument, NULL, 'm'},
 		{"quiet", no_argument, NULL, 'q'},
+		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
 	static const struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
-					      .waiting = on_waiting,
+					      .waiting = cli_say_waiting,
+					      .ctx = "rescore",
 					      .command = "rescore"};
 	struct rescore r = {0};
 	struct oomlens_error *err = NULL;
@@ -106,7 +133,7 @@ int cmd_rescore(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:m:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:m:qFh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			db_path = optarg;
@@ -116,6 +143,9 @@ int cmd_rescore(int argc, char **argv)
 			break;
 		case 'q':
 			quiet = true;
+			break;
+		case 'F':
+			r.force = true;
 			break;
 		case 'h':
 			fputs(rescore_usage, stdout);
@@ -148,8 +178,9 @@ int cmd_rescore(int argc, char **argv)
 		return cli_fail("rescore", err);
 	}
 	if (!quiet)
-		cli_print(stderr,
-			  "%s: %zu incidents rescored, %zu verdicts stored",
-			  db_path, r.incidents, r.verdicts);
+		cli_print(
+			stderr,
+			"%s: %zu incidents rescored, %zu verdicts stored; %zu already scored by the same model versions, left as they were",
+			db_path, r.incidents, r.verdicts, r.skipped);
 	return 0;
 }

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * oomlens vmcore: one kdump vmcore's process table (in crash's columns) and
+ * kernel log, read with its debuginfo or its own BTF. Prints what was read
+ * and says what could not be; the dump is never written.
+ */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,8 +41,8 @@ static const char vmcore_usage[] =
 	"Exit status: 0 read, 1 read but partial (see the warnings), 2 error.\n";
 
 /* The dump's log, line by line, each escaped (core/escape.h). */
-static struct oomlens_error *add_log_text(struct strbuf *sb, const char *log,
-					  size_t len)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_log_text(struct strbuf *sb, const char *log, size_t len)
 {
 	struct oomlens_error *err = NULL;
 	const char *p = log, *end = log + len, *nl;

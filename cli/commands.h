@@ -21,6 +21,7 @@
 
 int cmd_analyze(int argc, char **argv);
 int cmd_ingest(int argc, char **argv);
+int cmd_merge(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_rescore(int argc, char **argv);
 int cmd_vmcore(int argc, char **argv);
@@ -94,14 +95,23 @@ struct cli_output {
 };
 
 /* path NULL or "-": stdout. Errors: IO, NOMEM; o->f is stdout then. */
-struct oomlens_error *cli_output_open(struct cli_output *o, const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *cli_output_open(struct cli_output *o,
+							 const char *path);
 /*
  * keep: flush, sync and rename the temporary file over FILE; else remove
  * it. No-op for stdout. Errors: IO (the temporary file is removed).
  */
-struct oomlens_error *cli_output_close(struct cli_output *o, bool keep);
+OOMLENS_MUST_CHECK struct oomlens_error *cli_output_close(struct cli_output *o,
+							  bool keep);
 /* Colour for o: a terminal, not a file, and NO_COLOR unset or empty. */
 bool cli_colour(const struct cli_output *o);
+
+/*
+ * A db_options.waiting that says on stderr, for the command named by ctx
+ * (a string: "rescore"), that another process holds the write lock.
+ */
+void cli_say_waiting(void *ctx, const char *path, long pid,
+		     const char *command);
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);

@@ -64,6 +64,20 @@ bool cli_parse_seconds(const char *text, unsigned *secs)
 	return true;
 }
 
+void cli_say_waiting(void *ctx, const char *path, long pid, const char *command)
+{
+	const char *self = ctx;
+
+	if (pid)
+		cli_print(stderr,
+			  "oomlens %s: waiting for another %s of '%s', pid %ld",
+			  self, command, path, pid);
+	else
+		cli_print(stderr,
+			  "oomlens %s: waiting for another writer of '%s'",
+			  self, path);
+}
+
 int cli_fail(const char *cmd, struct oomlens_error *err)
 {
 	cli_print(stderr, "oomlens %s: %s", cmd, err->message);

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The oomlens command: the command table (name, function, one line of
+ * usage), the dispatch to cli/cmd-*.c, `help CMD`, -V, and a "did you
+ * mean" for a misspelt command. Each command returns its exit status;
+ * nothing below cli/ exits or prints to a terminal.
+ */
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,6 +31,8 @@ static const struct command commands[] = {
 	 "                                           read kernel logs, report every OOM incident"},
 	{"ingest", cmd_ingest,
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
+	{"merge", cmd_merge,
+	 "merge [--db OUT] SHARD.db...              merge databases ingested apart"},
 	{"rescore", cmd_rescore,
 	 "rescore [--db FILE] [--model LIST]        run the models on every stored incident"},
 	{"vmcore", cmd_vmcore,

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Growable arrays (core/array.h): array_grow_slow(), the doubling path
+ * behind the inline array_grow(). The array is left unchanged on failure;
+ * the element count never passes the caller's maximum.
+ */
 #include "core/array.h"
 
 #include <stdint.h>

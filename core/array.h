@@ -18,11 +18,12 @@
 
 #include "core/error.h"
 
-struct oomlens_error *array_grow_slow(void **arr, size_t *alloc, size_t need,
-				      size_t elem_size, size_t max);
+OOMLENS_MUST_CHECK struct oomlens_error *
+array_grow_slow(void **arr, size_t *alloc, size_t need, size_t elem_size,
+		size_t max);
 
 /* Inline: most calls find the room already there (once per task row). */
-static inline struct oomlens_error *
+static inline OOMLENS_MUST_CHECK struct oomlens_error *
 array_grow(void **arr, size_t *alloc, size_t need, size_t elem_size, size_t max)
 {
 	if (need <= *alloc)

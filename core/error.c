@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The error struct (core/error.h): formatting, wrapping with context and
+ * freeing. Invariants: no function here returns NULL; when a message cannot
+ * be allocated the static oomlens_error_nomem comes back instead, and
+ * wrapping or freeing it is a no-op; wrapping keeps the error's kind.
+ */
 #include "core/error.h"
 
 #include <stdbool.h>
@@ -32,7 +38,8 @@ static char *vformat(const char *fmt, va_list ap)
 	return s;
 }
 
-static struct oomlens_error *make(enum oomlens_error_code code, char *msg)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+make(enum oomlens_error_code code, char *msg)
 {
 	struct oomlens_error *err;
 

@@ -17,13 +17,28 @@
 
 #include <stdarg.h>
 
+/*
+ * On every function that returns an error: a caller that drops the result
+ * gets a warning (an error under DEVELOPER=1), since a dropped error is a
+ * failure nobody hears of and, when it was allocated, a leak.
+ */
+#define OOMLENS_MUST_CHECK __attribute__((warn_unused_result))
+
+/*
+ * What kind of failure an error is, set where it arises and kept by
+ * oomlens_error_wrap(): callers branch on it, never on the message. An
+ * input that cannot be read (IO) or is not what it claims (CORRUPT) is
+ * that input's fault and can be skipped; a database that fails (DB) stops
+ * whatever writes to it.
+ */
 enum oomlens_error_code {
 	OOMLENS_ERR_NOMEM = 1, /* out of memory */
-	OOMLENS_ERR_IO, /* read/write/open failed */
-	OOMLENS_ERR_CORRUPT, /* input is not what it claims to be */
+	OOMLENS_ERR_IO, /* reading an input failed: open, read, decompress */
+	OOMLENS_ERR_CORRUPT, /* an input is not what it claims to be */
 	OOMLENS_ERR_USAGE, /* bad command line or API use */
 	OOMLENS_ERR_LIMIT, /* a safety cap was reached */
 	OOMLENS_ERR_MISSING, /* the input needs more than was given */
+	OOMLENS_ERR_DB, /* the database failed: SQLite, its file, its lock */
 };
 
 struct oomlens_error {
@@ -41,22 +56,22 @@ extern struct oomlens_error oomlens_error_nomem;
 extern struct oomlens_error oomlens_error_buffer_cap;
 
 /* A new error with a printf-style message. Never returns NULL. */
-struct oomlens_error *oomlens_error_new(enum oomlens_error_code code,
-					const char *fmt, ...)
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlens_error_new(enum oomlens_error_code code, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Like oomlens_error_new(), appending ": strerror(errnum)". */
-struct oomlens_error *oomlens_error_errno(enum oomlens_error_code code,
-					  int errnum, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlens_error_errno(enum oomlens_error_code code, int errnum, const char *fmt,
+		    ...) __attribute__((format(printf, 3, 4)));
 
 /*
  * Prefix context to err's message ("ctx: message") and return err. If err is
  * the static nomem error it is returned unchanged; another static error is
  * copied first, and the copy returned. err may not be NULL.
  */
-struct oomlens_error *oomlens_error_wrap(struct oomlens_error *err,
-					 const char *fmt, ...)
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlens_error_wrap(struct oomlens_error *err, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /* Release err; NULL and the static nomem error are no-ops. */

@@ -53,7 +53,8 @@ size_t text_fit(const char *s, size_t n, size_t cols, size_t *width);
 bool escape_needed(const char *s, size_t n);
 
 /* Append s[0..n), escaped, to sb. Errors: NOMEM, LIMIT. */
-struct oomlens_error *escape_add(struct strbuf *sb, const char *s, size_t n);
+OOMLENS_MUST_CHECK struct oomlens_error *escape_add(struct strbuf *sb,
+						    const char *s, size_t n);
 
 /*
  * The C string s escaped: s itself when nothing needs escaping, else a

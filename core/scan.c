@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: MIT
-
+/*
+ * Cursor scanning (core/scan.h) and the byte searches the parsers run on
+ * every line: literal search, trimming, node lists, and the three-byte
+ * anchor search that skips quiet log text (SSE2, or AVX2 where the CPU has
+ * it, chosen at run time; the same answer either way). A failed scan
+ * leaves the cursor where it was; numbers out of range fail, never wrap.
+ */
 #include "core/scan.h"
 
 #if defined(__SSE2__)

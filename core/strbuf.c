@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Capped string buffers (core/strbuf.h). Invariants: buf is always a valid
+ * C string; len never passes cap; a growth that would pass cap fails with
+ * OOMLENS_ERR_LIMIT and leaves the buffer as it was.
+ */
 #include "core/strbuf.h"
 
 #include <stdarg.h>

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * String arenas (core/strpool.h): strings copied into chunks of about 4 KB
+ * (a longer string gets a chunk of its own), all freed at once. The bytes
+ * held never pass the pool's cap; a copy that would pass it returns NULL.
+ */
 #include "core/strpool.h"
 
 #include <stdlib.h>

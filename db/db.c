@@ -35,7 +35,7 @@
 
 struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
 {
-	enum oomlens_error_code code = OOMLENS_ERR_IO;
+	enum oomlens_error_code code = OOMLENS_ERR_DB;
 	const char *msg = sqlite3_errstr(rc);
 
 	if ((rc & 0xff) == SQLITE_NOMEM)
@@ -44,13 +44,6 @@ struct oomlens_error *db_fail(struct db *db, int rc, const char *call)
 	    (sqlite3_extended_errcode(db->sql) & 0xff) == (rc & 0xff))
 		msg = sqlite3_errmsg(db->sql);
 	switch (rc & 0xff) {
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		code = OOMLENS_ERR_CORRUPT;
-		break;
-	case SQLITE_TOOBIG:
-		code = OOMLENS_ERR_LIMIT;
-		break;
 	case SQLITE_IOERR: /* say what the system said: "File too large" */
 		if (db->sql && sqlite3_system_errno(db->sql))
 			return oomlens_error_new(
@@ -82,8 +75,8 @@ struct oomlens_error *db_stmt(struct db *db, enum db_stmt_id id,
 	return NULL;
 }
 
-static struct oomlens_error *check_bind(struct db *db, const struct db_bind *b,
-					sqlite3_stmt *st)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_bind(struct db *db, const struct db_bind *b, sqlite3_stmt *st)
 {
 	int want;
 
@@ -148,7 +141,8 @@ struct oomlens_error *db_exec_stmt(struct db *db, enum db_stmt_id id,
 }
 
 /* Run SQL that is not worth caching (pragmas, migrations). */
-static struct oomlens_error *exec(struct db *db, const char *sql)
+static OOMLENS_MUST_CHECK struct oomlens_error *exec(struct db *db,
+						     const char *sql)
 {
 	int rc = sqlite3_exec(db->sql, sql, NULL, NULL, NULL);
 
@@ -156,8 +150,7 @@ static struct oomlens_error *exec(struct db *db, const char *sql)
 }
 
 /* The single integer a query like "PRAGMA user_version" returns. */
-static struct oomlens_error *query_int(struct db *db, const char *sql,
-				       int64_t *out)
+struct oomlens_error *db_query_int(struct db *db, const char *sql, int64_t *out)
 {
 	struct oomlens_error *err = NULL;
 	sqlite3_stmt *st = NULL;
@@ -182,7 +175,8 @@ int db_schema_version(void)
 	return db_migrations[db_nmigrations - 1].version;
 }
 
-static struct oomlens_error *too_new(struct db *db, int64_t version)
+static OOMLENS_MUST_CHECK struct oomlens_error *too_new(struct db *db,
+							int64_t version)
 {
 	return oomlens_error_new(
 		OOMLENS_ERR_USAGE,
@@ -190,10 +184,10 @@ static struct oomlens_error *too_new(struct db *db, int64_t version)
 		db->path, (long long)version, db_schema_version());
 }
 
-static struct oomlens_error *not_ours(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *not_ours(struct db *db)
 {
 	return oomlens_error_new(
-		OOMLENS_ERR_CORRUPT,
+		OOMLENS_ERR_DB,
 		"cannot open '%s': an SQLite database, but not oomlens's",
 		db->path);
 }
@@ -209,7 +203,7 @@ static const char sql_shape[] =
 	" ORDER BY cid) c) || ')' ELSE '' END AS line FROM sqlite_master m"
 	" WHERE m.name NOT LIKE 'sqlite_%' ORDER BY m.type, m.name)";
 
-static struct oomlens_error *shape_of(sqlite3 *h, char **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *shape_of(sqlite3 *h, char **out)
 {
 	sqlite3_stmt *st = NULL;
 	const char *text;
@@ -223,7 +217,7 @@ static struct oomlens_error *shape_of(sqlite3 *h, char **out)
 		return *out ? NULL : &oomlens_error_nomem;
 	}
 	sqlite3_finalize(st);
-	return oomlens_error_new(OOMLENS_ERR_IO, "sqlite3_step: %s",
+	return oomlens_error_new(OOMLENS_ERR_DB, "sqlite3_step: %s",
 				 sqlite3_errmsg(h));
 }
 
@@ -234,8 +228,8 @@ static struct oomlens_error *shape_of(sqlite3 *h, char **out)
  * built here in a private in-memory database to compare. Objects of its
  * own besides are allowed.
  */
-static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
-					   bool *ours)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+has_our_shape(struct db *db, int64_t version, bool *ours)
 {
 	struct oomlens_error *err = NULL;
 	char *want = NULL, *got = NULL, *line, *end;
@@ -252,7 +246,7 @@ static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
 		if (db_migrations[i].version <= version &&
 		    sqlite3_exec(mem, db_migrations[i].sql, NULL, NULL, NULL) !=
 			    SQLITE_OK)
-			err = oomlens_error_new(OOMLENS_ERR_IO,
+			err = oomlens_error_new(OOMLENS_ERR_DB,
 						"sqlite3_exec: %s",
 						sqlite3_errmsg(mem));
 	if (!err)
@@ -292,20 +286,20 @@ static struct oomlens_error *has_our_shape(struct db *db, int64_t version,
  * *stamp is set, and db_open() writes it back). A known application_id
  * with a newer schema is refused as too new.
  */
-static struct oomlens_error *check_file(struct db *db, int64_t *version,
-					bool *stamp)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_file(struct db *db, int64_t *version, bool *stamp)
 {
 	struct oomlens_error *err;
 	int64_t app_id, objects;
 	bool ours = false;
 
 	*stamp = false;
-	err = query_int(db, "PRAGMA user_version", version);
+	err = db_query_int(db, "PRAGMA user_version", version);
 	if (!err)
-		err = query_int(db, "PRAGMA application_id", &app_id);
+		err = db_query_int(db, "PRAGMA application_id", &app_id);
 	if (!err)
-		err = query_int(db, "SELECT count(*) FROM sqlite_master",
-				&objects);
+		err = db_query_int(db, "SELECT count(*) FROM sqlite_master",
+				   &objects);
 	if (!err && app_id == 0 && *version > 0 &&
 	    *version <= db_schema_version())
 		err = has_our_shape(db, *version, &ours);
@@ -323,7 +317,7 @@ static struct oomlens_error *check_file(struct db *db, int64_t *version,
 }
 
 /* Write our application_id back into a file recognised by its shape. */
-static struct oomlens_error *stamp(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *stamp(struct db *db)
 {
 	struct oomlens_error *err;
 	char pragma[64];
@@ -348,7 +342,8 @@ static struct oomlens_error *stamp(struct db *db)
  * the write lock: another process may have migrated the file since
  * db_open() looked, and then there is nothing left to do.
  */
-static struct oomlens_error *migrate(struct db *db, int64_t version)
+static OOMLENS_MUST_CHECK struct oomlens_error *migrate(struct db *db,
+							int64_t version)
 {
 	const struct db_migration *m = NULL;
 	struct oomlens_error *err;
@@ -360,7 +355,7 @@ static struct oomlens_error *migrate(struct db *db, int64_t version)
 		return NULL;
 	err = exec(db, "BEGIN IMMEDIATE");
 	if (!err)
-		err = query_int(db, "PRAGMA user_version", &now);
+		err = db_query_int(db, "PRAGMA user_version", &now);
 	if (!err && now > db_schema_version()) {
 		sqlite3_exec(db->sql, "ROLLBACK", NULL, NULL, NULL);
 		return too_new(db, now);
@@ -550,17 +545,17 @@ static void writer_unmark(struct db *db)
 	db->writing = false;
 }
 
-static struct oomlens_error *read_only_file(struct db *db)
+static OOMLENS_MUST_CHECK struct oomlens_error *read_only_file(struct db *db)
 {
 	return oomlens_error_new(
-		OOMLENS_ERR_IO,
+		OOMLENS_ERR_DB,
 		"cannot write to '%s': the file or its file system is read-only",
 		db->path);
 }
 
 /* Open the SQLite connection as opt says; db->sql is set even on error. */
-static struct oomlens_error *connect(struct db *db,
-				     const struct db_options *opt, bool retry)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+connect(struct db *db, const struct db_options *opt, bool retry)
 {
 	int flags = SQLITE_OPEN_NOMUTEX, rc;
 	struct stat st;
@@ -570,11 +565,11 @@ static struct oomlens_error *connect(struct db *db,
 		if (strcmp(db->path, ":memory:") && stat(db->path, &st) != 0)
 			return errno == ENOENT
 				       ? oomlens_error_new(
-						 OOMLENS_ERR_IO,
+						 OOMLENS_ERR_DB,
 						 "cannot open '%s': no such database",
 						 db->path)
 				       : oomlens_error_errno(
-						 OOMLENS_ERR_IO, errno,
+						 OOMLENS_ERR_DB, errno,
 						 "cannot open '%s'", db->path);
 		flags |= SQLITE_OPEN_READONLY;
 	} else {
@@ -601,7 +596,8 @@ static struct oomlens_error *connect(struct db *db,
 	return NULL;
 }
 
-static struct oomlens_error *migrate(struct db *db, int64_t version);
+static OOMLENS_MUST_CHECK struct oomlens_error *migrate(struct db *db,
+							int64_t version);
 
 /*
  * What a read-only connection needs: a database at our schema version (it
@@ -609,7 +605,8 @@ static struct oomlens_error *migrate(struct db *db, int64_t version);
  * leaves) is an empty database: the connection reads an empty one of the
  * current schema, in memory, instead.
  */
-static struct oomlens_error *check_readable(struct db *db, int64_t version)
+static OOMLENS_MUST_CHECK struct oomlens_error *check_readable(struct db *db,
+							       int64_t version)
 {
 	int rc;
 
@@ -742,7 +739,8 @@ int64_t db_superseded(const struct db *db)
  * Why a write lock could not be had: the wait ran out or was stopped,
  * naming the database and, when known, the oomlens process that holds it.
  */
-static struct oomlens_error *locked(struct db *db, struct oomlens_error *err)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+locked(struct db *db, struct oomlens_error *err)
 {
 	double waited = (double)(now_ms() - db->wait_since_ms) / 1000;
 	char command[64];
@@ -753,17 +751,17 @@ static struct oomlens_error *locked(struct db *db, struct oomlens_error *err)
 	oomlens_error_free(err);
 	if (db->opt.stop && db->opt.stop(db->opt.ctx))
 		return oomlens_error_new(
-			OOMLENS_ERR_IO,
+			OOMLENS_ERR_DB,
 			"interrupted while waiting for another writer of '%s'",
 			db->path);
 	writer_of(db, &pid, command, sizeof(command));
 	if (pid)
 		return oomlens_error_new(
-			OOMLENS_ERR_IO,
+			OOMLENS_ERR_DB,
 			"'%s' is locked by another %s, pid %ld; gave up after %.1f s",
 			db->path, command, pid, waited);
 	return oomlens_error_new(
-		OOMLENS_ERR_IO,
+		OOMLENS_ERR_DB,
 		"'%s' is locked by another writer; gave up after %.1f s",
 		db->path, waited);
 }
@@ -846,7 +844,7 @@ db_source_upsert(struct db *db, const struct db_source *src, int64_t *source_id)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (!err && !row)
-		err = oomlens_error_new(OOMLENS_ERR_IO,
+		err = oomlens_error_new(OOMLENS_ERR_DB,
 					"sqlite3_step: no id returned");
 fail:
 	return err ? oomlens_error_wrap(err, "cannot store source '%s'",
@@ -939,52 +937,6 @@ struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
 		return oomlens_error_wrap(err, "cannot look up source '%s'",
 					  path);
 	*done = row;
-	return NULL;
-}
-
-static const char sql_event[] =
-	"INSERT INTO events(source_id, kind, program, format, pid, comm, text,"
-	" wallclock, host, uptime, line, byte_offset, alloc_order, gfp_mask,"
-	" gfp_flags, nodemask, blocked_secs)"
-	" VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14,"
-	" ?15, ?16, ?17)"
-	" ON CONFLICT DO NOTHING";
-
-struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
-				     const struct oom_event *ev, bool *was_new)
-{
-	struct oomlens_error *err;
-	struct db_bind b;
-	sqlite3_stmt *st = NULL;
-
-	err = db_stmt(db, DB_ST_EVENT, sql_event, &st);
-	if (err)
-		goto fail;
-	db_bind_start(&b, st, 0);
-	db_bind_int(&b, source_id);
-	db_bind_str(&b, oom_event_kind_name(ev->kind));
-	db_bind_str(&b, ev->program);
-	db_bind_str(&b, ev->format_id);
-	db_bind_int(&b, ev->pid);
-	db_bind_str(&b, ev->comm);
-	db_bind_str(&b, ev->text);
-	db_bind_str(&b, ev->wallclock);
-	db_bind_str(&b, ev->host);
-	db_bind_real(&b, ev->uptime, ev->has_uptime);
-	db_bind_line(&b, ev->pos.line);
-	db_bind_int(&b, (int64_t)ev->pos.offset);
-	db_bind_int(&b, ev->order);
-	db_bind_str(&b, ev->gfp_mask);
-	db_bind_str(&b, ev->gfp_flags);
-	db_bind_str(&b, ev->nodemask);
-	db_bind_int(&b, ev->blocked_secs);
-	err = db_step_done(db, &b, st);
-	sqlite3_clear_bindings(st);
-fail:
-	if (err)
-		return oomlens_error_wrap(err, "cannot store event");
-	if (was_new)
-		*was_new = sqlite3_changes(db->sql) > 0;
 	return NULL;
 }
 

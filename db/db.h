@@ -52,7 +52,8 @@ struct db;
  * 1: upgrade oomlens"), and left untouched. On success *out is a connection
  * to release with db_close().
  */
-struct oomlens_error *db_open(struct db **out, const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *db_open(struct db **out,
+						 const char *path);
 
 /* db_options.wait_ms: wait for another writer as long as it takes. */
 #define DB_WAIT_FOREVER (-1)
@@ -97,8 +98,8 @@ struct db_options {
 };
 
 /* db_open() with options; opt is borrowed for the call. */
-struct oomlens_error *db_open_with(struct db **out, const char *path,
-				   const struct db_options *opt);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_open_with(struct db **out, const char *path, const struct db_options *opt);
 
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */
 void db_close(struct db *db);
@@ -115,9 +116,9 @@ int db_schema_version(void);
  * transaction, or by the kernel when the process dies), its pid and
  * command as the file's text ("1234 ingest"). Transactions do not nest.
  */
-struct oomlens_error *db_begin(struct db *db);
-struct oomlens_error *db_commit(struct db *db);
-struct oomlens_error *db_rollback(struct db *db);
+OOMLENS_MUST_CHECK struct oomlens_error *db_begin(struct db *db);
+OOMLENS_MUST_CHECK struct oomlens_error *db_commit(struct db *db);
+OOMLENS_MUST_CHECK struct oomlens_error *db_rollback(struct db *db);
 
 /* A log file. Only path is required. */
 struct db_source {
@@ -140,19 +141,21 @@ struct db_source {
  * source records the time as ingested_at; a known one gets size, mtime,
  * format and host updated where given, and keeps its done mark.
  */
-struct oomlens_error *db_source_upsert(struct db *db,
-				       const struct db_source *src,
-				       int64_t *source_id);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_source_upsert(struct db *db, const struct db_source *src,
+		 int64_t *source_id);
 
 /* Record that source_id was read to its end. Errors: USAGE if unknown. */
-struct oomlens_error *db_source_mark_done(struct db *db, int64_t source_id);
+OOMLENS_MUST_CHECK struct oomlens_error *db_source_mark_done(struct db *db,
+							     int64_t source_id);
 
 /*
  * Set *done to whether the source with this path and hash (NULL matches
  * NULL) was read to its end: a caller may skip it.
  */
-struct oomlens_error *db_source_is_done(struct db *db, const char *path,
-					const char *content_xxh128, bool *done);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_source_is_done(struct db *db, const char *path, const char *content_xxh128,
+		  bool *done);
 
 /*
  * The shortcut: set *done to whether a source with this path, size and
@@ -161,9 +164,9 @@ struct oomlens_error *db_source_is_done(struct db *db, const char *path,
  * size and mtime goes unseen; callers record no mtime that is too recent
  * to trust (cli/cmd-ingest.c).
  */
-struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
-					     int64_t size, int64_t mtime_ns,
-					     bool *done);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_source_is_unchanged(struct db *db, const char *path, int64_t size,
+		       int64_t mtime_ns, bool *done);
 
 /*
  * Store inc as seen in source_id. If an incident with inc->fingerprint is
@@ -173,9 +176,10 @@ struct oomlens_error *db_source_is_unchanged(struct db *db, const char *path,
  * opened with db_begin() stays usable. incident_id and was_new may be NULL;
  * they are set on success.
  */
-struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
-					const struct oom_incident *inc,
-					int64_t *incident_id, bool *was_new);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_store_incident(struct db *db, int64_t source_id,
+		  const struct oom_incident *inc, int64_t *incident_id,
+		  bool *was_new);
 
 /*
  * How many stored incidents db_store_incident() has superseded on this
@@ -201,10 +205,9 @@ int64_t db_superseded(const struct db *db);
  * position). Replaces what the incident had. Inside the caller's
  * transaction.
  */
-struct oomlens_error *db_store_dump(struct db *db, int64_t incident_id,
-				    int64_t source_id,
-				    const struct dump_state *d,
-				    const char *vmcore);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_store_dump(struct db *db, int64_t incident_id, int64_t source_id,
+	      const struct dump_state *d, const char *vmcore);
 
 /*
  * Load what db_store_dump() stored for incident_id into *out (initialised
@@ -213,28 +216,58 @@ struct oomlens_error *db_store_dump(struct db *db, int64_t incident_id,
  * provenance (read or derived; unreadable for NULLs). The log text is not
  * stored.
  */
-struct oomlens_error *db_load_dump(struct db *db, int64_t incident_id,
-				   struct dump_state *out, bool *found);
+OOMLENS_MUST_CHECK struct oomlens_error *db_load_dump(struct db *db,
+						      int64_t incident_id,
+						      struct dump_state *out,
+						      bool *found);
 
 /* Store an event unless it is stored already; was_new may be NULL. */
-struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
-				     const struct oom_event *ev, bool *was_new);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_store_event(struct db *db, int64_t source_id, const struct oom_event *ev,
+	       bool *was_new);
+
+/* What db_merge() found in a shard and added (rows of the shard). */
+struct db_merge_totals {
+	int64_t sources, new_sources; /* the shard's, and those new here */
+	int64_t incidents, new_incidents; /* idem, by fingerprint */
+	int64_t replaced; /* known here, but seen first in the shard */
+	int64_t events, new_events;
+};
+
+/*
+ * Merge the database at path shard (read only, never changed; of this
+ * code's schema version) into db, in one transaction, as if its sources
+ * had been ingested here: sources by path and content hash, incidents by
+ * fingerprint, events by identity; every sighting of both kept; a source
+ * done on either side done. An incident (or event) on both sides is kept
+ * from the side whose first sighting has the smaller (source path, line),
+ * with its rows, verdicts and scores, so that merging is idempotent and
+ * its result does not depend on the order of the shards: it equals one
+ * ingest of all the sources in sorted path order. out may be NULL.
+ * Errors: those of db_open() for the shard, IO, USAGE for a table this
+ * code cannot merge.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_merge(struct db *db, const char *shard, struct db_merge_totals *out);
 
 /*
  * Run SQLite's integrity and foreign-key checks. problem[0] is '\0' when the
  * database is sound, else it says what is wrong (n bytes at most).
  */
-struct oomlens_error *db_check(struct db *db, char *problem, size_t n);
+OOMLENS_MUST_CHECK struct oomlens_error *db_check(struct db *db, char *problem,
+						  size_t n);
 
 /* The number of incidents stored. */
-struct oomlens_error *db_count_incidents(struct db *db, int64_t *n);
+OOMLENS_MUST_CHECK struct oomlens_error *db_count_incidents(struct db *db,
+							    int64_t *n);
 
 /* Row counts of the main tables, for summaries. */
 struct db_totals {
 	int64_t sources, incidents, sightings, tasks, kills, stats, events;
 };
 
-struct oomlens_error *db_totals(struct db *db, struct db_totals *out);
+OOMLENS_MUST_CHECK struct oomlens_error *db_totals(struct db *db,
+						   struct db_totals *out);
 
 /*
  * One line of db_list_incidents() (the view v_incidents). Strings are
@@ -258,6 +291,9 @@ struct db_incident_row {
 	int64_t n_tasks;
 	bool truncated, partial;
 	int64_t n_sightings; /* how many times it was read */
+	int64_t time_utc; /* seconds since the epoch, UTC, or OOM_VAL_NONE */
+	const char *time_source; /* "syslog", ..., "uptime-only", or NULL */
+	const char *host_source; /* "hostname", "name", "syslog", or NULL */
 };
 
 /*
@@ -265,13 +301,13 @@ struct db_incident_row {
  * An error from fn stops the listing and is returned. fn may load
  * incidents, not list them again.
  */
-struct oomlens_error *db_list_incidents(
+OOMLENS_MUST_CHECK struct oomlens_error *db_list_incidents(
 	struct db *db,
 	struct oomlens_error *(*fn)(void *ctx,
 				    const struct db_incident_row *row),
 	void *ctx);
 
-/* The wall-clock column of v_incidents, UTC seconds, where the schema has it. */
+/* The wall-clock column of v_incidents, UTC seconds (migration 8). */
 #define DB_TIME_COLUMN "time_utc"
 
 /* The orders of db_query_incidents(). */
@@ -295,7 +331,7 @@ const char *db_sort_names(void);
  */
 struct db_incident_query {
 	const char *host; /* the incident's host (else its source's), exactly */
-	/* wall clock, UTC seconds, inclusive; needs DB_TIME_COLUMN */
+	/* wall clock, UTC seconds, inclusive (DB_TIME_COLUMN) */
 	bool has_since_utc, has_until_utc;
 	int64_t since_utc, until_utc;
 	/* uptime in seconds, inclusive */
@@ -315,10 +351,9 @@ struct db_incident_query {
 
 /*
  * db_list_incidents() through q (NULL: all, by id). Every value of q is a
- * bound parameter. Errors: USAGE for a wall-clock bound on a database
- * without DB_TIME_COLUMN; fn's, as it returned them; IO.
+ * bound parameter. Errors: fn's, as it returned them; DB.
  */
-struct oomlens_error *db_query_incidents(
+OOMLENS_MUST_CHECK struct oomlens_error *db_query_incidents(
 	struct db *db, const struct db_incident_query *q,
 	struct oomlens_error *(*fn)(void *ctx,
 				    const struct db_incident_row *row),
@@ -332,9 +367,9 @@ struct oomlens_error *db_query_incidents(
  * comparison with the old badness, explanations, the number of candidates)
  * is left empty. Errors: NOMEM, IO.
  */
-struct oomlens_error *db_load_verdicts(struct db *db, int64_t id,
-				       struct oom_incident *inc,
-				       struct verdict_list *out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_load_verdicts(struct db *db, int64_t id, struct oom_incident *inc,
+		 struct verdict_list *out);
 
 /*
  * Rebuild incident id as it was stored: a new incident with its own string
@@ -342,22 +377,55 @@ struct oomlens_error *db_load_verdicts(struct db *db, int64_t id,
  * path of its first sighting. Errors: USAGE if there is no such incident,
  * CORRUPT for a value this code cannot read (an unknown kill kind).
  */
-struct oomlens_error *db_load_incident(struct db *db, int64_t id,
-				       struct oom_incident **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_load_incident(struct db *db, int64_t id, struct oom_incident **out);
+
+/*
+ * Call fn for each stored event in the order stored, with its id; the
+ * event's strings (its source the path of its first sighting) are borrowed
+ * for the call. An error from fn stops the listing and is returned.
+ * Errors: CORRUPT for an unknown kind.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_list_events(struct db *db,
+	       struct oomlens_error *(*fn)(void *ctx, int64_t id,
+					   const struct oom_event *ev),
+	       void *ctx);
+
+/*
+ * Call fn for each stored verdict, by incident id then model: the columns
+ * model_verdicts holds (model/fields.h's verdict table); deciding inputs,
+ * candidates, note and explanation are not loaded. Strings are borrowed
+ * for the call. Errors: CORRUPT for an unknown agreement or certainty.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_list_verdicts(struct db *db,
+		 struct oomlens_error *(*fn)(void *ctx, int64_t incident_id,
+					     const struct verdict *v),
+		 void *ctx);
 
 /*
  * Replace the stored verdicts of incident_id with vl's (oomlens rescore):
  * one row per model, with the time. Pointers in vl are borrowed for the
  * call. Errors: IO, USAGE for an unknown incident.
  */
-struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
-					const struct verdict_list *vl);
+/*
+ * Whether incident_id's stored verdicts are exactly those of the n models
+ * named, each at its version (in any order): *same.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_verdicts_are(struct db *db, int64_t incident_id, const char *const *models,
+		const int *versions, size_t n, bool *same);
+
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_store_verdicts(struct db *db, int64_t incident_id,
+		  const struct verdict_list *vl);
 
 /*
  * Call fn with the id of every stored incident, in order. The ids are read
  * first, so fn may load and write. An error from fn stops the walk.
  */
-struct oomlens_error *
+OOMLENS_MUST_CHECK struct oomlens_error *
 db_each_incident_id(struct db *db,
 		    struct oomlens_error *(*fn)(void *ctx, int64_t id),
 		    void *ctx);
@@ -367,7 +435,7 @@ db_each_incident_id(struct db *db,
  * first all incidents, then by constraint, kernel version (major.minor)
  * and host. Rows are borrowed for the callback.
  */
-struct oomlens_error *
+OOMLENS_MUST_CHECK struct oomlens_error *
 db_summary(struct db *db,
 	   struct oomlens_error *(*fn)(void *ctx,
 				       const struct verdict_summary *row),

@@ -26,9 +26,9 @@ static const enum dump_global machine_cols[] = {
 };
 #define N_MACHINE_COLS (sizeof(machine_cols) / sizeof(machine_cols[0]))
 
-static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
-					   int64_t source_id,
-					   const struct dump_state *d)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_machine(struct db *db, int64_t incident_id, int64_t source_id,
+	      const struct dump_state *d)
 {
 	static const char sql[] =
 		"INSERT OR REPLACE INTO incident_dumps (incident_id, source_id,"
@@ -54,9 +54,7 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 	for (size_t i = 0; i < N_MACHINE_COLS; i++) {
 		const struct dump_val *x = &d->g[machine_cols[i]];
 
-		db_bind_int(&b, x->prov == DUMP_READ || x->prov == DUMP_DERIVED
-					? x->v
-					: OOM_VAL_NONE);
+		db_bind_int(&b, dump_val_known(x) ? x->v : OOM_VAL_NONE);
 	}
 	db_bind_int(&b, d->partial);
 	db_bind_str(&b, d->types_source);
@@ -64,10 +62,10 @@ static struct oomlens_error *store_machine(struct db *db, int64_t incident_id,
 	return db_step_done(db, &b, st);
 }
 
-static struct oomlens_error *store_field(struct db *db, sqlite3_stmt *st,
-					 int64_t incident_id, int64_t pid,
-					 const char *field, const char *text,
-					 int64_t value, const char *prov)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_field(struct db *db, sqlite3_stmt *st, int64_t incident_id, int64_t pid,
+	    const char *field, const char *text, int64_t value,
+	    const char *prov)
 {
 	struct db_bind b;
 
@@ -149,8 +147,9 @@ static const char *known_source(const unsigned char *s,
 	return NULL;
 }
 
-static struct oomlens_error *load_machine(struct db *db, int64_t incident_id,
-					  struct dump_state *d, bool *found)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_machine(struct db *db, int64_t incident_id, struct dump_state *d,
+	     bool *found)
 {
 	static const char sql[] =
 		"SELECT osrelease, machine, cputime_unit, page_size, hz,"

@@ -20,6 +20,7 @@
 
 #include "core/error.h"
 #include "db/db.h"
+#include "model/fields.h"
 #include "model/task.h"
 
 /* One step of the schema's history: db/migrations.c. */
@@ -91,6 +92,11 @@ enum db_stmt_id {
 	DB_ST_DUMP_MACHINE,
 	DB_ST_LOAD_DUMP,
 	DB_ST_LOAD_DUMP_FIELDS,
+	DB_ST_LIST_EVENTS,
+	DB_ST_LIST_VERDICTS,
+	DB_ST_BETTER_HOST,
+	DB_ST_BETTER_TIME,
+	DB_ST_VERDICTS_ARE,
 	DB_NSTMTS
 };
 
@@ -112,51 +118,26 @@ struct db {
  * rc when the connection holds another one (bind errors). NOMEM gives the
  * static nomem error. Call it at once, before anything else touches db.
  */
-struct oomlens_error *db_fail(struct db *db, int rc, const char *call);
+OOMLENS_MUST_CHECK struct oomlens_error *db_fail(struct db *db, int rc,
+						 const char *call);
 
 /*
  * The statement in slot id, prepared from sql on first use and reset by the
  * caller after each use (db_step_done() and db_step_row() do that).
  */
-struct oomlens_error *db_stmt(struct db *db, enum db_stmt_id id,
-			      const char *sql, sqlite3_stmt **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_stmt(struct db *db, enum db_stmt_id id, const char *sql, sqlite3_stmt **out);
 
 /*
- * The incident and kill rows as tables of fields (db/fields.c): column
- * name, kind of value, offset in struct oom_incident / struct oom_kill.
+ * The statement in slot id, built on first use from a field table
+ * (model/fields.h), its rows without a column left out:
+ * insert: "<head>, c1, c2...) VALUES (?, ?...)" with n_lead + n parameters;
+ * else:   "<head>, <col_prefix>c1, ...<tail>".
  */
-enum db_field_type {
-	DB_F_STR, /* const char *, NULL as NULL */
-	DB_F_I64, /* int64_t, OOM_VAL_NONE as NULL */
-	DB_F_BOOL, /* bool as 0 or 1 */
-	DB_F_LINE, /* uint64_t 1-based line, 0 as NULL */
-	DB_F_U64, /* uint64_t byte offset */
-	DB_F_PAGE_KB, /* unsigned, 0 (unknown) as NULL */
-	DB_F_SIZE, /* size_t count */
-	DB_F_CONSTRAINT, /* enum oom_constraint by oom_constraint_name() */
-};
-
-struct db_field {
-	const char *column;
-	enum db_field_type type;
-	size_t offset;
-};
-
-extern const struct db_field db_incident_fields[];
-extern const size_t db_n_incident_fields;
-extern const struct db_field db_kill_fields[];
-extern const size_t db_n_kill_fields;
-
-/*
- * The statement in slot id, built on first use from a field table:
- * insert: "<head>, f1, f2...) VALUES (?, ?...)" with n_lead + n parameters;
- * else:   "<head>, <col_prefix>f1, ...<tail>".
- */
-struct oomlens_error *db_fields_stmt(struct db *db, enum db_stmt_id id,
-				     bool insert, const char *head, int n_lead,
-				     const char *col_prefix,
-				     const struct db_field *f, size_t n,
-				     const char *tail, sqlite3_stmt **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_fields_stmt(struct db *db, enum db_stmt_id id, bool insert, const char *head,
+	       int n_lead, const char *col_prefix, const struct field_table *t,
+	       const char *tail, sqlite3_stmt **out);
 
 /* A new task column needs a migration, the SQL below and docs/schema.md. */
 _Static_assert(TASK_COL_COUNT == 16, "task columns changed: migrate db/");
@@ -219,24 +200,34 @@ static inline void db_bind_real(struct db_bind *b, double v, bool present)
 			      : sqlite3_bind_null(b->st, b->i));
 }
 
+/* Bind each stored field of t in base, in table order. */
+void db_bind_fields(struct db_bind *b, const struct field_table *t,
+		    const void *base);
+
 /*
  * Step a statement that returns no row, then reset it. Errors: a bind that
  * failed (b may be NULL when nothing was bound), fewer values bound than the
  * statement has parameters, or the step's.
  */
-struct oomlens_error *db_step_done(struct db *db, const struct db_bind *b,
-				   sqlite3_stmt *st);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_step_done(struct db *db, const struct db_bind *b, sqlite3_stmt *st);
 
 /*
  * Step a query whose parameters b bound (b may be NULL): *row is true with
  * a row to read, false at the end. At the end and on error the statement is
  * reset; the caller resets a query it abandons early.
  */
-struct oomlens_error *db_step_row(struct db *db, const struct db_bind *b,
-				  sqlite3_stmt *st, bool *row);
+OOMLENS_MUST_CHECK struct oomlens_error *db_step_row(struct db *db,
+						     const struct db_bind *b,
+						     sqlite3_stmt *st,
+						     bool *row);
+
+/* The single integer sql returns (a count, a pragma); 0 for no row. */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_query_int(struct db *db, const char *sql, int64_t *out);
 
 /* Run one of the parameterless transaction statements. */
-struct oomlens_error *db_exec_stmt(struct db *db, enum db_stmt_id id,
-				   const char *sql);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_exec_stmt(struct db *db, enum db_stmt_id id, const char *sql);
 
 #endif

@@ -11,6 +11,8 @@
  */
 #include "db/internal.h"
 
+#include <stdio.h>
+
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -19,34 +21,11 @@
 #include "core/array.h"
 #include "core/banned.h"
 
-static struct oomlens_error *corrupt(const char *what, const char *value)
+static OOMLENS_MUST_CHECK struct oomlens_error *corrupt(const char *what,
+							const char *value)
 {
-	return oomlens_error_new(OOMLENS_ERR_CORRUPT, "unknown %s '%s'", what,
+	return oomlens_error_new(OOMLENS_ERR_DB, "unknown %s '%s'", what,
 				 value ? value : "(null)");
-}
-
-static bool constraint_by_name(const char *s, enum oom_constraint *out)
-{
-	int c;
-
-	for (c = OOM_CONSTRAINT_UNKNOWN; c <= OOM_CONSTRAINT_LOWMEM; c++)
-		if (s && !strcmp(s, oom_constraint_name(c))) {
-			*out = c;
-			return true;
-		}
-	return false;
-}
-
-static bool kill_kind_by_name(const char *s, enum oom_kill_kind *out)
-{
-	int k;
-
-	for (k = OOM_KILL_VICTIM; k <= OOM_KILL_FORKBOMB; k++)
-		if (s && !strcmp(s, oom_kill_kind_name(k))) {
-			*out = k;
-			return true;
-		}
-	return false;
 }
 
 static bool unit_by_name(const char *s, enum oom_unit *out)
@@ -69,8 +48,8 @@ static int64_t col_int(sqlite3_stmt *st, int col)
 }
 
 /* A copy of a text column in inc's pool; NULL stays NULL. */
-static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
-				     int col, const char **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+col_str(struct oom_incident *inc, sqlite3_stmt *st, int col, const char **out)
 {
 	const unsigned char *s;
 
@@ -86,65 +65,59 @@ static struct oomlens_error *col_str(struct oom_incident *inc, sqlite3_stmt *st,
 	return *out ? NULL : &oomlens_error_nomem;
 }
 
-static struct oomlens_error *load_fields(struct oom_incident *inc,
-					 sqlite3_stmt *st, int col,
-					 const struct db_field *f, size_t n,
-					 void *base)
+/*
+ * The stored fields of t into base, from the statement's columns col on,
+ * in table order; each column read as the type it was stored as. Strings
+ * are copied into inc's pool, or with inc NULL borrowed from the statement
+ * (valid until its next step or reset).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_fields(struct oom_incident *inc, sqlite3_stmt *st, int col,
+	    const struct field_table *t, void *base)
 {
 	struct oomlens_error *err = NULL;
 	size_t i;
 
-	for (i = 0; i < n && !err; i++, col++) {
-		char *p = (char *)base + f[i].offset;
+	for (i = 0; i < t->n && !err; i++) {
+		const struct field *f = &t->rows[i];
 		const char *s;
 		int64_t v;
 
-		/* read each column as its own type: no conversions */
-		if (f[i].type == DB_F_STR) {
-			err = col_str(inc, st, col, (const char **)p);
+		if (!f->column)
 			continue;
-		}
-		if (f[i].type == DB_F_CONSTRAINT) {
+		if (f->type == FIELD_STR && !inc) {
+			field_set_str(
+				f, base,
+				(const char *)sqlite3_column_text(st, col));
+		} else if (f->type == FIELD_STR) {
+			err = col_str(inc, st, col, &s);
+			if (!err)
+				field_set_str(f, base, s);
+		} else if (f->type == FIELD_DOUBLE) {
+			field_set_double(
+				f, base, sqlite3_column_double(st, col),
+				sqlite3_column_type(st, col) != SQLITE_NULL);
+		} else if (field_is_text(f)) {
 			s = (const char *)sqlite3_column_text(st, col);
-			if (!constraint_by_name(s, (enum oom_constraint *)p))
-				err = corrupt("constraint", s);
-			continue;
-		}
-		v = col_int(st, col);
-		switch (f[i].type) {
-		case DB_F_I64:
-			*(int64_t *)p = v;
-			break;
-		case DB_F_BOOL:
-			*(bool *)p = v != OOM_VAL_NONE && v != 0;
-			break;
-		case DB_F_LINE:
-		case DB_F_U64:
-			*(uint64_t *)p = v == OOM_VAL_NONE ? 0 : (uint64_t)v;
-			break;
-		case DB_F_PAGE_KB:
-			if (v != OOM_VAL_NONE && (v < 0 || v > UINT_MAX))
+			if (!field_set_str(f, base, s))
+				err = corrupt(f->column, s);
+		} else {
+			v = col_int(st, col);
+			if (f->type == FIELD_PAGE_KB && v != OOM_VAL_NONE &&
+			    (v < 0 || v > UINT_MAX))
 				err = oomlens_error_new(
-					OOMLENS_ERR_CORRUPT,
+					OOMLENS_ERR_DB,
 					"page size %" PRId64 " kB", v);
 			else
-				*(unsigned *)p =
-					v == OOM_VAL_NONE ? 0 : (unsigned)v;
-			break;
-		case DB_F_SIZE:
-			*(size_t *)p =
-				v == OOM_VAL_NONE || v < 0 ? 0 : (size_t)v;
-			break;
-		case DB_F_STR:
-		case DB_F_CONSTRAINT:
-			break;
+				field_set_int(f, base, v);
 		}
+		col++;
 	}
 	return err;
 }
 
-static struct oomlens_error *load_columns(struct db *db, int64_t id,
-					  struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_columns(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -176,8 +149,8 @@ static struct oomlens_error *load_columns(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_stats(struct db *db, int64_t id,
-					struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_stats(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -221,10 +194,9 @@ static struct oomlens_error *load_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
-					 int64_t task_seq,
-					 struct oom_incident *inc,
-					 struct oom_task *t, size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_extras(struct db *db, int64_t incident_id, int64_t task_seq,
+	    struct oom_incident *inc, struct oom_task *t, size_t n)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -247,7 +219,7 @@ static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
 	while (!(err = db_step_row(db, &b, st, &row)) && row) {
 		if (t->n_extra == n)
 			err = oomlens_error_new(
-				OOMLENS_ERR_CORRUPT,
+				OOMLENS_ERR_DB,
 				"task %" PRId64 " of incident %" PRId64
 				" has more extra columns than %zu",
 				task_seq, incident_id, n);
@@ -262,7 +234,7 @@ static struct oomlens_error *load_extras(struct db *db, int64_t incident_id,
 	return err;
 }
 
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 {
 	struct oomlens_error *err;
@@ -307,44 +279,38 @@ load_tasks(struct db *db, int64_t id, struct oom_incident *inc, int64_t n_tasks)
 	return err;
 }
 
-static struct oomlens_error *load_kills(struct db *db, int64_t id,
-					struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_kills(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
-	enum oom_kill_kind kind;
-	struct oom_kill *k;
+	struct oom_kill kill, *k = NULL;
 	bool row = false;
-	const char *s;
 
-	err = db_fields_stmt(db, DB_ST_LOAD_KILLS, false, "SELECT kind", 1, "",
-			     db_kill_fields, db_n_kill_fields,
-			     " FROM kills WHERE incident_id = ?1 ORDER BY seq",
-			     &st);
+	err = db_fields_stmt(
+		db, DB_ST_LOAD_KILLS, false, "SELECT seq", 1, "", &field_kill,
+		" FROM kills WHERE incident_id = ?1 ORDER BY seq", &st);
 	if (err)
 		return err;
 	db_bind_start(&b, st, 0);
 	db_bind_int(&b, id);
 	while (!(err = db_step_row(db, &b, st, &row)) && row) {
-		s = (const char *)sqlite3_column_text(st, 0);
-		if (!kill_kind_by_name(s, &kind))
-			err = corrupt("kill kind", s);
-		else if (!(k = oom_incident_add_kill(inc, kind)))
+		memset(&kill, 0, sizeof(kill));
+		err = load_fields(inc, st, 1, &field_kill, &kill);
+		if (!err && !(k = oom_incident_add_kill(inc, kill.kind)))
 			err = &oomlens_error_nomem;
-		else
-			err = load_fields(inc, st, 1, db_kill_fields,
-					  db_n_kill_fields, k);
 		if (err)
 			break;
+		*k = kill;
 	}
 	if (err && row)
 		sqlite3_reset(st);
 	return err;
 }
 
-static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
-					    struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_forkbombs(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -377,8 +343,8 @@ static struct oomlens_error *load_forkbombs(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *load_warnings(struct db *db, int64_t id,
-					   struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_warnings(struct db *db, int64_t id, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -405,7 +371,7 @@ static struct oomlens_error *load_warnings(struct db *db, int64_t id,
 }
 
 /* The incident row; *n_tasks is how many task rows to expect. */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 load_row(struct db *db, int64_t id, struct oom_incident *inc, int64_t *n_tasks)
 {
 	struct oomlens_error *err;
@@ -417,8 +383,8 @@ load_row(struct db *db, int64_t id, struct oom_incident *inc, int64_t *n_tasks)
 
 	err = db_fields_stmt(
 		db, DB_ST_LOAD_INCIDENT, false,
-		"SELECT i.fingerprint, s.path, i.uptime, i.n_tasks", 4, "i.",
-		db_incident_fields, db_n_incident_fields,
+		"SELECT i.fingerprint, s.path, i.n_tasks", 3, "i.",
+		&field_incident,
 		" FROM incidents i JOIN sources s ON s.id = i.source_id"
 		" WHERE i.id = ?1",
 		&st);
@@ -437,12 +403,9 @@ load_row(struct db *db, int64_t id, struct oom_incident *inc, int64_t *n_tasks)
 		err = corrupt("fingerprint", fp);
 	if (!err)
 		err = col_str(inc, st, 1, &inc->source);
-	inc->has_uptime = sqlite3_column_type(st, 2) != SQLITE_NULL;
-	inc->uptime = inc->has_uptime ? sqlite3_column_double(st, 2) : 0;
-	*n_tasks = sqlite3_column_int64(st, 3);
+	*n_tasks = sqlite3_column_int64(st, 2);
 	if (!err)
-		err = load_fields(inc, st, 4, db_incident_fields,
-				  db_n_incident_fields, inc);
+		err = load_fields(inc, st, 3, &field_incident, inc);
 	sqlite3_reset(st);
 	return err;
 }
@@ -485,4 +448,66 @@ struct oomlens_error *db_load_incident(struct db *db, int64_t id,
 fail:
 	oom_incident_free(inc);
 	return oomlens_error_wrap(err, "cannot load incident %" PRId64, id);
+}
+
+struct oomlens_error *
+db_list_events(struct db *db,
+	       struct oomlens_error *(*fn)(void *ctx, int64_t id,
+					   const struct oom_event *ev),
+	       void *ctx)
+{
+	struct oomlens_error *err;
+	struct oom_event ev;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_fields_stmt(db, DB_ST_LIST_EVENTS, false,
+			     "SELECT e.id, s.path", 2, "e.", &field_event,
+			     " FROM events e JOIN sources s ON s.id ="
+			     " e.source_id ORDER BY e.id",
+			     &st);
+	while (!err && !(err = db_step_row(db, NULL, st, &row)) && row) {
+		memset(&ev, 0, sizeof(ev));
+		ev.source = (const char *)sqlite3_column_text(st, 1);
+		err = load_fields(NULL, st, 2, &field_event, &ev);
+		if (!err)
+			err = fn(ctx, sqlite3_column_int64(st, 0), &ev);
+		if (err)
+			sqlite3_reset(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot list events") : NULL;
+}
+
+struct oomlens_error *
+db_list_verdicts(struct db *db,
+		 struct oomlens_error *(*fn)(void *ctx, int64_t incident_id,
+					     const struct verdict *v),
+		 void *ctx)
+{
+	const struct field *victim =
+		field_by_column(&field_verdict, "victim_pid");
+	const struct field *runner =
+		field_by_column(&field_verdict, "runner_up_pid");
+	struct oomlens_error *err;
+	struct verdict v;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_fields_stmt(db, DB_ST_LIST_VERDICTS, false,
+			     "SELECT incident_id", 1, "", &field_verdict,
+			     " FROM model_verdicts ORDER BY incident_id, model",
+			     &st);
+	while (!err && !(err = db_step_row(db, NULL, st, &row)) && row) {
+		memset(&v, 0, sizeof(v));
+		err = load_fields(NULL, st, 1, &field_verdict, &v);
+		/* the rows these bools guard are their columns' NULLs */
+		v.has_victim = victim && v.victim.pid != OOM_VAL_NONE;
+		v.has_runner_up = runner && v.runner_up.pid != OOM_VAL_NONE;
+		v.same_as_kernel = v.agreement == VERDICT_SAME;
+		if (!err)
+			err = fn(ctx, sqlite3_column_int64(st, 0), &v);
+		if (err)
+			sqlite3_reset(st);
+	}
+	return err ? oomlens_error_wrap(err, "cannot list verdicts") : NULL;
 }

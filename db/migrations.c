@@ -460,6 +460,33 @@ static const char migration_7[] =
 	"ALTER TABLE incident_dumps ADD COLUMN log_last_ns INTEGER; -- printk\n"
 	"  -- time of the dump's newest log record (3.5+ logs), ns\n";
 
+/*
+ * 8: an incident's wall-clock time in UTC, what it was read from, and
+ * what named its host (issues 15 and 16); v_incidents shows them, and
+ * report sorts on the time.
+ */
+static const char migration_8[] =
+	"ALTER TABLE incidents ADD COLUMN time_utc INTEGER; -- seconds since\n"
+	"  -- the epoch, UTC; NULL: the log gives no date (or before version 8)\n"
+	"ALTER TABLE incidents ADD COLUMN time_source TEXT; -- syslog, dmesg-T,\n"
+	"  -- journal, rfc3339, boot+uptime, or uptime-only (time_utc NULL)\n"
+	"ALTER TABLE incidents ADD COLUMN host_source TEXT; -- what named host:\n"
+	"  -- hostname (a sosreport's entry), name (its archive's or top\n"
+	"  -- directory's name) or syslog (the log lines' host field)\n"
+	"CREATE INDEX incidents_time ON incidents(time_utc);\n"
+	"DROP VIEW v_incidents;\n"
+	"CREATE VIEW v_incidents AS -- an incident with its victim and source\n"
+	"SELECT i.id, i.fingerprint, s.path AS source, i.first_line,\n"
+	"  i.kernel_release, i.uptime, i.wallclock, coalesce(i.host, s.host) AS host,\n"
+	"  i.constraint_name, i.trigger_comm, i.trigger_pid,\n"
+	"  k.pid AS victim_pid, k.comm AS victim_comm,\n"
+	"  k.anon_rss_kb AS victim_anon_rss_kb, i.n_tasks, i.truncated, i.partial,\n"
+	"  (SELECT count(*) FROM incident_sightings g WHERE g.incident_id = i.id)\n"
+	"    AS n_sightings,\n"
+	"  i.time_utc, i.time_source, i.host_source\n"
+	"FROM incidents i JOIN sources s ON s.id = i.source_id\n"
+	"LEFT JOIN kills k ON i.has_victim AND k.incident_id = i.id AND k.seq = 0;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -474,6 +501,8 @@ const struct db_migration db_migrations[] = {
 	{6, "where a dump's types and symbols came from (incident_dumps)",
 	 migration_6},
 	{7, "a dump's newest log record time (incident_dumps)", migration_7},
+	{8, "an incident's UTC time, its source, and its host's source",
+	 migration_8},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -5,7 +5,7 @@
  *
  * Invariant: every value from the command line is a bound parameter; the
  * SQL text is put together only from the constant pieces below (the time
- * column, if the schema has one, and one ORDER BY of the sort table).
+ * column, and one ORDER BY of the sort table or the time order).
  */
 #include "db/internal.h"
 
@@ -22,10 +22,8 @@ static const struct {
 	const char *asc, *desc;
 } sorts[] = {
 	[DB_SORT_ID] = {"id", "id", "id DESC"},
-	/* wall clock where known, else uptime; unknown times last */
-	[DB_SORT_TIME] = {"time", "%s IS NULL, %s, uptime IS NULL, uptime, id",
-			  "%s IS NULL, %s DESC, uptime IS NULL, uptime DESC, "
-			  "id DESC"},
+	/* made by query_sql(): it names the wall-clock column */
+	[DB_SORT_TIME] = {"time", NULL, NULL},
 	[DB_SORT_HOST] = {"host", "host IS NULL, host, id",
 			  "host IS NULL, host DESC, id"},
 	[DB_SORT_KERNEL] = {"kernel",
@@ -54,39 +52,10 @@ const char *db_sort_names(void)
 	return "id, time, host, kernel, victim or tasks";
 }
 
-/* Does the view v_incidents have the column name? */
-static struct oomlens_error *view_has(struct db *db, const char *name,
-				      bool *out)
+/* The SQL of q: constant pieces only. */
+static void query_sql(struct strbuf *sb, const struct db_incident_query *q)
 {
-	struct oomlens_error *err;
-	struct db_bind b;
-	sqlite3_stmt *st = NULL;
-	bool row = false;
-	int rc;
-
-	rc = sqlite3_prepare_v2(db->sql,
-				"SELECT 1 FROM pragma_table_info('v_incidents')"
-				" WHERE name = ?1",
-				-1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return db_fail(db, rc, "sqlite3_prepare_v2");
-	db_bind_start(&b, st, 0);
-	db_bind_str(&b, name);
-	err = db_step_row(db, &b, st, &row);
-	sqlite3_finalize(st);
-	if (!err)
-		*out = row;
-	return err;
-}
-
-/*
- * The SQL of q: constant pieces only. time_col: the wall-clock column of
- * v_incidents, or NULL where the schema has none.
- */
-static void query_sql(struct strbuf *sb, const struct db_incident_query *q,
-		      const char *time_col)
-{
-	const char *t = time_col ? time_col : "NULL";
+	const char *t = DB_TIME_COLUMN;
 	enum db_sort sort = q->sort < sizeof(sorts) / sizeof(sorts[0])
 				    ? q->sort
 				    : DB_SORT_ID;
@@ -95,7 +64,9 @@ static void query_sql(struct strbuf *sb, const struct db_incident_query *q,
 			" kernel_release, uptime, wallclock, host,"
 			" constraint_name, victim_pid, victim_comm,"
 			" trigger_comm, n_tasks, truncated, partial,"
-			" n_sightings FROM v_incidents v WHERE"
+			" n_sightings");
+	strbuf_addf(sb, ", %s, time_source, host_source", t);
+	strbuf_adds(sb, " FROM v_incidents v WHERE"
 			" (?1 IS NULL OR host = ?1)");
 	strbuf_addf(sb, " AND (?2 IS NULL OR %s >= ?2)", t);
 	strbuf_addf(sb, " AND (?3 IS NULL OR %s <= ?3)", t);
@@ -114,8 +85,17 @@ static void query_sql(struct strbuf *sb, const struct db_incident_query *q,
 		    " WHERE m.incident_id = v.id AND m.family LIKE 'rfc-2009-%'"
 		    " AND m.agreement = 'differs'))"
 		    " ORDER BY ");
-	strbuf_addf(sb, q->descending ? sorts[sort].desc : sorts[sort].asc, t,
-		    t);
+	if (sort == DB_SORT_TIME) {
+		/* wall clock where known, else uptime; unknown times last */
+		const char *d = q->descending ? " DESC" : "";
+
+		strbuf_addf(sb,
+			    "%s IS NULL, %s%s, uptime IS NULL, uptime%s, id%s",
+			    t, t, d, d, d);
+	} else {
+		strbuf_adds(sb,
+			    q->descending ? sorts[sort].desc : sorts[sort].asc);
+	}
 	strbuf_adds(sb, " LIMIT ?10");
 }
 
@@ -156,6 +136,11 @@ static void read_row(sqlite3_stmt *st, struct db_incident_row *r)
 	r->truncated = sqlite3_column_int(st, 13) != 0;
 	r->partial = sqlite3_column_int(st, 14) != 0;
 	r->n_sightings = sqlite3_column_int64(st, 15);
+	r->time_utc = sqlite3_column_type(st, 16) == SQLITE_NULL
+			      ? OOM_VAL_NONE
+			      : sqlite3_column_int64(st, 16);
+	r->time_source = (const char *)sqlite3_column_text(st, 17);
+	r->host_source = (const char *)sqlite3_column_text(st, 18);
 }
 
 struct oomlens_error *db_query_incidents(
@@ -170,22 +155,12 @@ struct oomlens_error *db_query_incidents(
 	struct db_incident_row r;
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
-	bool row = false, has_time = false;
+	bool row = false;
 	int rc;
 
 	if (!q)
 		q = &all;
-	err = view_has(db, DB_TIME_COLUMN, &has_time);
-	if (err)
-		goto out;
-	if (!has_time && (q->has_since_utc || q->has_until_utc)) {
-		err = oomlens_error_new(
-			OOMLENS_ERR_USAGE,
-			"'%s' keeps no wall-clock time of incidents (no %s column): filter on uptime instead",
-			db->path, DB_TIME_COLUMN);
-		goto out;
-	}
-	query_sql(&sql, q, has_time ? DB_TIME_COLUMN : NULL);
+	query_sql(&sql, q);
 	if ((err = strbuf_error(&sql)))
 		goto out;
 	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL);
@@ -220,7 +195,7 @@ struct oomlens_error *db_list_incidents(
 }
 
 /* A copy of a text column in inc's pool; NULL stays NULL. */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 text_copy(struct oom_incident *inc, sqlite3_stmt *st, int col, const char **out)
 {
 	const unsigned char *s;
@@ -248,7 +223,7 @@ static bool named(const char *s, const char *name)
 }
 
 /* One row of model_verdicts into v. */
-static struct oomlens_error *
+static OOMLENS_MUST_CHECK struct oomlens_error *
 read_verdict(sqlite3_stmt *st, struct oom_incident *inc, struct verdict *v)
 {
 	const char *s = (const char *)sqlite3_column_text(st, 0);

@@ -3,7 +3,7 @@
  * db_store_incident(): an incident, once, with every field of the model.
  *
  * The incident and kill rows are bound from the field tables of
- * db/fields.c. The task rows, which are most of the data, are bound by
+ * model/fields.h (db/fields.c). The task rows, which are most of the data, are bound by
  * hand: all of enum task_col in order, TASK_BATCH rows to a statement, with
  * the incident id and page size bound once per incident.
  *
@@ -24,53 +24,8 @@ static const char sql_task_extra[] =
 	"INSERT INTO task_extra(incident_id, task_seq, seq, name, value)"
 	" VALUES (?1, ?2, ?3, ?4, ?5)";
 
-static void bind_fields(struct db_bind *b, const struct db_field *f, size_t n,
-			const void *base)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		const char *p = (const char *)base + f[i].offset;
-		const enum oom_constraint *c;
-		const uint64_t *u64;
-		const unsigned *u;
-		const size_t *z;
-
-		switch (f[i].type) {
-		case DB_F_STR:
-			db_bind_str(b, *(const char *const *)p);
-			break;
-		case DB_F_I64:
-			db_bind_int(b, *(const int64_t *)p);
-			break;
-		case DB_F_BOOL:
-			db_bind_int(b, *(const bool *)p);
-			break;
-		case DB_F_LINE:
-			db_bind_line(b, *(const uint64_t *)p);
-			break;
-		case DB_F_U64:
-			u64 = (const uint64_t *)p;
-			db_bind_int(b, (int64_t)*u64);
-			break;
-		case DB_F_PAGE_KB:
-			u = (const unsigned *)p;
-			db_bind_int(b, *u ? (int64_t)*u : OOM_VAL_NONE);
-			break;
-		case DB_F_SIZE:
-			z = (const size_t *)p;
-			db_bind_int(b, (int64_t)*z);
-			break;
-		case DB_F_CONSTRAINT:
-			c = (const enum oom_constraint *)p;
-			db_bind_str(b, oom_constraint_name(*c));
-			break;
-		}
-	}
-}
-
-static struct oomlens_error *savepoint_end(struct db *db, bool ok,
-					   bool outermost)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+savepoint_end(struct db *db, bool ok, bool outermost)
 {
 	struct oomlens_error *err = NULL;
 
@@ -89,8 +44,8 @@ static struct oomlens_error *savepoint_end(struct db *db, bool ok,
 	return err;
 }
 
-static struct oomlens_error *find_incident(struct db *db, const char *fp,
-					   int64_t *id, bool *found)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+find_incident(struct db *db, const char *fp, int64_t *id, bool *found)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -110,38 +65,37 @@ static struct oomlens_error *find_incident(struct db *db, const char *fp,
 	return err;
 }
 
-static struct oomlens_error *insert_row(struct db *db, int64_t source_id,
-					const struct oom_incident *inc,
-					const char *fp, int64_t *id)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_row(struct db *db, int64_t source_id, const struct oom_incident *inc,
+	   const char *fp, int64_t *id)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
 
-	err = db_fields_stmt(
-		db, DB_ST_INCIDENT_INSERT, true,
-		"INSERT INTO incidents(fingerprint, source_id, uptime,"
-		" n_tasks",
-		4, "", db_incident_fields, db_n_incident_fields, NULL, &st);
+	err = db_fields_stmt(db, DB_ST_INCIDENT_INSERT, true,
+			     "INSERT INTO incidents(fingerprint, source_id,"
+			     " n_tasks",
+			     3, "", &field_incident, NULL, &st);
 	if (err)
 		return err;
 	db_bind_start(&b, st, 0);
 	db_bind_str(&b, fp);
 	db_bind_int(&b, source_id);
-	db_bind_real(&b, inc->uptime, inc->has_uptime);
 	db_bind_int(&b, (int64_t)inc->n_tasks);
-	bind_fields(&b, db_incident_fields, db_n_incident_fields, inc);
+	db_bind_fields(&b, &field_incident, inc);
 	err = db_step_done(db, &b, st);
 	if (!err)
 		*id = sqlite3_last_insert_rowid(db->sql);
 	return err;
 }
 
-static struct oomlens_error *json_key(struct strbuf *sb, const char *s);
+static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
+							 const char *s);
 
 /* "INSERT INTO incident_columns ... VALUES (?1, ?, ?), ..." for 2^k rows. */
-static struct oomlens_error *column_stmt(struct db *db, int k,
-					 sqlite3_stmt **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+column_stmt(struct db *db, int k, sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 12);
 	struct oomlens_error *err;
@@ -170,8 +124,8 @@ _Static_assert(DB_ST_COLUMN_16 - DB_ST_COLUMN == COLUMN_BATCH_LOG2,
  * rows (index, name). (Bytes of a name above 0x7f come back read as
  * Latin-1, as for counter names.)
  */
-static struct oomlens_error *insert_columns_json(struct db *db, int64_t id,
-						 const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_columns_json(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct strbuf sb = STRBUF_INIT((size_t)1 << 20);
@@ -216,8 +170,8 @@ static bool has_high_byte(const char *s)
  * The header's names, in falling powers of two of rows to a step; a header
  * with a byte above 0x7f goes through JSON as it always did.
  */
-static struct oomlens_error *insert_columns(struct db *db, int64_t id,
-					    const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_columns(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	unsigned used = 0;
@@ -258,7 +212,8 @@ static struct oomlens_error *insert_columns(struct db *db, int64_t id,
  * control bytes are escaped, and so are bytes above 0x7f (as \u00XX: such a
  * name comes back read as Latin-1), so that the text is always valid JSON.
  */
-static struct oomlens_error *json_key(struct strbuf *sb, const char *s)
+static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
+							 const char *s)
 {
 	struct oomlens_error *err = strbuf_add(sb, "\"", 1);
 
@@ -284,7 +239,8 @@ static struct oomlens_error *json_key(struct strbuf *sb, const char *s)
 }
 
 /* ":<value>" without printf: this runs for every counter of every report. */
-static struct oomlens_error *json_int(struct strbuf *sb, int64_t v)
+static OOMLENS_MUST_CHECK struct oomlens_error *json_int(struct strbuf *sb,
+							 int64_t v)
 {
 	char buf[24], *p = buf + sizeof(buf);
 	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
@@ -302,8 +258,8 @@ static struct oomlens_error *json_int(struct strbuf *sb, int64_t v)
  * ",\"key\":value" (no comma first) in one append when the key is plain
  * and short, which is every key the kernel prints; json_key() otherwise.
  */
-static struct oomlens_error *json_counter(struct strbuf *sb, bool first,
-					  const char *key, int64_t v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+json_counter(struct strbuf *sb, bool first, const char *key, int64_t v)
 {
 	struct oomlens_error *err;
 	char buf[96];
@@ -348,7 +304,8 @@ _Static_assert(DB_ST_STAT_8 - DB_ST_STAT == STAT_BATCH_LOG2,
 	       "a statement slot for each power of two up to STAT_BATCH");
 
 /* "INSERT INTO incident_stats ... VALUES (?1, ?, ?, ?, ?), ..." for 2^k. */
-static struct oomlens_error *stat_stmt(struct db *db, int k, sqlite3_stmt **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *stat_stmt(struct db *db, int k,
+							  sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 12);
 	struct oomlens_error *err;
@@ -375,8 +332,8 @@ static struct oomlens_error *stat_stmt(struct db *db, int k, sqlite3_stmt **out)
  * STAT_BATCH runs are written into sb, each ending in its NUL, then go in
  * falling powers of two of rows to a step.
  */
-static struct oomlens_error *insert_stats(struct db *db, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_stats(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	struct strbuf sb = STRBUF_INIT((size_t)64 << 20);
@@ -437,9 +394,9 @@ static struct oomlens_error *insert_stats(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_extras(struct db *db, int64_t incident_id,
-					   size_t task_seq,
-					   const struct oom_task *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_extras(struct db *db, int64_t incident_id, size_t task_seq,
+	      const struct oom_task *t)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -487,7 +444,8 @@ _Static_assert(DB_ST_TASK_BATCH - DB_ST_TASK == TASK_BATCH_LOG2,
  * row r's values are parameters 3 + 20r to 22 + 20r. 2 + 32 * 20 = 642
  * parameters stay under the 999 of older SQLite builds.
  */
-static struct oomlens_error *task_stmt(struct db *db, int k, sqlite3_stmt **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *task_stmt(struct db *db, int k,
+							  sqlite3_stmt **out)
 {
 	struct strbuf sb = STRBUF_INIT(1 << 16);
 	struct oomlens_error *err;
@@ -519,8 +477,8 @@ static struct oomlens_error *task_stmt(struct db *db, int k, sqlite3_stmt **out)
  * that have any. Each statement's incident id and page size are bound when
  * it is first used for the incident: bindings outlive a reset.
  */
-static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_tasks(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	unsigned bound = 0; /* bit k: slot DB_ST_TASK + k has ?1 and ?2 */
@@ -570,8 +528,8 @@ static struct oomlens_error *insert_tasks(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_kills(struct db *db, int64_t id,
-					  const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_kills(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -579,22 +537,20 @@ static struct oomlens_error *insert_kills(struct db *db, int64_t id,
 	size_t i;
 
 	err = db_fields_stmt(db, DB_ST_KILL, true,
-			     "INSERT INTO kills(incident_id, seq, kind", 3, "",
-			     db_kill_fields, db_n_kill_fields, NULL, &st);
+			     "INSERT INTO kills(incident_id, seq", 2, "",
+			     &field_kill, NULL, &st);
 	for (i = 0; i < inc->n_kills && !err; i++) {
 		db_bind_start(&b, st, 0);
 		db_bind_int(&b, id);
 		db_bind_int(&b, (int64_t)i);
-		db_bind_str(&b, oom_kill_kind_name(inc->kills[i].kind));
-		bind_fields(&b, db_kill_fields, db_n_kill_fields,
-			    &inc->kills[i]);
+		db_bind_fields(&b, &field_kill, &inc->kills[i]);
 		err = db_step_done(db, &b, st);
 	}
 	return err;
 }
 
-static struct oomlens_error *insert_forkbombs(struct db *db, int64_t id,
-					      const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_forkbombs(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -621,8 +577,8 @@ static struct oomlens_error *insert_forkbombs(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_warnings(struct db *db, int64_t id,
-					     const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_warnings(struct db *db, int64_t id, const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -647,9 +603,9 @@ static struct oomlens_error *insert_warnings(struct db *db, int64_t id,
 	return err;
 }
 
-static struct oomlens_error *insert_sighting(struct db *db, int64_t id,
-					     int64_t source_id,
-					     const struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_sighting(struct db *db, int64_t id, int64_t source_id,
+		const struct oom_incident *inc)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -694,11 +650,10 @@ static const char sql_same_place[] =
  * *longer is one that supersedes inc (inc is truncated, it is complete or
  * goes on further), or 0; shorter[] are the truncated ones inc supersedes.
  */
-static struct oomlens_error *same_place(struct db *db, int64_t source_id,
-					const struct oom_incident *inc,
-					int64_t id, int64_t *longer,
-					int64_t shorter[MAX_SAME_PLACE],
-					size_t *n_shorter)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+same_place(struct db *db, int64_t source_id, const struct oom_incident *inc,
+	   int64_t id, int64_t *longer, int64_t shorter[MAX_SAME_PLACE],
+	   size_t *n_shorter)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -741,7 +696,8 @@ static struct oomlens_error *same_place(struct db *db, int64_t source_id,
  * for one at a place by was seen too), and it goes with all its rows,
  * its verdicts and scores among them (a rescore gives by its own).
  */
-static struct oomlens_error *supersede(struct db *db, int64_t old, int64_t by)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+supersede(struct db *db, int64_t old, int64_t by)
 {
 	struct oomlens_error *err;
 	struct db_bind b;
@@ -771,13 +727,74 @@ static struct oomlens_error *supersede(struct db *db, int64_t old, int64_t by)
 }
 
 /*
+ * How much a host's or a time's source is trusted, as SQL over a column:
+ * an incident seen again keeps what it has unless the new sighting's source
+ * ranks higher. Hosts: a sosreport's hostname entry, then its name, then
+ * the syslog field. Times: those with a zone (rfc3339, journal), then
+ * dates read as UTC (dmesg -T, syslog), then derived, then uptime alone.
+ */
+#define HOST_RANK(x)                                                           \
+	"(CASE " x " WHEN 'hostname' THEN 3 WHEN 'name' THEN 2"                \
+	" WHEN 'syslog' THEN 1 ELSE 0 END)"
+#define TIME_RANK(x)                                                           \
+	"(CASE " x " WHEN 'rfc3339' THEN 5 WHEN 'journal' THEN 5"              \
+	" WHEN 'dmesg-T' THEN 4 WHEN 'syslog' THEN 4"                          \
+	" WHEN 'boot+uptime' THEN 2 WHEN 'uptime-only' THEN 1 ELSE 0 END)"
+
+/*
+ * An incident stored from a source that did not know its host or its
+ * time gets them from a later sighting that does (issue 16: dmesg first,
+ * then the sosreport's messages).
+ */
+static struct oomlens_error *better_host_time(struct db *db, int64_t id,
+					      const struct oom_incident *inc)
+{
+	struct oomlens_error *err = NULL;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	if (inc->host && inc->host_source) {
+		err = db_stmt(db, DB_ST_BETTER_HOST,
+			      "UPDATE incidents SET host = ?2, host_source = ?3"
+			      " WHERE id = ?1 AND " HOST_RANK(
+				      "host_source") " < " HOST_RANK("?3"),
+			      &st);
+		if (err)
+			return err;
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_str(&b, inc->host);
+		db_bind_str(&b, inc->host_source);
+		err = db_step_done(db, &b, st);
+	}
+	if (!err && inc->time_source) {
+		err = db_stmt(db, DB_ST_BETTER_TIME,
+			      "UPDATE incidents SET time_utc = ?2,"
+			      " time_source = ?3, wallclock = ?4"
+			      " WHERE id = ?1 AND " TIME_RANK(
+				      "time_source") " < " TIME_RANK("?3"),
+			      &st);
+		if (err)
+			return err;
+		db_bind_start(&b, st, 0);
+		db_bind_int(&b, id);
+		db_bind_int(&b, inc->time_utc);
+		db_bind_str(&b, inc->time_source);
+		db_bind_str(&b, inc->wallclock);
+		err = db_step_done(db, &b, st);
+	}
+	return err;
+}
+
+/*
  * Statements that bind strings borrowed from the incident being stored
  * (insert_tasks() clears its own).
  */
 static const enum db_stmt_id borrowing[] = {
 	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_SAME_PLACE,
 	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,	    DB_ST_KILL,
-	DB_ST_FORKBOMB,	     DB_ST_WARNING,
+	DB_ST_FORKBOMB,	     DB_ST_WARNING,	    DB_ST_BETTER_HOST,
+	DB_ST_BETTER_TIME,
 };
 
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
@@ -821,6 +838,8 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 	}
 	if (!err)
 		err = insert_sighting(db, id, source_id, inc);
+	if (!err && found)
+		err = better_host_time(db, id, inc);
 	for (i = 0; i < n_shorter && !err; i++)
 		if (shorter[i] != id)
 			err = supersede(db, shorter[i], id);
@@ -829,7 +848,8 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 		if (db->stmt[borrowing[i]])
 			sqlite3_clear_bindings(db->stmt[borrowing[i]]);
 	if (err) {
-		savepoint_end(db, false, outermost);
+		/* NULL: undoing returns no error of its own */
+		oomlens_error_free(savepoint_end(db, false, outermost));
 		return oomlens_error_wrap(err, "cannot store incident");
 	}
 	err = savepoint_end(db, true, outermost);
@@ -839,5 +859,30 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 		*incident_id = id;
 	if (was_new)
 		*was_new = !found;
+	return NULL;
+}
+
+struct oomlens_error *db_store_event(struct db *db, int64_t source_id,
+				     const struct oom_event *ev, bool *was_new)
+{
+	struct oomlens_error *err;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_fields_stmt(db, DB_ST_EVENT, true,
+			     "INSERT INTO events(source_id", 1, "",
+			     &field_event, " ON CONFLICT DO NOTHING", &st);
+	if (err)
+		goto fail;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, source_id);
+	db_bind_fields(&b, &field_event, ev);
+	err = db_step_done(db, &b, st);
+	sqlite3_clear_bindings(st);
+fail:
+	if (err)
+		return oomlens_error_wrap(err, "cannot store event");
+	if (was_new)
+		*was_new = sqlite3_changes(db->sql) > 0;
 	return NULL;
 }

@@ -24,8 +24,8 @@ static void family_of(const char *model, char *out, size_t n)
 }
 
 /* deciding_inputs as a JSON array of plain names. */
-static struct oomlens_error *inputs_json(struct strbuf *sb,
-					 const struct verdict *v)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+inputs_json(struct strbuf *sb, const struct verdict *v)
 {
 	struct oomlens_error *err = strbuf_add(sb, "[", 1);
 	size_t i;
@@ -46,9 +46,9 @@ static struct oomlens_error *inputs_json(struct strbuf *sb,
 }
 
 /* Run a "DELETE ... WHERE incident_id = ?1" statement. */
-static struct oomlens_error *clear_incident(struct db *db, enum db_stmt_id id,
-					    const char *sql,
-					    int64_t incident_id)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+clear_incident(struct db *db, enum db_stmt_id id, const char *sql,
+	       int64_t incident_id)
 {
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
@@ -63,11 +63,10 @@ static struct oomlens_error *clear_incident(struct db *db, enum db_stmt_id id,
 }
 
 /* One task a model weighed, once per (incident, pid, model). */
-static struct oomlens_error *store_score(struct db *db, sqlite3_stmt *st,
-					 int64_t incident_id,
-					 const struct verdict *v,
-					 const struct verdict_task *t,
-					 const char *role)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_score(struct db *db, sqlite3_stmt *st, int64_t incident_id,
+	    const struct verdict *v, const struct verdict_task *t,
+	    const char *role)
 {
 	struct db_bind b;
 
@@ -83,8 +82,8 @@ static struct oomlens_error *store_score(struct db *db, sqlite3_stmt *st,
 }
 
 /* The victim, the runner-up and the candidates of every verdict. */
-static struct oomlens_error *store_scores(struct db *db, int64_t incident_id,
-					  const struct verdict_list *vl)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_scores(struct db *db, int64_t incident_id, const struct verdict_list *vl)
 {
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
@@ -178,6 +177,42 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 			     err, "cannot store the verdicts of incident %lld",
 			     (long long)incident_id)
 		   : NULL;
+}
+
+struct oomlens_error *db_verdicts_are(struct db *db, int64_t incident_id,
+				      const char *const *models,
+				      const int *versions, size_t n, bool *same)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	struct db_bind b;
+	size_t rows = 0, matched = 0;
+	bool row = false;
+
+	*same = false;
+	err = db_stmt(db, DB_ST_VERDICTS_ARE,
+		      "SELECT model, model_version FROM model_verdicts"
+		      " WHERE incident_id = ?1",
+		      &st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, incident_id);
+	while (!(err = db_step_row(db, &b, st, &row)) && row) {
+		const char *model = (const char *)sqlite3_column_text(st, 0);
+		int64_t version = sqlite3_column_int64(st, 1);
+
+		rows++;
+		for (size_t i = 0; i < n; i++)
+			if (model && !strcmp(model, models[i]) &&
+			    version == versions[i]) {
+				matched++;
+				break;
+			}
+	}
+	if (!err)
+		*same = rows == n && matched == n;
+	return err;
 }
 
 struct oomlens_error *

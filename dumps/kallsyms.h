@@ -37,8 +37,8 @@ bool kallsyms_available(struct kcore *kc);
  * errors: "'x.elf': kallsyms_names unreadable at 0x... (reason)". kc is
  * only used during the call.
  */
-struct oomlens_error *kallsyms_open(struct kcore *kc, const char *path,
-				    struct kallsyms **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+kallsyms_open(struct kcore *kc, const char *path, struct kallsyms **out);
 void kallsyms_free(struct kallsyms *ks);
 
 /*

@@ -111,7 +111,7 @@ static const struct kb_ent *get(const struct kbtf *kb, const char *s,
 	return e->name ? e : NULL;
 }
 
-static struct oomlens_error *grow(struct kbtf *kb)
+static OOMLENS_MUST_CHECK struct oomlens_error *grow(struct kbtf *kb)
 {
 	size_t cap = kb->cap ? kb->cap * 2 : 1 << 14;
 	struct kb_ent *ent = calloc(cap, sizeof(*ent));
@@ -134,8 +134,8 @@ static struct oomlens_error *grow(struct kbtf *kb)
 	return NULL;
 }
 
-static struct oomlens_error *put(struct kbtf *kb, const char *name,
-				 uint16_t key, uint64_t val)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+put(struct kbtf *kb, const char *name, uint16_t key, uint64_t val)
 {
 	size_t len = strlen(name);
 	uint64_t h = name_hash(name, len, key);
@@ -184,8 +184,8 @@ static bool enum_signed(const struct kbtf *kb, const struct btf_type *t)
 	return false;
 }
 
-static struct oomlens_error *index_enum(struct kbtf *kb,
-					const struct btf_type *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+index_enum(struct kbtf *kb, const struct btf_type *t)
 {
 	bool sign = enum_signed(kb, t);
 	struct oomlens_error *err = NULL;
@@ -210,7 +210,7 @@ static struct oomlens_error *index_enum(struct kbtf *kb,
 	return err;
 }
 
-static struct oomlens_error *index_types(struct kbtf *kb)
+static OOMLENS_MUST_CHECK struct oomlens_error *index_types(struct kbtf *kb)
 {
 	struct oomlens_error *err = NULL;
 

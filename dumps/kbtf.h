@@ -24,8 +24,8 @@
 struct kbtf;
 
 /* Parse len bytes of raw BTF; `what` names the blob in errors. */
-struct oomlens_error *kbtf_new(const void *blob, size_t len, const char *what,
-			       struct kbtf **out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+kbtf_new(const void *blob, size_t len, const char *what, struct kbtf **out);
 void kbtf_free(struct kbtf *kb);
 
 uint32_t kbtf_struct_size(const struct kbtf *kb, const char *name);

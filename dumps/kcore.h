@@ -23,15 +23,16 @@
 struct kcore;
 
 /* Open path. Errors name the file (and the offset, for the flattened form). */
-struct oomlens_error *kcore_open(const char *path, struct kcore **out);
+OOMLENS_MUST_CHECK struct oomlens_error *kcore_open(const char *path,
+						    struct kcore **out);
 void kcore_close(struct kcore *kc);
 
 /*
  * Some writers (QEMU's kdump-compressed output) leave the machine out of
  * the header: name it ("x86_64", "ia32") from the debuginfo's ELF header.
  */
-struct oomlens_error *kcore_set_arch(struct kcore *kc, const char *arch,
-				     const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *
+kcore_set_arch(struct kcore *kc, const char *arch, const char *path);
 
 /* "elf", "kdump" or "flattened kdump" (a literal). */
 const char *kcore_format(const struct kcore *kc);
@@ -67,7 +68,7 @@ bool kcore_sniff(const char *path);
  * in_size bounds where blocks may write. Errors name `name` and the offset
  * of the bad block header.
  */
-struct oomlens_error *kcore_unflatten(int fd_in, uint64_t in_size, int fd_out,
-				      const char *name);
+OOMLENS_MUST_CHECK struct oomlens_error *
+kcore_unflatten(int fd_in, uint64_t in_size, int fd_out, const char *name);
 
 #endif

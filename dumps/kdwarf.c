@@ -114,7 +114,7 @@ static struct kd_ent *table_find(const struct kd_table *t, const char *s,
 	}
 }
 
-static struct oomlens_error *table_grow(struct kd_table *t)
+static OOMLENS_MUST_CHECK struct oomlens_error *table_grow(struct kd_table *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 4096, i;
 	struct kd_ent *ent;
@@ -146,8 +146,10 @@ static struct oomlens_error *table_grow(struct kd_table *t)
  * The slot for (name, key): an existing entry (name set) or the empty slot
  * where it goes, which the caller fills in with table_fill().
  */
-static struct oomlens_error *table_slot(struct kd_table *t, const char *name,
-					uint16_t key, struct kd_ent **out)
+static OOMLENS_MUST_CHECK struct oomlens_error *table_slot(struct kd_table *t,
+							   const char *name,
+							   uint16_t key,
+							   struct kd_ent **out)
 {
 	size_t len = strlen(name);
 	uint64_t h = name_hash(name, len, key);
@@ -189,7 +191,8 @@ static const struct kd_ent *table_get(const struct kd_table *t, const char *s,
 
 /* ---- indexing ---- */
 
-static struct oomlens_error *corrupt(const struct kdwarf *dw, const char *call)
+static OOMLENS_MUST_CHECK struct oomlens_error *corrupt(const struct kdwarf *dw,
+							const char *call)
 {
 	return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 				 "'%s': corrupt DWARF: %s: %s", dw->path, call,
@@ -220,7 +223,8 @@ static bool is_declaration(Dwarf_Die *die)
 	       dwarf_formflag(&a, &flag) == 0 && flag;
 }
 
-static struct oomlens_error *index_enumerators(struct kdwarf *dw, Dwarf_Die *en)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+index_enumerators(struct kdwarf *dw, Dwarf_Die *en)
 {
 	Dwarf_Die e;
 	Dwarf_Off last = 0;
@@ -273,8 +277,8 @@ static uint16_t var_rank(Dwarf_Die *die)
 	return is_declaration(die) ? 1 : 2;
 }
 
-static struct oomlens_error *index_die(struct kdwarf *dw, Dwarf_Die *die,
-				       uint32_t which)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+index_die(struct kdwarf *dw, Dwarf_Die *die, uint32_t which)
 {
 	int tag = dwarf_tag(die);
 	struct oomlens_error *err;
@@ -390,7 +394,8 @@ static void drop_pages(const struct kdwarf *dw)
 		madvise(dw->map, dw->map_len, MADV_DONTNEED);
 }
 
-static struct oomlens_error *index_dwarf(struct kdwarf *dw, uint32_t which)
+static OOMLENS_MUST_CHECK struct oomlens_error *index_dwarf(struct kdwarf *dw,
+							    uint32_t which)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, die;
@@ -445,8 +450,8 @@ static uint16_t sym_rank(const GElf_Sym *sym)
 	return 1;
 }
 
-static struct oomlens_error *index_symtab(struct kdwarf *dw, Elf_Scn *scn,
-					  const GElf_Shdr *sh)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+index_symtab(struct kdwarf *dw, Elf_Scn *scn, const GElf_Shdr *sh)
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t i, n;
@@ -480,7 +485,7 @@ static struct oomlens_error *index_symtab(struct kdwarf *dw, Elf_Scn *scn,
 	return NULL;
 }
 
-static struct oomlens_error *index_symbols(struct kdwarf *dw)
+static OOMLENS_MUST_CHECK struct oomlens_error *index_symbols(struct kdwarf *dw)
 {
 	Elf_Scn *scn = NULL, *dyn = NULL;
 	GElf_Shdr sh, dynsh;

@@ -28,7 +28,8 @@
 struct kdwarf;
 
 /* Open and index path. Errors name the file. */
-struct oomlens_error *kdwarf_open(const char *path, struct kdwarf **out);
+OOMLENS_MUST_CHECK struct oomlens_error *kdwarf_open(const char *path,
+						     struct kdwarf **out);
 void kdwarf_close(struct kdwarf *dw);
 
 /* 32 or 64 (the ELF class); the ELF machine (EM_X86_64, EM_386...). */
@@ -42,7 +43,8 @@ bool kdwarf_has_types(const struct kdwarf *dw);
  * error to give: "'x' has no DWARF debug information (a vmlinux from the
  * -dbg package is needed)". NULL if the file has types.
  */
-struct oomlens_error *kdwarf_require_types(const struct kdwarf *dw);
+OOMLENS_MUST_CHECK struct oomlens_error *
+kdwarf_require_types(const struct kdwarf *dw);
 
 /*
  * The kernel release this vmlinux was built as ("6.1.0-57-cloud-amd64"),

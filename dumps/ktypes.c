@@ -6,7 +6,6 @@
  */
 #include "dumps/ktypes.h"
 
-#include <stdio.h>
 #include <stdlib.h>
 
 #include "dumps/kbtf.h"
@@ -96,23 +95,4 @@ bool ktypes_enumerator(const struct ktypes *kt, const char *name,
 {
 	return kt->btf ? kbtf_enumerator(kt->btf, name, value)
 		       : kdwarf_enumerator(kt->dw, name, value);
-}
-
-uint32_t kfield_clamp32(uint64_t v)
-{
-	return v > UINT32_MAX ? UINT32_MAX : (uint32_t)v;
-}
-
-void kfield_set_target(struct kfield *out, bool array, enum kfield_kind kind,
-		       uint64_t size, const char *tag, uint64_t count)
-{
-	out->target_kind = kind;
-	out->target_size = kfield_clamp32(size);
-	if (kind == KF_STRUCT || kind == KF_UNION)
-		snprintf(out->type_name, sizeof(out->type_name), "%s",
-			 tag ? tag : "");
-	if (array) {
-		out->elem_size = kfield_clamp32(size);
-		out->count = kfield_clamp32(count);
-	}
 }

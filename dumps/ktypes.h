@@ -88,7 +88,8 @@ enum ktypes_source {
 };
 
 /* Types from dw, which is borrowed: it must outlive the result. */
-struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw, struct ktypes **out);
+OOMLENS_MUST_CHECK struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw,
+							   struct ktypes **out);
 /*
  * Types from a raw BTF blob (len bytes, copied), as the kernel keeps it
  * between __start_BTF and __stop_BTF. `what` names it in errors:
@@ -99,8 +100,10 @@ struct oomlens_error *ktypes_from_dwarf(struct kdwarf *dw, struct ktypes **out);
  * an allyesconfig kernel a few times that.
  */
 #define KTYPES_MAX_BTF (64u << 20)
-struct oomlens_error *ktypes_from_btf(const void *blob, size_t len,
-				      const char *what, struct ktypes **out);
+OOMLENS_MUST_CHECK struct oomlens_error *ktypes_from_btf(const void *blob,
+							 size_t len,
+							 const char *what,
+							 struct ktypes **out);
 void ktypes_free(struct ktypes *kt);
 
 enum ktypes_source ktypes_source(const struct ktypes *kt);
@@ -130,11 +133,12 @@ bool ktypes_enumerator(const struct ktypes *kt, const char *name,
 		       int64_t *value);
 
 /*
- * For the back ends (kdwarf.c, kbtf.c): set out's target_kind and
- * target_size for a pointer or array whose target (an array's innermost
- * element) is of kind `kind`, `size` bytes, struct/union tag `tag` (NULL:
- * none); for an array also elem_size and count (the product of the
- * dimensions, 0 if unbounded). Sizes beyond 32 bits are clamped.
+ * For the back ends (kdwarf.c, kbtf.c; defined in kfield.c): set out's
+ * target_kind and target_size for a pointer or array whose target (an
+ * array's innermost element) is of kind `kind`, `size` bytes, struct/union
+ * tag `tag` (NULL: none); for an array also elem_size and count (the
+ * product of the dimensions, 0 if unbounded). Sizes beyond 32 bits are
+ * clamped.
  */
 void kfield_set_target(struct kfield *out, bool array, enum kfield_kind kind,
 		       uint64_t size, const char *tag, uint64_t count);

@@ -85,81 +85,6 @@ struct walker {
 	size_t n_thr, alloc_thr;
 };
 
-bool vmc_symbol(const struct vmc *v, const char *name, uint64_t *addr)
-{
-	uint64_t a;
-
-	if (v->ks)
-		return kallsyms_lookup(v->ks, name, addr);
-	if (!kdwarf_symbol(v->dw, name, &a))
-		return false;
-	*addr = a + v->koff;
-	return true;
-}
-
-bool vmc_read_ptr(struct vmc *v, uint64_t addr, uint64_t *out)
-{
-	uint64_t p = 0;
-
-	if (!kcore_read(v->kc, addr, &p, v->psz))
-		return false;
-	*out = p; /* little-endian hosts and dumps (x86) */
-	return true;
-}
-
-bool vmc_field(const struct kfield *f, const unsigned char *buf, uint32_t size,
-	       int64_t *out)
-{
-	uint64_t raw = 0;
-	uint32_t n = f->size;
-
-	if (f->kind == KF_NONE || n == 0 || n > 8 || f->offset > size ||
-	    n > size - f->offset)
-		return false;
-	memcpy(&raw, buf + f->offset, n);
-	if (f->bit_size) {
-		if (f->bit_size >= 64 || f->bit_offset >= 64)
-			return false;
-		raw = (raw >> f->bit_offset) &
-		      (((uint64_t)1 << f->bit_size) - 1);
-		n = 0; /* unsigned bit-fields only, in the kernel's uses */
-	}
-	if (f->is_signed && n > 0 && n < 8) {
-		unsigned shift = 64 - 8 * n;
-
-		*out = (int64_t)(raw << shift) >> shift;
-		return true;
-	}
-	*out = (int64_t)raw;
-	return true;
-}
-
-bool vmc_read_field(struct vmc *v, uint64_t addr, const struct kfield *f,
-		    int64_t *out)
-{
-	unsigned char buf[8] = {0};
-	struct kfield g = *f;
-
-	if (f->kind == KF_NONE || f->size == 0 || f->size > 8)
-		return false;
-	if (!kcore_read(v->kc, addr + f->offset, buf, f->size))
-		return false;
-	g.offset = 0;
-	return vmc_field(&g, buf, sizeof(buf), out);
-}
-
-bool vmc_global(struct vmc *v, const char *name, int64_t *out)
-{
-	struct kfield f;
-	uint64_t addr;
-
-	if (!ktypes_variable(v->kt, name, &f) || !vmc_symbol(v, name, &addr))
-		return false;
-	if (!f.scalar)
-		return false;
-	return vmc_read_field(v, addr, &f, out);
-}
-
 static void member(struct vmc *v, const char *type, const char *path,
 		   struct kfield *out)
 {
@@ -761,8 +686,8 @@ static bool push_task(struct walker *w, const struct dump_task *t)
 }
 
 /* The threads of the group whose leader is t, after it in the table. */
-static struct oomlens_error *read_threads(struct walker *w,
-					  const struct dump_task *leader)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_threads(struct walker *w, const struct dump_task *leader)
 {
 	size_t n = w->n_thr;
 	uint64_t *thr = w->thr;
@@ -793,7 +718,7 @@ static struct oomlens_error *read_threads(struct walker *w,
 	return NULL;
 }
 
-static struct oomlens_error *walk_tasks(struct walker *w)
+static OOMLENS_MUST_CHECK struct oomlens_error *walk_tasks(struct walker *w)
 {
 	struct vmc *v = w->v;
 	const struct layout *L = &w->L;
@@ -915,8 +840,8 @@ static void hex(char *out, size_t cap, const uint8_t *id, size_t n)
 }
 
 /* Does the debuginfo belong to the dump? */
-static struct oomlens_error *check_match(struct vmc *v, const char *vmcore,
-					 const char *vmlinux, bool force)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_match(struct vmc *v, const char *vmcore, const char *vmlinux, bool force)
 {
 	const char *dump_rel = kcore_vmcoreinfo(v->kc, "OSRELEASE");
 	const char *dw_rel = kdwarf_osrelease(v->dw);
@@ -979,9 +904,9 @@ static void find_offset(struct vmc *v)
 }
 
 /* The debuginfo opt->locate names for the dump's release and build id. */
-static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
-				    const struct vmcore_options *opt, char *buf,
-				    size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+locate(struct vmc *v, const char *vmcore, const struct vmcore_options *opt,
+       char *buf, size_t n)
 {
 	char rel[128] = "", id[129] = "";
 	const char *s;
@@ -1015,8 +940,8 @@ static struct oomlens_error *locate(struct vmc *v, const char *vmcore,
  * Some writers (QEMU's kdump-compressed output) leave the machine out of
  * the header: then it is `guess` (NULL: unknown, an error). Sets v->psz.
  */
-static struct oomlens_error *need_arch(struct vmc *v, const char *vmcore,
-				       const char *guess)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+need_arch(struct vmc *v, const char *vmcore, const char *guess)
 {
 	struct oomlens_error *err = NULL;
 
@@ -1034,9 +959,9 @@ static struct oomlens_error *need_arch(struct vmc *v, const char *vmcore,
  * Types and symbols from the debuginfo in vmlinux: DWARF, the ELF symbol
  * table, and the checks that it belongs to the dump.
  */
-static struct oomlens_error *open_vmlinux(struct vmc *v, const char *vmcore,
-					  const char *vmlinux,
-					  const struct vmcore_options *opt)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_vmlinux(struct vmc *v, const char *vmcore, const char *vmlinux,
+	     const struct vmcore_options *opt)
 {
 	struct oomlens_error *err;
 
@@ -1077,8 +1002,8 @@ static struct oomlens_error *open_vmlinux(struct vmc *v, const char *vmcore,
  * OOMLENS_ERR_MISSING when none was given) and nothing in the dump to
  * stand in for it: that error, with why not.
  */
-static struct oomlens_error *no_types(struct oomlens_error *nodbg,
-				      const char *why)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+no_types(struct oomlens_error *nodbg, const char *why)
 {
 	struct oomlens_error *err = oomlens_error_new(
 		nodbg->code, "%s; %s%s", nodbg->message, why,
@@ -1095,8 +1020,8 @@ static struct oomlens_error *no_types(struct oomlens_error *nodbg,
  * (CONFIG_DEBUG_INFO_BTF; linker script of 5.2+). *nodbg is used up if
  * there is none.
  */
-static struct oomlens_error *read_btf(struct vmc *v, const char *vmcore,
-				      struct oomlens_error **nodbg)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_btf(struct vmc *v, const char *vmcore, struct oomlens_error **nodbg)
 {
 	struct oomlens_error *err;
 	uint64_t start, stop;
@@ -1137,8 +1062,8 @@ static struct oomlens_error *read_btf(struct vmc *v, const char *vmcore,
  * types from the kernel's own BTF. nodbg says why there is no debuginfo;
  * it is freed here.
  */
-static struct oomlens_error *open_dump_types(struct vmc *v, const char *vmcore,
-					     struct oomlens_error *nodbg)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_dump_types(struct vmc *v, const char *vmcore, struct oomlens_error *nodbg)
 {
 	struct oomlens_error *err = NULL;
 

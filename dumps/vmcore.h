@@ -61,9 +61,9 @@ struct vmcore_options {
  * OOMLENS_ERR_MISSING when neither vmlinux nor opt->locate was given (the
  * caller says which options give a debuginfo), else the locate failure's.
  */
-struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
-				  const struct vmcore_options *opt,
-				  struct dump_state *out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+vmcore_read(const char *vmcore, const char *vmlinux,
+	    const struct vmcore_options *opt, struct dump_state *out);
 
 /*
  * vmcore_read() in a child process: the same answer, or, when a library
@@ -72,9 +72,8 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
  * is stopped and the error (OOMLENS_ERR_LIMIT) says so. For untrusted
  * dumps; opt->locate runs in the child.
  */
-struct oomlens_error *vmcore_read_isolated(const char *vmcore,
-					   const char *vmlinux,
-					   const struct vmcore_options *opt,
-					   struct dump_state *out);
+OOMLENS_MUST_CHECK struct oomlens_error *
+vmcore_read_isolated(const char *vmcore, const char *vmlinux,
+		     const struct vmcore_options *opt, struct dump_state *out);
 
 #endif

@@ -2,7 +2,10 @@
 #ifndef OOMLENS_PARSERS_VMCORE_INT_H
 #define OOMLENS_PARSERS_VMCORE_INT_H
 
-/* Shared by dumps/vmcore.c (tasks, globals) and vmcore_log.c (the log). */
+/*
+ * Shared by dumps/vmcore.c (tasks, globals) and vmcore_log.c (the log);
+ * the memory-access helpers below are defined in vmcore_mem.c.
+ */
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -193,8 +193,8 @@ static bool get_string(int fd, char **out)
  * The child's answer from fd into *d (initialised): NULL and *d filled,
  * the child's error, or an error saying the answer was cut or bad.
  */
-static struct oomlens_error *read_answer(int fd, struct dump_state *d,
-					 bool *cut)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_answer(int fd, struct dump_state *d, bool *cut)
 {
 	uint32_t head[2];
 	struct wire_head w;

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * What a vmcore tells (model/dump.h): the names of provenances, units and
+ * log layouts, dump_state's init and release, its bounded warnings, and the
+ * lookups of a task or thread by pid. Plain data: no I/O.
+ */
 #include "model/dump.h"
 
 #include <stdarg.h>
@@ -170,4 +175,96 @@ const struct dump_task *dump_find_task(const struct dump_state *d, int64_t pid)
 	return t && t->f[DT_TGID].prov == DUMP_READ && t->f[DT_TGID].v == pid
 		       ? t
 		       : NULL;
+}
+
+bool dump_val_known(const struct dump_val *x)
+{
+	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
+}
+
+/* get_mm_counter() reads a negative counter as 0 (2.6.34+). */
+static int64_t counter(const struct dump_val *x)
+{
+	return x->v < 0 ? 0 : x->v;
+}
+
+int64_t dump_rss_kernel_pages(const struct dump_task *t)
+{
+	static const enum dump_task_field parts[] = {DT_RSS_FILE, DT_RSS_ANON,
+						     DT_RSS_SHMEM};
+	int64_t sum = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const struct dump_val *x = &t->f[parts[i]];
+
+		if (x->prov == DUMP_UNREADABLE)
+			return -1;
+		if (dump_val_known(x)) {
+			sum += counter(x);
+			any = true;
+		}
+	}
+	return any ? sum : -1;
+}
+
+/* counter pages (-1: unknown) plus the unflushed deltas, if known */
+static int64_t with_cached(int64_t pages, const struct dump_val *cached)
+{
+	if (pages < 0 || !dump_val_known(cached))
+		return pages;
+	pages += cached->v;
+	return pages < 0 ? 0 : pages;
+}
+
+int64_t dump_rss_pages(const struct dump_task *t)
+{
+	return with_cached(dump_rss_kernel_pages(t), &t->f[DT_RSS_CACHED]);
+}
+
+int64_t dump_swap_pages(const struct dump_task *t)
+{
+	return with_cached(dump_swap_kernel_pages(t), &t->f[DT_SWAP_CACHED]);
+}
+
+int64_t dump_swap_kernel_pages(const struct dump_task *t)
+{
+	if (dump_val_known(&t->f[DT_SWAPENTS]))
+		return counter(&t->f[DT_SWAPENTS]);
+	if (dump_val_known(&t->f[DT_SWAP_USAGE]))
+		return counter(&t->f[DT_SWAP_USAGE]);
+	return -1;
+}
+
+/*
+ * TASK_* bits of include/linux/sched.h (stable since 2.6.x for these):
+ * 1 INTERRUPTIBLE, 2 UNINTERRUPTIBLE, 4 STOPPED, 8 TRACED; TASK_IDLE is
+ * UNINTERRUPTIBLE | NOLOAD (0x402, 4.14+; NOLOAD 0x400).
+ */
+const char *dump_state_name(const struct dump_task *t)
+{
+	int64_t s = t->f[DT_STATE].v;
+
+	if (!dump_val_known(&t->f[DT_STATE]))
+		return "??";
+	if (s == 0)
+		return "RU";
+	if (s & 1)
+		return "IN";
+	if ((s & 0x402) == 0x402)
+		return "ID";
+	if (s & 2)
+		return "UN";
+	if (s & 4)
+		return "ST";
+	if (s & 8)
+		return "TR";
+	return "??";
+}
+
+int64_t dump_pages_kb(const struct dump_state *d, int64_t pages)
+{
+	int64_t ps = d->g[DG_PAGE_SIZE].v;
+
+	return pages < 0 || ps <= 0 ? -1 : pages * (ps / 1024);
 }

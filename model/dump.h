@@ -175,4 +175,33 @@ const struct dump_task *dump_find_task(const struct dump_state *d, int64_t pid);
 const struct dump_task *dump_find_thread(const struct dump_state *d,
 					 int64_t pid);
 
+/*
+ * What dump values mean: shared by the analyzer, the store and the
+ * reports, so that none of them keeps a copy.
+ */
+
+/* Is x a value (read or derived), not absent or unreadable? */
+bool dump_val_known(const struct dump_val *x);
+/*
+ * The RSS a task's mm counters hold (get_mm_rss(): file + anon + shmem,
+ * each negative counter read as 0 as get_mm_counter() does since 2.6.34;
+ * what the OOM killer and /proc's VmRSS see), in pages; -1 if a counter
+ * is unreadable or none is known.
+ */
+int64_t dump_rss_kernel_pages(const struct dump_task *t);
+/* The same plus the threads' unflushed split-counting deltas (crash's
+ * ps RSS); -1 if unknown. */
+int64_t dump_rss_pages(const struct dump_task *t);
+/*
+ * Swap entries as the mm's counter holds them: MM_SWAPENTS (2.6.34+), else
+ * the 2009 RFC's _swap_usage (a kernel has one or the other), -1 if none;
+ * and with the threads' cached deltas folded in.
+ */
+int64_t dump_swap_kernel_pages(const struct dump_task *t);
+int64_t dump_swap_pages(const struct dump_task *t);
+/* pages in kB with the dump's page size; -1 if either is unknown. */
+int64_t dump_pages_kb(const struct dump_state *d, int64_t pages);
+/* "RU", "IN", "UN", "ST", "TR", "ID" or "??" from the task's state bits. */
+const char *dump_state_name(const struct dump_task *t);
+
 #endif

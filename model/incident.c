@@ -1,10 +1,18 @@
 // SPDX-License-Identifier: MIT
+/*
+ * One OOM incident (model/incident.h): creation, the string pool every
+ * string of it lives in, and the bounded lists of tasks, counters, kills,
+ * fork-bomb marks and warnings. Invariants: each list stops at its cap
+ * (OOM_MAX_*), never past it; the fingerprint hashes the
+ * report's messages only, not how a log writer prefixed them.
+ */
 #include "model/incident.h"
 
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/array.h"
 #include "core/hash.h"
@@ -91,6 +99,7 @@ struct oom_incident *oom_incident_new(void)
 	inc->reaper.pid = OOM_VAL_NONE;
 	inc->reaper.anon_rss_kb = inc->reaper.file_rss_kb = OOM_VAL_NONE;
 	inc->reaper.shmem_rss_kb = OOM_VAL_NONE;
+	inc->time_utc = OOM_VAL_NONE;
 	return inc;
 }
 
@@ -307,4 +316,20 @@ uint64_t oom_incident_nodes(const struct oom_incident *inc, const char *zone)
 		m |= (uint64_t)1 << node;
 	}
 	return m;
+}
+
+bool oom_incident_time_iso(const struct oom_incident *inc, char *buf, size_t n)
+{
+	time_t t = (time_t)inc->time_utc;
+	struct tm tm;
+
+	if (!n)
+		return false;
+	buf[0] = '\0';
+	if (inc->time_utc == OOM_VAL_NONE || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, n, "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+		buf[0] = '\0';
+		return false;
+	}
+	return true;
 }

@@ -149,6 +149,20 @@ struct oom_incident {
 	const char *wallclock; /* the prefix's date text, verbatim */
 	const char *host; /* syslog/journal host */
 	const char *prefix_style;
+	/*
+	 * Where host came from: "hostname" (a sosreport's hostname entry),
+	 * "name" (its archive's or folder's name), "syslog" (the log lines);
+	 * NULL when there is no host.
+	 */
+	const char *host_source;
+	/* wall-clock time, seconds since the epoch, UTC; OOM_VAL_NONE: none */
+	int64_t time_utc;
+	/*
+	 * What time_utc comes from: "syslog", "dmesg-T", "journal", "rfc3339",
+	 * "boot+uptime", or "uptime-only" (no time_utc); NULL: no clue
+	 * (parsers/when.h).
+	 */
+	const char *time_source;
 
 	struct oom_trigger trigger;
 	enum oom_constraint constraint;
@@ -207,18 +221,18 @@ void oom_incident_free(struct oom_incident *inc);
 const char *oom_incident_str(struct oom_incident *inc, const char *s, size_t n);
 
 /* Append a row; the task's extra[] array passes to the incident. */
-struct oomlens_error *oom_incident_add_task(struct oom_incident *inc,
-					    const struct oom_task *t);
-struct oomlens_error *oom_incident_add_stat(struct oom_incident *inc,
-					    const char *scope, const char *key,
-					    size_t key_len, int64_t value,
-					    enum oom_unit unit);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_add_task(struct oom_incident *inc, const struct oom_task *t);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_add_stat(struct oom_incident *inc, const char *scope,
+		      const char *key, size_t key_len, int64_t value,
+		      enum oom_unit unit);
 /* A new zeroed kill of kind k (sizes OOM_VAL_NONE), or NULL (nomem/limit). */
 struct oom_kill *oom_incident_add_kill(struct oom_incident *inc,
 				       enum oom_kill_kind k);
-struct oomlens_error *oom_incident_add_forkbomb(struct oom_incident *inc,
-						int64_t pid, const char *comm,
-						struct oom_pos pos);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_add_forkbomb(struct oom_incident *inc, int64_t pid,
+			  const char *comm, struct oom_pos pos);
 /* Record a warning; past OOM_MAX_WARNINGS only a counter grows. */
 void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 		       const char *fmt, ...)
@@ -229,6 +243,12 @@ void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 /* Fold one message of the report into inc->fingerprint (blanks ignored). */
 void oom_incident_fingerprint_add(struct oom_incident *inc, const char *s,
 				  size_t n);
+
+/*
+ * The incident's time_utc as ISO 8601 UTC, "2026-12-03T08:26:51Z", into buf
+ * (n bytes, 21 at least); false (and buf empty) when it has none.
+ */
+bool oom_incident_time_iso(const struct oom_incident *inc, char *buf, size_t n);
 
 /* The victim (kills[0]) or NULL. */
 const struct oom_kill *oom_incident_victim(const struct oom_incident *inc);

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Kernel releases as comparable numbers (model/kversion.h): the upstream
+ * base version of a release string; 0 when it does not parse.
+ */
 #include "model/kversion.h"
 
 #include "core/scan.h"

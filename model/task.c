@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * One row of a task table (model/task.h): the column names every era
+ * prints, mapped to slots, with the unit each is printed in, and the
+ * conversions to kB. A slot the row did not fill stays OOM_VAL_NONE.
+ */
 #include "model/task.h"
 
 #include <stdlib.h>

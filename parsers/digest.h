@@ -20,8 +20,8 @@
  * Hash the file at path, read to its end in large blocks, into hex.
  * Errors: IO naming the file ("cannot read 'x.log'"), NOMEM.
  */
-struct oomlens_error *content_digest_file(const char *path,
-					  char hex[CONTENT_DIGEST_HEX]);
+OOMLENS_MUST_CHECK struct oomlens_error *
+content_digest_file(const char *path, char hex[CONTENT_DIGEST_HEX]);
 
 /* Hash n bytes held in memory into hex. */
 void content_digest_bytes(const void *data, size_t n,

@@ -194,7 +194,7 @@ static bool value_is(const struct reader *r, enum field f, const char *text)
 }
 
 /* The entry is complete: hand it on if it has a message. */
-static struct oomlens_error *entry_end(struct reader *r)
+static OOMLENS_MUST_CHECK struct oomlens_error *entry_end(struct reader *r)
 {
 	struct journal_entry e = {0};
 	uint64_t v;
@@ -232,8 +232,8 @@ static struct oomlens_error *entry_end(struct reader *r)
 }
 
 /* Append what fits under the cap; *cut when something did not. */
-static struct oomlens_error *add_capped(struct strbuf *sb, const void *p,
-					size_t n, bool *cut)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_capped(struct strbuf *sb, const void *p, size_t n, bool *cut)
 {
 	if (n > sb->cap - sb->len) {
 		*cut = true;
@@ -519,8 +519,8 @@ static bool json_value(struct json *j, struct strbuf *out, bool *cut,
 }
 
 /* One entry object in [p, p+n); false (nothing handed on) if malformed. */
-static struct oomlens_error *json_entry(struct reader *r, const char *p,
-					size_t n, bool *ok)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+json_entry(struct reader *r, const char *p, size_t n, bool *ok)
 {
 	struct json j = {p, p + n, NULL};
 	struct strbuf key;
@@ -588,8 +588,8 @@ out:
 }
 
 /* A line of a JSON export: an entry, a piece of a json-pretty one, noise. */
-static struct oomlens_error *json_line(struct reader *r, const struct line *l,
-				       uint64_t *noise)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+json_line(struct reader *r, const struct line *l, uint64_t *noise)
 {
 	const char *p = l->text;
 	size_t n = l->len;
@@ -650,7 +650,7 @@ static struct oomlens_error *json_line(struct reader *r, const struct line *l,
 	return err;
 }
 
-static struct oomlens_error *read_json(struct reader *r)
+static OOMLENS_MUST_CHECK struct oomlens_error *read_json(struct reader *r)
 {
 	struct oomlens_error *err;
 	struct line l;
@@ -670,9 +670,9 @@ static struct oomlens_error *read_json(struct reader *r)
 /* ---- export ------------------------------------------------------------ */
 
 /* Take n bytes into out (NULL: pass over them); *short_read at the end. */
-static struct oomlens_error *take_into(struct reader *r, uint64_t n,
-				       struct strbuf *out, bool *cut,
-				       bool *short_read)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+take_into(struct reader *r, uint64_t n, struct strbuf *out, bool *cut,
+	  bool *short_read)
 {
 	struct oomlens_error *err;
 	const char *p;
@@ -697,8 +697,8 @@ static struct oomlens_error *take_into(struct reader *r, uint64_t n,
 }
 
 /* "NAME" then a 64-bit little-endian length, the bytes, '\n'. */
-static struct oomlens_error *binary_field(struct reader *r, enum field f,
-					  const struct line *l, bool *stop)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+binary_field(struct reader *r, enum field f, const struct line *l, bool *stop)
 {
 	struct oomlens_error *err;
 	const char *p;
@@ -740,7 +740,7 @@ static struct oomlens_error *binary_field(struct reader *r, enum field f,
 	return NULL;
 }
 
-static struct oomlens_error *read_export(struct reader *r)
+static OOMLENS_MUST_CHECK struct oomlens_error *read_export(struct reader *r)
 {
 	struct oomlens_error *err;
 	struct line l;

@@ -57,8 +57,8 @@ struct journal_entry {
 };
 
 /* Called per entry that has a MESSAGE; strings valid during the call. */
-typedef struct oomlens_error *journal_entry_fn(void *ctx,
-					       const struct journal_entry *e);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+journal_entry_fn(void *ctx, const struct journal_entry *e);
 /* Told of what was skipped or cut, with the line (strings borrowed). */
 typedef void journal_warn_fn(void *ctx, uint64_t line, const char *text);
 
@@ -68,8 +68,8 @@ typedef void journal_warn_fn(void *ctx, uint64_t line, const char *text);
  * over LINESRC_MAX_LINE bytes is cut with one. Errors: IO, NOMEM, or what
  * fn returned.
  */
-struct oomlens_error *journal_read(struct linesrc *src, enum journal_format f,
-				   journal_entry_fn *fn, journal_warn_fn *warn,
-				   void *ctx);
+OOMLENS_MUST_CHECK struct oomlens_error *
+journal_read(struct linesrc *src, enum journal_format f, journal_entry_fn *fn,
+	     journal_warn_fn *warn, void *ctx);
 
 #endif

@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Line sources (parsers/linesrc.h): lines out of a byte reader with one
+ * buffer of bounded size, whatever the input. Invariants: line numbers and
+ * byte offsets stay exact across refills, skips and cut lines; a line over
+ * LINESRC_MAX_LINE is delivered cut, the rest skipped.
+ */
 #include "parsers/linesrc.h"
 
 #include <errno.h>
@@ -82,7 +88,7 @@ void linesrc_close(struct linesrc *src)
 }
 
 /* Refill after moving the unread bytes to the front. */
-static struct oomlens_error *fill(struct linesrc *src)
+static OOMLENS_MUST_CHECK struct oomlens_error *fill(struct linesrc *src)
 {
 	ssize_t r;
 

@@ -56,16 +56,18 @@ struct line {
  * Open path for reading ("-" is standard input). name is borrowed for
  * messages. Errors: IO (cannot open, is a directory), NOMEM.
  */
-struct oomlens_error *linesrc_open(struct linesrc *src, const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *linesrc_open(struct linesrc *src,
+						      const char *path);
 /* Read from a caller-supplied reader; ctx is borrowed. */
-struct oomlens_error *linesrc_init_reader(struct linesrc *src, const char *name,
-					  linesrc_read_fn *read, void *ctx);
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_init_reader(struct linesrc *src, const char *name,
+		    linesrc_read_fn *read, void *ctx);
 /*
  * The next line into *line; *got is false at the end of input.
  * Errors: IO, naming the file and the byte offset.
  */
-struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
-				   bool *got);
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_next(struct linesrc *src, struct line *line, bool *got);
 /*
  * What a skip looks for: a line holding any of the literal needles. Every
  * needle must contain one of the three-byte anchors (n_anchors*3 bytes back
@@ -83,24 +85,24 @@ struct linesrc_filter {
  * of the first line that holds one, or at the end of input. Line numbers and
  * offsets stay exact. *skipped counts the lines passed over. Errors: IO.
  */
-struct oomlens_error *linesrc_skip_to(struct linesrc *src,
-				      const struct linesrc_filter *f,
-				      uint64_t *skipped);
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_skip_to(struct linesrc *src, const struct linesrc_filter *f,
+		uint64_t *skipped);
 /*
  * The first bytes of the stream, up to want (at most LINESRC_MAX_LINE),
  * without consuming them: fewer only at the end of input. *p is valid until
  * the next call on src. Errors: IO.
  */
-struct oomlens_error *linesrc_peek(struct linesrc *src, size_t want,
-				   const char **p, size_t *n);
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_peek(struct linesrc *src, size_t want, const char **p, size_t *n);
 /*
  * Take the next n bytes whatever they hold (a binary field of a journal
  * export): *p points at *got bytes, n unless the input ends first, valid
  * until the next call; n is at most LINESRC_MAX_LINE. Line numbers count the
  * newlines taken. Errors: IO.
  */
-struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
-				   const char **p, size_t *got);
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_take(struct linesrc *src, size_t n, const char **p, size_t *got);
 void linesrc_close(struct linesrc *src);
 
 #endif

@@ -1,4 +1,15 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The OOM report parser (parsers/oomlog.h): a state machine over the
+ * messages of a log (idle, inside a report, after its kill), which asks the
+ * pattern table (parsers/patterns.h) what each message is and fills the
+ * incident being read; also the assembly of messages out of physical lines
+ * (NUL bytes, rsyslog's "#012", bare carriage returns, glued text; joins
+ * are parsers/joiner.c's) and the reading of journal exports. Invariants:
+ * at most one incident is open, and it goes to the sink when it ends; rows
+ * are told apart by index, resolved once; a line between reports that
+ * holds no needle of the families looked for there is never matched.
+ */
 #include "parsers/oomlog.h"
 
 #include <stdarg.h>
@@ -12,6 +23,7 @@
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "model/kversion.h"
+#include "parsers/joiner.h"
 #include "parsers/journal.h"
 #include "parsers/linesrc.h"
 #include "parsers/patterns.h"
@@ -19,11 +31,10 @@
 #include "core/banned.h"
 
 /*
- * Messages longer than this are no kernel printk (LOG_LINE_MAX is ~1 KiB):
- * one that matches a row all the same is read, with a warning; joins are
- * not tried on them.
+ * Messages longer than this are no kernel printk: one that matches a row all
+ * the same is read, with a warning.
  */
-#define MAX_MATCH_LEN 8192
+#define MAX_MATCH_LEN JOINER_MAX_MESSAGE
 /* A report open this many unrecognised kernel lines in a row has ended. */
 #define MAX_UNKNOWN_RUN 25
 /* ... or after this many seconds of uptime without its kill. */
@@ -72,16 +83,7 @@ struct oomlog {
 	struct oom_pos fb_pos;
 
 	/* the one-line lookahead that joins wrapped lines */
-	struct strbuf pend;
-	bool pend_valid, pend_prefixed;
-	/*
-	 * pend's prefix, parsed when it was fed, pointing into pend.buf: each
-	 * line is parsed once. Invalid once pend is joined or cut.
-	 */
-	struct log_line pend_ll;
-	bool pend_ll_valid;
-	uint64_t pend_lineno, pend_offset, pend_last_lineno;
-	size_t pend_piece_len; /* length of its last physical piece */
+	struct joiner join;
 	uint64_t end_line; /* last physical line of the message being handled */
 	struct oom_pos pos; /* of the message being handled */
 	const char *default_host; /* for incidents whose lines name none */
@@ -92,8 +94,8 @@ struct oomlog {
 	uint64_t long_warned; /* the last line warned about as over-long */
 };
 
-static struct oomlens_error *handle(struct oomlog *log, const char *msg,
-				    size_t n);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle(struct oomlog *log, const char *msg, size_t n);
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -165,13 +167,35 @@ static bool match(struct oomlog *log, enum pat_family f, const char *s,
 }
 
 /*
- * Rows the state machine asks for by name, resolved once: also the Mem-Info
- * rows, which on_meminfo() tells apart on every line of that block.
+ * Rows the state machine tells apart, by name: resolved once into indexes
+ * (resolve_rows(); a name the table lacks fails oomlog_new()), so that no
+ * row id is compared as text while parsing.
  */
 enum named_row {
 	ROW_FORKBOMB_DETECTED,
 	ROW_FORKBOMB_KILL,
 	ROW_PIDS_REJECTED,
+	ROW_MEMCG_TASK_IN,
+	ROW_MEMCG_LIMIT_REACHED,
+	ROW_MEMCG_COUNTER,
+	ROW_MEMCG_STATS_HEADER,
+	ROW_TABLE_HEADER,
+	ROW_REAPER_REAPED,
+	ROW_REAPER_UNABLE,
+	ROW_SHARED_MM,
+	ROW_OOM_GROUP,
+	ROW_NO_KILLABLE,
+	ROW_SYSRQ_IGNORED,
+	ROW_SYSTEMD_OOMD_KILL,
+	ROW_EARLYOOM_KILL,
+	ROW_ALLOC_FAILURE_2_6_18,
+	ROW_ALLOC_FAILURE_2_6_39,
+	ROW_ALLOC_FAILURE_4_5,
+	ROW_ALLOC_FAILURE_4_12,
+	ROW_ALLOC_FAILURE_CPUSET,
+	ROW_VMALLOC_ERROR,
+	ROW_HUNG_TASK,
+	ROW_SYSTEMD_UNIT_OOM,
 	ROW_MEMINFO_NODE,
 	ROW_MEMINFO_ZONE,
 	ROW_MEMINFO_LOWMEM_RESERVE,
@@ -192,6 +216,27 @@ static const char *const named_row_ids[ROW_COUNT] = {
 	[ROW_FORKBOMB_DETECTED] = "forkbomb-detected",
 	[ROW_FORKBOMB_KILL] = "forkbomb-kill",
 	[ROW_PIDS_REJECTED] = "pids-rejected",
+	[ROW_MEMCG_TASK_IN] = "memcg-task-in",
+	[ROW_MEMCG_LIMIT_REACHED] = "memcg-limit-reached",
+	[ROW_MEMCG_COUNTER] = "memcg-counter",
+	[ROW_MEMCG_STATS_HEADER] = "memcg-stats-header",
+	[ROW_TABLE_HEADER] = "table-header",
+	[ROW_REAPER_REAPED] = "reaper-reaped",
+	[ROW_REAPER_UNABLE] = "reaper-unable",
+	[ROW_SHARED_MM] = "shared-mm",
+	[ROW_OOM_GROUP] = "oom-group",
+	[ROW_NO_KILLABLE] = "no-killable",
+	[ROW_SYSRQ_IGNORED] = "sysrq-ignored",
+	[ROW_SYSTEMD_OOMD_KILL] = "systemd-oomd-kill",
+	[ROW_EARLYOOM_KILL] = "earlyoom-kill",
+	[ROW_ALLOC_FAILURE_2_6_18] = "alloc-failure-2.6.18",
+	[ROW_ALLOC_FAILURE_2_6_39] = "alloc-failure-2.6.39",
+	[ROW_ALLOC_FAILURE_4_5] = "alloc-failure-4.5",
+	[ROW_ALLOC_FAILURE_4_12] = "alloc-failure-4.12",
+	[ROW_ALLOC_FAILURE_CPUSET] = "alloc-failure-cpuset",
+	[ROW_VMALLOC_ERROR] = "vmalloc-error",
+	[ROW_HUNG_TASK] = "hung-task",
+	[ROW_SYSTEMD_UNIT_OOM] = "systemd-unit-oom",
 	[ROW_MEMINFO_NODE] = "meminfo-node",
 	[ROW_MEMINFO_ZONE] = "meminfo-zone",
 	[ROW_MEMINFO_LOWMEM_RESERVE] = "meminfo-lowmem-reserve",
@@ -207,42 +252,96 @@ static const char *const named_row_ids[ROW_COUNT] = {
 	[ROW_MEMINFO_FREE_2_6_18] = "meminfo-free-2.6.18",
 };
 
-static long named_rows[ROW_COUNT];
+static size_t named_rows[ROW_COUNT];
+static bool rows_resolved;
+
+/*
+ * The kind of event each row of FAM_EVENT (and pids-rejected) reports:
+ * every such row must have one here (resolve_rows() checks).
+ */
+static const struct {
+	enum named_row row;
+	enum oom_event_kind kind;
+} event_rows[] = {
+	{ROW_PIDS_REJECTED, OOM_EVENT_PIDS_REJECTED},
+	{ROW_SYSTEMD_OOMD_KILL, OOM_EVENT_USERSPACE_KILL},
+	{ROW_EARLYOOM_KILL, OOM_EVENT_USERSPACE_KILL},
+	{ROW_ALLOC_FAILURE_2_6_18, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_2_6_39, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_4_5, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_4_12, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_ALLOC_FAILURE_CPUSET, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_VMALLOC_ERROR, OOM_EVENT_ALLOC_FAILURE},
+	{ROW_HUNG_TASK, OOM_EVENT_HUNG_TASK},
+	{ROW_SYSTEMD_UNIT_OOM, OOM_EVENT_UNIT_NOTICE},
+};
+
+#define N_EVENT_ROWS (sizeof(event_rows) / sizeof(event_rows[0]))
+
+/*
+ * Look up every named row once. Errors: CORRUPT when the pattern table
+ * lacks one, or has an event row without a kind above.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *resolve_rows(void)
+{
+	size_t i, k;
+
+	if (rows_resolved)
+		return NULL;
+	for (i = 0; i < ROW_COUNT; i++) {
+		long r = patterns_row_index(named_row_ids[i]);
+
+		if (r < 0)
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"pattern row '%s' is missing from the table",
+				named_row_ids[i]);
+		named_rows[i] = (size_t)r;
+	}
+	for (i = 0; i < pat_nrows; i++) {
+		bool known = pat_rows[i].family != FAM_EVENT;
+
+		for (k = 0; k < N_EVENT_ROWS && !known; k++)
+			known = named_rows[event_rows[k].row] == i;
+		if (!known)
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"event row '%s' reports no kind of event",
+				pat_rows[i].id);
+	}
+	rows_resolved = true;
+	return NULL;
+}
 
 /* Did m match row r? (Row ids are unique: the same as comparing ids.) */
 static bool row_is(const struct pat_match *m, enum named_row r)
 {
-	return named_rows[r] >= 0 && m->index == (size_t)named_rows[r];
+	return m->index == named_rows[r];
 }
 
 static bool match_id(const char *s, size_t n, enum named_row r,
 		     struct pat_match *m)
 {
-	return named_rows[r] >= 0 &&
-	       patterns_match_row((size_t)named_rows[r], s, n, m);
+	return patterns_match_row(named_rows[r], s, n, m);
 }
 
 /*
- * Literals of every message that matters between reports: triggers and
- * summaries ("oom-kill"), selection and kill lines, the RFC's fork-bomb
- * lines, and the events. A line holding none of them is a no-op outside a
- * report, so long runs of such lines are skipped without being looked at
- * line by line (linesrc_skip_to()).
+ * The families of the messages that matter between reports: triggers and
+ * summaries, selection and kill lines, the RFC's fork-bomb lines and the
+ * pids controller, and the events (handle() and handle_idle() look for
+ * nothing else there). A line holding none of their needles
+ * (patterns_family_needles()) is a no-op outside a report, so long runs of
+ * such lines are skipped without being looked at line by line
+ * (linesrc_skip_to()).
  */
-static const char *const idle_needles[] = {
-	"oom-kill",
-	"Kill process",
-	"kill process",
-	"Killed process",
-	"fork-bomb",
-	"pids controller",
-	"sending SIG",
-	"Killed /",
-	"by the OOM killer",
-	"INFO: task",
-	"page allocation failure",
-	"vmalloc error",
+static const enum pat_family idle_families[] = {
+	FAM_TRIGGER, FAM_SUMMARY,  FAM_SELECT,
+	FAM_KILLED,  FAM_FORKBOMB, FAM_EVENT,
 };
+
+#define N_IDLE_FAMILIES (sizeof(idle_families) / sizeof(idle_families[0]))
+
+static const char *idle_needles[N_IDLE_FAMILIES * PAT_MAX_FAMILY_NEEDLES];
 
 /*
  * Every needle holds one of these (checked by a unit test): three bytes
@@ -256,15 +355,58 @@ static const char idle_anchors[] = "Kil"
 				   "FO:"
 				   "llo";
 
-static const struct linesrc_filter idle_filter = {
+static struct linesrc_filter idle_filter = {
 	idle_anchors,
 	sizeof(idle_anchors) / 3,
 	idle_needles,
-	sizeof(idle_needles) / sizeof(idle_needles[0]),
+	0,
 };
+
+/* A needle holding another one is never needed: the other matches first. */
+static bool needle_is_redundant(const char *needle)
+{
+	size_t i;
+
+	for (i = 0; i < idle_filter.n_needles; i++)
+		if (strstr(needle, idle_needles[i]))
+			return true;
+	return false;
+}
+
+/* The idle families' needles (once), without the redundant ones. */
+static void build_idle_filter(void)
+{
+	size_t f, k;
+
+	if (idle_filter.n_needles)
+		return;
+	for (f = 0; f < N_IDLE_FAMILIES; f++) {
+		const char *const *needle =
+			patterns_family_needles(idle_families[f]);
+
+		for (k = 0; needle[k]; k++)
+			if (!needle_is_redundant(needle[k]))
+				idle_needles[idle_filter.n_needles++] =
+					needle[k];
+	}
+	/* a needle that came first may hold one that came later */
+	for (k = 0; k < idle_filter.n_needles;) {
+		const char *n = idle_needles[k];
+		size_t i;
+		bool holds = false;
+
+		for (i = 0; i < idle_filter.n_needles && !holds; i++)
+			holds = i != k && strstr(n, idle_needles[i]);
+		if (holds)
+			idle_needles[k] = idle_needles[--idle_filter.n_needles];
+		else
+			k++;
+	}
+}
 
 const struct linesrc_filter *oomlog_idle_filter(void)
 {
+	build_idle_filter();
 	return &idle_filter;
 }
 
@@ -364,7 +506,8 @@ static enum oom_constraint decide_constraint(struct oom_incident *inc)
 	return OOM_CONSTRAINT_UNKNOWN;
 }
 
-static struct oomlens_error *close_incident(struct oomlog *log)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+close_incident(struct oomlog *log)
 {
 	struct oom_incident *inc = log->cur;
 
@@ -383,7 +526,8 @@ static struct oomlens_error *close_incident(struct oomlog *log)
 }
 
 /* Start a new incident at the current message. */
-static struct oomlens_error *open_incident(struct oomlog *log, bool partial)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_incident(struct oomlog *log, bool partial)
 {
 	struct oomlens_error *err = close_incident(log);
 	const struct log_line *ll = log->ll;
@@ -484,9 +628,9 @@ static void on_banner(struct oomlog *log, const struct pat_match *m)
  * may carry kB/KB (a token "key:" may be followed by its value, as in
  * "shmem_thp: 0kB"); "all_unreclaimable? yes" becomes 1/0.
  */
-static struct oomlens_error *add_kv_tokens(struct oomlog *log,
-					   const char *scope, const char *s,
-					   size_t n, enum oom_unit bare_unit)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_kv_tokens(struct oomlog *log, const char *scope, const char *s, size_t n,
+	      enum oom_unit bare_unit)
 {
 	struct scan sc = scan_of(s, n);
 	struct oomlens_error *err;
@@ -614,8 +758,82 @@ static unsigned buddy_page_kb(const char *s, size_t n)
 	return 0;
 }
 
-static struct oomlens_error *on_meminfo(struct oomlog *log,
-					const struct pat_match *m)
+/* "lowmem_reserve[]: 0 1928 ...": one counter per zone, in pages. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_lowmem_reserve(struct oomlog *log, const struct pat_match *m)
+{
+	const char *s;
+	size_t n;
+	struct scan sc;
+	int64_t v;
+	unsigned i = 0;
+
+	if (!log->scope || !pat_group(m, "vals", &s, &n))
+		return NULL;
+	for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v); i++) {
+		struct short_text key = {.n = 0};
+		struct oomlens_error *err;
+
+		text_add(&key, "lowmem_reserve[", 15);
+		text_add_int(&key, i);
+		text_add(&key, "]", 1);
+		err = oom_incident_add_stat(log->cur, log->scope, key.s, key.n,
+					    v, UNIT_PAGES);
+		if (err)
+			return err;
+	}
+	return NULL;
+}
+
+/* "Node 0 hugepages_total=0 ... hugepages_size=2048kB", by node and size. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_hugepages(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_incident *inc = log->cur;
+	struct short_text what = {.n = 0};
+	struct oomlens_error *err;
+	const char *scope;
+
+	text_add(&what, "hugepages-", 10);
+	text_add_int(&what, pat_int(m, "size"));
+	text_add(&what, "kB", 2);
+	scope = node_scope(log, m, what.s, what.n);
+	if (!scope)
+		return &oomlens_error_nomem;
+	if ((err = oom_incident_add_stat(inc, scope, "total", 5,
+					 pat_int(m, "total"), UNIT_COUNT)) ||
+	    (err = oom_incident_add_stat(inc, scope, "free", 4,
+					 pat_int(m, "free"), UNIT_COUNT)))
+		return err;
+	return oom_incident_add_stat(inc, scope, "surplus", 7,
+				     pat_int(m, "surp"), UNIT_COUNT);
+}
+
+/* "N pages RAM" and its kin, in every era's words. */
+static void on_page_count(struct oom_meminfo *mem, const struct pat_match *m)
+{
+	int64_t v = pat_int(m, "pages");
+
+	if (group_is(m, "what", "RAM") || group_is(m, "what", "pages of RAM"))
+		mem->pages_ram = v;
+	else if (group_is(m, "what", "reserved") ||
+		 group_is(m, "what", "reserved pages"))
+		mem->pages_reserved = v;
+	else if (group_is(m, "what", "cma reserved"))
+		mem->pages_cma_reserved = v;
+	else if (group_is(m, "what", "hwpoisoned"))
+		mem->pages_hwpoisoned = v;
+	else if (group_is(m, "what", "HighMem/MovableOnly") ||
+		 group_is(m, "what", "HighMem") ||
+		 group_is(m, "what", "pages of HIGHMEM"))
+		mem->pages_highmem = v;
+	else if (group_is(m, "what", "shared") ||
+		 group_is(m, "what", "pages shared"))
+		mem->pages_shared = v;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_meminfo(struct oomlog *log, const struct pat_match *m)
 {
 	struct oom_incident *inc = log->cur;
 	struct oom_meminfo *mem = &inc->mem;
@@ -631,28 +849,8 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 			return scope ? NULL : &oomlens_error_nomem;
 		return add_kv_tokens(log, scope, s, n, UNIT_KB);
 	}
-	if (row_is(m, ROW_MEMINFO_LOWMEM_RESERVE)) {
-		struct scan sc;
-		int64_t v;
-		unsigned i = 0;
-
-		if (!log->scope || !pat_group(m, "vals", &s, &n))
-			return NULL;
-		for (sc = scan_of(s, n); scan_spaces(&sc) && scan_i64(&sc, &v);
-		     i++) {
-			struct short_text key = {.n = 0};
-			struct oomlens_error *err;
-
-			text_add(&key, "lowmem_reserve[", 15);
-			text_add_int(&key, i);
-			text_add(&key, "]", 1);
-			err = oom_incident_add_stat(inc, log->scope, key.s,
-						    key.n, v, UNIT_PAGES);
-			if (err)
-				return err;
-		}
-		return NULL;
-	}
+	if (row_is(m, ROW_MEMINFO_LOWMEM_RESERVE))
+		return on_lowmem_reserve(log, m);
 	if (row_is(m, ROW_MEMINFO_BUDDY)) {
 		scope = node_scope(log, m, NULL, 0);
 		if (!scope || !pat_group(m, "rest", &s, &n))
@@ -662,26 +860,8 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 		return oom_incident_add_stat(inc, scope, "buddy_free", 10,
 					     pat_int(m, "total"), UNIT_KB);
 	}
-	if (row_is(m, ROW_MEMINFO_HUGEPAGES)) {
-		struct short_text what = {.n = 0};
-		struct oomlens_error *err;
-
-		text_add(&what, "hugepages-", 10);
-		text_add_int(&what, pat_int(m, "size"));
-		text_add(&what, "kB", 2);
-		scope = node_scope(log, m, what.s, what.n);
-		if (!scope)
-			return &oomlens_error_nomem;
-		if ((err = oom_incident_add_stat(inc, scope, "total", 5,
-						 pat_int(m, "total"),
-						 UNIT_COUNT)) ||
-		    (err = oom_incident_add_stat(inc, scope, "free", 4,
-						 pat_int(m, "free"),
-						 UNIT_COUNT)))
-			return err;
-		return oom_incident_add_stat(inc, scope, "surplus", 7,
-					     pat_int(m, "surp"), UNIT_COUNT);
-	}
+	if (row_is(m, ROW_MEMINFO_HUGEPAGES))
+		return on_hugepages(log, m);
 	if (row_is(m, ROW_MEMINFO_PAGECACHE))
 		mem->pagecache_pages = pat_int(m, "pages");
 	else if (row_is(m, ROW_MEMINFO_SWAPCACHE))
@@ -691,27 +871,9 @@ static struct oomlens_error *on_meminfo(struct oomlog *log,
 	else if (row_is(m, ROW_MEMINFO_TOTAL_SWAP))
 		mem->total_swap_kb = pat_int(m, "kb");
 	else if (row_is(m, ROW_MEMINFO_PAGES) ||
-		 row_is(m, ROW_MEMINFO_PAGES_2_6_18)) {
-		int64_t v = pat_int(m, "pages");
-
-		if (group_is(m, "what", "RAM") ||
-		    group_is(m, "what", "pages of RAM"))
-			mem->pages_ram = v;
-		else if (group_is(m, "what", "reserved") ||
-			 group_is(m, "what", "reserved pages"))
-			mem->pages_reserved = v;
-		else if (group_is(m, "what", "cma reserved"))
-			mem->pages_cma_reserved = v;
-		else if (group_is(m, "what", "hwpoisoned"))
-			mem->pages_hwpoisoned = v;
-		else if (group_is(m, "what", "HighMem/MovableOnly") ||
-			 group_is(m, "what", "HighMem") ||
-			 group_is(m, "what", "pages of HIGHMEM"))
-			mem->pages_highmem = v;
-		else if (group_is(m, "what", "shared") ||
-			 group_is(m, "what", "pages shared"))
-			mem->pages_shared = v;
-	} else if (row_is(m, ROW_MEMINFO_SLAB)) {
+		 row_is(m, ROW_MEMINFO_PAGES_2_6_18))
+		on_page_count(mem, m);
+	else if (row_is(m, ROW_MEMINFO_SLAB)) {
 		const char *name;
 		size_t nl;
 
@@ -755,23 +917,23 @@ static void set_counter(struct oom_memcg_counter *c, const struct pat_match *m)
 	c->failcnt = pat_int(m, "failcnt");
 }
 
-static struct oomlens_error *on_memcg(struct oomlog *log,
-				      const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_memcg(struct oomlog *log, const struct pat_match *m)
 {
 	struct oom_incident *inc = log->cur;
 	struct oom_memcg *mc = &inc->memcg;
-	const char *id = m->row->id, *s;
+	const char *s;
 	size_t n;
 	char buf[600];
 
 	mc->present = true;
 	log->blk = BLK_NONE;
-	if (!strcmp(id, "memcg-task-in")) {
+	if (row_is(m, ROW_MEMCG_TASK_IN)) {
 		mc->task_path = dup_group(log, m, "task_path");
 		mc->limit_path = dup_group(log, m, "limit_path");
-	} else if (!strcmp(id, "memcg-limit-reached")) {
+	} else if (row_is(m, ROW_MEMCG_LIMIT_REACHED)) {
 		mc->limit_path = dup_group(log, m, "limit_path");
-	} else if (!strcmp(id, "memcg-counter")) {
+	} else if (row_is(m, ROW_MEMCG_COUNTER)) {
 		if (group_is(m, "counter", "memory"))
 			set_counter(&mc->memory, m);
 		else if (group_is(m, "counter", "memory+swap"))
@@ -786,7 +948,7 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 		log->scope = oom_incident_str(inc, buf, strlen(buf));
 		if (!log->scope)
 			return &oomlens_error_nomem;
-		if (!strcmp(id, "memcg-stats-header")) {
+		if (row_is(m, ROW_MEMCG_STATS_HEADER)) {
 			log->blk = BLK_MEMCG_STATS;
 			return NULL;
 		}
@@ -799,6 +961,7 @@ static struct oomlens_error *on_memcg(struct oomlog *log,
 /* 5.3+ memory.stat lines: "anon 31154200576"; sizes in bytes. */
 static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 {
+	struct oomlens_error *err;
 	struct scan sc = scan_of(s, n);
 	const char *k;
 	size_t kl, i;
@@ -817,7 +980,14 @@ static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 	    scan_starts(k, kl, "thp_") || scan_starts(k, kl, "zswp") ||
 	    scan_starts(k, kl, "swpin") || scan_starts(k, kl, "swpout"))
 		unit = UNIT_COUNT;
-	oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
+	err = oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
+	if (err) {
+		/* past the incident's cap: as a task row over its cap */
+		oom_incident_warn(log->cur, log->pos,
+				  "memory.stat counter dropped: %s",
+				  err->message);
+		oomlens_error_free(err);
+	}
 	return true;
 }
 
@@ -839,8 +1009,8 @@ static void set_columns_from_layout(struct oomlog *log,
 }
 
 /* "[ pid ]   uid  tgid total_vm ... name": columns by name. */
-static struct oomlens_error *on_table_header(struct oomlog *log,
-					     const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_table_header(struct oomlog *log, const struct pat_match *m)
 {
 	struct oom_incident *inc = log->cur;
 	const char *s, *w;
@@ -1018,9 +1188,9 @@ static void fill_kill(struct oomlog *log, struct oom_kill *k,
 	k->pos = log->pos;
 }
 
-static struct oomlens_error *on_killed(struct oomlog *log,
-				       const struct pat_match *m,
-				       enum oom_kill_kind kind)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_killed(struct oomlog *log, const struct pat_match *m,
+	  enum oom_kill_kind kind)
 {
 	struct oom_kill *k = oom_incident_add_kill(log->cur, kind);
 
@@ -1073,18 +1243,14 @@ static void on_summary(struct oomlog *log, const struct pat_match *m)
 }
 
 /* The kind of event a row of FAM_EVENT (or pids-rejected) reports. */
-static enum oom_event_kind event_kind(const char *id)
+static enum oom_event_kind event_kind(const struct pat_match *m)
 {
-	if (!strcmp(id, "pids-rejected"))
-		return OOM_EVENT_PIDS_REJECTED;
-	if (scan_starts(id, strlen(id), "alloc-failure") ||
-	    !strcmp(id, "vmalloc-error"))
-		return OOM_EVENT_ALLOC_FAILURE;
-	if (!strcmp(id, "hung-task"))
-		return OOM_EVENT_HUNG_TASK;
-	if (!strcmp(id, "systemd-unit-oom"))
-		return OOM_EVENT_UNIT_NOTICE;
-	return OOM_EVENT_USERSPACE_KILL;
+	size_t k;
+
+	for (k = 0; k < N_EVENT_ROWS; k++)
+		if (row_is(m, event_rows[k].row))
+			return event_rows[k].kind;
+	return OOM_EVENT_USERSPACE_KILL; /* not reached: resolve_rows() */
 }
 
 /* A named group copied into buf (cut to fit), or NULL if it is absent. */
@@ -1100,9 +1266,9 @@ static const char *event_group(const struct pat_match *m, const char *name,
 	return buf;
 }
 
-static struct oomlens_error *emit_event(struct oomlog *log,
-					const struct pat_match *m,
-					const char *msg, size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+emit_event(struct oomlog *log, const struct pat_match *m, const char *msg,
+	   size_t n)
 {
 	const struct log_line *ll = log->ll;
 	struct oom_event ev = {0};
@@ -1114,7 +1280,7 @@ static struct oomlens_error *emit_event(struct oomlog *log,
 
 	if (!log->sink.event)
 		return NULL;
-	ev.kind = event_kind(id);
+	ev.kind = event_kind(m);
 	if (pat_group(m, "comm", &s, &sl) || pat_group(m, "path", &s, &sl))
 		snprintf(comm, sizeof(comm), "%.*s", (int)(sl > 255 ? 255 : sl),
 			 s);
@@ -1157,8 +1323,8 @@ static struct oomlens_error *emit_event(struct oomlog *log,
  * comm is at most 15 bytes: take the ')' after which the rest is itself a
  * message we know, else the first one.
  */
-static struct oomlens_error *on_forkbomb_detected(struct oomlog *log,
-						  const struct pat_match *m)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_forkbomb_detected(struct oomlog *log, const struct pat_match *m)
 {
 	const char *rest, *close = NULL, *p;
 	size_t n;
@@ -1212,8 +1378,8 @@ static struct oomlens_error *on_forkbomb_detected(struct oomlog *log,
 
 /* ---- the state machine ------------------------------------------------ */
 
-static struct oomlens_error *handle_idle(struct oomlog *log, const char *s,
-					 size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_idle(struct oomlog *log, const char *s, size_t n)
 {
 	struct oomlens_error *err;
 	struct pat_match m;
@@ -1249,33 +1415,31 @@ static struct oomlens_error *handle_idle(struct oomlog *log, const char *s,
 	return NULL;
 }
 
-static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
-					  size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_after(struct oomlog *log, const char *s, size_t n)
 {
 	struct oom_incident *inc = log->cur;
 	struct pat_match m;
 
 	if (match(log, FAM_AFTER, s, n, &m)) {
-		const char *id = m.row->id;
-
 		touch(log);
-		if (!strcmp(id, "reaper-reaped") ||
-		    !strcmp(id, "reaper-unable")) {
+		if (row_is(&m, ROW_REAPER_REAPED) ||
+		    row_is(&m, ROW_REAPER_UNABLE)) {
 			inc->reaper.present = true;
-			inc->reaper.reaped = !strcmp(id, "reaper-reaped");
+			inc->reaper.reaped = row_is(&m, ROW_REAPER_REAPED);
 			inc->reaper.pid = pat_int(&m, "pid");
 			inc->reaper.comm = dup_group(log, &m, "comm");
 			inc->reaper.anon_rss_kb = pat_int(&m, "anon_rss");
 			inc->reaper.file_rss_kb = pat_int(&m, "file_rss");
 			inc->reaper.shmem_rss_kb = pat_int(&m, "shmem_rss");
 			inc->reaper.pos = log->pos;
-		} else if (!strcmp(id, "shared-mm")) {
+		} else if (row_is(&m, ROW_SHARED_MM)) {
 			struct oom_kill *k =
 				oom_incident_add_kill(inc, OOM_KILL_SHARED);
 
 			if (k)
 				fill_kill(log, k, &m);
-		} else if (!strcmp(id, "oom-group")) {
+		} else if (row_is(&m, ROW_OOM_GROUP)) {
 			inc->memcg.present = true;
 			inc->memcg.group_path = dup_group(log, &m, "path");
 			log->mode_group = true;
@@ -1308,8 +1472,8 @@ static struct oomlens_error *handle_after(struct oomlog *log, const char *s,
 	return handle(log, s, n);
 }
 
-static struct oomlens_error *unknown_line(struct oomlog *log, const char *s,
-					  size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+unknown_line(struct oomlog *log, const char *s, size_t n)
 {
 	struct oom_incident *inc = log->cur;
 
@@ -1328,40 +1492,59 @@ static struct oomlens_error *unknown_line(struct oomlog *log, const char *s,
 	return NULL;
 }
 
-static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
-					   size_t n)
+/*
+ * A line that the open multi-line block takes: a memory.stat line, or a
+ * Mem-Info counter or row inside Mem-Info. True (with *err) if it was
+ * one; a line that is not ends a memory.stat block.
+ */
+static bool block_line(struct oomlog *log, const char *s, size_t n,
+		       struct pat_match *m, struct oomlens_error **err)
+{
+	*err = NULL;
+	if (log->blk == BLK_MEMCG_STATS) {
+		if (on_memcg_stat(log, s, n)) {
+			touch(log);
+			return true;
+		}
+		log->blk = BLK_NONE;
+	}
+	if (log->blk != BLK_MEMINFO)
+		return false;
+	if (is_counter_line(s, n)) {
+		touch(log);
+		*err = add_kv_tokens(log, "global", s, n, UNIT_PAGES);
+		return true;
+	}
+	if (match(log, FAM_MEMINFO, s, n, m)) {
+		touch(log);
+		*err = on_meminfo(log, m);
+		return true;
+	}
+	return false;
+}
+
+/* A trace's "Hardware name:" and "Workqueue:" lines: the first of each. */
+static void on_context(struct oom_incident *inc, const char *s, size_t n)
+{
+	if (scan_starts(s, n, "Hardware name: ") && !inc->trigger.hardware)
+		inc->trigger.hardware = oom_incident_str(inc, s + 15, n - 15);
+	if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
+		inc->trigger.workqueue = oom_incident_str(inc, s + 11, n - 11);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_report(struct oomlog *log, const char *s, size_t n)
 {
 	struct oom_incident *inc = log->cur;
 	struct oomlens_error *err = NULL;
 	struct pat_match m;
 
-	if (log->blk == BLK_MEMCG_STATS) {
-		if (on_memcg_stat(log, s, n)) {
-			touch(log);
-			return NULL;
-		}
-		log->blk = BLK_NONE;
-	}
-	/* the likely kinds of line first: Mem-Info inside its block, traces */
-	if (log->blk == BLK_MEMINFO) {
-		if (is_counter_line(s, n)) {
-			touch(log);
-			return add_kv_tokens(log, "global", s, n, UNIT_PAGES);
-		}
-		if (match(log, FAM_MEMINFO, s, n, &m)) {
-			touch(log);
-			return on_meminfo(log, &m);
-		}
-	}
+	/* the likely kinds of line first: those of the open block, traces */
+	if (block_line(log, s, n, &m, &err))
+		return err;
 	if (match(log, FAM_CONTEXT, s, n, &m)) {
 		touch(log);
-		if (scan_starts(s, n, "Hardware name: ") &&
-		    !inc->trigger.hardware)
-			inc->trigger.hardware =
-				oom_incident_str(inc, s + 15, n - 15);
-		if (scan_starts(s, n, "Workqueue: ") && !inc->trigger.workqueue)
-			inc->trigger.workqueue =
-				oom_incident_str(inc, s + 11, n - 11);
+		on_context(inc, s, n);
 		return NULL;
 	}
 	if (match(log, FAM_KILLED, s, n, &m)) {
@@ -1397,7 +1580,7 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	}
 	if (match(log, FAM_TABLE, s, n, &m)) {
 		touch(log);
-		if (!strcmp(m.row->id, "table-header"))
+		if (row_is(&m, ROW_TABLE_HEADER))
 			return on_table_header(log, &m);
 		return NULL;
 	}
@@ -1408,8 +1591,8 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	}
 	if (match(log, FAM_PANIC, s, n, &m)) {
 		touch(log);
-		if (!strcmp(m.row->id, "no-killable") ||
-		    !strcmp(m.row->id, "sysrq-ignored"))
+		if (row_is(&m, ROW_NO_KILLABLE) ||
+		    row_is(&m, ROW_SYSRQ_IGNORED))
 			inc->no_killable = true;
 		else
 			inc->panic = oom_incident_str(inc, s, n);
@@ -1433,8 +1616,8 @@ static struct oomlens_error *handle_report(struct oomlog *log, const char *s,
 	return err;
 }
 
-static struct oomlens_error *handle(struct oomlog *log, const char *msg,
-				    size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle(struct oomlog *log, const char *msg, size_t n)
 {
 	struct oomlens_error *err;
 	struct pat_match m;
@@ -1482,16 +1665,14 @@ static struct oomlens_error *handle(struct oomlog *log, const char *msg,
 	return handle_report(log, s, n);
 }
 
-static long row_of(const char *s, size_t n);
-
 /*
  * A message longer than any printk: another program's output that lacked
  * its newline may have been glued in front of the kernel's line. If a
  * "[" within the last MAX_MATCH_LEN bytes starts a log prefix, what
  * follows is read as a line of its own, with its own prefix.
  */
-static struct oomlens_error *handle_tail(struct oomlog *log, const char *s,
-					 size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_tail(struct oomlog *log, const char *s, size_t n)
 {
 	const char *from = n > MAX_MATCH_LEN ? s + n - MAX_MATCH_LEN : NULL;
 	const char *at = s + n;
@@ -1536,7 +1717,7 @@ static bool starts_message(const char *s, size_t n)
 	if (*s == '[')
 		return true;
 	prefix_parse(s, n, &ll);
-	return ll.style != PREFIX_NONE || row_of(s, n) >= 0;
+	return ll.style != PREFIX_NONE || joiner_row_of(s, n) >= 0;
 }
 
 /*
@@ -1546,8 +1727,8 @@ static bool starts_message(const char *s, size_t n)
  * what follows starts a message of its own (with its own prefix, which is
  * read). Carriage returns at the end (CRLF) go.
  */
-static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
-					   size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_pieces(struct oomlog *log, const char *s, size_t n)
 {
 	const char *start = s, *at = s, *end = s + n;
 	/* the next "#012", looked for again only once passed: no n^2 */
@@ -1594,24 +1775,20 @@ static struct oomlens_error *handle_pieces(struct oomlog *log, const char *s,
 	return handle_tail(log, start, (size_t)(end - start));
 }
 
-static struct oomlens_error *flush_pending(struct oomlog *log)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+flush_pending(struct oomlog *log)
 {
 	struct log_line ll;
 	struct oomlens_error *err;
 
-	if (!log->pend_valid)
+	if (!joiner_take(&log->join, &ll))
 		return NULL;
-	log->pend_valid = false;
-	if (log->pend_ll_valid)
-		ll = log->pend_ll;
-	else
-		prefix_parse(log->pend.buf, log->pend.len, &ll);
 	if (ll.style == PREFIX_JOURNAL_META)
 		return NULL;
 	log->ll = &ll;
-	log->pos.line = log->pend_lineno;
-	log->pos.offset = log->pend_offset;
-	log->end_line = log->pend_last_lineno;
+	log->pos.line = log->join.lineno;
+	log->pos.offset = log->join.offset;
+	log->end_line = log->join.last_lineno;
 	if ((memchr(ll.msg, '#', ll.msg_len) &&
 	     scan_find(ll.msg, ll.msg_len, "#012")) ||
 	    memchr(ll.msg, '\r', ll.msg_len) || ll.msg_len > MAX_MATCH_LEN)
@@ -1622,145 +1799,16 @@ static struct oomlens_error *flush_pending(struct oomlog *log)
 	return err;
 }
 
-/* The first pattern row that a message matches, or -1. */
-static long row_of(const char *s, size_t n)
-{
-	struct pat_match m;
-	size_t i;
-
-	scan_trim(&s, &n);
-	if (!n || n > MAX_MATCH_LEN)
-		return -1;
-	for (i = 0; i < pat_nrows; i++)
-		if (patterns_match_row(i, s, n, &m))
-			return (long)i;
-	return -1;
-}
-
-/*
- * Does this physical line continue the pending one? A pending line ending in
- * '\' continues in any case. A line without any prefix that is not indented,
- * after a prefixed kernel line, may have been hard-wrapped by a mailer or a
- * paste, or may be another program writing to the same console: join it only
- * if the pending message alone is no complete message we know, or the joined
- * text is still one of the same kind.
- */
-static bool continues(struct oomlog *log, const char *text,
-		      const struct log_line *ll)
-{
-	const char *p = log->pend.buf;
-	size_t n = log->pend.len, old_len;
-	struct log_line pl;
-	long alone, joined;
-	struct oomlens_error *err;
-
-	if (!log->pend_valid || ll->style != PREFIX_NONE || !ll->msg_len)
-		return false;
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
-		n--;
-	if (n && p[n - 1] == '\\')
-		return true;
-	if (!log->pend_prefixed || ll->msg[0] == '[')
-		return false;
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	/*
-	 * dmesg -T prints the continuation lines of one printk without a
-	 * stamp, indented by the stamp's width: those are messages of their
-	 * own. A wrap keeps whatever blanks stood at the cut.
-	 */
-	if (ll->indented) {
-		size_t indent = (size_t)(ll->msg - text);
-		size_t width = (size_t)(pl.msg - log->pend.buf);
-
-		if (indent + 2 >= width && indent <= width + 2)
-			return false;
-	}
-	alone = row_of(pl.msg, pl.msg_len);
-	if (alone < 0)
-		return true;
-	/* try the join, then take it back (pend.buf may move) */
-	old_len = log->pend.len;
-	log->pend_ll_valid = false;
-	err = strbuf_add(&log->pend, ll->msg, ll->msg_len);
-	if (err) {
-		oomlens_error_free(err);
-		return false;
-	}
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	joined = row_of(pl.msg, pl.msg_len);
-	log->pend.len = old_len;
-	log->pend.buf[old_len] = '\0';
-	return joined == alone;
-}
-
-/*
- * Append a continuation to the pending line. A trailing '\\' goes. Where
- * the wrap cut at a blank it ate, a space comes back. A long piece may have
- * been cut inside a word (at the wrap width, with no blank to cut at): then
- * the join without a space wins if it reads as a known message and the one
- * with a space does not.
- */
-static struct oomlens_error *join_pending(struct oomlog *log,
-					  const struct log_line *ll)
-{
-	const char *p = log->pend.buf;
-	size_t n = log->pend.len, base;
-	struct oomlens_error *err;
-	struct log_line pl;
-
-	log->pend_ll_valid = false;
-	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
-		n--;
-	if (n && p[n - 1] == '\\') {
-		log->pend.len = n - 1;
-		return strbuf_add(&log->pend, ll->msg, ll->msg_len);
-	}
-	if (n < log->pend.len) /* the blank is still there */
-		return strbuf_add(&log->pend, ll->msg, ll->msg_len);
-	base = log->pend.len;
-	if ((err = strbuf_add(&log->pend, " ", 1)) ||
-	    (err = strbuf_add(&log->pend, ll->msg, ll->msg_len)))
-		return err;
-	if (log->pend_piece_len < 60)
-		return NULL;
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	if (row_of(pl.msg, pl.msg_len) >= 0)
-		return NULL;
-	memmove(log->pend.buf + base, log->pend.buf + base + 1, ll->msg_len);
-	log->pend.len--;
-	log->pend.buf[log->pend.len] = '\0';
-	prefix_parse(log->pend.buf, log->pend.len, &pl);
-	if (row_of(pl.msg, pl.msg_len) >= 0)
-		return NULL;
-	/* neither reads as a message yet: keep the space */
-	memmove(log->pend.buf + base + 1, log->pend.buf + base, ll->msg_len);
-	log->pend.buf[base] = ' ';
-	log->pend.len++;
-	log->pend.buf[log->pend.len] = '\0';
-	return NULL;
-}
-
-/* Move the pointers of ll, parsed from text, to the same bytes at copy. */
-static void rebase(struct log_line *ll, const char *text, const char *copy)
-{
-	const char **p[] = {&ll->msg, &ll->when, &ll->host, &ll->tag};
-	size_t i;
-
-	for (i = 0; i < sizeof(p) / sizeof(p[0]); i++)
-		if (*p[i])
-			*p[i] = copy + (*p[i] - text);
-}
-
-static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
-				       size_t len, uint64_t lineno,
-				       uint64_t offset);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	  uint64_t offset);
 
 /* U+FFFD, the replacement character, for a NUL byte inside a message. */
 #define NUL_SHOWN_AS "\xef\xbf\xbd"
 
 /* Append [p, p+n) to sb, each NUL as U+FFFD; *nuls counts them. */
-static struct oomlens_error *add_showing_nuls(struct strbuf *sb, const char *p,
-					      size_t n, size_t *nuls)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+add_showing_nuls(struct strbuf *sb, const char *p, size_t n, size_t *nuls)
 {
 	const char *end = p + n;
 	struct oomlens_error *err = NULL;
@@ -1787,9 +1835,9 @@ static struct oomlens_error *add_showing_nuls(struct strbuf *sb, const char *p,
  * inside a message: it becomes U+FFFD, so that a name holding one is not
  * cut at it. Each change is warned about.
  */
-static struct oomlens_error *feed_nul_line(struct oomlog *log, const char *text,
-					   size_t len, uint64_t lineno,
-					   uint64_t offset)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+feed_nul_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	      uint64_t offset)
 {
 	const char *p = text, *end = text + len, *run;
 	struct oomlens_error *err;
@@ -1859,57 +1907,34 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	return feed_line(log, text, len, lineno, offset);
 }
 
-static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
-				       size_t len, uint64_t lineno,
-				       uint64_t offset)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	  uint64_t offset)
 {
+	struct joiner *j = &log->join;
 	struct oomlens_error *err;
 	struct log_line ll;
+	bool cut;
 
-	if (log->pend_valid && log->pend_ll_valid)
-		prefix_parse_after(text, len, log->pend.buf, &log->pend_ll,
-				   &ll);
-	else
-		prefix_parse(text, len, &ll);
-	if (continues(log, text, &ll)) {
-		err = join_pending(log, &ll);
-		if (!err) {
-			log->pend_last_lineno = lineno;
-			log->pend_piece_len = len;
+	joiner_parse(j, text, len, &ll);
+	if (joiner_continues(j, text, &ll)) {
+		err = joiner_join(j, &ll, lineno, len);
+		if (!err)
 			return NULL;
-		}
 		/* over the cap: handle what we have */
 		oomlens_error_free(err);
 		source_warn(
 			log, lineno,
 			"joined to the line before, it would pass %zu bytes: read apart",
-			(size_t)log->pend.cap);
+			(size_t)j->pend.cap);
 	}
-	if ((err = flush_pending(log)))
+	if ((err = flush_pending(log)) ||
+	    (err = joiner_hold(j, text, len, &ll, lineno, offset, &cut)))
 		return err;
-	strbuf_reset(&log->pend);
-	if ((err = strbuf_add(&log->pend, text, len))) {
-		if (err == &oomlens_error_nomem)
-			return err;
-		/* a line over the cap (len > cap): keep its head */
-		oomlens_error_free(err);
+	if (cut)
 		source_warn(log, lineno,
 			    "a line of %zu bytes: cut to its first %zu", len,
-			    (size_t)log->pend.cap);
-		strbuf_reset(&log->pend);
-		log->pend_ll_valid = false;
-		if ((err = strbuf_add(&log->pend, text, log->pend.cap)))
-			return err;
-	} else {
-		log->pend_ll = ll;
-		rebase(&log->pend_ll, text, log->pend.buf);
-		log->pend_ll_valid = true;
-	}
-	log->pend_valid = true;
-	log->pend_prefixed = ll.style != PREFIX_NONE && ll.from_kernel;
-	log->pend_lineno = log->pend_last_lineno = lineno;
-	log->pend_piece_len = len;
-	log->pend_offset = offset;
+			    (size_t)j->pend.cap);
 	return NULL;
 }
 
@@ -1920,7 +1945,8 @@ static struct oomlens_error *feed_line(struct oomlog *log, const char *text,
 static bool quiet(const struct oomlog *log)
 {
 	return log->st == ST_IDLE && !log->cur && !log->fb_pending &&
-	       (!log->pend_valid || !may_matter(log->pend.buf, log->pend.len));
+	       (!log->join.valid ||
+		!may_matter(log->join.pend.buf, log->join.pend.len));
 }
 
 struct oomlens_error *oomlog_finish(struct oomlog *log)
@@ -1949,12 +1975,10 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 {
 	struct oomlens_error *err = patterns_init();
 	struct oomlog *log;
-	int i;
 
-	if (err)
+	if (err || (err = resolve_rows()))
 		return err;
-	for (i = 0; i < ROW_COUNT; i++)
-		named_rows[i] = patterns_row_index(named_row_ids[i]);
+	build_idle_filter();
 	log = calloc(1, sizeof(*log));
 	if (!log)
 		return &oomlens_error_nomem;
@@ -1964,7 +1988,7 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 		return &oomlens_error_nomem;
 	}
 	log->sink = *sink;
-	strbuf_init(&log->pend, LINESRC_MAX_LINE);
+	joiner_init(&log->join, LINESRC_MAX_LINE);
 	strbuf_init(&log->clean, 3 * LINESRC_MAX_LINE);
 	*out = log;
 	return NULL;
@@ -1985,7 +2009,7 @@ void oomlog_free(struct oomlog *log)
 	if (!log)
 		return;
 	oom_incident_free(log->cur);
-	strbuf_release(&log->pend);
+	joiner_release(&log->join);
 	strbuf_release(&log->clean);
 	free(log->source);
 	free(log);
@@ -1998,8 +2022,8 @@ void oomlog_free(struct oomlog *log)
  * report (its transport says so, where a syslog line's tag only suggests
  * it), but it may be a user-space killer's kill or systemd's notice.
  */
-static struct oomlens_error *handle_userspace(struct oomlog *log, const char *s,
-					      size_t n)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+handle_userspace(struct oomlog *log, const char *s, size_t n)
 {
 	struct pat_match m;
 	enum oom_event_kind k;
@@ -2007,7 +2031,7 @@ static struct oomlens_error *handle_userspace(struct oomlog *log, const char *s,
 	scan_trim(&s, &n);
 	if (!n || !may_matter(s, n) || !match(log, FAM_EVENT, s, n, &m))
 		return NULL;
-	k = event_kind(m.row->id);
+	k = event_kind(&m);
 	if (k != OOM_EVENT_USERSPACE_KILL && k != OOM_EVENT_UNIT_NOTICE)
 		return NULL;
 	log->msg = s;
@@ -2025,8 +2049,8 @@ struct journal_ctx {
  * fields stand in for a prefix. A NUL becomes U+FFFD, as in text; a message
  * of several lines is handled line by line.
  */
-static struct oomlens_error *on_journal_entry(void *ctx,
-					      const struct journal_entry *e)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_journal_entry(void *ctx, const struct journal_entry *e)
 {
 	struct journal_ctx *jc = ctx;
 	struct oomlog *log = jc->log;
@@ -2114,8 +2138,8 @@ static void on_journal_warning(void *ctx, uint64_t line, const char *text)
  * A journal export instead of log text (parsers/journal.h): read its
  * entries. *done is false for log text, which the caller reads.
  */
-static struct oomlens_error *parse_journal(struct oomlog *log,
-					   struct linesrc *src, bool *done)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+parse_journal(struct oomlog *log, struct linesrc *src, bool *done)
 {
 	struct journal_ctx jc = {log, PREFIX_NONE};
 	struct oomlens_error *err;

@@ -27,9 +27,11 @@
 
 struct oomlog_sink {
 	/* Receives each finished incident and owns it. An error stops parsing. */
-	struct oomlens_error *(*incident)(void *ctx, struct oom_incident *inc);
+	OOMLENS_MUST_CHECK struct oomlens_error *(*incident)(
+		void *ctx, struct oom_incident *inc);
 	/* Receives each event; the event's strings are borrowed. May be NULL. */
-	struct oomlens_error *(*event)(void *ctx, const struct oom_event *ev);
+	OOMLENS_MUST_CHECK struct oomlens_error *(*event)(
+		void *ctx, const struct oom_event *ev);
 	void *ctx;
 	/*
 	 * Told of damage in the source that changes what is read: a line cut,
@@ -51,13 +53,15 @@ struct oomlog_stats {
 struct oomlog;
 
 /* source is copied. Errors: NOMEM, or the pattern table failing to compile. */
-struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
-				 const struct oomlog_sink *sink);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlog_new(struct oomlog **out, const char *source,
+	   const struct oomlog_sink *sink);
 /* One physical line (without its newline); text is borrowed for the call. */
-struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
-				  size_t len, uint64_t lineno, uint64_t offset);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlog_feed(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
+	    uint64_t offset);
 /* End of input: flush what is pending. */
-struct oomlens_error *oomlog_finish(struct oomlog *log);
+OOMLENS_MUST_CHECK struct oomlens_error *oomlog_finish(struct oomlog *log);
 const struct oomlog_stats *oomlog_stats(const struct oomlog *log);
 void oomlog_free(struct oomlog *log);
 
@@ -80,27 +84,25 @@ void oomlog_library_release(void);
  * sink returned.
  */
 struct linesrc;
-struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
-					 const char *host,
-					 const struct oomlog_sink *sink,
-					 struct oomlog_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlog_parse_lines(struct linesrc *src, const char *name, const char *host,
+		   const struct oomlog_sink *sink, struct oomlog_stats *stats);
 
 /*
  * Parse a whole file ("-" for standard input) into sink. display_name, if
  * not NULL, names the source in incidents. Errors: IO naming the file, or
  * what the sink returned.
  */
-struct oomlens_error *oomlog_parse_file(const char *path,
-					const char *display_name,
-					const struct oomlog_sink *sink,
-					struct oomlog_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlog_parse_file(const char *path, const char *display_name,
+		  const struct oomlog_sink *sink, struct oomlog_stats *stats);
 
 /*
  * Parse text held in memory (a kernel log extracted from a vmcore), len
  * bytes, named name in incidents and messages.
  */
-struct oomlens_error *oomlog_parse_text(const char *text, size_t len,
-					const char *name,
-					const struct oomlog_sink *sink);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlog_parse_text(const char *text, size_t len, const char *name,
+		  const struct oomlog_sink *sink);
 
 #endif

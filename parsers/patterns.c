@@ -1,4 +1,11 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The kernel's OOM message formats (parsers/patterns.h): one row per printk
+ * format some kernel shipped, compiled once with PCRE2's JIT, and the
+ * matching that tries a family's rows: by first byte, by the release the
+ * file stated, behind literal needles, with match limits so that a hostile
+ * line fails rather than hangs. The only file that sees PCRE2.
+ */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "parsers/patterns.h"
 
@@ -837,21 +844,36 @@ static row_set rows_in_range(enum pat_family f, unsigned kv)
 
 /*
  * Literals every row of a family holds (any one of them): a memmem that
- * fails spares the family's regular expressions. NULL: no such literal.
+ * fails spares the family's regular expressions, and the parser skips
+ * lines between reports that hold none of the needles of the families it
+ * looks for there. NULL: no such literal. The unit tests check that each
+ * row's example holds one of its family's needles.
  */
-static const char *const family_needles[FAM_COUNT][5] = {
-	[FAM_TRIGGER] = {"oom-killer"},
+/* each list ends in NULL */
+#define FAMILY_NEEDLES (PAT_MAX_FAMILY_NEEDLES + 1)
+static const char *const family_needles[FAM_COUNT][FAMILY_NEEDLES] = {
+	/* "oom-kill", not "oom-killer": the summary's too, one idle needle */
+	[FAM_TRIGGER] = {"oom-kill"},
 	[FAM_CPUSET] = {" cpuset="},
 	[FAM_BANNER] = {"omm: "},
 	[FAM_MEMCG] = {"usage ", "Memory cgroup stats", "Task in ",
 		       "Memory limit reached"},
-	[FAM_SELECT] = {"ill process"},
+	[FAM_SELECT] = {"Kill process", "kill process"},
 	[FAM_KILLED] = {"Killed process"},
 	[FAM_SUMMARY] = {"oom-kill:"},
 	[FAM_AFTER] = {"oom_reaper", "sharing same memory", "oom.group",
 		       "oom killer", "ill"},
 	[FAM_PANIC] = {"emory", "panic", "OOM request"},
+	[FAM_FORKBOMB] = {"fork-bomb", "pids controller"},
+	[FAM_EVENT] = {"Killed ", "sending SIG", "by the OOM killer",
+		       "INFO: task", "page allocation failure",
+		       "vmalloc error"},
 };
+
+const char *const *patterns_family_needles(enum pat_family f)
+{
+	return family_needles[f];
+}
 
 bool patterns_may_match(enum pat_family f, const char *s, size_t n)
 {
@@ -860,7 +882,7 @@ bool patterns_may_match(enum pat_family f, const char *s, size_t n)
 
 	if (!needle[0])
 		return true;
-	for (i = 0; i < 5 && needle[i]; i++)
+	for (i = 0; needle[i]; i++)
 		if (scan_find(s, n, needle[i]))
 			return true;
 	return false;

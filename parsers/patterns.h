@@ -69,7 +69,7 @@ struct pat_match {
 };
 
 /* Compile every row (once). Errors: CORRUPT naming the row, NOMEM. */
-struct oomlens_error *patterns_init(void);
+OOMLENS_MUST_CHECK struct oomlens_error *patterns_init(void);
 void patterns_release(void);
 
 /*
@@ -84,6 +84,12 @@ bool patterns_match(enum pat_family f, const char *s, size_t n, unsigned kv,
  * family's rows hold (a memmem prefilter; patterns_match() applies it).
  */
 bool patterns_may_match(enum pat_family f, const char *s, size_t n);
+/*
+ * Those literals of f: at most PAT_MAX_FAMILY_NEEDLES strings, then NULL
+ * (a NULL first when the family has none). Static.
+ */
+#define PAT_MAX_FAMILY_NEEDLES 8
+const char *const *patterns_family_needles(enum pat_family f);
 /* Match one given row only. */
 bool patterns_match_row(size_t index, const char *s, size_t n,
 			struct pat_match *m);

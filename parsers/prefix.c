@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Log prefixes (parsers/prefix.h): what dmesg, syslog, journalctl and the
+ * like wrote in front of each kernel message, recognised line by line so a
+ * file may mix styles. Never fails; every pointer it gives points into the
+ * line it was given.
+ */
 #include "parsers/prefix.h"
 
 #include <string.h>

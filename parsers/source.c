@@ -1,4 +1,12 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Sources (parsers/source.h): every stream of log text below a path,
+ * through libarchive (the only file that sees it), without extracting
+ * anything to disk: plain and compressed files, tar archives and
+ * sosreports, directories, FIFOs and standard input. Invariants: what is
+ * read is bounded (decompression-bomb ratios, entry sizes); links inside a
+ * walk are not followed; a stream that is no log is skipped and said.
+ */
 #include "parsers/source.h"
 
 #include <archive.h>
@@ -6,19 +14,31 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ctype.h>
 #include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/scan.h"
 #include "model/dumpkind.h"
+#include "model/incident.h"
+#include "parsers/when.h"
 #include "core/banned.h"
 
 #define BLOCK_SIZE ((size_t)1 << 20)
 #define SNIFF_BYTES DUMP_SNIFF_BYTES
 #define MAX_DEPTH 64
+/*
+ * Archives and compressed files read inside one another: a case tarball
+ * (1) holding a sosreport (2) holding a rotated kern.log.1.gz (3), and one
+ * more level to spare. Each level holds one decompressor's state (xz -9:
+ * 64 MiB at most), so this also bounds memory.
+ */
+#define MAX_NEST SOURCE_MAX_NEST
 
 struct stdin_ahead;
 
@@ -37,6 +57,8 @@ struct walk {
 	size_t sos_base;
 	bool in_sos;
 	char host[256];
+	const char *host_source; /* "hostname" or "name" when host is set */
+	int64_t ref_time; /* its date from its name, or 0 */
 };
 
 /* Entry names worth reading inside an archive (fnmatch, basename or path). */
@@ -200,6 +222,28 @@ struct entry_reader {
 	char why[256]; /* why */
 };
 
+/*
+ * One archive being read: a file on disk (nest 1), or an entry of another
+ * archive holding a tarball or a compressed file.
+ */
+struct level {
+	struct level *parent;
+	const char *name; /* "x.tar" or "x.tar:inner.tar.gz", for messages */
+	const char *path; /* the file on disk */
+	int64_t size; /* bytes of the archive as stored (its entry's size) */
+	int nest;
+	int64_t index; /* its entry's position in parent (headers read) */
+	int64_t entries; /* headers read of it so far */
+	bool from_pipe; /* the file is a pipe: it cannot be read twice */
+	int64_t mtime; /* of the file or the entry; 0: unknown */
+	char top[256]; /* the first component of its first entry's path */
+	bool top_seen, sos_like, prepassed;
+	char host[256];
+	const char *host_source; /* "hostname", "name", or NULL */
+	bool inherited; /* host is the outer archive's: its own comes first */
+	int64_t name_date; /* the date its name or top directory states */
+};
+
 static int64_t inflate_floor(void)
 {
 	const char *env = getenv("OOMLENS_INFLATE_FLOOR_MB");
@@ -245,22 +289,112 @@ static ssize_t archive_reader(void *ctx, void *buf, size_t n)
 	return (ssize_t)got;
 }
 
-/* "sosreport-HOST-..." names its host; "" otherwise. */
-static void host_from_name(const char *path, char *host, size_t n)
+/* A date "YYYY-MM-DD" or "YYYYMMDD" at p, as the epoch of its last second. */
+static bool name_date(const char *p, int64_t *date)
 {
-	const char *base = strrchr(path, '/'), *p, *end;
+	struct scan t = scan_of(p, strlen(p));
+	unsigned y, m, d;
+	struct tm tm = {0};
 
-	base = base ? base + 1 : path;
+	if (!scan_digits(&t, 4, &y))
+		return false;
+	if (scan_char(&t, '-')) {
+		if (!scan_digits(&t, 2, &m) || !scan_char(&t, '-') ||
+		    !scan_digits(&t, 2, &d))
+			return false;
+	} else if (!scan_digits(&t, 2, &m) || !scan_digits(&t, 2, &d)) {
+		return false;
+	}
+	if (y < 1990 || y > 2199 || m < 1 || m > 12 || d < 1 || d > 31)
+		return false;
+	tm.tm_year = (int)y - 1900;
+	tm.tm_mon = (int)m - 1;
+	tm.tm_mday = (int)d;
+	tm.tm_hour = 23;
+	tm.tm_min = tm.tm_sec = 59;
+	*date = (int64_t)timegm(&tm);
+	return true;
+}
+
+/* A host name: letters, digits, '-', '.' and '_', from a letter or digit. */
+static bool host_ok(const char *p, size_t n)
+{
+	size_t i;
+
+	if (!n || n > 253 || !isalnum((unsigned char)p[0]))
+		return false;
+	for (i = 0; i < n; i++)
+		if (!isalnum((unsigned char)p[i]) && !strchr("-._", p[i]))
+			return false;
+	return true;
+}
+
+bool source_name_host(const char *name, bool any_dated, char *host, size_t n,
+		      int64_t *date)
+{
+	const char *p = name, *end = NULL, *q;
+	int64_t when = 0;
+	size_t len;
+
 	host[0] = '\0';
-	p = strstr(base, "sosreport-");
-	if (!p)
-		return;
-	p += strlen("sosreport-");
-	end = strchr(p, '-');
+	*date = 0;
+	if (!strncmp(p, "scc_", 4) || !strncmp(p, "nts_", 4)) {
+		/* supportconfig: scc_HOST_YYMMDD_HHMM */
+		p += 4;
+		for (q = p; (q = strchr(q, '_')); q++)
+			if (strspn(q + 1, "0123456789") == 6 && q[7] == '_' &&
+			    strspn(q + 8, "0123456789") == 4) {
+				char ymd[16];
+
+				end = q;
+				snprintf(ymd, sizeof(ymd), "20%.6s", q + 1);
+				name_date(ymd, &when);
+				break;
+			}
+	} else {
+		/* sosreport-HOST[-CASE]-DATE-..., or HOST-DATE */
+		if (!strncmp(p, "sosreport-", 10))
+			p += 10;
+		else if (!any_dated)
+			return false;
+		for (q = p; (q = strchr(q, '-')); q++)
+			if (q > p && name_date(q + 1, &when)) {
+				end = q;
+				break;
+			}
+		/* a case number (5 digits or more) before the date */
+		if (end && p == name + 10) {
+			const char *dash = end - 1;
+
+			while (dash > p && *dash != '-')
+				dash--;
+			if (dash > p && end - dash - 1 >= 5 &&
+			    strspn(dash + 1, "0123456789") >=
+				    (size_t)(end - dash - 1))
+				end = dash;
+		}
+		/* sos 3 without a date: up to the name's next dash or dot */
+		if (!end && p == name + 10)
+			end = p + strcspn(p, "-.");
+		/* sos 3: HOST.CASE */
+		if (end && p == name + 10) {
+			const char *dot = memrchr(p, '.', (size_t)(end - p));
+
+			if (dot && end - dot - 1 >= 5 &&
+			    strspn(dot + 1, "0123456789") >=
+				    (size_t)(end - dot - 1))
+				end = dot;
+		}
+	}
 	if (!end)
-		end = p + strcspn(p, ".");
-	if (end > p)
-		snprintf(host, n, "%.*s", (int)(end - p), p);
+		return false;
+	len = (size_t)(end - p);
+	if (!host_ok(p, len) || len >= n)
+		return false;
+	memcpy(host, p, len);
+	host[len] = '\0';
+	*date = when;
+	return true;
 }
 
 /*
@@ -286,23 +420,112 @@ static ssize_t peeked_reader(void *ctx, void *buf, size_t n)
 	} else {
 		got = archive_reader(ctx, buf, n);
 	}
-	if (got < 0 && r->failed)
+	if (got < 0 && r->failed && r->lines)
 		r->lines->read_error = r->why;
 	return got;
 }
 
+static struct oomlens_error *walk_archive(struct walk *w, struct archive *a,
+					  struct level *lv);
+static struct archive *archive_reader_new(void);
+static size_t base_offset(const char *path);
+static bool head_is_packed(const unsigned char *head, size_t got);
+
+/* Report an archive libarchive cannot open or read, with its reason. */
+static void skip_archive(struct walk *w, struct archive *a, const char *name,
+			 const char *fallback)
+{
+	if (w->skip)
+		w->skip(w->ctx, name,
+			archive_error_string(a) ? archive_error_string(a)
+						: fallback,
+			true);
+}
+
+/* A nested archive reads its bytes from the entry of the outer one. */
+struct nest_ctx {
+	struct entry_reader *r;
+	char block[65536];
+};
+
+static la_ssize_t nest_read(struct archive *a, void *ctx, const void **buf)
+{
+	struct nest_ctx *n = ctx;
+	ssize_t got = peeked_reader(n->r, n->block, sizeof(n->block));
+
+	if (got < 0)
+		archive_set_error(a, errno ? errno : EIO, "%s",
+				  n->r->failed ? n->r->why : strerror(errno));
+	*buf = n->block;
+	return (la_ssize_t)got;
+}
+
 /*
- * Hand one archive entry to fn. A read that fails (a corrupt or cut
- * archive, a decompression bomb) fails the stream with the reason, which fn
- * reports as it reports any unreadable file; *failed then tells the caller
- * not to report the archive again.
+ * An entry that is itself a tarball or a compressed file: read as an
+ * archive of its own, one level deeper, past MAX_NEST passed over.
  */
-static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
-					 struct source_stream *s,
-					 int64_t file_size, bool *failed)
+static struct oomlens_error *walk_nested(struct walk *w, struct level *lv,
+					 struct entry_reader *r,
+					 const struct source_stream *s)
+{
+	struct level child = {.parent = lv,
+			      .name = s->name,
+			      .path = lv->path,
+			      .size = s->size,
+			      .nest = lv->nest + 1,
+			      .index = lv->entries,
+			      .from_pipe = lv->from_pipe,
+			      .mtime = lv->mtime,
+			      .host_source = lv->host_source,
+			      .inherited = true,
+			      .name_date = lv->name_date};
+	struct nest_ctx *n;
+	struct archive *a;
+	struct oomlens_error *err;
+
+	if (lv->nest >= MAX_NEST) {
+		char why[64];
+
+		snprintf(why, sizeof(why),
+			 "archives nested deeper than %d (not read)", MAX_NEST);
+		if (w->skip)
+			w->skip(w->ctx, s->name, why, false);
+		w->stats->skipped++;
+		return NULL;
+	}
+	n = malloc(sizeof(*n));
+	a = n ? archive_reader_new() : NULL;
+	if (!a) {
+		free(n);
+		return &oomlens_error_nomem;
+	}
+	n->r = r;
+	memcpy(child.host, lv->host, sizeof(child.host));
+	if (archive_read_open(a, n, NULL, nest_read, NULL) != ARCHIVE_OK) {
+		skip_archive(w, a, s->name, "cannot open");
+		w->stats->skipped++;
+		err = NULL;
+	} else {
+		err = walk_archive(w, a, &child);
+	}
+	archive_read_free(a);
+	free(n);
+	return err;
+}
+
+/*
+ * Hand one archive entry to fn, or read it as an archive when it is one.
+ * A read that fails (a corrupt or cut archive, a decompression bomb) fails
+ * the stream with the reason, which fn reports as it reports any
+ * unreadable file; *failed then tells the caller not to report the archive
+ * again.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_stream(struct walk *w, struct archive *a, struct source_stream *s,
+	    struct level *lv, bool *failed)
 {
 	struct entry_reader r = {
-		.a = a, .file_size = file_size, .floor = inflate_floor()};
+		.a = a, .file_size = lv->size, .floor = inflate_floor()};
 	struct oomlens_error *err;
 	struct linesrc lines;
 
@@ -316,6 +539,11 @@ static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
 		if (got <= 0)
 			break;
 		r.head_len += (size_t)got;
+	}
+	if (!r.head_errno && head_is_packed(r.head, r.head_len)) {
+		err = walk_nested(w, lv, &r, s);
+		*failed = r.failed;
+		return err;
 	}
 	if (!r.head_errno &&
 	    skip_not_a_log(w, r.head, r.head_len, s->name, false))
@@ -333,24 +561,179 @@ static struct oomlens_error *read_stream(struct walk *w, struct archive *a,
 }
 
 /* The host a sosreport's "hostname" file names: its first word. */
-static void host_from_text(char *buf, size_t got, char *host, size_t n)
+static bool host_from_text(char *buf, size_t got, char *host, size_t n)
 {
 	size_t len;
 
 	buf[got] = '\0';
 	len = strcspn(buf, "\r\n \t");
-	if (len)
-		snprintf(host, n, "%.*s", (int)len, buf);
+	if (!host_ok(buf, len) || len >= n)
+		return false;
+	memcpy(host, buf, len);
+	host[len] = '\0';
+	return true;
 }
 
-/* Read the small "hostname" entry of a sosreport. */
-static void read_hostname(struct archive *a, char *host, size_t n)
+/* Read the small "hostname" entry of a sosreport into lv. */
+static void read_hostname(struct archive *a, struct level *lv)
 {
 	char buf[256];
 	la_ssize_t got = archive_read_data(a, buf, sizeof(buf) - 1);
 
-	if (got > 0)
-		host_from_text(buf, (size_t)got, host, n);
+	if (got > 0 &&
+	    host_from_text(buf, (size_t)got, lv->host, sizeof(lv->host))) {
+		lv->host_source = "hostname";
+		lv->inherited = false;
+	}
+}
+
+/* Has the archive's own hostname entry been read? */
+static bool host_from_entry(const struct level *lv)
+{
+	return !lv->inherited && lv->host_source &&
+	       !strcmp(lv->host_source, "hostname");
+}
+
+/* An entry's path without a leading "./". */
+static const char *entry_path(struct archive_entry *e)
+{
+	const char *p = archive_entry_pathname(e);
+
+	if (!p)
+		return "?";
+	while (p[0] == '.' && p[1] == '/')
+		p += 2;
+	return p;
+}
+
+/* Is this the archive's "hostname" entry: at its root, or its top's? */
+static bool is_hostname_entry(const struct level *lv, const char *ename)
+{
+	size_t t = strlen(lv->top);
+
+	if (!strcmp(ename, "hostname"))
+		return true;
+	return t && !strncmp(ename, lv->top, t) &&
+	       !strcmp(ename + t, "/hostname");
+}
+
+/*
+ * Look for lv's hostname entry in a from where it stands (depth d of the
+ * chain of levels from the file down to lv) on: the archive read a second
+ * time, down through the entries that hold lv.
+ */
+static void find_hostname(struct archive *a, struct level *const *chain, int d,
+			  int n)
+{
+	struct level *lv = chain[n - 1];
+	struct archive_entry *e;
+	int64_t index = 0;
+
+	while (archive_read_next_header(a, &e) == ARCHIVE_OK) {
+		const char *ename = entry_path(e);
+
+		if (d == n - 1) {
+			if (archive_entry_filetype(e) == AE_IFREG &&
+			    is_hostname_entry(lv, ename)) {
+				read_hostname(a, lv);
+				return;
+			}
+		} else if (index == chain[d + 1]->index) {
+			struct entry_reader r = {.a = a,
+						 .file_size =
+							 chain[d + 1]->size,
+						 .floor = inflate_floor()};
+			struct nest_ctx *nc = malloc(sizeof(*nc));
+			struct archive *in = nc ? archive_reader_new() : NULL;
+
+			if (in) {
+				nc->r = &r;
+				if (archive_read_open(in, nc, NULL, nest_read,
+						      NULL) == ARCHIVE_OK)
+					find_hostname(in, chain, d + 1, n);
+				archive_read_free(in);
+			}
+			free(nc);
+			return;
+		}
+		index++;
+	}
+}
+
+/*
+ * A sosreport may store its hostname entry after its logs: before the
+ * first log is handed out, the archive is read once more for it (not a
+ * pipe's, which cannot be read twice).
+ */
+static void prepass_hostname(struct level *lv)
+{
+	struct level *chain[MAX_NEST + 1], *l;
+	struct archive *a;
+	int n = 0, i;
+
+	lv->prepassed = true;
+	if (lv->from_pipe)
+		return;
+	for (l = lv; l && n <= MAX_NEST; l = l->parent)
+		n++;
+	for (l = lv, i = n - 1; l && i >= 0; l = l->parent, i--)
+		chain[i] = l;
+	a = archive_reader_new();
+	if (!a)
+		return;
+	if (archive_read_open_filename(a, chain[0]->path, BLOCK_SIZE) ==
+	    ARCHIVE_OK)
+		find_hostname(a, chain, 0, n);
+	archive_read_free(a);
+}
+
+/* What the first entry tells of the archive: its top directory's name. */
+static void see_top(struct level *lv, const char *ename)
+{
+	const char *slash = strchr(ename, '/');
+	size_t len = slash ? (size_t)(slash - ename) : 0;
+	char host[256];
+	int64_t date;
+
+	lv->top_seen = true;
+	if (!len || len >= sizeof(lv->top))
+		return;
+	memcpy(lv->top, ename, len);
+	lv->top[len] = '\0';
+	if (!strncmp(lv->top, "sosreport-", 10))
+		lv->sos_like = true;
+	if (!source_name_host(lv->top, true, host, sizeof(host), &date))
+		return;
+	if (date)
+		lv->name_date = date;
+	if (!lv->host_source || lv->inherited) {
+		snprintf(lv->host, sizeof(lv->host), "%s", host);
+		lv->host_source = "name";
+		lv->inherited = false;
+	}
+}
+
+/* Entry names of archives read inside an archive (a case's tarballs). */
+static bool archive_named(const char *ename)
+{
+	static const char *const names[] = {
+		"*.tar",  "*.tar.*", "*.tgz",  "*.txz", "*.tbz",
+		"*.tbz2", "*.tzst",  "*.tlz4", "*.zip",
+	};
+	const char *base = strrchr(ename, '/');
+	size_t i;
+
+	base = base ? base + 1 : ename;
+	/* not what a sosreport collects: its own logs only */
+	for (const char *p = ename; p && p < base;
+	     p = strchr(p, '/'), p = p ? p + 1 : p)
+		if (!strncmp(p, "sosreport-", 10) ||
+		    !strncmp(p, "sos_commands/", 13))
+			return false;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!fnmatch(names[i], base, 0))
+			return true;
+	return false;
 }
 
 /*
@@ -449,8 +832,8 @@ static la_ssize_t stdin_archive_reader(struct archive *a, void *ctx,
 }
 
 /* A plain text file, read without libarchive. */
-static struct oomlens_error *walk_plain(struct walk *w, const char *path,
-					int64_t size)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_plain(struct walk *w, const char *path, int64_t size, int64_t mtime)
 {
 	struct source_stream s = {0};
 	struct oomlens_error *err;
@@ -482,6 +865,8 @@ static struct oomlens_error *walk_plain(struct walk *w, const char *path,
 	s.path = path;
 	s.format = "plain";
 	s.host = w->host[0] ? w->host : NULL;
+	s.host_source = s.host ? w->host_source : NULL;
+	s.ref_time = w->ref_time ? w->ref_time : mtime;
 	s.size = size;
 	s.lines = &lines;
 	err = w->fn(w->ctx, &s);
@@ -511,69 +896,59 @@ static void skip_entry(struct walk *w, struct archive *a, const char *name)
 		w->stats->skipped++;
 }
 
-static struct oomlens_error *walk_file(struct walk *w, const char *path,
-				       int64_t size)
+static struct archive *archive_reader_new(void)
 {
 	struct archive *a = archive_read_new();
-	struct archive_entry *entry;
-	struct oomlens_error *err = NULL;
-	char name[4096], format[64], host[256];
-	bool failed = false;
-	int rc;
 
 	if (!a)
-		return &oomlens_error_nomem;
+		return NULL;
 	archive_read_support_filter_all(a);
 	archive_read_support_format_tar(a);
 	archive_read_support_format_gnutar(a);
 	archive_read_support_format_zip(a);
 	archive_read_support_format_raw(a);
-	if (w->ahead)
-		rc = archive_read_open(a, w->ahead, NULL, stdin_archive_reader,
-				       NULL);
-	else
-		rc = archive_read_open_filename(a, path, BLOCK_SIZE);
-	if (rc != ARCHIVE_OK) {
-		if (w->skip)
-			w->skip(w->ctx, path,
-				archive_error_string(a)
-					? archive_error_string(a)
-					: "cannot open",
-				true);
-		w->stats->skipped++;
-		archive_read_free(a);
-		return NULL;
-	}
-	w->stats->files++;
-	w->stats->bytes += size > 0 ? (uint64_t)size : 0;
-	if (w->host[0])
-		snprintf(host, sizeof(host), "%s", w->host);
-	else
-		host_from_name(path, host, sizeof(host));
+	return a;
+}
+
+/* The reference time for dates without a year: a name's date, else mtime. */
+static int64_t level_ref(const struct level *lv)
+{
+	return lv->name_date ? lv->name_date : lv->mtime;
+}
+
+/* Every entry of an opened archive: its logs to fn, its archives walked. */
+static struct oomlens_error *walk_archive(struct walk *w, struct archive *a,
+					  struct level *lv)
+{
+	struct archive_entry *entry;
+	struct oomlens_error *err = NULL;
+	char name[4096], format[64];
+	bool failed = false;
+	int rc;
+
 	while ((rc = archive_read_next_header(a, &entry)) == ARCHIVE_OK) {
 		const char *fmt = archive_format_name(a);
 		const char *filter = archive_filter_name(a, 0);
-		const char *ename = archive_entry_pathname(entry);
+		const char *ename = entry_path(entry);
 		bool raw = archive_format(a) == ARCHIVE_FORMAT_RAW;
 		struct source_stream s = {0};
 		bool plain = !filter || !strcmp(filter, "none");
-
 		if (raw) {
 			snprintf(format, sizeof(format), "%s",
 				 plain ? "plain" : filter);
 			snprintf(name, sizeof(name), "%s",
-				 strcmp(path, "-") ? path : "<stdin>");
+				 strcmp(lv->name, "-") ? lv->name : "<stdin>");
 		} else {
-			const char *base;
-
-			if (!ename)
-				ename = "?";
-			base = strrchr(ename, '/');
-			base = base ? base + 1 : ename;
+			if (!lv->top_seen)
+				see_top(lv, ename);
 			snprintf(format, sizeof(format), "%s%s%s",
 				 strstr(fmt ? fmt : "", "ZIP") ? "zip" : "tar",
 				 plain ? "" : ".", plain ? "" : filter);
-			snprintf(name, sizeof(name), "%s:%s", path, ename);
+			/* named as stored, "./" and all */
+			snprintf(name, sizeof(name), "%s:%s", lv->name,
+				 archive_entry_pathname(entry)
+					 ? archive_entry_pathname(entry)
+					 : "?");
 			if (archive_entry_filetype(entry) != AE_IFREG) {
 				if (archive_entry_filetype(entry) != AE_IFDIR &&
 				    w->skip && source_entry_wanted(ename)) {
@@ -582,37 +957,99 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
 						false);
 					w->stats->skipped++;
 				}
-				continue;
+				goto next;
 			}
-			if (!strcmp(base, "hostname") &&
-			    strchr(ename, '/') == strrchr(ename, '/')) {
-				read_hostname(a, host, sizeof(host));
-				continue;
+			if (is_hostname_entry(lv, ename)) {
+				if (!host_from_entry(lv))
+					read_hostname(a, lv);
+				goto next;
 			}
 			/* a dump is named, then told by its header */
-			if (!source_entry_wanted(ename) && !dump_name(ename)) {
+			if (!source_entry_wanted(ename) && !dump_name(ename) &&
+			    !archive_named(ename)) {
 				skip_entry(w, a, name);
-				continue;
+				goto next;
 			}
+			if (lv->sos_like && !lv->prepassed &&
+			    !host_from_entry(lv))
+				prepass_hostname(lv);
 		}
 		s.name = name;
-		s.path = path;
+		s.path = lv->path;
 		s.format = format;
-		s.host = host[0] ? host : NULL;
-		s.size = raw ? size : (int64_t)archive_entry_size(entry);
-		err = read_stream(w, a, &s, size, &failed);
+		s.host = lv->host[0] ? lv->host : NULL;
+		s.host_source = s.host ? lv->host_source : NULL;
+		s.size = raw ? lv->size : (int64_t)archive_entry_size(entry);
+		s.ref_time = level_ref(lv);
+		if (!raw && !lv->name_date && archive_entry_mtime_is_set(entry))
+			s.ref_time = (int64_t)archive_entry_mtime(entry);
+		err = read_stream(w, a, &s, lv, &failed);
 		if (err || failed)
 			break;
+	next:
+		lv->entries++;
 	}
 	if (!err && !failed && rc != ARCHIVE_EOF && rc != ARCHIVE_OK) {
-		if (w->skip)
-			w->skip(w->ctx, path,
-				archive_error_string(a)
-					? archive_error_string(a)
-					: "corrupt archive",
-				true);
+		skip_archive(w, a, lv->name, "corrupt archive");
 	}
+	return err;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
+{
+	struct archive *a = archive_reader_new();
+	struct oomlens_error *err;
+	struct level *lv;
+	const char *base = path + base_offset(path);
+	int rc;
+
+	if (!a)
+		return &oomlens_error_nomem;
+	if (w->ahead)
+		rc = archive_read_open(a, w->ahead, NULL, stdin_archive_reader,
+				       NULL);
+	else
+		rc = archive_read_open_filename(a, path, BLOCK_SIZE);
+	if (rc != ARCHIVE_OK) {
+		skip_archive(w, a, path, "cannot open");
+		w->stats->skipped++;
+		archive_read_free(a);
+		return NULL;
+	}
+	lv = calloc(1, sizeof(*lv));
+	if (!lv) {
+		archive_read_free(a);
+		return &oomlens_error_nomem;
+	}
+	w->stats->files++;
+	w->stats->bytes += size > 0 ? (uint64_t)size : 0;
+	lv->name = path;
+	lv->path = path;
+	lv->size = size;
+	lv->nest = 1;
+	lv->from_pipe = w->ahead != NULL;
+	lv->mtime = mtime;
+	lv->name_date = w->ref_time;
+	if (w->host[0]) {
+		snprintf(lv->host, sizeof(lv->host), "%s", w->host);
+		lv->host_source = w->host_source;
+	} else {
+		char host[256];
+		int64_t date;
+
+		/* the file's name: sosreport-HOST-..., scc_HOST_... */
+		if (source_name_host(base, false, host, sizeof(host), &date)) {
+			snprintf(lv->host, sizeof(lv->host), "%s", host);
+			lv->host_source = "name";
+			lv->name_date = date;
+		}
+	}
+	if (!strncmp(base, "sosreport", 9))
+		lv->sos_like = true;
+	err = walk_archive(w, a, lv);
 	archive_read_free(a);
+	free(lv);
 	return err;
 }
 
@@ -621,8 +1058,8 @@ static struct oomlens_error *walk_file(struct walk *w, const char *path,
  * command line (a process substitution among them), read once, front to
  * back: empty, plain text, or something libarchive opens.
  */
-static struct oomlens_error *walk_pipe(struct walk *w, int fd, const char *path,
-				       const char *name)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 {
 	struct stdin_ahead *in = calloc(1, sizeof(*in));
 	struct oomlens_error *err = NULL;
@@ -647,7 +1084,7 @@ static struct oomlens_error *walk_pipe(struct walk *w, int fd, const char *path,
 		w->stats->files++; /* empty: nothing to read */
 	} else if (head_is_packed(in->head, in->len)) {
 		w->ahead = in;
-		err = walk_file(w, path, -1);
+		err = walk_file(w, path, -1, 0);
 		w->ahead = NULL;
 	} else if (skip_not_a_log(w, in->head, in->len, name, false)) {
 		w->stats->files++;
@@ -708,14 +1145,22 @@ static bool is_sosreport_dir(const char *path)
 	return yes;
 }
 
-/* Its host: its hostname file's first word, else its name's. */
-static void sos_dir_host(const char *path, char *host, size_t n)
+/*
+ * Its host: its hostname file's first word, else its name's; and the date
+ * its name states.
+ */
+static void sos_dir_host(struct walk *w, const char *path)
 {
 	char *file, buf[256];
 	ssize_t got = -1;
 	int fd = -1;
 
-	host_from_name(path + base_offset(path), host, n);
+	w->host[0] = '\0';
+	w->host_source = NULL;
+	if (source_name_host(path + base_offset(path), true, w->host,
+			     sizeof(w->host), &w->ref_time) &&
+	    w->host[0])
+		w->host_source = "name";
 	if (asprintf(&file, "%s/hostname", path) < 0)
 		return;
 	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
@@ -724,8 +1169,9 @@ static void sos_dir_host(const char *path, char *host, size_t n)
 		return;
 	got = read(fd, buf, sizeof(buf) - 1);
 	close(fd);
-	if (got > 0)
-		host_from_text(buf, (size_t)got, host, n);
+	if (got > 0 &&
+	    host_from_text(buf, (size_t)got, w->host, sizeof(w->host)))
+		w->host_source = "hostname";
 }
 
 /*
@@ -749,18 +1195,20 @@ static bool sos_file_wanted(const struct walk *w, const char *path)
 	return got > 0 && dump_kind(head, (size_t)got);
 }
 
-static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth);
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_path(struct walk *w, const char *path, int depth);
 
 /* A folder's entries, in name order; an unpacked sosreport as its tarball. */
-static struct oomlens_error *walk_dir(struct walk *w, const char *path,
-				      int depth)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_dir(struct walk *w, const char *path, int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct dirent **names;
 	size_t old_base = w->sos_base;
 	bool old_in = w->in_sos;
 	char old_host[sizeof(w->host)];
+	const char *old_source = w->host_source;
+	int64_t old_ref = w->ref_time;
 	int n, i;
 
 	n = scandir(path, &names, NULL, by_name);
@@ -774,7 +1222,7 @@ static struct oomlens_error *walk_dir(struct walk *w, const char *path,
 	if (is_sosreport_dir(path)) {
 		w->in_sos = true;
 		w->sos_base = base_offset(path);
-		sos_dir_host(path, w->host, sizeof(w->host));
+		sos_dir_host(w, path);
 	}
 	for (i = 0; i < n; i++) {
 		char *child = NULL;
@@ -794,6 +1242,8 @@ static struct oomlens_error *walk_dir(struct walk *w, const char *path,
 	w->sos_base = old_base;
 	w->in_sos = old_in;
 	memcpy(w->host, old_host, sizeof(old_host));
+	w->host_source = old_source;
+	w->ref_time = old_ref;
 	return err;
 }
 
@@ -802,8 +1252,8 @@ static struct oomlens_error *walk_dir(struct walk *w, const char *path,
  * a FIFO or a process substitution is read; anything else not read is a
  * failure. Inside a folder, links and special files are passed over.
  */
-static struct oomlens_error *walk_path(struct walk *w, const char *path,
-				       int depth)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+walk_path(struct walk *w, const char *path, int depth)
 {
 	struct oomlens_error *err = NULL;
 	struct stat st;
@@ -833,8 +1283,10 @@ static struct oomlens_error *walk_path(struct walk *w, const char *path,
 	}
 	if (S_ISREG(st.st_mode))
 		return looks_packed(path)
-			       ? walk_file(w, path, (int64_t)st.st_size)
-			       : walk_plain(w, path, (int64_t)st.st_size);
+			       ? walk_file(w, path, (int64_t)st.st_size,
+					   (int64_t)st.st_mtime)
+			       : walk_plain(w, path, (int64_t)st.st_size,
+					    (int64_t)st.st_mtime);
 	if (S_ISFIFO(st.st_mode) && !depth) {
 		int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -887,4 +1339,45 @@ struct oomlens_error *source_walk_claim(const char *path, source_fn *fn,
 			 .claim = claim};
 
 	return walk_path(&w, path, 0);
+}
+
+/* A literal of when.h or a host source, copied into the incident's pool. */
+static struct oomlens_error *set_str(struct oom_incident *inc,
+				     const char **field, const char *s)
+{
+	*field = s ? oom_incident_str(inc, s, strlen(s)) : NULL;
+	return s && !*field ? &oomlens_error_nomem : NULL;
+}
+
+struct oomlens_error *source_stamp(struct source_stream *s,
+				   struct oom_incident *inc)
+{
+	struct oomlens_error *err = NULL;
+	enum when_source src = WHEN_NONE;
+	int64_t t;
+
+	if (s->host && s->host_source) {
+		err = set_str(inc, &inc->host, s->host);
+		if (!err)
+			err = set_str(inc, &inc->host_source, s->host_source);
+	} else if (inc->host) {
+		err = set_str(inc, &inc->host_source, "syslog");
+	}
+	if (err)
+		return err;
+	if (inc->wallclock &&
+	    when_parse(inc->wallclock, strlen(inc->wallclock),
+		       inc->prefix_style, s->ref_time, &t, &src)) {
+		inc->time_utc = t;
+		if (inc->has_uptime) {
+			s->has_boot = true;
+			s->boot = (double)t - inc->uptime;
+		}
+	} else if (inc->has_uptime && s->has_boot) {
+		inc->time_utc = (int64_t)(s->boot + inc->uptime + 0.5);
+		src = WHEN_BOOT_UPTIME;
+	} else if (inc->has_uptime) {
+		src = WHEN_UPTIME_ONLY;
+	}
+	return set_str(inc, &inc->time_source, when_source_name(src));
 }

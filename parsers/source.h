@@ -20,6 +20,16 @@
  * counted as skipped. An unpacked sosreport (a directory named sosreport-*
  * or holding sos_commands/) is read as its tarball: its kernel logs only,
  * with the host its hostname file names.
+ * An entry that is itself compressed or an archive (kern.log.1.gz, a
+ * sosreport tarball inside a case tarball: *.tar*, *.tgz, *.txz, *.zip and
+ * the like, outside a sosreport's own tree) is read as an archive of its
+ * own, down to SOURCE_MAX_NEST levels; its streams are named
+ * "case.tar:sos.tar.xz:sosreport-x/var/log/messages".
+ * Each archive's host is, in order of trust, its hostname entry (at its
+ * root or its top directory's; a sosreport whose hostname entry follows its
+ * logs is read twice, unless it comes from a pipe), its top directory's or
+ * its file's name (source_name_host()); a compressed member and an archive
+ * naming none take the outer archive's.
  */
 
 #include <stdbool.h>
@@ -33,8 +43,18 @@ struct source_stream {
 	const char *path; /* the file on disk */
 	const char *format; /* "plain", "gzip", "tar.xz", ... */
 	const char *host; /* a sosreport's host name, or NULL */
+	/* what named host: "hostname" (its entry or file), "name" */
+	const char *host_source;
 	int64_t size; /* bytes on disk (the entry's size inside a tar) */
+	/*
+	 * For dates without a year: the date a sosreport's or supportconfig's
+	 * name states, else the mtime of the entry or the file; 0: unknown.
+	 */
+	int64_t ref_time;
 	struct linesrc *lines; /* the stream's lines; owned by the walker */
+	/* boot time seen so far in the stream (source_stamp()) */
+	bool has_boot;
+	double boot;
 };
 
 struct source_stats {
@@ -46,7 +66,8 @@ struct source_stats {
  * Called once per stream; everything in *s is valid during the call only.
  * An error stops the walk and is returned by source_walk().
  */
-typedef struct oomlens_error *source_fn(void *ctx, struct source_stream *s);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+source_fn(void *ctx, struct source_stream *s);
 
 /*
  * Called for a file or entry that is skipped, with the reason; failed is
@@ -75,25 +96,57 @@ typedef void source_skip_fn(void *ctx, const char *name, const char *why,
  * reported through skip (with the reason) and the walk goes on; errors
  * returned are what fn returned or out-of-memory.
  */
-struct oomlens_error *source_walk(const char *path, source_fn *fn,
-				  source_skip_fn *skip, void *ctx,
-				  struct source_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+source_walk(const char *path, source_fn *fn, source_skip_fn *skip, void *ctx,
+	    struct source_stats *stats);
 
 /*
  * Offered every regular file on disk before it is read as a log: set
  * *claimed to take it (a vmcore, say) so the walker passes it by. An
  * error stops the walk.
  */
-typedef struct oomlens_error *source_claim_fn(void *ctx, const char *path,
-					      bool *claimed);
+typedef OOMLENS_MUST_CHECK struct oomlens_error *
+source_claim_fn(void *ctx, const char *path, bool *claimed);
 
 /* source_walk() with a claim callback. */
-struct oomlens_error *source_walk_claim(const char *path, source_fn *fn,
-					source_skip_fn *skip,
-					source_claim_fn *claim, void *ctx,
-					struct source_stats *stats);
+OOMLENS_MUST_CHECK struct oomlens_error *
+source_walk_claim(const char *path, source_fn *fn, source_skip_fn *skip,
+		  source_claim_fn *claim, void *ctx,
+		  struct source_stats *stats);
 
 /* True if an archive entry's name looks like a kernel log worth reading. */
 bool source_entry_wanted(const char *entry_name);
+
+/*
+ * Tarballs and compressed files inside an archive are read as archives of
+ * their own, down to this many levels (the file on disk is the first); a
+ * deeper one is passed over, and said so.
+ */
+#define SOURCE_MAX_NEST 4
+
+/*
+ * The host a file or directory name states, into host (n bytes), and the
+ * date it states into *date (the epoch of that day's last second; 0 when
+ * none): "sosreport-HOST[-CASE]-YYYY-MM-DD-XXXXXX" (sos 4; a case number
+ * of 5 digits or more is dropped), "sosreport-HOST-YYYYMMDDHHMMSS" or
+ * "sosreport-HOST.CASE-..." (sos 3), "scc_HOST_YYMMDD_HHMM" and
+ * "nts_HOST_YYMMDD_HHMM" (supportconfig), and with any_dated
+ * "HOST-YYYY-MM-DD..." or "HOST-YYYYMMDD...". False when it names none.
+ */
+bool source_name_host(const char *name, bool any_dated, char *host, size_t n,
+		      int64_t *date);
+
+struct oom_incident;
+
+/*
+ * Give an incident read from stream s its host and its wall-clock time:
+ * the stream's host (a hostname entry, an archive's name) over the syslog
+ * host field the lines carry; the time from the incident's date text
+ * (parsers/when.h, the year from s->ref_time), else the stream's boot time
+ * (learnt from an incident stating both a date and an uptime) plus its
+ * uptime, else "uptime-only". Errors: NOMEM.
+ */
+struct oomlens_error *source_stamp(struct source_stream *s,
+				   struct oom_incident *inc);
 
 #endif

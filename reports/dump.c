@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * A vmcore's process table as text, in crash's columns, and as JSON
+ * (reports/dump.h), with the meaning of the dump's rss and swap counters.
+ * A value the dump did not hold is shown as such ('-' in text), not as a
+ * number.
+ */
 #include "reports/dump.h"
 
 #include <stdio.h>
@@ -6,98 +12,6 @@
 
 #include "core/escape.h"
 #include "core/banned.h"
-
-static bool known(const struct dump_val *x)
-{
-	return x->prov == DUMP_READ || x->prov == DUMP_DERIVED;
-}
-
-/* get_mm_counter() reads a negative counter as 0 (2.6.34+). */
-static int64_t counter(const struct dump_val *x)
-{
-	return x->v < 0 ? 0 : x->v;
-}
-
-int64_t dump_rss_kernel_pages(const struct dump_task *t)
-{
-	static const enum dump_task_field parts[] = {DT_RSS_FILE, DT_RSS_ANON,
-						     DT_RSS_SHMEM};
-	int64_t sum = 0;
-	bool any = false;
-
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		const struct dump_val *x = &t->f[parts[i]];
-
-		if (x->prov == DUMP_UNREADABLE)
-			return -1;
-		if (known(x)) {
-			sum += counter(x);
-			any = true;
-		}
-	}
-	return any ? sum : -1;
-}
-
-/* counter pages (-1: unknown) plus the unflushed deltas, if known */
-static int64_t with_cached(int64_t pages, const struct dump_val *cached)
-{
-	if (pages < 0 || !known(cached))
-		return pages;
-	pages += cached->v;
-	return pages < 0 ? 0 : pages;
-}
-
-int64_t dump_rss_pages(const struct dump_task *t)
-{
-	return with_cached(dump_rss_kernel_pages(t), &t->f[DT_RSS_CACHED]);
-}
-
-int64_t dump_swap_pages(const struct dump_task *t)
-{
-	return with_cached(dump_swap_kernel_pages(t), &t->f[DT_SWAP_CACHED]);
-}
-
-int64_t dump_swap_kernel_pages(const struct dump_task *t)
-{
-	if (known(&t->f[DT_SWAPENTS]))
-		return counter(&t->f[DT_SWAPENTS]);
-	if (known(&t->f[DT_SWAP_USAGE]))
-		return counter(&t->f[DT_SWAP_USAGE]);
-	return -1;
-}
-
-/*
- * TASK_* bits of include/linux/sched.h (stable since 2.6.x for these):
- * 1 INTERRUPTIBLE, 2 UNINTERRUPTIBLE, 4 STOPPED, 8 TRACED; TASK_IDLE is
- * UNINTERRUPTIBLE | NOLOAD (0x402, 4.14+; NOLOAD 0x400).
- */
-const char *dump_state_name(const struct dump_task *t)
-{
-	int64_t s = t->f[DT_STATE].v;
-
-	if (!known(&t->f[DT_STATE]))
-		return "??";
-	if (s == 0)
-		return "RU";
-	if (s & 1)
-		return "IN";
-	if ((s & 0x402) == 0x402)
-		return "ID";
-	if (s & 2)
-		return "UN";
-	if (s & 4)
-		return "ST";
-	if (s & 8)
-		return "TR";
-	return "??";
-}
-
-static int64_t kb(const struct dump_state *d, int64_t pages)
-{
-	int64_t ps = d->g[DG_PAGE_SIZE].v;
-
-	return pages < 0 || ps <= 0 ? -1 : pages * (ps / 1024);
-}
 
 struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 					    const struct dump_state *d,
@@ -117,11 +31,11 @@ struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 		err = strbuf_addf(sb, ", types from %s, symbols from %s",
 				  d->types_source,
 				  d->symbols_source ? d->symbols_source : "?");
-	if (!err && known(&d->g[DG_UPTIME_NS]))
+	if (!err && dump_val_known(&d->g[DG_UPTIME_NS]))
 		err = strbuf_addf(
 			sb, ", up %lld s",
 			(long long)(d->g[DG_UPTIME_NS].v / 1000000000));
-	if (!err && known(&d->g[DG_HZ]))
+	if (!err && dump_val_known(&d->g[DG_HZ]))
 		err = strbuf_addf(sb, ", HZ %lld", (long long)d->g[DG_HZ].v);
 	if (!err)
 		err = strbuf_addf(sb, ", log: %s%s\n",
@@ -156,20 +70,22 @@ struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
 	for (size_t i = 0; !err && i < d->n_tasks; i++) {
 		const struct dump_task *t = &d->tasks[i];
 		char vsz[24], rss[24], swap[24], adj[16], start[32];
-		const struct dump_val *a = known(&t->f[DT_OOM_SCORE_ADJ])
-						   ? &t->f[DT_OOM_SCORE_ADJ]
-						   : &t->f[DT_OOM_ADJ];
+		const struct dump_val *a =
+			dump_val_known(&t->f[DT_OOM_SCORE_ADJ])
+				? &t->f[DT_OOM_SCORE_ADJ]
+				: &t->f[DT_OOM_ADJ];
 
 		cell(vsz, sizeof(vsz),
-		     known(&t->f[DT_TOTAL_VM]) ? kb(d, t->f[DT_TOTAL_VM].v)
-					       : -1);
-		cell(rss, sizeof(rss), kb(d, dump_rss_pages(t)));
-		cell(swap, sizeof(swap), kb(d, dump_swap_pages(t)));
-		if (known(a))
+		     dump_val_known(&t->f[DT_TOTAL_VM])
+			     ? dump_pages_kb(d, t->f[DT_TOTAL_VM].v)
+			     : -1);
+		cell(rss, sizeof(rss), dump_pages_kb(d, dump_rss_pages(t)));
+		cell(swap, sizeof(swap), dump_pages_kb(d, dump_swap_pages(t)));
+		if (dump_val_known(a))
 			snprintf(adj, sizeof(adj), "%lld", (long long)a->v);
 		else
 			snprintf(adj, sizeof(adj), "-");
-		if (known(&t->f[DT_START_TIME_NS]))
+		if (dump_val_known(&t->f[DT_START_TIME_NS]))
 			snprintf(start, sizeof(start), "%lld.%03lld",
 				 (long long)(t->f[DT_START_TIME_NS].v /
 					     1000000000),
@@ -191,7 +107,7 @@ struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
 
 static void jw_val(struct jw *w, const char *key, const struct dump_val *x)
 {
-	if (known(x))
+	if (dump_val_known(x))
 		jw_int(w, key, x->v);
 	else
 		jw_null(w, key);
@@ -203,7 +119,7 @@ static void jw_kb(struct jw *w, const char *key, const struct dump_state *d,
 	if (pages < 0)
 		jw_null(w, key);
 	else
-		jw_int(w, key, kb(d, pages));
+		jw_int(w, key, dump_pages_kb(d, pages));
 }
 
 void render_dump_json(struct jw *w, const struct dump_state *d,
@@ -239,7 +155,8 @@ void render_dump_json(struct jw *w, const struct dump_state *d,
 		jw_str(w, "comm", t->comm);
 		jw_str(w, "state", dump_state_name(t));
 		jw_kb(w, "vsz_kb", d,
-		      known(&t->f[DT_TOTAL_VM]) ? t->f[DT_TOTAL_VM].v : -1);
+		      dump_val_known(&t->f[DT_TOTAL_VM]) ? t->f[DT_TOTAL_VM].v
+							 : -1);
 		jw_kb(w, "rss_kb", d, dump_rss_pages(t));
 		jw_kb(w, "rss_kernel_kb", d, dump_rss_kernel_pages(t));
 		jw_kb(w, "swap_kb", d, dump_swap_pages(t));
@@ -251,7 +168,7 @@ void render_dump_json(struct jw *w, const struct dump_state *d,
 		jw_str(w, "task_struct", addr);
 		jw_object(w, "fields");
 		for (int f = 0; f < DT_FIELD_COUNT; f++)
-			if (known(&t->f[f]))
+			if (dump_val_known(&t->f[f]))
 				jw_int(w, dump_task_field_info[f].name,
 				       t->f[f].v);
 		jw_end_object(w);

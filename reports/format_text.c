@@ -68,7 +68,7 @@ static struct oomlens_error *text_end(struct report *r)
 		strbuf_addf(&r->out,
 			    "Other memory events (not kernel OOM kills): %zu\n",
 			    r->events);
-		render_text_wrapped(&r->out, r->ev.buf, r->ev.len);
+		return render_text_wrapped(&r->out, r->ev.buf, r->ev.len);
 	}
 	return strbuf_error(&r->out);
 }

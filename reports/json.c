@@ -1,11 +1,55 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The JSON renderer of incidents and events (docs/json-schema.md is the
+ * interface): every key in a fixed order, absent values as null, input
+ * strings escaped by reports/jsonw.c.
+ */
 #include "reports/render.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "model/fields.h"
+#include "reports/explain.h"
 #include "reports/jsonw.h"
 #include "core/banned.h"
+
+/* One row of a field table as a JSON member (model/fields.h). */
+static void field_json(struct jw *w, const struct field *f, const void *base)
+{
+	if (!f->json)
+		return;
+	switch (f->type) {
+	case FIELD_BOOL:
+		jw_bool(w, f->json, field_int(f, base) == 1);
+		break;
+	case FIELD_DOUBLE:
+		jw_double(w, f->json, field_double(f, base),
+			  field_known(f, base));
+		break;
+	case FIELD_TIME: {
+		char iso[32];
+
+		jw_str(w, f->json, field_text(f, base, iso, sizeof(iso)));
+		break;
+	}
+	default:
+		if (field_is_text(f))
+			jw_str(w, f->json, field_str(f, base));
+		else
+			jw_int(w, f->json, field_int(f, base));
+	}
+}
+
+/* The members of table t's group g, in table order. */
+static void group_json(struct jw *w, const struct field_table *t,
+		       enum field_group g, const void *base)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rows[i].group == g)
+			field_json(w, &t->rows[i], base);
+}
 
 static void pos_fields(struct jw *w, const char *prefix_line,
 		       const struct oom_pos *p)
@@ -13,7 +57,8 @@ static void pos_fields(struct jw *w, const char *prefix_line,
 	jw_int(w, prefix_line, p->line ? (int64_t)p->line : OOM_VAL_NONE);
 }
 
-static void counter(struct jw *w, const char *k,
+static void counter(struct jw *w, const char *k, enum field_group g,
+		    const struct oom_incident *inc,
 		    const struct oom_memcg_counter *c)
 {
 	if (c->usage_kb == OOM_VAL_NONE && c->limit_kb == OOM_VAL_NONE) {
@@ -21,28 +66,14 @@ static void counter(struct jw *w, const char *k,
 		return;
 	}
 	jw_object(w, k);
-	jw_int(w, "usage_kb", c->usage_kb);
-	jw_int(w, "limit_kb", c->limit_kb);
-	jw_int(w, "failcnt", c->failcnt);
+	group_json(w, &field_incident, g, inc);
 	jw_end_object(w);
 }
 
 static void kill_obj(struct jw *w, const char *k, const struct oom_kill *v)
 {
 	jw_object(w, k);
-	jw_int(w, "pid", v->pid);
-	jw_str(w, "comm", v->comm);
-	jw_str(w, "kind", oom_kill_kind_name(v->kind));
-	jw_int(w, "uid", v->uid);
-	jw_int(w, "total_vm_kb", v->total_vm_kb);
-	jw_int(w, "anon_rss_kb", v->anon_rss_kb);
-	jw_int(w, "file_rss_kb", v->file_rss_kb);
-	jw_int(w, "shmem_rss_kb", v->shmem_rss_kb);
-	jw_int(w, "pgtables_kb", v->pgtables_kb);
-	jw_int(w, "oom_score_adj", v->oom_score_adj);
-	jw_str(w, "message", v->message);
-	jw_str(w, "format", v->format_id);
-	pos_fields(w, "line", &v->pos);
+	group_json(w, &field_kill, FG_TOP, v);
 	jw_end_object(w);
 }
 
@@ -173,6 +204,65 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 	jw_end_object(w);
 }
 
+/* The explanation (reports/explain.h): docs/json-schema.md, "explanation". */
+static void explanation_obj(struct jw *w, const struct oom_incident *inc,
+			    const struct verdict_list *models)
+{
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_memory *m;
+	size_t i;
+
+	if (!x) {
+		w->err = &oomlens_error_nomem;
+		return;
+	}
+	explain_incident(x, inc, models);
+	m = &x->mem;
+	jw_object(w, "explanation");
+	jw_object(w, "memory");
+	jw_str(w, "scope", m->scope);
+	jw_int(w, "total_kb", m->total_kb);
+	jw_int(w, "free_kb", m->free_kb);
+	jw_int(w, "anon_kb", m->anon_kb);
+	jw_int(w, "file_kb", m->file_kb);
+	jw_int(w, "shmem_kb", m->shmem_kb);
+	jw_int(w, "slab_kb", m->slab_kb);
+	jw_int(w, "pagetables_kb", m->pagetables_kb);
+	jw_int(w, "hugepages_kb", m->hugepages_kb);
+	jw_int(w, "swap_total_kb", m->swap_total_kb);
+	jw_int(w, "swap_free_kb", m->swap_free_kb);
+	jw_end_object(w);
+	jw_array(w, "zones");
+	for (i = 0; i < x->n_zones; i++) {
+		jw_object(w, NULL);
+		jw_str(w, "scope", x->zones[i].scope);
+		jw_int(w, "free_kb", x->zones[i].free_kb);
+		jw_int(w, "min_kb", x->zones[i].min_kb);
+		jw_int(w, "low_kb", x->zones[i].low_kb);
+		jw_int(w, "high_kb", x->zones[i].high_kb);
+		jw_int(w, "present_kb", x->zones[i].present_kb);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_array(w, "reasons");
+	for (i = 0; i < x->n; i++) {
+		const struct explain_reason *r = &x->r[i];
+
+		jw_object(w, NULL);
+		jw_str(w, "topic", explain_topic_name(r->topic));
+		jw_str(w, "code", r->code);
+		jw_int(w, "value", r->value);
+		jw_int(w, "limit", r->limit);
+		jw_str(w, "text", r->text);
+		jw_str(w, "evidence", r->evidence[0] ? r->evidence : NULL);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+	jw_int(w, "reasons_dropped", (int64_t)x->dropped);
+	jw_end_object(w);
+	free(x);
+}
+
 void render_incident_json(struct jw *w, const struct oom_incident *inc,
 			  int64_t id, const struct verdict_list *models)
 {
@@ -189,49 +279,25 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 		 (unsigned long long)inc->fingerprint);
 	jw_str(w, "source", inc->source);
 	jw_str(w, "fingerprint", fp);
-	pos_fields(w, "first_line", &inc->first);
-	pos_fields(w, "last_line", &inc->last);
-	jw_int(w, "first_offset", (int64_t)inc->first.offset);
-	jw_str(w, "kernel_release", inc->kernel_release);
-	jw_double(w, "uptime", inc->uptime, inc->has_uptime);
-	jw_str(w, "wallclock", inc->wallclock);
-	jw_str(w, "host", inc->host);
-	jw_str(w, "prefix_style", inc->prefix_style);
+	group_json(w, &field_incident, FG_HEAD, inc);
 
 	if (t->format_id || t->pid != OOM_VAL_NONE) {
 		jw_object(w, "trigger");
-		jw_str(w, "comm", t->comm);
-		jw_int(w, "pid", t->pid);
-		jw_str(w, "gfp_mask", t->gfp_mask);
-		jw_str(w, "gfp_flags", t->gfp_flags);
-		jw_str(w, "nodemask", t->nodemask);
-		jw_int(w, "order", t->order);
-		jw_int(w, "oom_adj", t->oom_adj);
-		jw_int(w, "oom_score_adj", t->oom_score_adj);
-		jw_int(w, "cpu", t->cpu);
-		jw_str(w, "hardware", t->hardware);
-		jw_str(w, "workqueue", t->workqueue);
-		jw_str(w, "format", t->format_id);
-		pos_fields(w, "line", &t->pos);
+		group_json(w, &field_incident, FG_TRIGGER, inc);
 		jw_end_object(w);
 	} else {
 		jw_null(w, "trigger");
 	}
-	jw_str(w, "constraint", oom_constraint_name(inc->constraint));
-	jw_str(w, "constraint_raw", inc->constraint_raw);
-	jw_str(w, "constraint_evidence", inc->constraint_evidence);
-	jw_str(w, "cpuset", inc->cpuset);
-	jw_str(w, "mems_allowed", inc->mems_allowed);
+	group_json(w, &field_incident, FG_CONSTRAINT, inc);
 
 	if (inc->memcg.present) {
 		jw_object(w, "memcg");
-		jw_str(w, "task_path", inc->memcg.task_path);
-		jw_str(w, "limit_path", inc->memcg.limit_path);
-		jw_str(w, "oom_group_path", inc->memcg.group_path);
-		counter(w, "memory", &inc->memcg.memory);
-		counter(w, "memory_swap", &inc->memcg.memsw);
-		counter(w, "kmem", &inc->memcg.kmem);
-		counter(w, "swap", &inc->memcg.swap);
+		group_json(w, &field_incident, FG_MEMCG, inc);
+		counter(w, "memory", FG_MEMCG_MEMORY, inc, &inc->memcg.memory);
+		counter(w, "memory_swap", FG_MEMCG_MEMSW, inc,
+			&inc->memcg.memsw);
+		counter(w, "kmem", FG_MEMCG_KMEM, inc, &inc->memcg.kmem);
+		counter(w, "swap", FG_MEMCG_SWAP, inc, &inc->memcg.swap);
 		jw_end_object(w);
 	} else {
 		jw_null(w, "memcg");
@@ -239,17 +305,7 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 
 	if (inc->mem.present) {
 		jw_object(w, "meminfo");
-		jw_int(w, "page_kb",
-		       inc->mem.page_kb ? inc->mem.page_kb : OOM_VAL_NONE);
-		jw_int(w, "pages_ram", inc->mem.pages_ram);
-		jw_int(w, "pages_highmem", inc->mem.pages_highmem);
-		jw_int(w, "pages_reserved", inc->mem.pages_reserved);
-		jw_int(w, "pages_cma_reserved", inc->mem.pages_cma_reserved);
-		jw_int(w, "pages_hwpoisoned", inc->mem.pages_hwpoisoned);
-		jw_int(w, "pagecache_pages", inc->mem.pagecache_pages);
-		jw_int(w, "swapcache_pages", inc->mem.swapcache_pages);
-		jw_int(w, "free_swap_kb", inc->mem.free_swap_kb);
-		jw_int(w, "total_swap_kb", inc->mem.total_swap_kb);
+		group_json(w, &field_incident, FG_MEMINFO, inc);
 		jw_end_object(w);
 	} else {
 		jw_null(w, "meminfo");
@@ -267,12 +323,7 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 
 	if (inc->selected.present) {
 		jw_object(w, "selected");
-		jw_int(w, "pid", inc->selected.pid);
-		jw_str(w, "comm", inc->selected.comm);
-		jw_int(w, "score", inc->selected.score);
-		jw_str(w, "message", inc->selected.message);
-		jw_str(w, "format", inc->selected.format_id);
-		pos_fields(w, "line", &inc->selected.pos);
+		group_json(w, &field_incident, FG_SELECTED, inc);
 		jw_end_object(w);
 	} else {
 		jw_null(w, "selected");
@@ -287,18 +338,13 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 	jw_end_array(w);
 	if (inc->reaper.present) {
 		jw_object(w, "oom_reaper");
-		jw_bool(w, "reaped", inc->reaper.reaped);
-		jw_int(w, "pid", inc->reaper.pid);
-		jw_str(w, "comm", inc->reaper.comm);
-		jw_int(w, "anon_rss_kb", inc->reaper.anon_rss_kb);
-		jw_int(w, "file_rss_kb", inc->reaper.file_rss_kb);
-		jw_int(w, "shmem_rss_kb", inc->reaper.shmem_rss_kb);
+		group_json(w, &field_incident, FG_REAPER, inc);
 		jw_end_object(w);
 	} else {
 		jw_null(w, "oom_reaper");
 	}
 
-	jw_str(w, "table_format", inc->table_format_id);
+	group_json(w, &field_incident, FG_TABLE, inc);
 	jw_array(w, "columns");
 	for (i = 0; i < inc->n_columns; i++)
 		jw_str(w, NULL, inc->columns[i]);
@@ -317,11 +363,7 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 		jw_end_object(w);
 	}
 	jw_end_array(w);
-	jw_bool(w, "forkbomb_kill", inc->forkbomb_kill);
-	jw_bool(w, "truncated", inc->truncated);
-	jw_bool(w, "partial", inc->partial);
-	jw_bool(w, "no_killable", inc->no_killable);
-	jw_str(w, "panic", inc->panic);
+	group_json(w, &field_incident, FG_FLAGS, inc);
 	jw_array(w, "warnings");
 	for (i = 0; i < inc->n_warnings; i++) {
 		jw_object(w, NULL);
@@ -330,34 +372,20 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 		jw_end_object(w);
 	}
 	jw_end_array(w);
-	jw_int(w, "warnings_dropped", (int64_t)inc->warnings_dropped);
+	group_json(w, &field_incident, FG_TAIL, inc);
 	if (models) {
 		jw_array(w, "models");
 		for (i = 0; i < models->n; i++)
 			verdict_obj(w, &models->v[i]);
 		jw_end_array(w);
 	}
+	explanation_obj(w, inc, models);
 	jw_end_object(w);
 }
 
 void render_event_json(struct jw *w, const struct oom_event *ev)
 {
 	jw_object(w, NULL);
-	jw_str(w, "kind", oom_event_kind_name(ev->kind));
-	jw_str(w, "source", ev->source);
-	pos_fields(w, "line", &ev->pos);
-	jw_str(w, "program", ev->program);
-	jw_str(w, "format", ev->format_id);
-	jw_int(w, "pid", ev->pid);
-	jw_str(w, "comm", ev->comm);
-	jw_str(w, "wallclock", ev->wallclock);
-	jw_str(w, "host", ev->host);
-	jw_double(w, "uptime", ev->uptime, ev->has_uptime);
-	jw_str(w, "text", ev->text);
-	jw_int(w, "order", ev->order);
-	jw_str(w, "gfp_mask", ev->gfp_mask);
-	jw_str(w, "gfp_flags", ev->gfp_flags);
-	jw_str(w, "nodemask", ev->nodemask);
-	jw_int(w, "blocked_secs", ev->blocked_secs);
+	group_json(w, &field_event, FG_TOP, ev);
 	jw_end_object(w);
 }

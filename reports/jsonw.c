@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The JSON writer (reports/jsonw.h). Invariants: the output is valid JSON
+ * whatever the input strings hold (control characters escaped, invalid
+ * UTF-8 as U+FFFD); errors are sticky and read once at the end.
+ */
 #include "reports/jsonw.h"
 
 #include <stdio.h>

@@ -21,9 +21,9 @@
 
 /* Every format, indexed by enum report_format. */
 static const struct renderer *const renderers[REPORT_FORMATS] = {
-	[REPORT_TEXT] = &render_text,
-	[REPORT_JSON] = &render_json,
-	[REPORT_JSONL] = &render_jsonl,
+	[REPORT_TEXT] = &render_text,	[REPORT_JSON] = &render_json,
+	[REPORT_JSONL] = &render_jsonl, [REPORT_HTML] = &render_html,
+	[REPORT_CSV] = &render_csv,
 };
 
 bool report_format_parse(const char *name, enum report_format *out)
@@ -47,7 +47,7 @@ const char *report_format_name(enum report_format fmt)
 }
 
 /* Write r->out to the file; the buffers' sticky errors first. */
-static struct oomlens_error *flush(struct report *r)
+static OOMLENS_MUST_CHECK struct oomlens_error *flush(struct report *r)
 {
 	struct oomlens_error *err = strbuf_error(&r->out);
 
@@ -109,10 +109,34 @@ struct oomlens_error *report_begin(struct report **out, enum report_format fmt,
 	return report_begin_with(out, fmt, f, NULL);
 }
 
-static struct oomlens_error *incident(struct report *r, int64_t id,
-				      const struct oom_incident *inc,
-				      const struct verdict_list *models,
-				      bool brief)
+struct oomlens_error *report_begin_csv(struct report **out,
+				       enum csv_table table, FILE *f)
+{
+	struct report_options opt = {.table = table};
+
+	return report_begin_with(out, REPORT_CSV, f, &opt);
+}
+
+struct oomlens_error *report_verdict(struct report *r, int64_t id,
+				     const struct verdict *v)
+{
+	struct oomlens_error *err;
+
+	if (!r->ops->verdict)
+		return NULL;
+	err = r->ops->verdict(r, id, v);
+	return err ? err : flush(r);
+}
+
+void report_summary_row(struct report *r, const struct verdict_summary *row)
+{
+	if (r->ops->summary_row)
+		r->ops->summary_row(r, row);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+incident(struct report *r, int64_t id, const struct oom_incident *inc,
+	 const struct verdict_list *models, bool brief)
 {
 	struct oomlens_error *err = NULL;
 
@@ -201,6 +225,8 @@ void report_abort(struct report *r)
 {
 	if (!r)
 		return;
+	if (r->ops->release)
+		r->ops->release(r);
 	strbuf_release(&r->out);
 	strbuf_release(&r->ev);
 	strbuf_release(&r->vm);

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The archive-wide summary of model verdicts (reports/summary.h), row by
+ * row as the database yields them, in text or JSON.
+ */
 #include "reports/summary.h"
 
 #include <errno.h>

@@ -16,12 +16,13 @@
 struct summary_report;
 
 /* f is borrowed. Errors: NOMEM. */
-struct oomlens_error *summary_begin(struct summary_report **out,
-				    enum report_format fmt, FILE *f);
+OOMLENS_MUST_CHECK struct oomlens_error *
+summary_begin(struct summary_report **out, enum report_format fmt, FILE *f);
 /* row is borrowed for the call. */
-struct oomlens_error *summary_row(struct summary_report *s,
-				  const struct verdict_summary *row);
+OOMLENS_MUST_CHECK struct oomlens_error *
+summary_row(struct summary_report *s, const struct verdict_summary *row);
 /* Write the end, flush and free s; *rows gets the number of rows. */
-struct oomlens_error *summary_end(struct summary_report *s, size_t *rows);
+OOMLENS_MUST_CHECK struct oomlens_error *summary_end(struct summary_report *s,
+						     size_t *rows);
 
 #endif

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The text renderer of incidents and events: what a support engineer reads
+ * first (trigger, constraint, victim, who held memory, the models'
+ * verdicts). Input strings are escaped before they reach a terminal.
+ */
 #include "reports/render.h"
 
 #include <stdio.h>
@@ -6,6 +11,7 @@
 #include <string.h>
 
 #include "core/escape.h"
+#include "reports/explain.h"
 #include "core/banned.h"
 
 /* Colour on a terminal (report_options.colour): bold, red, and off. */
@@ -15,26 +21,6 @@
 
 /* Escaped copies of one incident's strings (core/escape.h) */
 #define ESCAPED_CAP ((size_t)64 << 20)
-
-/* "1.5 GiB" from kB; "?" when unknown. */
-static const char *human_kb(char *buf, size_t n, int64_t kb)
-{
-	static const char *const units[] = {"kB", "MiB", "GiB", "TiB", "PiB"};
-	double v = (double)kb;
-	int u = 0;
-
-	if (kb == OOM_VAL_NONE)
-		return "?";
-	while (v >= 1024 && u < 4) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, n, "%lld kB", (long long)kb);
-	else
-		snprintf(buf, n, "%.1f %s", v, units[u]);
-	return buf;
-}
 
 static int64_t task_rss_kb(const struct oom_task *t, unsigned page_kb)
 {
@@ -72,7 +58,8 @@ static const char *tx(struct strpool *pool, const char *s)
  * memory if an escaped copy could not be made (the text would say
  * "(out of memory)" in its place), else NULL. Releases pool.
  */
-static struct oomlens_error *text_done(struct strbuf *sb, struct strpool *pool)
+static OOMLENS_MUST_CHECK struct oomlens_error *text_done(struct strbuf *sb,
+							  struct strpool *pool)
 {
 	struct oomlens_error *err = strbuf_error(sb);
 
@@ -82,9 +69,9 @@ static struct oomlens_error *text_done(struct strbuf *sb, struct strpool *pool)
 	return err;
 }
 
-static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
-				       const struct oom_incident *inc,
-				       int64_t victim_pid, size_t top)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+top_tasks(struct strbuf *sb, struct strpool *pool,
+	  const struct oom_incident *inc, int64_t victim_pid, size_t top)
 {
 	unsigned page_kb = oom_incident_page_kb(inc);
 	struct ranked *r;
@@ -112,14 +99,15 @@ static struct oomlens_error *top_tasks(struct strbuf *sb, struct strpool *pool,
 				      ? t->col[TASK_OOM_SCORE_ADJ]
 				      : t->col[TASK_OOM_ADJ];
 
-		strbuf_addf(sb, "  %s %8lld %6lld %10s %10s %6lld  %s\n",
-			    t->col[TASK_PID] == victim_pid ? "*" : " ",
-			    (long long)t->col[TASK_PID],
-			    (long long)t->col[TASK_UID],
-			    human_kb(a, sizeof(a), r[i].key),
-			    human_kb(b, sizeof(b),
-				     oom_task_kb(t, TASK_SWAPENTS, page_kb)),
-			    (long long)adj, opt(tx(pool, t->comm)));
+		strbuf_addf(
+			sb, "  %s %8lld %6lld %10s %10s %6lld  %s\n",
+			t->col[TASK_PID] == victim_pid ? "*" : " ",
+			(long long)t->col[TASK_PID],
+			(long long)t->col[TASK_UID],
+			report_human_kb(a, sizeof(a), r[i].key),
+			report_human_kb(b, sizeof(b),
+					oom_task_kb(t, TASK_SWAPENTS, page_kb)),
+			(long long)adj, opt(tx(pool, t->comm)));
 	}
 	free(r);
 	return NULL;
@@ -220,6 +208,73 @@ static void explain_lines(struct strbuf *sb, struct strpool *pool,
 	}
 }
 
+/*
+ * Append s wrapped at 79 columns: the first line after first, the next
+ * ones indented by indent spaces. Breaks only at spaces, so a UTF-8
+ * sequence is never cut.
+ */
+static void wrap(struct strbuf *sb, const char *first, size_t indent,
+		 const char *s)
+{
+	size_t col = strlen(first), len = strlen(s);
+	const size_t width = 79;
+
+	strbuf_adds(sb, first);
+	while (len) {
+		size_t take = len, room = width > col ? width - col : 20;
+
+		if (take > room) {
+			take = room;
+			while (take > 0 && s[take] != ' ')
+				take--;
+			if (!take) /* one long word: let it overflow */
+				for (take = room; take < len && s[take] != ' ';)
+					take++;
+		}
+		strbuf_add(sb, s, take);
+		strbuf_adds(sb, "\n");
+		s += take;
+		len -= take;
+		while (len && *s == ' ') {
+			s++;
+			len--;
+		}
+		if (len) {
+			strbuf_addf(sb, "%*s", (int)indent, "");
+			col = indent;
+		}
+	}
+}
+
+/* The explanation (reports/explain.h), topic by topic. */
+static void explanation_text(struct strbuf *sb, struct strpool *pool,
+			     const struct oom_incident *inc,
+			     const struct verdict_list *models)
+{
+	struct explanation *x = malloc(sizeof(*x));
+	int topic = -1;
+	size_t i;
+
+	if (!x) {
+		strbuf_adds(sb, "  Explanation: out of memory\n");
+		return;
+	}
+	explain_incident(x, inc, models);
+	for (i = 0; i < x->n; i++) {
+		const struct explain_reason *r = &x->r[i];
+
+		if ((int)r->topic != topic) {
+			topic = (int)r->topic;
+			strbuf_addf(sb, "  %s:\n",
+				    explain_topic_title(r->topic));
+		}
+		wrap(sb, "    - ", 6, tx(pool, r->text));
+		if (r->evidence[0])
+			wrap(sb, "      evidence: ", 8, tx(pool, r->evidence));
+	}
+	free(x);
+}
+
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
 					   size_t index, int64_t id,
@@ -244,8 +299,17 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		    inc->truncated ? " [truncated: report cut short]" : "",
 		    inc->panic ? " [panic]" : "", ro->colour ? SGR_OFF : "");
 	if (inc->wallclock || inc->has_uptime) {
+		char iso[32];
+
 		strbuf_adds(sb, "  When:       ");
-		if (inc->wallclock)
+		if (oom_incident_time_iso(inc, iso, sizeof(iso)))
+			strbuf_addf(sb, "%s (%s%s%s)%s", iso,
+				    inc->time_source ? inc->time_source : "?",
+				    inc->wallclock ? ": " : "",
+				    inc->wallclock ? tx(&tmp, inc->wallclock)
+						   : "",
+				    inc->has_uptime ? ", " : "");
+		else if (inc->wallclock)
 			strbuf_addf(sb, "%s%s", tx(&tmp, inc->wallclock),
 				    inc->has_uptime ? ", " : "");
 		if (inc->has_uptime)
@@ -290,22 +354,26 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		int64_t ram = m->pages_ram;
 
 		strbuf_addf(sb, "  Memory:     RAM %s",
-			    human_kb(a, sizeof(a), oom_pages_kb(ram, page_kb)));
+			    report_human_kb(a, sizeof(a),
+					    oom_pages_kb(ram, page_kb)));
 		if (m->pages_reserved != OOM_VAL_NONE)
-			strbuf_addf(sb, ", reserved %s",
-				    human_kb(b, sizeof(b),
-					     oom_pages_kb(m->pages_reserved,
-							  page_kb)));
+			strbuf_addf(
+				sb, ", reserved %s",
+				report_human_kb(b, sizeof(b),
+						oom_pages_kb(m->pages_reserved,
+							     page_kb)));
 		strbuf_addf(sb, ", swap free %s of %s\n",
-			    human_kb(c, sizeof(c), m->free_swap_kb),
-			    human_kb(d, sizeof(d), m->total_swap_kb));
+			    report_human_kb(c, sizeof(c), m->free_swap_kb),
+			    report_human_kb(d, sizeof(d), m->total_swap_kb));
 	}
 	if (inc->memcg.memory.limit_kb != OOM_VAL_NONE)
 		strbuf_addf(
 			sb,
 			"  Memcg:      usage %s of limit %s, failcnt %lld\n",
-			human_kb(a, sizeof(a), inc->memcg.memory.usage_kb),
-			human_kb(b, sizeof(b), inc->memcg.memory.limit_kb),
+			report_human_kb(a, sizeof(a),
+					inc->memcg.memory.usage_kb),
+			report_human_kb(b, sizeof(b),
+					inc->memcg.memory.limit_kb),
 			(long long)inc->memcg.memory.failcnt);
 	for (i = 0; i < inc->n_forkbombs; i++)
 		strbuf_addf(
@@ -327,10 +395,10 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		strbuf_addf(
 			sb,
 			": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
-			human_kb(a, sizeof(a), v->total_vm_kb),
-			human_kb(b, sizeof(b), v->anon_rss_kb),
-			human_kb(c, sizeof(c), v->file_rss_kb),
-			human_kb(d, sizeof(d), v->shmem_rss_kb));
+			report_human_kb(a, sizeof(a), v->total_vm_kb),
+			report_human_kb(b, sizeof(b), v->anon_rss_kb),
+			report_human_kb(c, sizeof(c), v->file_rss_kb),
+			report_human_kb(d, sizeof(d), v->shmem_rss_kb));
 		for (i = 1; i < inc->n_kills; i++)
 			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
 				    (long long)inc->kills[i].pid,
@@ -350,6 +418,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		model_line(sb, &tmp, inc, &models->v[i]);
 	for (i = 0; models && i < models->n; i++)
 		explain_lines(sb, &tmp, &models->v[i]);
+	explanation_text(sb, &tmp, inc, models);
 	top_err = top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE, ro->top);
 	if (inc->n_warnings || inc->warnings_dropped) {
 		strbuf_addf(sb, "  Warnings:   %zu\n",
@@ -379,19 +448,19 @@ struct oomlens_error *render_also_seen_text(struct strbuf *sb, size_t index,
 
 /*
  * The fields of an allocation failure or a hung task, on a line of their
- * own; the strings escaped in pool.
+ * own; the strings escaped in pool. Errors stay in sb (sticky).
  */
-static struct oomlens_error *event_fields_text(struct strbuf *sb,
-					       struct strpool *pool,
-					       const struct oom_event *ev)
+static void event_fields_text(struct strbuf *sb, struct strpool *pool,
+			      const struct oom_event *ev)
 {
-	if (ev->kind == OOM_EVENT_HUNG_TASK)
-		return strbuf_addf(sb,
-				   "    task %s (pid %lld), blocked %lld s\n",
-				   tx(pool, opt(ev->comm)), (long long)ev->pid,
-				   (long long)ev->blocked_secs);
+	if (ev->kind == OOM_EVENT_HUNG_TASK) {
+		strbuf_addf(sb, "    task %s (pid %lld), blocked %lld s\n",
+			    tx(pool, opt(ev->comm)), (long long)ev->pid,
+			    (long long)ev->blocked_secs);
+		return;
+	}
 	if (ev->kind != OOM_EVENT_ALLOC_FAILURE)
-		return NULL;
+		return;
 	strbuf_addf(sb, "    task %s", tx(pool, opt(ev->comm)));
 	if (ev->order != OOM_VAL_NONE)
 		strbuf_addf(sb, ", order %lld", (long long)ev->order);
@@ -402,7 +471,7 @@ static struct oomlens_error *event_fields_text(struct strbuf *sb,
 			    ev->gfp_flags ? ")" : "");
 	if (ev->nodemask)
 		strbuf_addf(sb, ", nodemask %s", tx(pool, ev->nodemask));
-	return strbuf_adds(sb, "\n");
+	strbuf_adds(sb, "\n");
 }
 
 struct oomlens_error *render_event_text(struct strbuf *sb,
@@ -459,7 +528,10 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 			    ro->colour ? SGR_BOLD : "", "ID", "F", "WHEN",
 			    "HOST", "KERNEL", "CONSTR", "VICTIM",
 			    ro->colour ? SGR_OFF : "");
-	if (inc->wallclock)
+	if (oom_incident_time_iso(inc, when, sizeof(when))) {
+		when[10] = ' '; /* UTC, sortable, in 19 columns */
+		when[19] = '\0';
+	} else if (inc->wallclock)
 		snprintf(when, sizeof(when), "%s", tx(&tmp, inc->wallclock));
 	else if (inc->has_uptime)
 		snprintf(when, sizeof(when), "uptime %.0f s", inc->uptime);

@@ -1,7 +1,13 @@
 #!/bin/sh
-# Install the Debian packages oomlens builds with, or say which are missing.
+# Install the Debian packages oomlens builds and tests with, or say which
+# are missing. usage: scripts/deps.sh [slurm]
+# "slurm" adds what `make check-slurm` needs (a Slurm cluster's daemons,
+# munge, GNU parallel), which a plain build and `make check` do not.
 set -eu
-need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev dwarves xz-utils sqlite3 clang-format man-db groff-base"
+need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev dwarves xz-utils sqlite3 clang-format man-db groff-base chromium"
+if [ "${1:-}" = slurm ]; then
+	need="$need slurm-wlm munge parallel"
+fi
 missing=""
 for p in $need; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -132,3 +132,11 @@ if [ -s "$dense" ] && env --default-signal=INT true 2>/dev/null; then
 	expect 0 "after a signal: the rerun completes it" -- "$bin" ingest --db "$tmp/i.db" "$dense"
 	grep -q "1200 incidents: 200 new, 1000 already known" "$tmp/err" && ok || { bad "after a signal: rerun"; cat "$tmp/err"; }
 fi
+
+# the writer thread stores the parser's batches (500 incidents each) in the
+# order they came: incidents keep their file order within a source
+if [ -s "$dense" ] && command -v sqlite3 >/dev/null 2>&1; then
+	rm -f "$tmp/o.db"*
+	expect 0 "file order: ingest 1200 reports" -- "$bin" ingest --db "$tmp/o.db" "$dense"
+	[ "$(sqlite3 "$tmp/o.db" "SELECT count(*) FROM incidents a JOIN incidents b ON b.id = a.id + 1 WHERE b.first_line > a.first_line")" = 1199 ] && ok || bad "file order: ids follow the lines"
+fi

@@ -1,4 +1,9 @@
 // SPDX-License-Identifier: MIT
+/*
+ * The unit-test runner: every Check suite of tests/test_*.c in one
+ * srunner (Check's CK_RUN_SUITE picks one), plus helpers that collect what the
+ * parser yields, shared by the suites through tests/suites.h.
+ */
 #include <dirent.h>
 #include <unistd.h>
 #include <stdio.h>
@@ -9,7 +14,8 @@
 #include "parsers/patterns.h"
 #include "tests/suites.h"
 
-static struct oomlens_error *keep_incident(void *ctx, struct oom_incident *inc)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_incident(void *ctx, struct oom_incident *inc)
 {
 	struct collected *c = ctx;
 	struct oom_incident **p = realloc(c->inc, (c->n + 1) * sizeof(*p));
@@ -21,7 +27,8 @@ static struct oomlens_error *keep_incident(void *ctx, struct oom_incident *inc)
 	return NULL;
 }
 
-static struct oomlens_error *keep_event(void *ctx, const struct oom_event *ev)
+static OOMLENS_MUST_CHECK struct oomlens_error *
+keep_event(void *ctx, const struct oom_event *ev)
 {
 	struct collected *c = ctx;
 

@@ -55,9 +55,10 @@ void collect_text(struct collected *c, const char *text);
  * Through oomlog_parse_text() (the line source, journal exports), as a
  * dump's log buffer is read; text may hold NULs.
  */
-struct oomlens_error *collect_buffer(struct collected *c, const char *text,
-				     size_t len);
-struct oomlens_error *collect_file(struct collected *c, const char *path);
+OOMLENS_MUST_CHECK struct oomlens_error *
+collect_buffer(struct collected *c, const char *text, size_t len);
+OOMLENS_MUST_CHECK struct oomlens_error *collect_file(struct collected *c,
+						      const char *path);
 void collected_release(struct collected *c);
 
 /*

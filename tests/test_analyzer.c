@@ -144,24 +144,77 @@ START_TEST(test_release_era)
 }
 END_TEST
 
+/* The row of the model table that forces era. */
+static const struct analyzer_model *era_row(int era)
+{
+	const struct analyzer_model *row = NULL;
+	size_t i;
+
+	for (i = 0; i < analyzer_n_models; i++)
+		if (!strncmp(analyzer_models[i].name, "mainline-", 9) &&
+		    analyzer_models[i].param == era) {
+			ck_assert_msg(!row, "two rows for era %d", era);
+			row = &analyzer_models[i];
+		}
+	ck_assert_msg(row != NULL, "no row for era %d", era);
+	return row;
+}
+
+/* The invariants struct analyzer_model states, row by row. */
+START_TEST(test_model_table)
+{
+	size_t i, j;
+	int era;
+
+	ck_assert_uint_ge(analyzer_n_models, 13);
+	for (i = 0; i < analyzer_n_models; i++) {
+		const struct analyzer_model *m = &analyzer_models[i];
+
+		ck_assert_msg(m->name[0] &&
+				      strspn(m->name,
+					     "abcdefghijklmnopqrstuvwxyz"
+					     "0123456789.-") == strlen(m->name),
+			      "row %zu: name '%s'", i, m->name);
+		ck_assert_uint_lt(strlen(m->name),
+				  sizeof(((struct verdict *)0)->model));
+		ck_assert_int_ge(m->version, 1);
+		ck_assert_ptr_nonnull(m->help);
+		ck_assert_ptr_nonnull(m->source);
+		ck_assert_ptr_nonnull(m->run);
+		ck_assert_ptr_eq(analyzer_model_by_name(m->name), m);
+		/* a row the default runs somewhere says where, for the help */
+		if (m->in_all)
+			ck_assert_ptr_nonnull(m->applies_to);
+		for (j = 0; j < i; j++)
+			ck_assert_str_ne(analyzer_models[j].name, m->name);
+	}
+	for (era = 0; era < MAINLINE_ERA_COUNT; era++)
+		ck_assert_ptr_null(era_row(era)->applies); /* any kernel */
+	ck_assert_ptr_null(analyzer_model_by_name("all"));
+	ck_assert_ptr_null(analyzer_model_by_name(""));
+}
+END_TEST
+
 START_TEST(test_names_and_options)
 {
 	struct analyzer_options o;
 	struct oomlens_error *err;
 
-	ck_assert_int_eq(mainline_era_by_name("mainline-3.14"), MAINLINE_3_14);
-	ck_assert_int_eq(mainline_era_by_name("5.9"), MAINLINE_5_9);
-	ck_assert_int_eq(mainline_era_by_name("mainline-3.10"), -1);
+	ck_assert_int_eq(analyzer_model_by_name("mainline-3.14")->param,
+			 MAINLINE_3_14);
+	ck_assert_ptr_null(analyzer_model_by_name("5.9"));
+	ck_assert_ptr_null(analyzer_model_by_name("mainline-3.10"));
 	analyzer_options_init(&o);
 	ck_assert_uint_eq(o.n, 5);
-	ck_assert_int_eq(o.eras[0], -1);
-	ck_assert_int_eq(o.m2009[0], -1);
-	ck_assert_int_eq(o.m2009[4], M2009_RFC_AS_INTENDED);
-	ck_assert(o.only_old[1]);
+	ck_assert(o.by_default);
+	ck_assert_str_eq(o.models[0]->name, "mainline");
+	ck_assert_str_eq(o.models[4]->name, "rfc-2009-as-intended");
+	ck_assert_int_eq(o.models[4]->param, M2009_RFC_AS_INTENDED);
 	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline,mainline-4.0"));
 	ck_assert_uint_eq(o.n, 2);
-	ck_assert_int_eq(o.eras[1], MAINLINE_4_0);
-	ck_assert_int_eq(o.m2009[1], -1);
+	ck_assert(!o.by_default);
+	ck_assert_str_eq(o.models[1]->name, "mainline-4.0");
+	ck_assert_int_eq(o.models[1]->param, MAINLINE_4_0);
 	err = analyzer_options_parse(&o, "mainline-9.9");
 	ck_assert_ptr_nonnull(err);
 	ck_assert_ptr_nonnull(strstr(err->message, "'mainline-9.9'"));
@@ -172,13 +225,19 @@ START_TEST(test_names_and_options)
 	ck_assert_uint_eq(o.n, 2); /* untouched on error */
 	ck_assert_ptr_null(analyzer_options_parse(&o, "rfc-2009-as-posted"));
 	ck_assert_uint_eq(o.n, 1);
-	ck_assert_int_eq(o.m2009[0], M2009_RFC_AS_POSTED);
-	ck_assert(!o.only_old[0]);
+	ck_assert_int_eq(o.models[0]->param, M2009_RFC_AS_POSTED);
+	ck_assert(!o.by_default);
 	ck_assert_ptr_null(analyzer_options_parse(&o, "all"));
 	ck_assert_uint_eq(o.n, 5);
-	ck_assert(!o.only_old[4]);
-	ck_assert_int_eq(model2009_by_name("mmotm-2009-11"),
+	ck_assert(!o.by_default);
+	ck_assert_str_eq(o.models[4]->name, "rfc-2009-as-intended");
+	ck_assert_int_eq(analyzer_model_by_name("mmotm-2009-11")->param,
 			 M2009_MMOTM_2009_11);
+	err = analyzer_options_parse(&o, "all,all"); /* 10 models */
+	ck_assert_ptr_nonnull(err);
+	ck_assert_ptr_nonnull(strstr(err->message, "more than 8 models"));
+	oomlens_error_free(err);
+	ck_assert_uint_eq(o.n, 5); /* untouched on error */
 	ck_assert_ptr_null(analyzer_assume_parse(&o, "runtime=uptime"));
 	ck_assert_int_eq(o.assume.runtime, ASSUME_UPTIME);
 	ck_assert_ptr_null(analyzer_assume_parse(&o, "quiet=3000"));
@@ -201,6 +260,108 @@ START_TEST(test_names_and_options)
 END_TEST
 
 /* A global OOM of `release` with RAM (pages) and no swap. */
+static struct oom_incident *built(const char *release, int64_t ram);
+static void add_row(struct oom_incident *inc, int64_t pid, int64_t uid,
+		    int64_t rss, int64_t osa, const char *comm);
+
+/*
+ * Where each row applies: mainline where a mainline era covers the kernel
+ * (not 2.6.32), the 2009 models there only when named, by default where
+ * none does; a forced era anywhere, when named.
+ */
+START_TEST(test_model_fit)
+{
+	struct oom_incident *old = built("2.6.32-5-amd64", 1000);
+	struct oom_incident *new = built("5.10.0", 1000);
+	const struct analyzer_model *ml = analyzer_model_by_name("mainline");
+	const char *const y2009[] = {"linux-2.6.32", "mmotm-2009-11",
+				     "rfc-2009-as-posted",
+				     "rfc-2009-as-intended"};
+	size_t i;
+
+	ck_assert_int_eq(ml->applies(ml, old), ANALYZER_FIT_NONE);
+	ck_assert_int_eq(ml->applies(ml, new), ANALYZER_FIT_DEFAULT);
+	for (i = 0; i < 4; i++) {
+		const struct analyzer_model *m =
+			analyzer_model_by_name(y2009[i]);
+
+		ck_assert(m->in_all);
+		ck_assert_int_eq(m->applies(m, old), ANALYZER_FIT_DEFAULT);
+		ck_assert_int_eq(m->applies(m, new), ANALYZER_FIT_NAMED);
+	}
+	ck_assert(ml->in_all);
+	ck_assert(!analyzer_model_by_name("mainline-3.14")->in_all);
+	oom_incident_free(old);
+	oom_incident_free(new);
+}
+END_TEST
+
+/* Releases of each era, in enum mainline_era order. */
+static const char *const era_releases[MAINLINE_ERA_COUNT] = {
+	"2.6.36", "3.2.0",  "3.5.0",  "3.16.0",
+	"4.4.0",  "4.15.0", "4.19.0", "5.10.0",
+};
+
+/* `mainline` runs the row of the incident's era, named and versioned so. */
+START_TEST(test_mainline_runs_its_era)
+{
+	struct oom_incident *inc = built(era_releases[_i], 100000);
+	struct analyzer_options o;
+	struct verdict_list vl;
+
+	ck_assert_int_eq(mainline_era_of_release(era_releases[_i]), _i);
+	add_row(inc, 10, 1000, 500, 0, "a");
+	add_row(inc, 11, 1000, 900, 0, "b");
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_uint_eq(vl.n, 1);
+	ck_assert_str_eq(vl.v[0].model, era_row(_i)->name);
+	ck_assert_int_eq(vl.v[0].model_version, era_row(_i)->version);
+	ck_assert_int_eq(vl.v[0].victim.pid, 11);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* The --model help: every row, all and the default, within 79 columns. */
+START_TEST(test_models_help)
+{
+	char help[4096], small[16], line[128];
+	size_t n = analyzer_models_help(help, sizeof(help)), i, w = 0;
+	const char *p, *nl;
+	int first = 1;
+
+	ck_assert_uint_lt(n, sizeof(help));
+	ck_assert_uint_eq(strlen(help), n);
+	for (p = help; *p; p = nl + 1, first = 0) {
+		nl = strchr(p, '\n');
+		ck_assert_ptr_nonnull(nl);
+		/* the first line follows "  -m, --model LIST  " (20 columns) */
+		ck_assert_int_le((nl - p) + (first ? 20 : 0), 79);
+		ck_assert_int_ge(first ? 20 : (int)strspn(p, " "), 20);
+	}
+	for (i = 0; i < analyzer_n_models; i++)
+		if (strlen(analyzer_models[i].name) > w)
+			w = strlen(analyzer_models[i].name);
+	/* each row's line: its name, then its help from one column on */
+	for (i = 0; i < analyzer_n_models; i++) {
+		const struct analyzer_model *m = &analyzer_models[i];
+
+		snprintf(line, sizeof(line), "\n%20s%-*s %.*s", "", (int)w,
+			 m->name, (int)strcspn(m->help, " "), m->help);
+		ck_assert_msg(strstr(help, line), "no line for %s", m->name);
+	}
+	ck_assert_ptr_nonnull(strstr(help, "\n                    all "));
+	ck_assert_ptr_nonnull(strstr(help, "Default: mainline on kernels a"));
+	ck_assert_ptr_nonnull(
+		strstr(help, "rfc-2009-as-intended on kernels no"));
+	/* cut short like snprintf: NUL-terminated, the length it needs */
+	ck_assert_uint_eq(analyzer_models_help(small, sizeof(small)), n);
+	ck_assert_uint_eq(strlen(small), sizeof(small) - 1);
+	ck_assert(!strncmp(small, help, sizeof(small) - 1));
+}
+END_TEST
+
 static struct oom_incident *built(const char *release, int64_t ram)
 {
 	struct oom_incident *inc = oom_incident_new();
@@ -447,9 +608,20 @@ START_TEST(test_kernel_row_lookup)
 	}
 	ck_assert_ptr_null(kernel_row_of_release("2.6.32-5-amd64"));
 	ck_assert_ptr_null(kernel_row_of_release(NULL));
-	/* every row names its source */
-	for (i = 0; i < n_kernel_rows; i++)
-		ck_assert(kernel_rows[i].source && *kernel_rows[i].source);
+	/*
+	 * every row names its source, and says plainly when that source is
+	 * no kernel tree read on this machine (only 6.1.192 was)
+	 */
+	for (i = 0; i < n_kernel_rows; i++) {
+		const char *src = kernel_rows[i].source;
+
+		ck_assert(src && *src);
+		ck_assert_msg(
+			strstr(src, "6.1.192") ||
+				strstr(src,
+				       "not checked against a kernel tree on this machine"),
+			"%s: %s", kernel_rows[i].kernels, src);
+	}
 }
 END_TEST
 
@@ -723,6 +895,28 @@ static const char *expect_value(const char *line, const char *key, char *buf,
 	return buf;
 }
 
+/*
+ * Per row of the table of kernels (analyzer/kernels.c): how many generated
+ * reports of its releases had their kill line (the victim) and their
+ * printed score reproduced, and how many were checked.
+ */
+static int row_reproduced[64], row_checked[64];
+
+static void count_row(const struct oom_incident *inc, int bad)
+{
+	const struct kernel_row *row =
+		kernel_row_of_release(inc->kernel_release);
+	size_t i;
+
+	if (!row)
+		return;
+	i = (size_t)(row - kernel_rows);
+	ck_assert_uint_lt(i, sizeof(row_checked) / sizeof(row_checked[0]));
+	row_checked[i]++;
+	if (!bad)
+		row_reproduced[i]++;
+}
+
 /* The .expect's selected_pid and score of each incident, 2.6.36-5.0. */
 static int check_generated(const char *dir, const char *stem)
 {
@@ -730,7 +924,7 @@ static int check_generated(const char *dir, const char *stem)
 	struct collected c;
 	FILE *f;
 	size_t k = 0;
-	int bad = 0;
+	int bad = 0, one;
 
 	snprintf(path, sizeof(path), "%s/%s.log", dir, stem);
 	ck_assert_ptr_null(collect_file(&c, path));
@@ -751,22 +945,43 @@ static int check_generated(const char *dir, const char *stem)
 		    mainline_era_of_release(inc->kernel_release) < 0)
 			continue;
 		scores_checked++;
-		bad += reproduces(path, inc, strtoll(pid, NULL, 10),
-				  strtoll(score, NULL, 10));
+		one = reproduces(path, inc, strtoll(pid, NULL, 10),
+				 strtoll(score, NULL, 10));
+		count_row(inc, one);
+		bad += one;
 	}
 	fclose(f);
 	collected_release(&c);
 	return bad;
 }
 
+/*
+ * Every generated report's victim and score, and every row of the table
+ * of kernels with at least one report in its releases' own format
+ * (fixtures/gen/oomgen.c has an era per row) whose kill line and score
+ * are reproduced.
+ */
 START_TEST(test_generated)
 {
+	int missing = 0;
+
 	scores_checked = 0;
+	memset(row_checked, 0, sizeof(row_checked));
+	memset(row_reproduced, 0, sizeof(row_reproduced));
 	check_each_file(GENERATED, ".expect", "generated scores",
 			check_generated);
 	fprintf(stderr, "generated: %d printed scores reproduced\n",
 		scores_checked);
 	ck_assert_int_ge(scores_checked, 150);
+	for (size_t i = 0; i < n_kernel_rows; i++) {
+		if (row_reproduced[i])
+			continue;
+		fprintf(stderr,
+			"generated: no report of kernels %s reproduced (%d checked)\n",
+			kernel_rows[i].kernels, row_checked[i]);
+		missing++;
+	}
+	ck_assert_int_eq(missing, 0);
 }
 END_TEST
 
@@ -901,8 +1116,8 @@ static int check_explain_bounds(const char *dir, const char *stem)
 			const struct verdict *v;
 
 			analyzer_options_init(&o);
-			ck_assert_ptr_null(analyzer_options_parse(
-				&o, mainline_eras[era].name));
+			ck_assert_ptr_null(
+				analyzer_options_parse(&o, era_row(era)->name));
 			ck_assert_ptr_null(analyzer_run(c.inc[i], &o, &vl));
 			if (!vl.n || !vl.v[0].has_victim)
 				continue;
@@ -1849,35 +2064,6 @@ START_TEST(test_agreement)
 }
 END_TEST
 
-/* Child sacrifice, both eras, on the examples of their comments. */
-START_TEST(test_sacrifice)
-{
-	const struct sacrifice_child old[] = {
-		{true, true, 0, 0},    {false, false, 0, 0},
-		{false, true, -17, 0}, {false, true, 0, 0},
-		{false, true, 0, 0},
-	};
-	const struct sacrifice_child ml[] = {
-		{true, true, 0, 900},  {false, true, 0, 300},
-		{false, true, 0, 500}, {false, true, 0, 500},
-		{false, true, 0, 0},
-	};
-	const struct sacrifice_child none[] = {
-		{true, true, 0, 900},
-		{false, false, 0, 0},
-		{false, true, -17, 0},
-	};
-
-	ck_assert_uint_eq(sacrifice_2_6_32(old, 5), 3);
-	ck_assert_uint_eq(sacrifice_mainline(ml, 5), 2);
-	/* nothing to sacrifice: the parent */
-	ck_assert_uint_eq(sacrifice_2_6_32(none, 3), 3);
-	ck_assert_uint_eq(sacrifice_mainline(none, 1), 1);
-	ck_assert_uint_eq(sacrifice_mainline(ml + 4, 1), 1); /* points 0 */
-	ck_assert_uint_eq(sacrifice_2_6_32(NULL, 0), 0);
-}
-END_TEST
-
 Suite *analyzer_suite(void)
 {
 	Suite *s = suite_create("analyzer");
@@ -1897,7 +2083,11 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_memcg_interval);
 	tcase_add_test(tc, test_certain_between_samples);
 	tcase_add_test(tc, test_no_model);
-	tcase_add_test(tc, test_sacrifice);
+	tcase_add_test(tc, test_model_table);
+	tcase_add_test(tc, test_model_fit);
+	tcase_add_loop_test(tc, test_mainline_runs_its_era, 0,
+			    MAINLINE_ERA_COUNT);
+	tcase_add_test(tc, test_models_help);
 	tcase_add_loop_test(tc, test_agreement, 0,
 			    sizeof(agreement_cases) /
 				    sizeof(agreement_cases[0]));

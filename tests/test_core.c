@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of core/: string buffers, pools and arrays at their caps,
+ * cursor scanning, literal search, errors with context, escaping.
+ */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,4 +1,8 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of model/: task units, kernel versions, the fingerprint's
+ * blindness to blanks, capped warnings.
+ */
 #include <string.h>
 
 #include "model/incident.h"

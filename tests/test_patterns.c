@@ -1,4 +1,10 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the pattern table: each row matches its own example and
+ * fills exactly the fields it states, ids are unique and version ranges
+ * sane, trigger and kill lines of each era are told apart, table layouts
+ * name known columns.
+ */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,13 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of log-prefix recognition: every prefix style, the parse
+ * reused from the line before, uptime stamps of every width.
+ */
 #include <string.h>
 
 #include "parsers/prefix.h"
+#include "parsers/source.h"
+#include "parsers/when.h"
 #include "tests/suites.h"
 
 static const struct {
@@ -183,6 +189,107 @@ START_TEST(uptime_widths)
 }
 END_TEST
 
+/* Dates of every prefix style to UTC (parsers/when.h). */
+static const struct {
+	const char *text, *style;
+	int64_t ref, want; /* want -1: no time */
+	const char *source;
+} whens[] = {
+	/* a syslog date takes the year from the reference (sosreport date) */
+	{"Dec  3 08:26:51", "syslog", 1796342399, 1796286411, "syslog"},
+	{"Dec 03 08:26:51.123456", "syslog", 1796342399, 1796286411, "syslog"},
+	/* across a new year: January is this year, December the last */
+	{"Jan  1 01:00:00", "syslog", 1798934399, 1798765200, "syslog"},
+	{"Dec 31 23:20:00", "syslog", 1798934399, 1798759200, "syslog"},
+	/* a day past the reference is allowed (zones), more is last year */
+	{"Dec  4 08:26:51", "syslog", 1796342399, 1796372811, "syslog"},
+	{"Dec  6 08:26:51", "syslog", 1796342399, 1765009611, "syslog"},
+	{"Dec  3 08:26:51", "syslog", 0, -1, "syslog"},
+	{"Feb 30 01:00:00", "syslog", 1796342399, -1, "syslog"},
+	{"Dec  3 25:26:51", "syslog", 1796342399, -1, "syslog"},
+	/* dmesg -T in the locales fixtures/gen writes */
+	{"Thu Dec  3 08:26:51 2026", "dmesg-T", 0, 1796286411, "dmesg-T"},
+	{"jeu. déc.  3 08:26:51 2026", "dmesg-T", 0, 1796286411, "dmesg-T"},
+	{"mar. nov.  3 08:26:51 2026", "dmesg-T", 0, 1793694411, "dmesg-T"},
+	{"Do Dez  3 08:26:51 2026", "dmesg-T", 0, 1796286411, "dmesg-T"},
+	{"Xyz Foo  3 08:26:51 2026", "dmesg-T", 0, -1, "dmesg-T"},
+	{"2026-12-03T08:26:51Z", "rfc3339", 0, 1796286411, "rfc3339"},
+	{"2026-12-03T09:26:51.5+01:00", "rfc3339", 0, 1796286411, "rfc3339"},
+	{"2026-12-03 03:26:51-05:00", "rfc3339", 0, 1796286411, "rfc3339"},
+	{"2026-13-03T08:26:51Z", "rfc3339", 0, -1, "rfc3339"},
+	{"1796286411.123456", "journal-unix", 0, 1796286411, "journal"},
+	{"2026-12-03T08:26:51.000000+00:00", "journal-json", 0, 1796286411,
+	 "journal"},
+	{"2026-12-03T08:26:51.000000+00:00", "journal-export", 0, 1796286411,
+	 "journal"},
+	{"[ 8811.123456]", "dmesg", 0, -1, NULL},
+};
+
+START_TEST(when_styles)
+{
+	int64_t t = 0;
+	enum when_source src = WHEN_NONE;
+	bool ok = when_parse(whens[_i].text, strlen(whens[_i].text),
+			     whens[_i].style, whens[_i].ref, &t, &src);
+
+	ck_assert_msg(ok == (whens[_i].want >= 0), "'%s' (%s): %s",
+		      whens[_i].text, whens[_i].style,
+		      ok ? "read" : "not read");
+	if (ok) {
+		ck_assert_msg(t == whens[_i].want, "'%s': %lld, want %lld",
+			      whens[_i].text, (long long)t,
+			      (long long)whens[_i].want);
+		ck_assert_pstr_eq(when_source_name(src), whens[_i].source);
+	}
+}
+END_TEST
+
+/* Hosts and dates that archive and folder names state. */
+static const struct {
+	const char *name;
+	bool any_dated;
+	const char *host; /* NULL: none */
+	int64_t date;
+} names[] = {
+	{"sosreport-web-7-2026-12-03-abcdef", false, "web-7", 1796342399},
+	{"sosreport-web-7-2026-12-03-abcdef.tar.xz", false, "web-7",
+	 1796342399},
+	{"sosreport-db1-01234567-2026-12-03-xyz", false, "db1", 1796342399},
+	{"sosreport-db1.01234567-20190405125346.tar.xz", false, "db1",
+	 1554508799},
+	{"sosreport-db1-20190405125346", false, "db1", 1554508799},
+	{"sosreport-db1", false, "db1", 0},
+	{"sosreport-", false, NULL, 0},
+	{"sosreport-web-7.example.com-2026-12-03-a", false, "web-7.example.com",
+	 1796342399},
+	{"sosreport-x$y-2026-12-03-a", false, NULL, 0},
+	{"scc_web-9_270102_0830.txz", false, "web-9", 1798934399},
+	{"nts_web-9_270102_0830", false, "web-9", 1798934399},
+	{"web-7-2026-12-03", true, "web-7", 1796342399},
+	{"web-7-20261203", true, "web-7", 1796342399},
+	{"web-7-2026-12-03", false, NULL, 0},
+	{"upload-2026-12-02.tar", false, NULL, 0},
+	{"var", true, NULL, 0},
+	{"-2026-12-03", true, NULL, 0},
+};
+
+START_TEST(name_hosts)
+{
+	char host[256];
+	int64_t date = -1;
+	bool ok = source_name_host(names[_i].name, names[_i].any_dated, host,
+				   sizeof(host), &date);
+
+	ck_assert_msg(ok == (names[_i].host != NULL), "'%s': %s",
+		      names[_i].name, ok ? host : "no host");
+	if (ok) {
+		ck_assert_str_eq(host, names[_i].host);
+		ck_assert_msg(date == names[_i].date, "'%s': date %lld",
+			      names[_i].name, (long long)date);
+	}
+}
+END_TEST
+
 Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -193,6 +300,10 @@ Suite *prefix_suite(void)
 	tcase_add_loop_test(tc, prefix_after_same, 0, (int)(N_AFTER * N_AFTER));
 	tcase_add_loop_test(tc, uptime_widths, 0,
 			    sizeof(widths) / sizeof(widths[0]));
+	tcase_add_loop_test(tc, when_styles, 0,
+			    sizeof(whens) / sizeof(whens[0]));
+	tcase_add_loop_test(tc, name_hosts, 0,
+			    sizeof(names) / sizeof(names[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

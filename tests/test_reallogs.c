@@ -8,6 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analyzer/analyzer.h"
+#include "reports/explain.h"
 #include "tests/suites.h"
 
 #define REAL_LOGS "../../shared/real-logs"
@@ -99,6 +101,92 @@ START_TEST(ratelimited_table_without_header)
 }
 END_TEST
 
+static bool has_code(const struct explanation *x, const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (!strcmp(x->r[i].code, code))
+			return true;
+	return false;
+}
+
+/*
+ * The explanation of every real log, with the default models: no
+ * placeholder for a number the report lacks ("?", "-1%"), no share past
+ * 100% in advice; and what each of three logs is known to show.
+ */
+static const struct {
+	const char *file, *code;
+} real_codes[] = {
+	{"001-oomanalyser-rhel7-sed.log", "swap_exhausted"},
+	{"002-oomanalyser-ubuntu2110-moom.log", "manual"},
+	{"004-oomanalyser-proxmox-memcg-phpfpm.log", "memory_high"},
+	/* a 980 kB memcg whose only task claims 31.8 GiB of swap */
+	{"005-cadvisor-memcg-memorymonster-3.13.log", "memcg_limit"},
+	/* mysqld: 12.8 MiB in the table, score 16: the rest is swap */
+	{"007-luke-rhel6-2.6.32-mysqld-first-of-storm.log",
+	 "victim_score_size"},
+	/* Mem-Info cut by rate limiting: no RAM total */
+	{"008-luke-rhel6-2.6.32-ratelimited-truncated.log", "ram"},
+	{"010-parseoom-debian11-5.10-clamd.log", "hugepages_inconsistent"},
+};
+
+/* The largest "N%" in s. */
+static long max_percent(const char *s)
+{
+	long max = 0;
+	const char *p;
+
+	for (p = s; (p = strchr(p, '%')); p++) {
+		const char *q = p;
+
+		while (q > s && q[-1] >= '0' && q[-1] <= '9')
+			q--;
+		if (q < p && strtol(q, NULL, 10) > max)
+			max = strtol(q, NULL, 10);
+	}
+	return max;
+}
+
+START_TEST(explanations_read_right)
+{
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct explanation *x = malloc(sizeof(*x));
+	struct collected c;
+	char path[1024];
+	size_t k;
+
+	ck_assert_ptr_nonnull(x);
+	snprintf(path, sizeof(path), REAL_LOGS "/%s", real_codes[_i].file);
+	if (access(path, R_OK)) {
+		free(x);
+		real_logs_absent(REAL_LOGS);
+		return;
+	}
+	ck_assert_ptr_null(collect_file(&c, path));
+	analyzer_options_init(&o);
+	ck_assert_uint_ge(c.n, 1);
+	ck_assert_ptr_null(analyzer_run(c.inc[0], &o, &vl));
+	explain_incident(x, c.inc[0], &vl);
+	ck_assert_msg(has_code(x, real_codes[_i].code), "%s: no %s",
+		      real_codes[_i].file, real_codes[_i].code);
+	for (k = 0; k < x->n; k++) {
+		const char *t = x->r[k].text;
+
+		ck_assert_msg(!strstr(t, " ? ") && !strstr(t, " ?,") &&
+				      !strstr(t, " ?;") && !strstr(t, "-1%"),
+			      "%s: %s", real_codes[_i].file, t);
+		if (!strcmp(x->r[k].code, "look_at_process"))
+			ck_assert_msg(max_percent(t) <= 100, "%s: %s",
+				      real_codes[_i].file, t);
+	}
+	collected_release(&c);
+	free(x);
+}
+END_TEST
+
 Suite *reallogs_suite(void)
 {
 	Suite *s = suite_create("real-logs");
@@ -106,6 +194,8 @@ Suite *reallogs_suite(void)
 
 	tcase_add_test(tc, manifest_victims_and_constraints);
 	tcase_add_test(tc, ratelimited_table_without_header);
+	tcase_add_loop_test(tc, explanations_read_right, 0,
+			    sizeof(real_codes) / sizeof(real_codes[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

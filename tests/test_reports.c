@@ -1,10 +1,16 @@
 // SPDX-License-Identifier: MIT
+/*
+ * Unit tests of the renderers: valid JSON whatever the input strings hold,
+ * text and JSON of an incident, one type per verdict key, the summary.
+ */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "model/fields.h"
+#include "reports/explain.h"
 #include "reports/jsonw.h"
 #include "reports/report.h"
 #include "reports/summary.h"
@@ -244,6 +250,218 @@ START_TEST(summary_rates_only_badness_choices)
 }
 END_TEST
 
+/* The reason of code in x, or NULL. */
+static const struct explain_reason *reason(const struct explanation *x,
+					   const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (!strcmp(x->r[i].code, code))
+			return &x->r[i];
+	return NULL;
+}
+
+/* A global OOM of a 4 GiB machine with the given swap, in kB. */
+static struct oom_incident *global_oom(int64_t free_swap, int64_t total_swap)
+{
+	struct oom_incident *inc = oom_incident_new();
+
+	ck_assert_ptr_nonnull(inc);
+	inc->constraint = OOM_CONSTRAINT_NONE;
+	inc->trigger.order = 0;
+	inc->mem.present = true;
+	inc->mem.page_kb = 4;
+	inc->mem.pages_ram = 1048576;
+	inc->mem.free_swap_kb = free_swap;
+	inc->mem.total_swap_kb = total_swap;
+	return inc;
+}
+
+static const struct {
+	int64_t free_swap, total_swap;
+	const char *code, *absent, *words;
+} swap_cases[] = {
+	{0, 8388604, "swap_exhausted", "swap_left",
+	 "Swap was exhausted: 0 kB free of 8.0 GiB."},
+	{83886, 8388604, "swap_exhausted", "swap_left", NULL}, /* 1% */
+	{4194302, 8388604, "swap_left", "swap_exhausted", "(50%)"},
+	{0, 0, "no_swap", "swap_exhausted", "There was no swap"},
+};
+
+/* Swap 0 kB free of 8 GiB is called exhausted, with its numbers. */
+START_TEST(explain_says_what_ran_out_of_swap)
+{
+	struct oom_incident *inc =
+		global_oom(swap_cases[_i].free_swap, swap_cases[_i].total_swap);
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+
+	ck_assert_ptr_nonnull(x);
+	explain_incident(x, inc, NULL);
+	r = reason(x, swap_cases[_i].code);
+	ck_assert_msg(r, "no %s", swap_cases[_i].code);
+	ck_assert_int_eq(r->topic, EXPLAIN_RAN_OUT);
+	ck_assert_int_eq(r->value, swap_cases[_i].free_swap);
+	ck_assert_int_eq(r->limit, swap_cases[_i].total_swap);
+	if (swap_cases[_i].words)
+		ck_assert_msg(strstr(r->text, swap_cases[_i].words), "%s",
+			      r->text);
+	ck_assert_ptr_null(reason(x, swap_cases[_i].absent));
+	ck_assert_ptr_nonnull(reason(x, "ram"));
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* A memcg OOM names the group, its usage, limit and failcnt, and advice. */
+START_TEST(explain_memcg_limit_and_advice)
+{
+	struct oom_incident *inc = oom_incident_new();
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+
+	ck_assert_ptr_nonnull(x);
+	inc->constraint = OOM_CONSTRAINT_MEMCG;
+	inc->memcg.present = true;
+	inc->memcg.limit_path = oom_incident_str(inc, "/docker/abc", 11);
+	inc->memcg.memory.usage_kb = 20480;
+	inc->memcg.memory.limit_kb = 20480;
+	inc->memcg.memory.failcnt = 7;
+	inc->memcg.memsw.usage_kb = inc->memcg.memsw.limit_kb = OOM_VAL_NONE;
+	inc->memcg.swap.usage_kb = inc->memcg.swap.limit_kb = OOM_VAL_NONE;
+	explain_incident(x, inc, NULL);
+	r = reason(x, "memcg_limit");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_str_eq(
+		r->text,
+		"The memory cgroup /docker/abc reached its limit: it used 20.0 MiB of 20.0 MiB, and allocations had hit the limit 7 times.");
+	r = reason(x, "raise_memcg_limit");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->topic, EXPLAIN_ADVICE);
+	ck_assert_str_eq(r->evidence,
+			 "usage 20.0 MiB of limit 20.0 MiB, failcnt 7");
+	r = reason(x, "memory_high");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->value, 18432);
+	ck_assert_ptr_null(reason(x, "ram"));
+	ck_assert_ptr_null(reason(x, "swap_exhausted"));
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* The models' jargon in plain words; an unknown input as it is. */
+START_TEST(explain_inputs_in_plain_words)
+{
+	ck_assert_str_eq(
+		explain_input_words("per-task swap (no swapents column)"),
+		"how much swap each process used (this kernel's task table has no swap column)");
+	ck_assert_str_eq(explain_input_words("something new"), "something new");
+	ck_assert_str_eq(explain_input_words(NULL), "?");
+}
+END_TEST
+
+/* Markup in a process name is text in the HTML page, never an element. */
+START_TEST(html_escapes_every_input_string)
+{
+	struct collected c;
+	struct report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	collect_text(
+		&c,
+		"[ 5.000000] a invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+		"[ 5.000001] Killed process 7 (<script>alert(1)</script>) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n"
+		"[ 6.000000] b invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+		"[ 6.000001] Killed process 8 (\"><img src=x onerror=y>) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 2);
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_null(report_begin(&r, REPORT_HTML, f));
+	ck_assert_ptr_null(report_incident(r, c.inc[0]));
+	ck_assert_ptr_null(report_incident(r, c.inc[1]));
+	ck_assert_ptr_null(report_end(r));
+	fclose(f);
+	ck_assert_ptr_null(strstr(buf, "<script"));
+	ck_assert_ptr_null(strstr(buf, "<img"));
+	ck_assert_ptr_nonnull(
+		strstr(buf, "&lt;script&gt;alert(1)&lt;/script&gt;"));
+	ck_assert_ptr_nonnull(
+		strstr(buf, "&quot;&gt;&lt;img src=x onerror=y&gt;"));
+	ck_assert_ptr_nonnull(strstr(buf, "Top victims"));
+	ck_assert_ptr_nonnull(strstr(buf, "</html>\n"));
+	free(buf);
+	collected_release(&c);
+}
+END_TEST
+
+/* The text of file path, NUL-terminated; caller frees. */
+static char *slurp(const char *path)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = fopen(path, "r");
+
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	ck_assert_int_ge(getdelim(&buf, &len, '\0', f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The section of text from heading `from` to heading `to` or the end. */
+static char *section(const char *text, const char *from, const char *to)
+{
+	const char *a = strstr(text, from), *b;
+	char *s;
+
+	ck_assert_msg(a != NULL, "no '%s' in docs/json-schema.md", from);
+	b = strstr(a + 1, to);
+	s = b ? strndup(a, (size_t)(b - a)) : strdup(a);
+	ck_assert_ptr_nonnull(s);
+	return s;
+}
+
+static void assert_keys_documented(const struct field_table *t, const char *doc,
+				   const char *where)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		char quoted[96];
+
+		if (!t->rows[i].json)
+			continue;
+		snprintf(quoted, sizeof(quoted), "`%s`", t->rows[i].json);
+		ck_assert_msg(strstr(doc, quoted),
+			      "docs/json-schema.md, %s: %s (%s row %s) is not "
+			      "documented",
+			      where, quoted, t->name,
+			      t->rows[i].column ? t->rows[i].column : "-");
+	}
+}
+
+/*
+ * Every JSON key of the field tables (model/fields.h) is in
+ * docs/json-schema.md, in the section of its object: a row added to the
+ * table without its documentation fails here.
+ */
+START_TEST(json_keys_of_the_field_tables_are_documented)
+{
+	char *doc = slurp("../docs/json-schema.md");
+	char *incident = section(doc, "\n## Incident", "\n### Model");
+	char *kill = section(doc, "\n### Kill", "\n### Model");
+	char *event = section(doc, "\n## Event", "\n## ");
+
+	assert_keys_documented(&field_incident, incident, "Incident");
+	assert_keys_documented(&field_kill, kill, "Kill");
+	assert_keys_documented(&field_event, event, "Event");
+	free(doc);
+	free(incident);
+	free(kill);
+	free(event);
+}
+END_TEST
+
 Suite *reports_suite(void)
 {
 	Suite *s = suite_create("reports");
@@ -255,6 +473,12 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, jsonl_is_one_incident_per_line);
 	tcase_add_test(tc, json_verdict_keys_have_one_type);
 	tcase_add_test(tc, summary_rates_only_badness_choices);
+	tcase_add_loop_test(tc, explain_says_what_ran_out_of_swap, 0,
+			    sizeof(swap_cases) / sizeof(swap_cases[0]));
+	tcase_add_test(tc, explain_memcg_limit_and_advice);
+	tcase_add_test(tc, explain_inputs_in_plain_words);
+	tcase_add_test(tc, html_escapes_every_input_string);
+	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef OOMLENS_PARSERS_WHEN_H
+#define OOMLENS_PARSERS_WHEN_H
+
+/*
+ * Wall-clock time of a log line: the date text a prefix holds (parsers/
+ * prefix.h, struct prefix_line.when) turned into seconds since the epoch,
+ * UTC.
+ *
+ * Dates that carry no zone (syslog, journalctl short, dmesg -T) are the
+ * logging machine's local time, which the log does not state: they are
+ * read as UTC. Dates that carry no year (syslog, journalctl short) take it
+ * from a reference time (the sosreport's date, else the file's mtime): the
+ * latest year that does not put the date more than a day after the
+ * reference, as logrotate's files are older than the archive holding them.
+ */
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where an incident's time comes from, best first. */
+enum when_source {
+	WHEN_NONE, /* neither a date nor an uptime */
+	WHEN_SYSLOG, /* "Dec  3 08:26:51" (syslog, journalctl short) */
+	WHEN_DMESG_T, /* "[Thu Dec  3 08:26:51 2026]", any of en/fr/de */
+	WHEN_JOURNAL, /* journal export, json, short-unix: the realtime */
+	WHEN_RFC3339, /* "2026-12-03T08:26:51.123456+01:00" */
+	WHEN_BOOT_UPTIME, /* boot time (from a line stating both) + uptime */
+	WHEN_UPTIME_ONLY, /* an uptime, no date: no wall-clock time */
+};
+
+/* "syslog", "dmesg-T", "journal", "rfc3339", "boot+uptime", "uptime-only"; NULL for WHEN_NONE. */
+const char *when_source_name(enum when_source s);
+
+/*
+ * The time of date text (len bytes) written in prefix style `style`
+ * (prefix_style_name(): "syslog", "dmesg-T", "rfc3339", "journal-unix",
+ * "journal-json", "journal-export"), into *epoch and *src. ref is the
+ * reference time for a date without a year (0: unknown, and such a date
+ * then has no time). False when the text is not a date this reads.
+ */
+bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
+		int64_t *epoch, enum when_source *src);
+
+#endif

@@ -1,0 +1,58 @@
+# tests/e2e.sh, continued: oomlens merge (sourced there, with $bin, $tmp,
+# expect, ok and bad). Merging shards equals one ingest of all their files
+# in sorted path order (tests/db-canon.sh compares the tables without row
+# ids or times), in either order, and merging again changes nothing.
+
+if command -v sqlite3 >/dev/null 2>&1; then
+	m=$tmp/merge
+	mkdir -p "$m"
+	# the same report in two files, one in each shard: the merge keeps
+	# the incident as first seen in sorted path order, with both sightings
+	cp fixtures/demo/rhel7-storm.log "$m/dup-a.log"
+	cp fixtures/demo/rhel7-storm.log "$m/dup-b.log"
+	touch -d '2020-01-01 00:00:00' "$m/dup-a.log" "$m/dup-b.log"
+	{
+		find fixtures/kernel-output fixtures/demo -type f
+		echo "$m/dup-a.log"
+		echo "$m/dup-b.log"
+	} | LC_ALL=C sort >"$m/all"
+	awk 'NR % 2' "$m/all" >"$m/a"
+	awk '!(NR % 2)' "$m/all" >"$m/b"
+	# shellcheck disable=SC2046 # one file a line, no spaces
+	{
+		expect 0 "merge: one ingest of every file" -- "$bin" ingest --quiet --db "$m/one.db" $(cat "$m/all")
+		expect 0 "merge: shard A" -- "$bin" ingest --quiet --db "$m/a.db" $(cat "$m/a")
+		expect 0 "merge: shard B" -- "$bin" ingest --quiet --db "$m/b.db" $(cat "$m/b")
+	}
+	for db in one a b; do
+		expect 0 "merge: rescore $db" -- "$bin" rescore --quiet --db "$m/$db.db"
+	done
+	tests/db-canon.sh "$m/one.db" >"$m/one.txt"
+	[ "$(grep -c '^incident_sightings|' "$m/one.txt")" -gt "$(grep -c '^incidents|' "$m/one.txt")" ] && ok || bad "merge: the fixtures have a report seen twice"
+	expect 0 "merge A B" -- "$bin" merge --db "$m/ab.db" "$m/a.db" "$m/b.db"
+	grep -q ": 2 shards merged; 26 sources (26 new), [0-9]* incidents ([0-9]* new, [0-9]* first seen there)" "$tmp/err" && ok || { bad "merge: summary"; cat "$tmp/err"; }
+	expect 0 "merge B A" -- "$bin" merge --db "$m/ba.db" "$m/b.db" "$m/a.db"
+	grep -q " [1-9][0-9]* first seen there" "$tmp/err" && ok || { bad "merge B A: the incident first seen in A replaces B's"; cat "$tmp/err"; }
+	for db in ab ba; do
+		tests/db-canon.sh "$m/$db.db" >"$m/$db.txt"
+		cmp -s "$m/one.txt" "$m/$db.txt" && ok || { bad "merge: $db equals one ingest"; diff "$m/one.txt" "$m/$db.txt" | head -20; }
+	done
+	expect 0 "merge A B again" -- "$bin" merge --db "$m/ab.db" "$m/b.db" "$m/a.db"
+	grep -q "26 sources (0 new), [0-9]* incidents (0 new, 0 first seen there), [0-9]* events (0 new)" "$tmp/err" && ok || { bad "merge again: nothing new"; cat "$tmp/err"; }
+	tests/db-canon.sh "$m/ab.db" >"$m/ab2.txt"
+	cmp -s "$m/one.txt" "$m/ab2.txt" && ok || { bad "merge twice: unchanged"; diff "$m/one.txt" "$m/ab2.txt" | head -20; }
+	expect 0 "merge: report --check" -- "$bin" report --check --db "$m/ab.db"
+	# the verdicts came with the incidents: rescoring changes nothing
+	expect 0 "merge: rescore after" -- "$bin" rescore --db "$m/ab.db"
+	# ... and does nothing: every incident with tasks is scored already
+	grep -q " [0-9]* verdicts stored; [1-9][0-9]* already scored by the same model versions" "$tmp/err" &&
+		! grep -q " [1-9][0-9]* verdicts stored" "$tmp/err" && ok || { bad "merge: rescore after a merge is a no-op"; cat "$tmp/err"; }
+	tests/db-canon.sh "$m/ab.db" >"$m/ab3.txt"
+	cmp -s "$m/one.txt" "$m/ab3.txt" && ok || { bad "merge: rescore after a merge changes nothing"; diff "$m/one.txt" "$m/ab3.txt" | head -20; }
+	expect 2 "merge into a shard" -- "$bin" merge --db "$m/a.db" "$m/a.db"
+	grep -q "is the database merged into" "$tmp/err" && ok || { bad "merge into itself: message"; cat "$tmp/err"; }
+	expect 2 "merge: a shard that is not a database" -- "$bin" merge --db "$m/x.db" "$m/all"
+	expect 2 "merge: no shard" -- "$bin" merge --db "$m/x.db"
+else
+	echo "skipped: merge tests (no sqlite3)"
+fi

@@ -1,0 +1,129 @@
+# End-to-end tests of sosreports, case folders, supportconfigs and plain
+# /var/log tarballs (issue 16), and of the wall-clock time of incidents
+# (issue 15). Sourced by tests/e2e.sh: uses its $bin, $tmp, expect, ok, bad.
+# The archives are fixtures/sos/ (made by fixtures/sos/mksos.sh).
+
+# rows of the stored incidents: host, its source, UTC time, its source
+sos_rows() { # DB
+	sqlite3 "$1" "SELECT host || '|' || host_source || '|' ||
+		coalesce(datetime(time_utc, 'unixepoch'), '-') || '|' || time_source
+		FROM incidents ORDER BY time_utc, id"
+}
+
+if command -v sqlite3 >/dev/null 2>&1; then
+	# the issue's sosreport: hostname entry after the logs, a rotated
+	# kern.log.1.gz, messages-YYYYMMDD, dmesg and journal of the same boot
+	db=$tmp/sos-web7.db
+	expect 0 "sosreport web-7: ingest" -- "$bin" ingest --db "$db" fixtures/sos/web-7.tar.xz
+	grep -q " 0 skipped;" "$tmp/err" && ok || { bad "sosreport web-7: nothing skipped"; cat "$tmp/err"; }
+	want="web-7.example.com|hostname|2026-11-26 23:00:00|syslog
+web-7.example.com|hostname|2026-11-28 03:06:40|syslog
+web-7.example.com|hostname|2026-12-03 08:26:51|syslog
+web-7.example.com|hostname|2026-12-03 08:35:02|syslog"
+	got=$(sos_rows "$db")
+	[ "$got" = "$want" ] && ok || { bad "sosreport web-7: each incident once, its host from the hostname entry, its time"; printf '%s\n' "$got"; }
+	# dmesg, the journal export and messages saw the same two reports
+	[ "$(sqlite3 "$db" "SELECT group_concat(n_sightings) FROM (SELECT n_sightings FROM v_incidents ORDER BY id)")" = "3,3,1,1" ] &&
+		ok || { bad "sosreport web-7: sightings"; sqlite3 "$db" "SELECT id, n_sightings, source FROM v_incidents"; }
+	# the log's own text beside the time (the journal export's, read
+	# before messages: both are syslog-style dates)
+	[ "$(sqlite3 "$db" "SELECT wallclock FROM incidents WHERE time_utc = 1796286411")" = "Dec 03 08:26:51" ] &&
+		ok || bad "sosreport web-7: the log's text kept"
+	expect 0 "sosreport web-7: report json" -- "$bin" report --db "$db" --format json
+	grep -q '"time": "2026-12-03T08:26:51Z"' "$tmp/out" && grep -q '"time_source": "syslog"' "$tmp/out" &&
+		grep -q '"host_source": "hostname"' "$tmp/out" && ok || { bad "sosreport web-7: json time and sources"; grep -n 'time\|host' "$tmp/out" | head; }
+	# sorted by time, the older boots' incidents come first
+	expect 0 "sosreport web-7: report sorted by time" -- "$bin" report --db "$db"
+	[ "$(awk 'NR > 1 { print $2 "T" $3 }' "$tmp/out" | tr '\n' ' ')" = "2026-11-26T23:00:00 2026-11-28T03:06:40 2026-12-03T08:26:51 2026-12-03T08:35:02 " ] &&
+		ok || { bad "sosreport web-7: report lists by time"; cat "$tmp/out"; }
+	# --since and --until on the wall clock (UTC), --sort -time
+	expect 0 "sosreport web-7: report --since --until" -- "$bin" report --db "$db" --since 2026-11-28 --until 2026-12-03T08:30 --format jsonl
+	[ "$(grep -o '"time":"[^"]*"' "$tmp/out" | tr '\n' ' ')" = '"time":"2026-11-28T03:06:40Z" "time":"2026-12-03T08:26:51Z" ' ] &&
+		ok || { bad "sosreport web-7: --since --until on the wall clock"; cat "$tmp/out"; }
+	expect 0 "sosreport web-7: report --until a day" -- "$bin" report --db "$db" --until 2026-11-26 --format jsonl
+	[ "$(grep -c '"time":"2026-11-26T23:00:00Z"' "$tmp/out")" = 1 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
+		ok || { bad "sosreport web-7: --until a day is its last second"; cat "$tmp/out"; }
+	expect 1 "sosreport web-7: report --since after them all" -- "$bin" report --db "$db" --since 2026-12-03T08:35:03Z
+	expect 0 "sosreport web-7: report --sort -time" -- "$bin" report --db "$db" --sort -time --format jsonl
+	[ "$(grep -o '"time":"[^"]*"' "$tmp/out" | tr '\n' ' ')" = '"time":"2026-12-03T08:35:02Z" "time":"2026-12-03T08:26:51Z" "time":"2026-11-28T03:06:40Z" "time":"2026-11-26T23:00:00Z" ' ] &&
+		ok || { bad "sosreport web-7: --sort -time"; cat "$tmp/out"; }
+
+	# a case folder: a sosreport, and a tarball holding two more
+	db=$tmp/sos-case.db
+	expect 0 "case folder: ingest" -- "$bin" ingest --db "$db" fixtures/sos/case-01234
+	want="db-1|hostname|2026-12-01 02:00:00|syslog
+db-2|hostname|2026-12-02 03:00:00|syslog
+db-3|name|2026-12-02 03:30:00|syslog"
+	got=$(sos_rows "$db")
+	[ "$got" = "$want" ] && ok || { bad "case folder: three hosts, each incident once"; printf '%s\n' "$got"; cat "$tmp/err"; }
+	sqlite3 "$db" "SELECT path FROM sources" | grep -qx 'fixtures/sos/case-01234/upload-2026-12-02.tar:upload/sosreport-db-3-2026-12-02-c0ffee.tar.gz:sosreport-db-3-2026-12-02-c0ffee/var/log/messages' &&
+		ok || { bad "case folder: a nested member's name"; sqlite3 "$db" "SELECT path FROM sources"; }
+
+	# a SUSE supportconfig: dates without a year cross a new year
+	db=$tmp/sos-scc.db
+	expect 0 "supportconfig: ingest" -- "$bin" ingest --db "$db" fixtures/sos/scc_web-9_270102_0830.txz
+	want="web-9|name|2026-12-31 23:20:00|syslog
+web-9|name|2027-01-01 01:00:00|syslog"
+	got=$(sos_rows "$db")
+	[ "$got" = "$want" ] && ok || { bad "supportconfig: host and the year of each date"; printf '%s\n' "$got"; }
+
+	# tar czf /var/log: the host from the syslog lines, a .bz2 member
+	db=$tmp/sos-varlog.db
+	expect 0 "tar of /var/log: ingest" -- "$bin" ingest --db "$db" fixtures/sos/varlog-app-4.tar.gz
+	want="app-4|syslog|2026-11-20 13:40:00|syslog
+app-4|syslog|2026-11-30 13:23:20|syslog"
+	got=$(sos_rows "$db")
+	[ "$got" = "$want" ] && ok || { bad "tar of /var/log: host from syslog, bz2 member read"; printf '%s\n' "$got"; cat "$tmp/err"; }
+
+	# all four into one database: each incident once, each with its host
+	db=$tmp/sos-all.db
+	expect 0 "all archives: ingest" -- "$bin" ingest --db "$db" fixtures/sos
+	[ "$(sqlite3 "$db" "SELECT count(*), count(host), count(time_utc) FROM incidents")" = "11|11|11" ] &&
+		ok || { bad "all archives: 11 incidents, each with host and time"; sos_rows "$db"; }
+
+	# an incident first stored without a host gets it from a later sighting
+	db=$tmp/sos-late.db
+	tar xJOf fixtures/sos/web-7.tar.xz sosreport-web-7-2026-12-03-abcdef/sos_commands/kernel/dmesg >"$tmp/dmesg-web7"
+	expect 0 "late host: dmesg alone" -- "$bin" ingest --db "$db" "$tmp/dmesg-web7"
+	[ "$(sqlite3 "$db" "SELECT coalesce(host, '-') || '|' || time_source FROM incidents ORDER BY id" | tr '\n' ' ')" = "-|uptime-only -|uptime-only " ] &&
+		ok || { bad "late host: dmesg alone has no host and no date"; sos_rows "$db"; }
+	expect 0 "late host: then the sosreport" -- "$bin" ingest --db "$db" fixtures/sos/web-7.tar.xz
+	[ "$(sqlite3 "$db" "SELECT host || '|' || host_source || '|' || time_source FROM incidents ORDER BY id LIMIT 2" | tr '\n' ' ')" = "web-7.example.com|hostname|syslog web-7.example.com|hostname|syslog " ] &&
+		ok || { bad "late host: a later sighting gives host and time"; sos_rows "$db"; }
+fi
+
+# boot time plus uptime: a log stating both (a syslog report) dates the
+# reports that have only an uptime (a dmesg pasted after it)
+if command -v sqlite3 >/dev/null 2>&1; then
+	tar xJOf fixtures/sos/web-7.tar.xz sosreport-web-7-2026-12-03-abcdef/var/log/messages | sed -n '1,67p' >"$tmp/mixed.log"
+	sed -n '68,132p' "$tmp/dmesg-web7" >>"$tmp/mixed.log"
+	expect 0 "boot+uptime: ingest" -- "$bin" ingest --db "$tmp/mixed.db" "$tmp/mixed.log"
+	[ "$(sqlite3 "$tmp/mixed.db" "SELECT datetime(time_utc, 'unixepoch') || '|' || time_source FROM incidents ORDER BY id" | tr '\n' ' ')" = "2026-12-03 08:26:51|syslog 2026-12-03 08:35:02|boot+uptime " ] &&
+		ok || { bad "boot+uptime: the dmesg report dated from the syslog one's boot"; sos_rows "$tmp/mixed.db"; }
+fi
+
+# every compressed member format inside an archive
+mkdir -p "$tmp/zm/var/log"
+for z in gz xz bz2 zst lz4; do
+	case $z in gz) c="gzip -c" ;; xz) c="xz -c" ;; bz2) c="bzip2 -c" ;; zst) c="zstd -q -c" ;; lz4) c="lz4 -q -c" ;; esac
+	command -v "${c%% *}" >/dev/null 2>&1 || continue
+	rm -f "$tmp/zm/var/log/"*
+	$c <fixtures/demo/rhel7-storm.log >"$tmp/zm/var/log/messages.1.$z"
+	(cd "$tmp/zm" && tar cf "$tmp/zm.tar" var)
+	expect 0 "a .$z member of a tar" -- "$bin" analyze "$tmp/zm.tar"
+	[ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && ok || { bad "a .$z member of a tar: 3 incidents"; cat "$tmp/err"; }
+done
+
+# tarballs nested past the documented depth are passed over, and said so
+cp fixtures/demo/rhel7-storm.log "$tmp/messages"
+(cd "$tmp" && tar cf n1.tar messages)
+for i in 2 3 4 5 6; do (cd "$tmp" && tar cf "n$i.tar" "n$((i - 1)).tar"); done
+expect 0 "archives nested 4 deep" -- "$bin" analyze "$tmp/n4.tar"
+grep -q "n4.tar:n3.tar:n2.tar:n1.tar:messages lines" "$tmp/out" && ok || { bad "archives nested 4 deep: read"; cat "$tmp/out" "$tmp/err" | head; }
+expect 1 "archives nested 6 deep" -- "$bin" analyze "$tmp/n6.tar"
+grep -q "n6.tar:n5.tar:n4.tar:n3.tar:n2.tar': archives nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "archives nested 6 deep: said"; cat "$tmp/err"; }
+# a bomb inside a tarball is stopped as one on disk is
+yes 'Nov  3 12:00:01 h kernel: [ 1.000000] filler' | head -c 30000000 | xz -c >"$tmp/zm/var/log/messages.2.gz"
+(cd "$tmp/zm" && tar cf "$tmp/zb.tar" var/log/messages.2.gz)
+OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "a decompression bomb in a tar" -- "$bin" analyze "$tmp/zb.tar"
+grep -q "messages.2.gz.*decompression bomb" "$tmp/err" && ok || { bad "a decompression bomb in a tar: said"; cat "$tmp/err"; }

@@ -422,8 +422,7 @@ int cmd_analyze(int argc, char **argv)
 			print_usage(stdout);
 			return 0;
 		default:
-			print_usage(stderr);
-			return EXIT_TROUBLE;
+			return cli_usage_error("analyze", analyze_usage_head);
 		}
 	}
 	if ((a.vmlinux || a.debuginfo) && optind >= argc) {

@@ -1024,8 +1024,7 @@ int cmd_ingest(int argc, char **argv)
 			fputs(ingest_usage, stdout);
 			return 0;
 		default:
-			fputs(ingest_usage, stderr);
-			return EXIT_TROUBLE;
+			return cli_usage_error("ingest", ingest_usage);
 		}
 	}
 	if (optind >= argc) {

@@ -75,8 +75,7 @@ int cmd_merge(int argc, char **argv)
 			fputs(merge_usage, stdout);
 			return 0;
 		default:
-			fputs(merge_usage, stderr);
-			return EXIT_TROUBLE;
+			return cli_usage_error("merge", merge_usage);
 		}
 	}
 	if (optind >= argc) {

@@ -379,8 +379,7 @@ int cmd_report(int argc, char **argv)
 			fputs(report_usage, stdout);
 			return 0;
 		default:
-			fputs(report_usage, stderr);
-			return EXIT_TROUBLE;
+			return cli_usage_error("report", report_usage);
 		}
 		filtered |= opt >= OPT_HOST;
 	}

@@ -151,8 +151,7 @@ int cmd_rescore(int argc, char **argv)
 			fputs(rescore_usage, stdout);
 			return 0;
 		default:
-			fputs(rescore_usage, stderr);
-			return EXIT_TROUBLE;
+			return cli_usage_error("rescore", rescore_usage);
 		}
 	}
 	if (optind < argc) {

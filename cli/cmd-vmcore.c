@@ -103,8 +103,7 @@ int cmd_vmcore(int argc, char **argv)
 			fputs(vmcore_usage, stdout);
 			return 0;
 		default:
-			fputs(vmcore_usage, stderr);
-			return EXIT_TROUBLE;
+			return cli_usage_error("vmcore", vmcore_usage);
 		}
 	}
 	if (optind != argc - 1) {

@@ -35,6 +35,13 @@ int cmd_vmcore(int argc, char **argv);
 void cli_print(FILE *f, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * A bad option (getopt_long() has said which, on one line): the usage
+ * lines of usage (up to its first blank line) and where the rest is, on
+ * stderr; returns EXIT_TROUBLE. Not the whole help.
+ */
+int cli_usage_error(const char *cmd, const char *usage);
+
 /* A whole number of seconds, 1 to a week, into *secs; false if not one. */
 bool cli_parse_seconds(const char *text, unsigned *secs);
 

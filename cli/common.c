@@ -294,3 +294,13 @@ bool cli_parse_count(const char *cmd, const char *opt, const char *arg,
 	*out = n > CLI_COUNT_MAX ? CLI_COUNT_MAX : (unsigned)n;
 	return true;
 }
+
+int cli_usage_error(const char *cmd, const char *usage)
+{
+	const char *end = strstr(usage, "\n\n");
+
+	fwrite(usage, 1, end ? (size_t)(end - usage) + 1 : strlen(usage),
+	       stderr);
+	fprintf(stderr, "'oomlens help %s' for the options\n", cmd);
+	return EXIT_TROUBLE;
+}

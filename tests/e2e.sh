@@ -39,6 +39,13 @@ expect 0 "-V" -- "$bin" -V
 grep -qE "^oomlens [0-9]+\.[0-9]+" "$tmp/out" && ok || bad "-V prints the version"
 expect 2 "unknown top-level option" -- "$bin" --frob
 [ "$(wc -l <"$tmp/err")" -eq 2 ] && ok || bad "an unknown option gives two lines"
+# a subcommand's unknown option: getopt's line, the usage lines, a pointer
+for c in analyze ingest rescore report vmcore merge; do
+	expect 2 "$c: unknown option" -- "$bin" $c --no-such-option
+	grep -q "^usage: oomlens $c" "$tmp/err" && grep -q "^'oomlens help $c' for the options$" "$tmp/err" &&
+		[ "$(wc -l <"$tmp/err")" -le 8 ] && ! grep -q -- "--help" "$tmp/err" && ok ||
+		{ bad "$c: an unknown option gives the usage lines, not the whole help"; cat "$tmp/err"; }
+done
 expect 2 "bad format" -- "$bin" analyze --format xml fixtures/demo/rhel7-storm.log
 expect 0 "incidents found" -- "$bin" analyze fixtures/demo/rhel7-storm.log
 : >"$tmp/empty"

@@ -159,12 +159,16 @@ golden: oomlens $(BUILD)/tests/run
 		./oomlens analyze $$f >fixtures/golden/$$n.txt || exit 1; \
 		./oomlens analyze --format json $$f >fixtures/golden/$$n.json || exit 1; \
 		./oomlens analyze --format html $$f >fixtures/golden/$$n.html || exit 1; \
+		./oomlens analyze --format csv --table tasks $$f >fixtures/golden/$$n.csv || exit 1; \
 	done
 	@rm -f $(BUILD)/golden.db
 	./oomlens ingest --quiet --db $(BUILD)/golden.db fixtures/demo >/dev/null
 	./oomlens rescore --db $(BUILD)/golden.db >/dev/null 2>&1
 	./oomlens report --db $(BUILD)/golden.db --format html -o fixtures/golden/archive.html
 	./oomlens report --db $(BUILD)/golden.db --format json >fixtures/golden/archive.json
+	./oomlens report --db $(BUILD)/golden.db >fixtures/golden/archive.txt
+	./oomlens report --db $(BUILD)/golden.db --format csv >fixtures/golden/archive.csv
+	./oomlens report --db $(BUILD)/golden.db --format jsonl >fixtures/golden/archive.jsonl
 	cd tests && OOMLENS_WRITE_GOLDEN=1 CK_RUN_SUITE=db ../$(BUILD)/tests/run >/dev/null
 	@git status --short fixtures/golden
 

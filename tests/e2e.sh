@@ -486,6 +486,8 @@ for g in fixtures/golden/*.html; do
 	[ -e "fixtures/demo/$name.log" ] || continue # archive.html: below
 	"$bin" analyze --format html "fixtures/demo/$name.log" >"$tmp/got.html"
 	diff -u "$g" "$tmp/got.html" >"$tmp/diff" && ok || { bad "golden html $name"; head -20 "$tmp/diff"; }
+	"$bin" analyze --format csv --table tasks "fixtures/demo/$name.log" >"$tmp/got.csv"
+	diff -u "fixtures/golden/$name.csv" "$tmp/got.csv" >"$tmp/diff" && ok || { bad "golden csv $name"; head -20 "$tmp/diff"; }
 done
 rm -f "$tmp/golden.db"
 "$bin" ingest --quiet --db "$tmp/golden.db" fixtures/demo >/dev/null &&
@@ -494,6 +496,13 @@ rm -f "$tmp/golden.db"
 	"$bin" report --db "$tmp/golden.db" --format json >"$tmp/archive.json" || bad "archive report"
 diff -u fixtures/golden/archive.html "$tmp/archive.html" >"$tmp/diff" && ok || { bad "golden html archive"; head -20 "$tmp/diff"; }
 diff -u fixtures/golden/archive.json "$tmp/archive.json" >"$tmp/diff" && ok || { bad "golden json archive"; head -20 "$tmp/diff"; }
+# ... and the archive in the other formats: every format, one incident and all
+"$bin" report --db "$tmp/golden.db" >"$tmp/archive.txt" &&
+	"$bin" report --db "$tmp/golden.db" --format csv >"$tmp/archive.csv" &&
+	"$bin" report --db "$tmp/golden.db" --format jsonl >"$tmp/archive.jsonl" || bad "archive report, text csv jsonl"
+for x in txt csv jsonl; do
+	diff -u "fixtures/golden/archive.$x" "$tmp/archive.$x" >"$tmp/diff" && ok || { bad "golden $x archive"; head -20 "$tmp/diff"; }
+done
 expect 2 "report --summary --format html" -- "$bin" report --db "$tmp/golden.db" --summary --format html
 
 # vmcores (synthetic dumps of fixtures/vmgen, built into BUILD/fixtures/vmcore)

@@ -30,8 +30,10 @@ char *strpool_dup(struct strpool *pool, const char *s, size_t n)
 		size_t size = n + 1 > CHUNK_SIZE ? n + 1 : CHUNK_SIZE;
 
 		c = malloc(sizeof(*c) + size);
-		if (!c)
+		if (!c) {
+			pool->nomem = true;
 			return NULL;
+		}
 		c->size = size;
 		c->used = 0;
 		c->next = pool->head;
@@ -60,4 +62,5 @@ void strpool_release(struct strpool *pool)
 	}
 	pool->head = NULL;
 	pool->used = 0;
+	pool->nomem = false;
 }

@@ -510,6 +510,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *
 close_incident(struct oomlog *log)
 {
 	struct oom_incident *inc = log->cur;
+	struct oomlens_error *err;
 
 	if (!inc)
 		return NULL;
@@ -518,6 +519,12 @@ close_incident(struct oomlog *log)
 	log->blk = BLK_NONE;
 	log->mode_group = log->mode_forkbomb = false;
 	log->unknown_run = 0;
+	/* a string or row lost for want of memory: the incident is wrong */
+	err = oom_incident_error(inc);
+	if (err) {
+		oom_incident_free(inc);
+		return err;
+	}
 	if (!inc->has_victim && !inc->no_killable && !inc->panic)
 		inc->truncated = true;
 	inc->constraint = decide_constraint(inc);

@@ -133,7 +133,11 @@ START_TEST(strpool_and_array_respect_caps)
 
 	ck_assert_str_eq(strpool_dup(&pool, "abcdef", 3), "abc");
 	ck_assert_ptr_null(strpool_dup(&pool, "0123456789abcdef", 16));
+	/* the cap refuses a copy; only a failed malloc() is out of memory */
+	ck_assert(!pool.nomem);
+	pool.nomem = true;
 	strpool_release(&pool);
+	ck_assert(!pool.nomem);
 	ck_assert_ptr_null(
 		array_grow((void **)&arr, &alloc, 5, sizeof(*arr), 10));
 	ck_assert_uint_ge(alloc, 5);

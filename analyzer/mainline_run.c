@@ -73,6 +73,11 @@ struct ml_task {
 	bool swap_unknown, pt_unknown;
 };
 
+/* A gap between two samples of T, [a, b], that prove_choice() checks. */
+struct ml_gap {
+	int64_t a, b;
+};
+
 struct ml_run {
 	const struct oom_incident *inc;
 	const struct dump_state *dump; /* a vmcore's state, or NULL */
@@ -86,6 +91,7 @@ struct ml_run {
 	const char *t_input;
 	int64_t *samples;
 	size_t n_samples;
+	struct ml_gap *gaps; /* scratch: prove_choice()'s stack, 2 per sample */
 	int64_t *lo, *hi; /* scratch: per-task score bounds */
 	bool *cand;
 	unsigned active; /* enum ml_vary bits with a real interval */
@@ -664,9 +670,7 @@ enum ml_proof {
  */
 static enum ml_proof prove_choice(struct ml_run *r, size_t v, size_t *n_cand)
 {
-	struct gap {
-		int64_t a, b;
-	} * stack;
+	struct ml_gap *stack = r->gaps;
 	size_t i, n = 0;
 	double work = 0;
 	enum ml_proof res = PROOF_HOLDS;
@@ -689,16 +693,13 @@ static enum ml_proof prove_choice(struct ml_run *r, size_t v, size_t *n_cand)
 			      bhi > INT32_MAX / 1000)))
 				return PROOF_OPEN;
 		}
-	stack = malloc(2 * ML_MAX_SAMPLES * sizeof(*stack));
-	if (!stack)
-		return PROOF_OPEN;
 	sort_samples(r);
 	for (i = r->n_samples; i-- > 1;) {
 		stack[n].a = r->samples[i - 1];
 		stack[n++].b = r->samples[i];
 	}
 	while (n && res == PROOF_HOLDS) {
-		struct gap g = stack[--n];
+		struct ml_gap g = stack[--n];
 		int64_t m = g.a + (g.b - g.a) / 2;
 
 		if (g.b - g.a < 2 || holds_between(r, v, g.a, g.b, &work))
@@ -720,7 +721,6 @@ static enum ml_proof prove_choice(struct ml_run *r, size_t v, size_t *n_cand)
 		stack[n].a = g.a;
 		stack[n++].b = m;
 	}
-	free(stack);
 	return res;
 }
 
@@ -1017,12 +1017,14 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	r.hi = calloc(r.n ? r.n : 1, sizeof(*r.hi));
 	r.cand = calloc(r.n ? r.n : 1, sizeof(*r.cand));
 	r.samples = calloc(ML_MAX_SAMPLES, sizeof(*r.samples));
-	if (!r.t || !r.lo || !r.hi || !r.cand || !r.samples) {
+	r.gaps = malloc(2 * ML_MAX_SAMPLES * sizeof(*r.gaps));
+	if (!r.t || !r.lo || !r.hi || !r.cand || !r.samples || !r.gaps) {
 		free(r.t);
 		free(r.lo);
 		free(r.hi);
 		free(r.cand);
 		free(r.samples);
+		free(r.gaps);
 		return &oomlens_error_nomem;
 	}
 	for (i = 0; i < r.n; i++) {
@@ -1054,6 +1056,7 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	free(r.hi);
 	free(r.cand);
 	free(r.samples);
+	free(r.gaps);
 	return NULL;
 }
 

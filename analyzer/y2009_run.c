@@ -726,7 +726,7 @@ static bool forkbomb_from_log(struct yrun *r, const struct analyzer_options *o,
  * Patch 4/6's detector run on a vmcore's process tree, start times and
  * stale bomb_scores: 1 when it finds a fork bomb (v is then the verdict),
  * 0 when it finds none, -1 when the dump cannot say (no dump, no start
- * times, too many processes).
+ * times, too many processes), -2 when out of memory.
  */
 static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
 			      uint64_t uptime)
@@ -748,8 +748,10 @@ static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
 	skip = calloc(d->n_tasks, sizeof(*skip));
 	start = calloc(d->n_tasks, sizeof(*start));
 	bomb = calloc(d->n_tasks, sizeof(*bomb));
-	if (!p || !parent || !order || !own || !skip || !start || !bomb)
+	if (!p || !parent || !order || !own || !skip || !start || !bomb) {
+		found = -2;
 		goto out;
+	}
 	/* processes in tasklist order (oldest first), not init_task */
 	for (i = 0; i < d->n_tasks; i++) {
 		const struct dump_task *t = &d->tasks[i];
@@ -989,6 +991,8 @@ struct oomlens_error *y2009_run(const struct analyzer_model *row,
 	fb = r.rfc && o->assume.forkbomb != 0
 		     ? forkbomb_from_dump(&r, v, uptime)
 		     : -1;
+	if (fb == -2)
+		goto nomem;
 	if (fb == 1) {
 		v->certainty = VERDICT_CERTAIN;
 		v->n_candidates_total = 1;

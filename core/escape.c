@@ -230,7 +230,7 @@ const char *escape_str(struct strpool *pool, const char *s)
 	copy = escape_add(&sb, s, n) ? NULL : strpool_dup(pool, sb.buf, sb.len);
 	strbuf_release(&sb);
 	if (!copy)
-		pool->failed = true;
+		pool->nomem = true;
 	return copy ? copy : "(out of memory)";
 }
 

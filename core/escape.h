@@ -59,7 +59,7 @@ OOMLENS_MUST_CHECK struct oomlens_error *escape_add(struct strbuf *sb,
 /*
  * The C string s escaped: s itself when nothing needs escaping, else a
  * copy in pool (valid until the pool is released). NULL gives NULL; out of
- * memory gives "(out of memory)" and sets pool->failed, which the caller
+ * memory gives "(out of memory)" and sets pool->nomem, which the caller
  * checks once when it is done.
  */
 const char *escape_str(struct strpool *pool, const char *s);

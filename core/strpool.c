@@ -24,16 +24,14 @@ char *strpool_dup(struct strpool *pool, const char *s, size_t n)
 	struct strpool_chunk *c = pool->head;
 	char *out;
 
-	if (n >= pool->cap || pool->used > pool->cap - n - 1) {
-		pool->failed = true;
-		return NULL;
-	}
+	if (n >= pool->cap || pool->used > pool->cap - n - 1)
+		return NULL; /* over the cap: not out of memory */
 	if (!c || c->size - c->used < n + 1) {
 		size_t size = n + 1 > CHUNK_SIZE ? n + 1 : CHUNK_SIZE;
 
 		c = malloc(sizeof(*c) + size);
 		if (!c) {
-			pool->failed = true;
+			pool->nomem = true;
 			return NULL;
 		}
 		c->size = size;
@@ -64,5 +62,5 @@ void strpool_release(struct strpool *pool)
 	}
 	pool->head = NULL;
 	pool->used = 0;
-	pool->failed = false;
+	pool->nomem = false;
 }

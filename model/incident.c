@@ -126,6 +126,16 @@ const char *oom_incident_str(struct oom_incident *inc, const char *s, size_t n)
 	return strpool_dup(&inc->pool, s, n);
 }
 
+void oom_incident_set_nomem(struct oom_incident *inc)
+{
+	inc->nomem = true;
+}
+
+struct oomlens_error *oom_incident_error(const struct oom_incident *inc)
+{
+	return inc->nomem || inc->pool.nomem ? &oomlens_error_nomem : NULL;
+}
+
 struct oomlens_error *oom_incident_add_task(struct oom_incident *inc,
 					    const struct oom_task *t)
 {
@@ -166,10 +176,16 @@ struct oom_kill *oom_incident_add_kill(struct oom_incident *inc,
 				       enum oom_kill_kind k)
 {
 	struct oom_kill *kill;
+	struct oomlens_error *err;
 
-	if (array_grow((void **)&inc->kills, &inc->alloc_kills,
-		       inc->n_kills + 1, sizeof(*inc->kills), OOM_MAX_KILLS))
+	err = array_grow((void **)&inc->kills, &inc->alloc_kills,
+			 inc->n_kills + 1, sizeof(*inc->kills), OOM_MAX_KILLS);
+	if (err) {
+		if (err->code == OOMLENS_ERR_NOMEM)
+			inc->nomem = true;
+		oomlens_error_free(err);
 		return NULL;
+	}
 	kill = &inc->kills[inc->n_kills++];
 	memset(kill, 0, sizeof(*kill));
 	kill->kind = k;
@@ -208,11 +224,14 @@ void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 	va_list ap;
 	const char *text;
 
-	if (inc->n_warnings >= OOM_MAX_WARNINGS ||
-	    array_grow((void **)&inc->warnings, &inc->alloc_warnings,
+	if (inc->n_warnings >= OOM_MAX_WARNINGS) {
+		inc->warnings_dropped++;
+		return;
+	}
+	if (array_grow((void **)&inc->warnings, &inc->alloc_warnings,
 		       inc->n_warnings + 1, sizeof(*inc->warnings),
 		       OOM_MAX_WARNINGS)) {
-		inc->warnings_dropped++;
+		inc->nomem = true; /* below the cap, only nomem fails */
 		return;
 	}
 	va_start(ap, fmt);
@@ -220,7 +239,7 @@ void oom_incident_warn(struct oom_incident *inc, struct oom_pos pos,
 	va_end(ap);
 	text = oom_incident_str(inc, buf, strlen(buf));
 	if (!text) {
-		inc->warnings_dropped++;
+		inc->warnings_dropped++; /* past the pool's cap, or nomem */
 		return;
 	}
 	inc->warnings[inc->n_warnings].pos = pos;

@@ -204,6 +204,8 @@ struct oom_incident {
 	struct oom_warning *warnings;
 	size_t n_warnings, alloc_warnings;
 	size_t warnings_dropped; /* past the cap */
+	bool nomem; /* something was lost for want of memory: see
+		       oom_incident_error() */
 };
 
 /* Limits that keep one hostile report bounded. */
@@ -217,8 +219,22 @@ struct oom_incident {
 struct oom_incident *oom_incident_new(void);
 void oom_incident_free(struct oom_incident *inc);
 
-/* Copy [s, s+n) into the incident's pool; NULL when out of memory. */
+/*
+ * Copy [s, s+n) into the incident's pool; NULL when out of memory (which
+ * oom_incident_error() then reports) or past OOM_POOL_CAP.
+ */
 const char *oom_incident_str(struct oom_incident *inc, const char *s, size_t n);
+
+/*
+ * Sticky out-of-memory: a builder that cannot return an error where an
+ * allocation fails (a string copy, a row it drops) marks the incident, and
+ * whoever completes it calls oom_incident_error() once: &oomlens_error_nomem
+ * if any allocation for the incident failed, else NULL. An incident with
+ * an error is missing data and must not be reported.
+ */
+void oom_incident_set_nomem(struct oom_incident *inc);
+OOMLENS_MUST_CHECK struct oomlens_error *
+oom_incident_error(const struct oom_incident *inc);
 
 /* Append a row; the task's extra[] array passes to the incident. */
 OOMLENS_MUST_CHECK struct oomlens_error *

@@ -122,6 +122,23 @@ source_warn(struct oomlog *log, uint64_t line, const char *fmt, ...)
 		log->sink.warning(log->sink.ctx, log->source, line, text);
 }
 
+/*
+ * What a line's handler does with err (owned) from adding its row to the
+ * incident: past the incident's cap the row is dropped with a warning, and
+ * the report goes on; out of memory marks the incident, so that
+ * close_incident() fails it rather than report it without the row.
+ */
+static void drop_or_fail(struct oomlog *log, struct oomlens_error *err,
+			 const char *what)
+{
+	if (err->code == OOMLENS_ERR_NOMEM)
+		oom_incident_set_nomem(log->cur);
+	else
+		oom_incident_warn(log->cur, log->pos, "%s dropped: %s", what,
+				  err->message);
+	oomlens_error_free(err);
+}
+
 static const char *dup_group(struct oomlog *log, const struct pat_match *m,
 			     const char *name)
 {
@@ -510,6 +527,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *
 close_incident(struct oomlog *log)
 {
 	struct oom_incident *inc = log->cur;
+	struct oomlens_error *err;
 
 	if (!inc)
 		return NULL;
@@ -518,6 +536,12 @@ close_incident(struct oomlog *log)
 	log->blk = BLK_NONE;
 	log->mode_group = log->mode_forkbomb = false;
 	log->unknown_run = 0;
+	/* a string or row lost for want of memory: the incident is wrong */
+	err = oom_incident_error(inc);
+	if (err) {
+		oom_incident_free(inc);
+		return err;
+	}
 	if (!inc->has_victim && !inc->no_killable && !inc->panic)
 		inc->truncated = true;
 	inc->constraint = decide_constraint(inc);
@@ -981,13 +1005,8 @@ static bool on_memcg_stat(struct oomlog *log, const char *s, size_t n)
 	    scan_starts(k, kl, "swpin") || scan_starts(k, kl, "swpout"))
 		unit = UNIT_COUNT;
 	err = oom_incident_add_stat(log->cur, log->scope, k, kl, v, unit);
-	if (err) {
-		/* past the incident's cap: as a task row over its cap */
-		oom_incident_warn(log->cur, log->pos,
-				  "memory.stat counter dropped: %s",
-				  err->message);
-		oomlens_error_free(err);
-	}
+	if (err)
+		drop_or_fail(log, err, "memory.stat counter");
 	return true;
 }
 
@@ -1152,8 +1171,10 @@ static bool on_task_row(struct oomlog *log, const char *s, size_t n)
 			struct task_extra *x =
 				realloc(t.extra, (t.n_extra + 1) * sizeof(*x));
 
-			if (!x)
+			if (!x) {
+				oom_incident_set_nomem(inc);
 				break;
+			}
 			t.extra = x;
 			x[t.n_extra].name = log->cols[i].name;
 			x[t.n_extra].value = vals[i];
@@ -1163,9 +1184,7 @@ static bool on_task_row(struct oomlog *log, const char *s, size_t n)
 	err = oom_incident_add_task(inc, &t);
 	if (err) {
 		oom_task_release(&t);
-		oom_incident_warn(inc, log->pos, "task row dropped: %s",
-				  err->message);
-		oomlens_error_free(err);
+		drop_or_fail(log, err, "task row");
 	}
 	log->blk = BLK_TABLE;
 	return true;

@@ -44,7 +44,7 @@ struct oomlens_error *render_dump_head_text(struct strbuf *sb,
 	for (size_t i = 0; !err && i < d->n_warnings; i++)
 		err = strbuf_addf(sb, "warning: %s\n",
 				  escape_str(&tmp, d->warnings[i]));
-	if (!err && tmp.failed) /* an escaped copy is missing */
+	if (!err && tmp.nomem) /* an escaped copy is missing */
 		err = &oomlens_error_nomem;
 	strpool_release(&tmp);
 	return err;
@@ -99,7 +99,7 @@ struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
 			dump_state_name(t), vsz, rss, swap, adj, start,
 			escape_str(&tmp, t->comm));
 	}
-	if (!err && tmp.failed) /* an escaped copy is missing */
+	if (!err && tmp.nomem) /* an escaped copy is missing */
 		err = &oomlens_error_nomem;
 	strpool_release(&tmp);
 	return err;

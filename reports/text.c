@@ -63,7 +63,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *text_done(struct strbuf *sb,
 {
 	struct oomlens_error *err = strbuf_error(sb);
 
-	if (!err && pool->failed)
+	if (!err && pool->nomem)
 		err = &oomlens_error_nomem;
 	strpool_release(pool);
 	return err;

@@ -82,10 +82,16 @@ START_TEST(incident_warnings_are_capped)
 		oom_incident_warn(inc, pos, "line %d", i);
 	ck_assert_uint_eq(inc->n_warnings, OOM_MAX_WARNINGS);
 	ck_assert_uint_eq(inc->warnings_dropped, 50);
+	/* a cap drops, it does not fail the incident; nomem does */
+	ck_assert_ptr_null(oom_incident_error(inc));
+	ck_assert_ptr_null(oom_incident_str(inc, "x", OOM_POOL_CAP));
+	ck_assert_ptr_null(oom_incident_error(inc));
 	ck_assert_ptr_null(oom_incident_victim(inc));
 	ck_assert_ptr_nonnull(oom_incident_add_kill(inc, OOM_KILL_VICTIM));
 	ck_assert_ptr_nonnull(oom_incident_victim(inc));
 	ck_assert_str_eq(oom_constraint_name(inc->constraint), "unknown");
+	oom_incident_set_nomem(inc);
+	ck_assert_ptr_eq(oom_incident_error(inc), &oomlens_error_nomem);
 	oom_incident_free(inc);
 	oom_incident_free(NULL);
 }

@@ -256,7 +256,7 @@ static void explanation_text(struct strbuf *sb, struct strpool *pool,
 	size_t i;
 
 	if (!x) {
-		strbuf_adds(sb, "  Explanation: out of memory\n");
+		pool->nomem = true; /* text_done() makes it the error */
 		return;
 	}
 	explain_incident(x, inc, models);

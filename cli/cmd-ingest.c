@@ -422,13 +422,22 @@ static void flush(struct ingest *g, struct pending *p)
 	err = db_begin(g->db);
 	if (!err && !w->source_id)
 		err = db_source_upsert(g->db, &p->src, &w->source_id);
-	for (i = 0; i < p->n && !err; i++) {
+	if (!err && !p->dump && p->n) {
+		/* rows of many incidents to a statement */
+		size_t n_new = 0;
+
+		err = db_store_incidents(g->db, w->source_id, p->inc, p->n,
+					 NULL, &n_new);
+		incidents += p->n;
+		fresh += n_new;
+	}
+	for (i = 0; p->dump && i < p->n && !err; i++) {
 		bool was_new = false;
 		int64_t id = 0;
 
 		err = db_store_incident(g->db, w->source_id, p->inc[i], &id,
 					&was_new);
-		if (!err && p->dump)
+		if (!err)
 			err = db_store_dump(g->db, id, w->source_id, p->dump,
 					    p->dump_path);
 		incidents++;

@@ -714,6 +714,18 @@ struct oomlens_error *db_open(struct db **out, const char *path)
 	return db_open_with(out, path, &opt);
 }
 
+/* Here, not in db/rows.c, which calls this file: db_close() needs it. */
+void db_rows_free(struct db_rows *r)
+{
+	if (!r)
+		return;
+	strbuf_release(&r->pool);
+	free(r->cells);
+	free(r->head);
+	free(r->tail);
+	free(r);
+}
+
 void db_close(struct db *db)
 {
 	size_t i;
@@ -722,6 +734,8 @@ void db_close(struct db *db)
 		return;
 	for (i = 0; i < DB_NSTMTS; i++)
 		sqlite3_finalize(db->stmt[i]);
+	for (i = 0; i < DB_ROWS_COUNT; i++)
+		db_rows_free(db->rows[i]);
 	sqlite3_close(db->sql);
 	writer_unmark(db);
 	if (db->writer_fd >= 0)

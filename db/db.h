@@ -182,6 +182,17 @@ db_store_incident(struct db *db, int64_t source_id,
 		  bool *was_new);
 
 /*
+ * db_store_incident() for n incidents of one source, faster: their rows go
+ * in multi-row INSERTs across incidents. All or nothing, for the n
+ * together. ids (n of them) and n_new (how many were new) may be NULL;
+ * they are set on success. The incidents must stay valid until it returns.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_store_incidents(struct db *db, int64_t source_id,
+		   struct oom_incident *const *incs, size_t n, int64_t *ids,
+		   size_t *n_new);
+
+/*
  * How many stored incidents db_store_incident() has superseded on this
  * connection so far. A log that grows between two ingests shows its last
  * report cut short at the first and whole at the second: two

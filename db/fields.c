@@ -35,6 +35,55 @@ void db_bind_fields(struct db_bind *b, const struct field_table *t,
 	}
 }
 
+int db_cells_fields(struct db_cell *v, const struct field_table *t,
+		    const void *base)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->n; i++) {
+		const struct field *f = &t->rows[i];
+
+		if (!f->column)
+			continue;
+		if (f->type == FIELD_DOUBLE)
+			db_rows_cell_real(&v[n++], field_double(f, base),
+					  field_known(f, base));
+		else if (field_is_text(f))
+			db_rows_cell_str(&v[n++], field_str(f, base));
+		else
+			db_rows_cell_int(&v[n++], field_int(f, base));
+	}
+	return n;
+}
+
+int db_fields_ncol(const struct field_table *t)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < t->n; i++)
+		n += t->rows[i].column != NULL;
+	return n;
+}
+
+/* ", <prefix>c1, <prefix>c2..." of a field table's stored columns. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+columns(struct strbuf *sb, const char *col_prefix, const struct field_table *t)
+{
+	struct oomlens_error *err = NULL;
+
+	for (size_t i = 0; i < t->n && !err; i++)
+		if (t->rows[i].column)
+			err = strbuf_addf(sb, ", %s%s", col_prefix,
+					  t->rows[i].column);
+	return err;
+}
+
+struct oomlens_error *db_fields_columns(struct strbuf *sb,
+					const struct field_table *t)
+{
+	return columns(sb, "", t);
+}
+
 /*
  * "INSERT INTO table(lead, f...) VALUES (?, ...)" or "SELECT lead, f... tail"
  * for a field table; col_prefix qualifies the SELECT's columns.
@@ -45,16 +94,11 @@ fields_sql(struct strbuf *sb, bool insert, const char *head, int n_lead,
 	   const char *tail)
 {
 	struct oomlens_error *err = strbuf_adds(sb, head);
-	int n = n_lead;
-	size_t i;
+	int n = n_lead + db_fields_ncol(t);
 	int j;
 
-	for (i = 0; i < t->n && !err; i++)
-		if (t->rows[i].column) {
-			err = strbuf_addf(sb, ", %s%s", col_prefix,
-					  t->rows[i].column);
-			n++;
-		}
+	if (!err)
+		err = columns(sb, col_prefix, t);
 	if (!err && insert) {
 		err = strbuf_adds(sb, ") VALUES (?");
 		for (j = 1; j < n && !err; j++)

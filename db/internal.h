@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "core/strbuf.h"
 #include "db/db.h"
 #include "model/fields.h"
 #include "model/task.h"
@@ -33,6 +34,12 @@ struct db_migration {
 /* db_migrations[i].version == i + 1. */
 extern const struct db_migration db_migrations[];
 extern const size_t db_nmigrations;
+
+/* Rows a row stream (db/rows.c) writes in one INSERT: at most
+ * 2^DB_ROWS_LOG2, and no more than DB_MAX_PARAMS values. */
+#define DB_ROWS_LOG2 5
+/* SQLITE_MAX_VARIABLE_NUMBER of SQLite builds before 3.32 */
+#define DB_MAX_PARAMS 999
 
 /* Slots of the statement cache: each is prepared on first use, then reused. */
 enum db_stmt_id {
@@ -50,26 +57,25 @@ enum db_stmt_id {
 	DB_ST_INCIDENT_INSERT,
 	DB_ST_SIGHTING,
 	DB_ST_SAME_PLACE,
+	DB_ST_PATH_READ_BEFORE,
+	DB_ST_NEXT_INCIDENT_ID,
 	DB_ST_SUPERSEDE_SIGHTINGS,
 	DB_ST_SUPERSEDE_DELETE,
-	DB_ST_COLUMN, /* header names one to a step, then 2, 4, 8, 16: */
-	DB_ST_COLUMN_2,
-	DB_ST_COLUMN_4,
-	DB_ST_COLUMN_8,
-	DB_ST_COLUMN_16,
+	/* row streams (db/rows.c): 1, 2, 4 ... DB_ROWS_MAX rows a step */
+	DB_ST_COLUMN,
+	DB_ST_COLUMN_LAST = DB_ST_COLUMN + DB_ROWS_LOG2,
 	DB_ST_COLUMN_JSON, /* a header with bytes above 0x7f */
-	DB_ST_STAT, /* stats one run to a step, then 2, 4, STAT_BATCH: */
-	DB_ST_STAT_2,
-	DB_ST_STAT_4,
-	DB_ST_STAT_8,
-	DB_ST_TASK, /* tasks one row to a step, then 2, 4, ... TASK_BATCH: */
-	DB_ST_TASK_2,
-	DB_ST_TASK_4,
-	DB_ST_TASK_8,
-	DB_ST_TASK_16,
-	DB_ST_TASK_BATCH, /* = DB_ST_TASK + log2(TASK_BATCH) */
+	DB_ST_STAT,
+	DB_ST_STAT_LAST = DB_ST_STAT + DB_ROWS_LOG2,
+	DB_ST_TASK,
+	DB_ST_TASK_LAST = DB_ST_TASK + DB_ROWS_LOG2,
+	DB_ST_SIGHTINGS,
+	DB_ST_SIGHTINGS_LAST = DB_ST_SIGHTINGS + DB_ROWS_LOG2,
+	DB_ST_INCIDENTS,
+	DB_ST_INCIDENTS_LAST = DB_ST_INCIDENTS + DB_ROWS_LOG2,
+	DB_ST_KILLS,
+	DB_ST_KILLS_LAST = DB_ST_KILLS + DB_ROWS_LOG2,
 	DB_ST_TASK_EXTRA,
-	DB_ST_KILL,
 	DB_ST_FORKBOMB,
 	DB_ST_WARNING,
 	DB_ST_EVENT,
@@ -100,10 +106,58 @@ enum db_stmt_id {
 	DB_NSTMTS
 };
 
+/* One value of a row stream: NULL, a number, or a string. */
+enum db_cell_type {
+	DB_CELL_NULL,
+	DB_CELL_INT,
+	DB_CELL_REAL,
+	DB_CELL_TEXT,
+	DB_CELL_POOL
+};
+
+struct db_cell {
+	union {
+		int64_t i;
+		double d;
+		const char *s; /* DB_CELL_TEXT: borrowed */
+		size_t off; /* DB_CELL_POOL: into the stream's pool */
+	} u;
+	int len; /* of a string, in bytes */
+	unsigned char type; /* enum db_cell_type */
+};
+
+/*
+ * A row stream (db/rows.c): rows of one table held until 2^log2 of them go
+ * in one INSERT. head is "INSERT INTO t(a, b, c) VALUES", tail what
+ * follows the rows (" ON CONFLICT DO NOTHING") or NULL; the statements for
+ * 2^k rows live in slots slot0 + k.
+ */
+struct db_rows {
+	int slot0;
+	char *head, *tail;
+	int ncol, log2;
+	bool hold; /* written by the caller only, not when full */
+	size_t n; /* rows held */
+	unsigned used; /* bit k: slot0 + k bound since the last flush */
+	struct strbuf pool; /* the DB_CELL_POOL strings of the rows held */
+	struct db_cell *cells; /* ncol << log2 */
+};
+
+enum db_rows_id {
+	DB_ROWS_INCIDENTS,
+	DB_ROWS_COLUMNS,
+	DB_ROWS_STATS,
+	DB_ROWS_TASKS,
+	DB_ROWS_KILLS,
+	DB_ROWS_SIGHTINGS,
+	DB_ROWS_COUNT
+};
+
 struct db {
 	sqlite3 *sql;
 	char *path; /* as given to db_open(), for messages */
 	sqlite3_stmt *stmt[DB_NSTMTS]; /* NULL until first used */
+	struct db_rows *rows[DB_ROWS_COUNT]; /* NULL until first used */
 	int64_t superseded; /* incidents superseded (db_superseded()) */
 	struct db_options opt; /* as opened; strings borrowed */
 	int writer_fd; /* PATH-writer, or -1 (:memory:, read-only, none) */
@@ -229,5 +283,45 @@ db_query_int(struct db *db, const char *sql, int64_t *out);
 /* Run one of the parameterless transaction statements. */
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_exec_stmt(struct db *db, enum db_stmt_id id, const char *sql);
+
+/*
+ * Row streams (db/rows.c). db_rows_new() makes one, with as many rows to a
+ * statement as fit (at most 2^DB_ROWS_LOG2); slot0 .. slot0 + DB_ROWS_LOG2
+ * must be free slots. db_rows_next() is the next row's cells, all NULL;
+ * fill them with the db_rows_cell_*() setters, then db_rows_add() keeps
+ * the row, writing the stream when it is full. db_rows_flush() writes
+ * what is held; db_rows_discard() drops it (after a failure). Borrowed
+ * strings must stay valid until then.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_rows_new(struct db_rows **out, int slot0, const char *head, const char *tail,
+	    int ncol);
+void db_rows_free(struct db_rows *r);
+struct db_cell *db_rows_next(struct db_rows *r);
+bool db_rows_full(const struct db_rows *r);
+OOMLENS_MUST_CHECK struct oomlens_error *db_rows_add(struct db *db,
+						     struct db_rows *r);
+OOMLENS_MUST_CHECK struct oomlens_error *db_rows_flush(struct db *db,
+						       struct db_rows *r);
+void db_rows_discard(struct db *db, struct db_rows *r);
+/* OOM_VAL_NONE, NULL and not present leave the cell NULL. */
+void db_rows_cell_int(struct db_cell *v, int64_t i);
+void db_rows_cell_real(struct db_cell *v, double d, bool present);
+void db_rows_cell_str(struct db_cell *v, const char *s);
+/* The stream pool's text from off to its end (the caller appended it). */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_rows_cell_pool(struct db_rows *r, struct db_cell *v, size_t off);
+
+/*
+ * A field table's stored values (model/fields.h) into cells, in the order
+ * of db_fields_stmt()'s columns; returns the number of cells set.
+ */
+int db_cells_fields(struct db_cell *v, const struct field_table *t,
+		    const void *base);
+/* The number of stored columns of a field table. */
+int db_fields_ncol(const struct field_table *t);
+/* ", c1, c2..." of a field table's stored columns, appended to sb. */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_fields_columns(struct strbuf *sb, const struct field_table *t);
 
 #endif

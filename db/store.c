@@ -15,6 +15,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
@@ -93,32 +94,6 @@ insert_row(struct db *db, int64_t source_id, const struct oom_incident *inc,
 static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
 							 const char *s);
 
-/* "INSERT INTO incident_columns ... VALUES (?1, ?, ?), ..." for 2^k rows. */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-column_stmt(struct db *db, int k, sqlite3_stmt **out)
-{
-	struct strbuf sb = STRBUF_INIT(1 << 12);
-	struct oomlens_error *err;
-	int r;
-
-	if (db->stmt[DB_ST_COLUMN + k]) {
-		*out = db->stmt[DB_ST_COLUMN + k];
-		return NULL;
-	}
-	err = strbuf_adds(&sb, "INSERT INTO incident_columns(incident_id, seq,"
-			       " name) VALUES ");
-	for (r = 0; r < 1 << k && !err; r++)
-		err = strbuf_adds(&sb, r ? ", (?1, ?, ?)" : "(?1, ?, ?)");
-	if (!err)
-		err = db_stmt(db, DB_ST_COLUMN + k, sb.buf, out);
-	strbuf_release(&sb);
-	return err;
-}
-
-#define COLUMN_BATCH_LOG2 4
-_Static_assert(DB_ST_COLUMN_16 - DB_ST_COLUMN == COLUMN_BATCH_LOG2,
-	       "a statement slot for each power of two up to 16 columns");
-
 /*
  * The header's names in one step: a JSON array that json_each() turns into
  * rows (index, name). (Bytes of a name above 0x7f come back read as
@@ -167,43 +142,27 @@ static bool has_high_byte(const char *s)
 }
 
 /*
- * The header's names, in falling powers of two of rows to a step; a header
- * with a byte above 0x7f goes through JSON as it always did.
+ * The header's names, into the column stream; a header with a byte above
+ * 0x7f goes through JSON as it always did.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 insert_columns(struct db *db, int64_t id, const struct oom_incident *inc)
 {
+	struct db_rows *rows = db->rows[DB_ROWS_COLUMNS];
 	struct oomlens_error *err = NULL;
-	unsigned used = 0;
-	struct db_bind b;
-	size_t i = 0, r;
-	int k;
+	size_t r;
 
 	for (r = 0; r < inc->n_columns; r++)
 		if (has_high_byte(inc->columns[r]))
 			return insert_columns_json(db, id, inc);
-	while (i < inc->n_columns && !err) {
-		sqlite3_stmt *st = NULL;
+	for (r = 0; r < inc->n_columns && !err; r++) {
+		struct db_cell *v = db_rows_next(rows);
 
-		for (k = COLUMN_BATCH_LOG2;
-		     (size_t)1 << k > inc->n_columns - i;)
-			k--;
-		err = column_stmt(db, k, &st);
-		if (err)
-			break;
-		used |= 1u << k;
-		db_bind_start(&b, st, 0);
-		db_bind_int(&b, id);
-		for (r = i; r < i + ((size_t)1 << k); r++) {
-			db_bind_int(&b, (int64_t)r);
-			db_bind_str(&b, inc->columns[r]);
-		}
-		err = db_step_done(db, &b, st);
-		i += (size_t)1 << k;
+		db_rows_cell_int(&v[0], id);
+		db_rows_cell_int(&v[1], (int64_t)r);
+		db_rows_cell_str(&v[2], inc->columns[r]);
+		err = db_rows_add(db, rows);
 	}
-	for (k = 0; k <= COLUMN_BATCH_LOG2; k++)
-		if (used & 1u << k)
-			sqlite3_clear_bindings(db->stmt[DB_ST_COLUMN + k]);
 	return err;
 }
 
@@ -296,101 +255,45 @@ json_counter(struct strbuf *sb, bool first, const char *key, int64_t v)
 	return err ? err : json_int(sb, v);
 }
 
-/* Per-row values of a stats statement, after ?1 (incident id). */
-#define STAT_ROW_VALUES 4
-#define STAT_BATCH_LOG2 3
-#define STAT_BATCH (1 << STAT_BATCH_LOG2)
-_Static_assert(DB_ST_STAT_8 - DB_ST_STAT == STAT_BATCH_LOG2,
-	       "a statement slot for each power of two up to STAT_BATCH");
-
-/* "INSERT INTO incident_stats ... VALUES (?1, ?, ?, ?, ?), ..." for 2^k. */
-static OOMLENS_MUST_CHECK struct oomlens_error *stat_stmt(struct db *db, int k,
-							  sqlite3_stmt **out)
-{
-	struct strbuf sb = STRBUF_INIT(1 << 12);
-	struct oomlens_error *err;
-	int r;
-
-	if (db->stmt[DB_ST_STAT + k]) {
-		*out = db->stmt[DB_ST_STAT + k];
-		return NULL;
-	}
-	err = strbuf_adds(&sb, "INSERT INTO incident_stats(incident_id, seq,"
-			       " scope, unit, counters) VALUES ");
-	for (r = 0; r < 1 << k && !err; r++)
-		err = strbuf_adds(&sb, r ? ", (?1, ?, ?, ?, ?)"
-					 : "(?1, ?, ?, ?, ?)");
-	if (!err)
-		err = db_stmt(db, DB_ST_STAT + k, sb.buf, out);
-	strbuf_release(&sb);
-	return err;
-}
-
 /*
  * Counters go a run to a row: consecutive ones of one scope and unit, as a
- * JSON object (a Mem-Info zone line is one row, not thirty). Up to
- * STAT_BATCH runs are written into sb, each ending in its NUL, then go in
- * falling powers of two of rows to a step.
+ * JSON object (a Mem-Info zone line is one row, not thirty), written into
+ * the stat stream's pool.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 insert_stats(struct db *db, int64_t id, const struct oom_incident *inc)
 {
+	struct db_rows *rows = db->rows[DB_ROWS_STATS];
 	struct oomlens_error *err = NULL;
-	struct strbuf sb = STRBUF_INIT((size_t)64 << 20);
-	struct db_bind b;
 	size_t i = 0, seq = 0;
-	unsigned used = 0; /* bit k: slot DB_ST_STAT + k was bound */
-	int k;
 
 	while (i < inc->n_stats && !err) {
-		const struct oom_stat *run[STAT_BATCH];
-		size_t off[STAT_BATCH], nrun = 0, done = 0, r;
+		const struct oom_stat *first = &inc->stats[i];
+		struct db_cell *v = db_rows_next(rows);
+		size_t off = rows->pool.len, j = i;
 
-		strbuf_reset(&sb);
-		while (nrun < STAT_BATCH && i < inc->n_stats && !err) {
-			const struct oom_stat *first = &inc->stats[i];
-			size_t j = i;
-
-			run[nrun] = first;
-			off[nrun++] = sb.len;
-			err = strbuf_add(&sb, "{", 1);
-			for (; !err && j < inc->n_stats &&
-			       inc->stats[j].unit == first->unit &&
-			       (inc->stats[j].scope == first->scope ||
-				!strcmp(inc->stats[j].scope, first->scope));
-			     j++)
-				err = json_counter(&sb, j == i,
-						   inc->stats[j].key,
-						   inc->stats[j].value);
-			if (!err) /* "}" and the run's NUL */
-				err = strbuf_add(&sb, "}", 2);
-			i = j;
-		}
-		while (done < nrun && !err) {
-			sqlite3_stmt *st = NULL;
-
-			for (k = STAT_BATCH_LOG2; (size_t)1 << k > nrun - done;)
-				k--;
-			err = stat_stmt(db, k, &st);
-			if (err)
-				break;
-			used |= 1u << k;
-			db_bind_start(&b, st, 0);
-			db_bind_int(&b, id);
-			for (r = done; r < done + ((size_t)1 << k); r++) {
-				db_bind_int(&b, (int64_t)seq++);
-				db_bind_str(&b, run[r]->scope);
-				db_bind_str(&b, oom_unit_name(run[r]->unit));
-				db_bind_str(&b, sb.buf + off[r]);
-			}
-			err = db_step_done(db, &b, st);
-			done += (size_t)1 << k;
-		}
+		err = strbuf_add(&rows->pool, "{", 1);
+		for (; !err && j < inc->n_stats &&
+		       inc->stats[j].unit == first->unit &&
+		       (inc->stats[j].scope == first->scope ||
+			!strcmp(inc->stats[j].scope, first->scope));
+		     j++)
+			err = json_counter(&rows->pool, j == i,
+					   inc->stats[j].key,
+					   inc->stats[j].value);
+		if (!err) /* "}" and a NUL, left out of the value */
+			err = strbuf_add(&rows->pool, "}", 1);
+		if (!err)
+			err = db_rows_cell_pool(rows, &v[4], off);
+		if (err)
+			break;
+		db_rows_cell_int(&v[0], id);
+		db_rows_cell_int(&v[1], (int64_t)seq++);
+		db_rows_cell_str(&v[2], first->scope);
+		db_rows_cell_str(&v[3], oom_unit_name(first->unit));
+		err = db_rows_add(db, rows);
+		i = j;
 	}
-	for (k = 0; k <= STAT_BATCH_LOG2; k++)
-		if (used & 1u << k)
-			sqlite3_clear_bindings(db->stmt[DB_ST_STAT + k]);
-	strbuf_release(&sb);
 	return err;
 }
 
@@ -416,135 +319,60 @@ insert_extras(struct db *db, int64_t incident_id, size_t task_seq,
 	return err;
 }
 
-/* The per-row values of a task, after the incident id and page size. */
-static void bind_task(struct db_bind *b, size_t seq, const struct oom_task *t)
-{
-	int c;
-
-	db_bind_int(b, (int64_t)seq);
-	db_bind_line(b, t->line);
-	db_bind_str(b, t->comm);
-	db_bind_int(b, (int64_t)t->n_extra);
-	for (c = 0; c < TASK_COL_COUNT; c++)
-		db_bind_int(b, t->col[c]);
-}
-
-/* Per-row values of a task statement, after ?1 (incident id), ?2 (page). */
-#define TASK_ROW_VALUES (4 + TASK_COL_COUNT)
-#define TASK_BATCH_LOG2 5
-#define TASK_BATCH (1 << TASK_BATCH_LOG2)
-_Static_assert(DB_ST_TASK_BATCH - DB_ST_TASK == TASK_BATCH_LOG2,
-	       "a statement slot for each power of two up to TASK_BATCH");
-
 /*
- * "INSERT INTO tasks(...) VALUES (?1, ?2, ?, ...), (?1, ?2, ?, ...), ..."
- * for 2^k rows, in slot DB_ST_TASK + k. A step costs about as much as a
- * row, so a table goes in at most log2(TASK_BATCH) + 1 steps plus one per
- * full batch. Anonymous parameters number on from the highest so far, so
- * row r's values are parameters 3 + 20r to 22 + 20r. 2 + 32 * 20 = 642
- * parameters stay under the 999 of older SQLite builds.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *task_stmt(struct db *db, int k,
-							  sqlite3_stmt **out)
-{
-	struct strbuf sb = STRBUF_INIT(1 << 16);
-	struct oomlens_error *err;
-	int r, v;
-
-	if (db->stmt[DB_ST_TASK + k]) {
-		*out = db->stmt[DB_ST_TASK + k];
-		return NULL;
-	}
-	err = strbuf_adds(&sb,
-			  "INSERT INTO tasks(incident_id, page_kb, seq,"
-			  " line, comm, n_extra, " DB_TASK_COLUMNS ") VALUES ");
-	for (r = 0; r < 1 << k && !err; r++) {
-		err = strbuf_adds(&sb, r ? ", (?1, ?2" : "(?1, ?2");
-		for (v = 0; v < TASK_ROW_VALUES && !err; v++)
-			err = strbuf_adds(&sb, ", ?");
-		if (!err)
-			err = strbuf_adds(&sb, ")");
-	}
-	if (!err)
-		err = db_stmt(db, DB_ST_TASK + k, sb.buf, out);
-	strbuf_release(&sb);
-	return err;
-}
-
-/*
- * The hot loop: full batches of TASK_BATCH rows, then the rest in falling
- * powers of two (45 rows: 32, 8, 4, 1); then the extra columns of the rows
- * that have any. Each statement's incident id and page size are bound when
- * it is first used for the incident: bindings outlive a reset.
+ * The hot loop: a task's row into the task stream, then the extra columns
+ * of the rows that have any (which name the task rows: written first).
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 insert_tasks(struct db *db, int64_t id, const struct oom_incident *inc)
 {
+	struct db_rows *rows = db->rows[DB_ROWS_TASKS];
+	int64_t page_kb = oom_incident_page_kb(inc);
 	struct oomlens_error *err = NULL;
-	unsigned bound = 0; /* bit k: slot DB_ST_TASK + k has ?1 and ?2 */
-	struct db_bind b;
-	size_t i = 0, r;
+	size_t i;
+	int c;
 
-	while (i < inc->n_tasks && !err) {
-		size_t left = inc->n_tasks - i;
-		int k = TASK_BATCH_LOG2;
-		sqlite3_stmt *st = NULL;
+	for (i = 0; i < inc->n_tasks && !err; i++) {
+		const struct oom_task *t = &inc->tasks[i];
+		struct db_cell *v = db_rows_next(rows);
 
-		while ((size_t)1 << k > left)
-			k--;
-		err = task_stmt(db, k, &st);
-		if (err)
-			break;
-		if (!(bound & 1u << k)) {
-			db_bind_start(&b, st, 0);
-			db_bind_int(&b, id);
-			db_bind_int(&b, oom_incident_page_kb(inc));
-			bound |= 1u << k;
-		} else {
-			db_bind_start(&b, st, 2);
-		}
-		for (r = 0; r < (size_t)1 << k; r++)
-			bind_task(&b, i + r, &inc->tasks[i + r]);
-		err = db_step_done(db, &b, st);
-		i += (size_t)1 << k;
+		db_rows_cell_int(&v[0], id);
+		db_rows_cell_int(&v[1], page_kb);
+		db_rows_cell_int(&v[2], (int64_t)i);
+		db_rows_cell_int(&v[3],
+				 t->line ? (int64_t)t->line : OOM_VAL_NONE);
+		db_rows_cell_str(&v[4], t->comm);
+		db_rows_cell_int(&v[5], (int64_t)t->n_extra);
+		for (c = 0; c < TASK_COL_COUNT; c++)
+			db_rows_cell_int(&v[6 + c], t->col[c]);
+		err = db_rows_add(db, rows);
 	}
-	/*
-	 * Forget the borrowed names now, in the statements used only: comm
-	 * is the only string, parameter 5 of row 0 (cheaper than clearing
-	 * all 642 of a full batch).
-	 */
-	for (r = 0; r <= TASK_BATCH_LOG2; r++) {
-		size_t row;
-
-		if (!(bound & 1u << r))
+	for (i = 0; i < inc->n_tasks && !err; i++) {
+		if (!inc->tasks[i].n_extra)
 			continue;
-		for (row = 0; row < (size_t)1 << r; row++)
-			sqlite3_bind_null(db->stmt[DB_ST_TASK + r],
-					  (int)(5 + row * TASK_ROW_VALUES));
-	}
-	for (i = 0; i < inc->n_tasks && !err; i++)
-		if (inc->tasks[i].n_extra)
+		/* their rows name the task rows: those go first (rare) */
+		if (rows->n)
+			err = db_rows_flush(db, rows);
+		if (!err)
 			err = insert_extras(db, id, i, &inc->tasks[i]);
+	}
 	return err;
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
 insert_kills(struct db *db, int64_t id, const struct oom_incident *inc)
 {
-	struct oomlens_error *err;
-	struct db_bind b;
-	sqlite3_stmt *st = NULL;
+	struct db_rows *rows = db->rows[DB_ROWS_KILLS];
+	struct oomlens_error *err = NULL;
 	size_t i;
 
-	err = db_fields_stmt(db, DB_ST_KILL, true,
-			     "INSERT INTO kills(incident_id, seq", 2, "",
-			     &field_kill, NULL, &st);
 	for (i = 0; i < inc->n_kills && !err; i++) {
-		db_bind_start(&b, st, 0);
-		db_bind_int(&b, id);
-		db_bind_int(&b, (int64_t)i);
-		db_bind_fields(&b, &field_kill, &inc->kills[i]);
-		err = db_step_done(db, &b, st);
+		struct db_cell *v = db_rows_next(rows);
+
+		db_rows_cell_int(&v[0], id);
+		db_rows_cell_int(&v[1], (int64_t)i);
+		db_cells_fields(&v[2], &field_kill, &inc->kills[i]);
+		err = db_rows_add(db, rows);
 	}
 	return err;
 }
@@ -607,24 +435,16 @@ static OOMLENS_MUST_CHECK struct oomlens_error *
 insert_sighting(struct db *db, int64_t id, int64_t source_id,
 		const struct oom_incident *inc)
 {
-	struct oomlens_error *err;
-	struct db_bind b;
-	sqlite3_stmt *st = NULL;
+	struct db_rows *rows = db->rows[DB_ROWS_SIGHTINGS];
+	struct db_cell *v = db_rows_next(rows);
 
-	err = db_stmt(db, DB_ST_SIGHTING,
-		      "INSERT INTO incident_sightings(incident_id, source_id,"
-		      " first_line, last_line, first_offset)"
-		      " VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT DO NOTHING",
-		      &st);
-	if (err)
-		return err;
-	db_bind_start(&b, st, 0);
-	db_bind_int(&b, id);
-	db_bind_int(&b, source_id);
-	db_bind_int(&b, (int64_t)inc->first.line);
-	db_bind_line(&b, inc->last.line);
-	db_bind_int(&b, (int64_t)inc->first.offset);
-	return db_step_done(db, &b, st);
+	db_rows_cell_int(&v[0], id);
+	db_rows_cell_int(&v[1], source_id);
+	db_rows_cell_int(&v[2], (int64_t)inc->first.line);
+	db_rows_cell_int(&v[3], inc->last.line ? (int64_t)inc->last.line
+					       : OOM_VAL_NONE);
+	db_rows_cell_int(&v[4], (int64_t)inc->first.offset);
+	return db_rows_add(db, rows);
 }
 
 /*
@@ -788,31 +608,162 @@ static struct oomlens_error *better_host_time(struct db *db, int64_t id,
 
 /*
  * Statements that bind strings borrowed from the incident being stored
- * (insert_tasks() clears its own).
+ * (the row streams clear their own).
  */
 static const enum db_stmt_id borrowing[] = {
 	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_SAME_PLACE,
-	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,	    DB_ST_KILL,
-	DB_ST_FORKBOMB,	     DB_ST_WARNING,	    DB_ST_BETTER_HOST,
-	DB_ST_BETTER_TIME,
+	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,	    DB_ST_FORKBOMB,
+	DB_ST_WARNING,	     DB_ST_BETTER_HOST,	    DB_ST_BETTER_TIME,
 };
 
-struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
-					const struct oom_incident *inc,
-					int64_t *incident_id, bool *was_new)
+/*
+ * The row streams of db_store_incidents(), and what each writes: head,
+ * then the stored columns of a field table if any, n_lead values before
+ * them.
+ */
+static const struct {
+	enum db_stmt_id slot0;
+	const char *head;
+	const struct field_table *fields;
+	int n_lead;
+	const char *tail;
+} stream_def[DB_ROWS_COUNT] = {
+	[DB_ROWS_INCIDENTS] = {DB_ST_INCIDENTS,
+			       "INSERT INTO incidents(id, fingerprint,"
+			       " source_id, n_tasks",
+			       &field_incident, 4, NULL},
+	[DB_ROWS_COLUMNS] = {DB_ST_COLUMN,
+			     "INSERT INTO incident_columns(incident_id, seq,"
+			     " name",
+			     NULL, 3, NULL},
+	[DB_ROWS_STATS] = {DB_ST_STAT,
+			   "INSERT INTO incident_stats(incident_id, seq, scope,"
+			   " unit, counters",
+			   NULL, 5, NULL},
+	[DB_ROWS_TASKS] = {DB_ST_TASK,
+			   "INSERT INTO tasks(incident_id, page_kb, seq, line,"
+			   " comm, n_extra, " DB_TASK_COLUMNS,
+			   NULL, 6 + TASK_COL_COUNT, NULL},
+	[DB_ROWS_KILLS] = {DB_ST_KILLS, "INSERT INTO kills(incident_id, seq",
+			   &field_kill, 2, NULL},
+	[DB_ROWS_SIGHTINGS] = {DB_ST_SIGHTINGS,
+			       "INSERT INTO incident_sightings(incident_id,"
+			       " source_id, first_line, last_line,"
+			       " first_offset",
+			       NULL, 5, " ON CONFLICT DO NOTHING"},
+};
+
+/* Make the row streams on first use. */
+static OOMLENS_MUST_CHECK struct oomlens_error *streams_ready(struct db *db)
+{
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	for (i = 0; i < DB_ROWS_COUNT && !err; i++) {
+		struct strbuf sb = STRBUF_INIT(1 << 16);
+		int ncol = stream_def[i].n_lead;
+
+		if (db->rows[i])
+			continue;
+		err = strbuf_adds(&sb, stream_def[i].head);
+		if (!err && stream_def[i].fields) {
+			err = db_fields_columns(&sb, stream_def[i].fields);
+			ncol += db_fields_ncol(stream_def[i].fields);
+		}
+		if (!err)
+			err = strbuf_adds(&sb, ") VALUES");
+		if (!err)
+			err = db_rows_new(&db->rows[i],
+					  (int)stream_def[i].slot0, sb.buf,
+					  stream_def[i].tail, ncol);
+		strbuf_release(&sb);
+	}
+	if (!err) /* written by the batch, before the rows that name them */
+		db->rows[DB_ROWS_INCIDENTS]->hold = true;
+	return err;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *streams_flush(struct db *db)
+{
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	for (i = 0; i < DB_ROWS_COUNT; i++)
+		if (!err)
+			err = db_rows_flush(db, db->rows[i]);
+		else
+			db_rows_discard(db, db->rows[i]);
+	return err;
+}
+
+/*
+ * Could an incident of source_id be at the place of one stored before,
+ * from another read of the same path (see same_place())? Not when no
+ * other source has this path: within one source every report has its
+ * own first line.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+path_read_before(struct db *db, int64_t source_id, bool *before)
 {
 	struct oomlens_error *err;
-	bool outermost = sqlite3_get_autocommit(db->sql), found = false;
+	struct db_bind b;
+	sqlite3_stmt *st = NULL;
+
+	err = db_stmt(
+		db, DB_ST_PATH_READ_BEFORE,
+		"SELECT 1 FROM sources a JOIN sources o ON o.path = a.path"
+		" WHERE a.id = ?1 AND o.id != ?1 LIMIT 1",
+		&st);
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, source_id);
+	err = db_step_row(db, &b, st, before);
+	if (!err && *before)
+		sqlite3_reset(st);
+	return err;
+}
+
+/* The rows of a new incident but its own, into the streams. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+insert_children(struct db *db, int64_t id, const struct oom_incident *inc)
+{
+	struct oomlens_error *err = insert_columns(db, id, inc);
+
+	if (!err)
+		err = insert_stats(db, id, inc);
+	if (!err)
+		err = insert_tasks(db, id, inc);
+	if (!err)
+		err = insert_kills(db, id, inc);
+	if (!err)
+		err = insert_forkbombs(db, id, inc);
+	if (!err)
+		err = insert_warnings(db, id, inc);
+	return err;
+}
+
+/*
+ * One incident, in a batch whose source's path was read before (see
+ * path_read_before()): the report may be a longer or shorter read of one
+ * stored at its place. Everything held in the streams is written first,
+ * for same_place() and supersede() to see.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_at_place(struct db *db, int64_t source_id, const struct oom_incident *inc,
+	       int64_t *incident_id, bool *was_new)
+{
+	struct oomlens_error *err = NULL;
+	bool found = false;
 	int64_t id = 0, longer = 0, shorter[MAX_SAME_PLACE];
 	size_t n_shorter = 0;
 	char fp[17];
 	size_t i;
 
 	snprintf(fp, sizeof(fp), "%016" PRIx64, inc->fingerprint);
-	err = db_exec_stmt(db, DB_ST_SAVEPOINT, "SAVEPOINT oomlens_store");
-	if (err)
-		return oomlens_error_wrap(err, "cannot store incident");
-	err = find_incident(db, fp, &id, &found);
+	err = streams_flush(db);
+	if (!err)
+		err = find_incident(db, fp, &id, &found);
 	if (!err)
 		err = same_place(db, source_id, inc, found ? id : 0, &longer,
 				 shorter, &n_shorter);
@@ -824,29 +775,146 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 	if (!err && !found) {
 		err = insert_row(db, source_id, inc, fp, &id);
 		if (!err)
-			err = insert_columns(db, id, inc);
-		if (!err)
-			err = insert_stats(db, id, inc);
-		if (!err)
-			err = insert_tasks(db, id, inc);
-		if (!err)
-			err = insert_kills(db, id, inc);
-		if (!err)
-			err = insert_forkbombs(db, id, inc);
-		if (!err)
-			err = insert_warnings(db, id, inc);
+			err = insert_children(db, id, inc);
 	}
 	if (!err)
 		err = insert_sighting(db, id, source_id, inc);
 	if (!err && found)
 		err = better_host_time(db, id, inc);
+	if (!err)
+		err = streams_flush(db);
 	for (i = 0; i < n_shorter && !err; i++)
 		if (shorter[i] != id)
 			err = supersede(db, shorter[i], id);
-	/* forget the borrowed strings: the incident may be freed next */
-	for (i = 0; i < sizeof(borrowing) / sizeof(borrowing[0]); i++)
-		if (db->stmt[borrowing[i]])
-			sqlite3_clear_bindings(db->stmt[borrowing[i]]);
+	if (!err) {
+		*incident_id = id;
+		*was_new = !found;
+	}
+	return err;
+}
+
+/* The id the next incident row gets: what SQLite would give it. */
+static OOMLENS_MUST_CHECK struct oomlens_error *next_id(struct db *db,
+							int64_t *id)
+{
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	bool row = false;
+
+	err = db_stmt(db, DB_ST_NEXT_INCIDENT_ID,
+		      "SELECT coalesce(max(id), 0) + 1 FROM incidents", &st);
+	if (!err)
+		err = db_step_row(db, NULL, st, &row);
+	if (!err && row) {
+		*id = sqlite3_column_int64(st, 0);
+		sqlite3_reset(st);
+	} else if (!err) {
+		err = oomlens_error_new(OOMLENS_ERR_DB,
+					"sqlite3_step: no next id");
+	}
+	return err;
+}
+
+/*
+ * Incidents incs[0..n) (n at most what the incident stream holds): each
+ * known one (stored before, or earlier in this chunk) a sighting; each new
+ * one a row with id *next, written together, then the rows that name it.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_chunk(struct db *db, int64_t source_id, struct oom_incident *const *incs,
+	    size_t n, int64_t *next, int64_t ids[], bool fresh[])
+{
+	struct db_rows *rows = db->rows[DB_ROWS_INCIDENTS];
+	struct oomlens_error *err = NULL;
+	char fp[1 << DB_ROWS_LOG2][17];
+	size_t i, j;
+
+	for (i = 0; i < n && !err; i++) {
+		const struct oom_incident *inc = incs[i];
+		bool found = false;
+
+		snprintf(fp[i], sizeof(fp[i]), "%016" PRIx64, inc->fingerprint);
+		err = find_incident(db, fp[i], &ids[i], &found);
+		for (j = 0; j < i && !found; j++)
+			if (fresh[j] &&
+			    incs[j]->fingerprint == inc->fingerprint) {
+				ids[i] = ids[j];
+				found = true;
+			}
+		fresh[i] = !found;
+		if (!err && !found) {
+			struct db_cell *v = db_rows_next(rows);
+
+			ids[i] = (*next)++;
+			db_rows_cell_int(&v[0], ids[i]);
+			db_rows_cell_str(&v[1], fp[i]);
+			db_rows_cell_int(&v[2], source_id);
+			db_rows_cell_int(&v[3], (int64_t)inc->n_tasks);
+			db_cells_fields(&v[4], &field_incident, inc);
+			err = db_rows_add(db, rows);
+		}
+	}
+	if (!err)
+		err = db_rows_flush(db, rows);
+	for (i = 0; i < n && !err; i++) {
+		if (fresh[i])
+			err = insert_children(db, ids[i], incs[i]);
+		if (!err)
+			err = insert_sighting(db, ids[i], source_id, incs[i]);
+		if (!err && !fresh[i])
+			err = better_host_time(db, ids[i], incs[i]);
+	}
+	return err;
+}
+
+struct oomlens_error *db_store_incidents(struct db *db, int64_t source_id,
+					 struct oom_incident *const *incs,
+					 size_t n, int64_t *ids, size_t *n_new)
+{
+	struct oomlens_error *err;
+	bool outermost = sqlite3_get_autocommit(db->sql), at_place = false;
+	int64_t id_next = 0, chunk_ids[1 << DB_ROWS_LOG2];
+	bool chunk_new[1 << DB_ROWS_LOG2];
+	size_t i = 0, k, fresh = 0;
+
+	err = streams_ready(db);
+	if (!err)
+		err = db_exec_stmt(db, DB_ST_SAVEPOINT,
+				   "SAVEPOINT oomlens_store");
+	if (err)
+		return oomlens_error_wrap(err, "cannot store incident");
+	err = path_read_before(db, source_id, &at_place);
+	if (!err && !at_place)
+		err = next_id(db, &id_next);
+	while (i < n && !err) {
+		size_t m = (size_t)1 << db->rows[DB_ROWS_INCIDENTS]->log2;
+
+		if (at_place) {
+			m = 1;
+			err = store_at_place(db, source_id, incs[i],
+					     &chunk_ids[0], &chunk_new[0]);
+		} else {
+			m = m < n - i ? m : n - i;
+			err = store_chunk(db, source_id, incs + i, m, &id_next,
+					  chunk_ids, chunk_new);
+		}
+		for (k = 0; k < m && !err; k++) {
+			if (ids)
+				ids[i + k] = chunk_ids[k];
+			fresh += chunk_new[k];
+		}
+		i += m;
+	}
+	if (err) {
+		for (k = 0; k < DB_ROWS_COUNT; k++)
+			db_rows_discard(db, db->rows[k]);
+	} else {
+		err = streams_flush(db);
+	}
+	/* forget the borrowed strings: the incidents may be freed next */
+	for (k = 0; k < sizeof(borrowing) / sizeof(borrowing[0]); k++)
+		if (db->stmt[borrowing[k]])
+			sqlite3_clear_bindings(db->stmt[borrowing[k]]);
 	if (err) {
 		/* NULL: undoing returns no error of its own */
 		oomlens_error_free(savepoint_end(db, false, outermost));
@@ -855,10 +923,27 @@ struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
 	err = savepoint_end(db, true, outermost);
 	if (err)
 		return oomlens_error_wrap(err, "cannot store incident");
+	if (n_new)
+		*n_new = fresh;
+	return NULL;
+}
+
+struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,
+					const struct oom_incident *inc,
+					int64_t *incident_id, bool *was_new)
+{
+	struct oom_incident *one = (struct oom_incident *)inc;
+	struct oomlens_error *err;
+	int64_t id = 0;
+	size_t fresh = 0;
+
+	err = db_store_incidents(db, source_id, &one, 1, &id, &fresh);
+	if (err)
+		return err;
 	if (incident_id)
 		*incident_id = id;
 	if (was_new)
-		*was_new = !found;
+		*was_new = fresh != 0;
 	return NULL;
 }
 

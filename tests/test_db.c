@@ -171,7 +171,13 @@ static void assert_error(struct oomlens_error *err,
 	oomlens_error_free(err);
 }
 
-#define OK(call) ck_assert_ptr_null(call)
+/* A call that returns no error; else the test fails with its message. */
+#define OK(call)                                                               \
+	do {                                                                   \
+		struct oomlens_error *ok_err_ = (call);                        \
+		ck_assert_msg(!ok_err_, "%s: %s", #call,                       \
+			      ok_err_ ? ok_err_->message : "");                \
+	} while (0)
 
 static struct db *open_memory(void)
 {
@@ -1168,6 +1174,137 @@ keep_row(void *ctx, const struct db_incident_row *row)
 	}
 	return NULL;
 }
+
+/*
+ * Every table of the database at path as text, rows sorted: what two
+ * ways of storing the same incidents must both leave behind.
+ */
+static char *table_dump(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT((size_t)64 << 20);
+	sqlite3_stmt *tables = NULL, *rows = NULL;
+	sqlite3 *h = NULL;
+
+	ck_assert_int_eq(sqlite3_open(path, &h), SQLITE_OK);
+	ck_assert_int_eq(
+		sqlite3_prepare_v2(h,
+				   "SELECT name FROM sqlite_master WHERE type ="
+				   " 'table' ORDER BY name",
+				   -1, &tables, NULL),
+		SQLITE_OK);
+	while (sqlite3_step(tables) == SQLITE_ROW) {
+		char sql[256];
+		int c, n;
+
+		snprintf(sql, sizeof(sql),
+			 "SELECT * FROM \"%s\" ORDER BY 1, 2, 3",
+			 (const char *)sqlite3_column_text(tables, 0));
+		ck_assert_int_eq(sqlite3_prepare_v2(h, sql, -1, &rows, NULL),
+				 SQLITE_OK);
+		OK(strbuf_addf(&sb, "%s\n", sql));
+		n = sqlite3_column_count(rows);
+		while (sqlite3_step(rows) == SQLITE_ROW) {
+			for (c = 0; c < n; c++) {
+				const unsigned char *v =
+					sqlite3_column_text(rows, c);
+
+				OK(strbuf_addf(&sb, "%s%d:%s", c ? "|" : "",
+					       sqlite3_column_type(rows, c),
+					       v ? (const char *)v : ""));
+			}
+			OK(strbuf_add(&sb, "\n", 1));
+		}
+		sqlite3_finalize(rows);
+	}
+	sqlite3_finalize(tables);
+	ck_assert_int_eq(sqlite3_close(h), SQLITE_OK);
+	return strbuf_detach(&sb, NULL);
+}
+
+/*
+ * db_store_incidents() leaves the same rows, ids included, as storing the
+ * incidents one by one: more incidents than one statement takes, a task
+ * table with an extra column, a report twice (once new, once a sighting,
+ * in the same batch), and one stored before the batch.
+ */
+START_TEST(a_batch_stores_what_one_by_one_stores)
+{
+	struct scratch one, many;
+	struct strbuf text = STRBUF_INIT((size_t)1 << 20);
+	struct collected c;
+	struct db *db = NULL;
+	char *want, *got;
+	size_t i, n_new = 0, fresh = 0;
+	int64_t *ids;
+
+	for (i = 0; i < 20; i++) {
+		/* two reports (their triggers' names), each seen again in
+		 * the same statement and further on */
+		size_t k, v = i == 5 ? 4 : i % 19;
+
+		for (k = 0;
+		     k < sizeof(report_510_lines) / sizeof(report_510_lines[0]);
+		     k++)
+			OK(strbuf_addf(&text, "[%6zu.000001] %s%s\n", 100 + v,
+				       k       ? ""
+				       : v % 2 ? "x"
+					       : "y",
+				       report_510_lines[k]));
+		OK(strbuf_adds(&text, round_trip_texts[i % 5]));
+	}
+	collect_text(&c, text.buf);
+	ck_assert_uint_ge(c.n, 30);
+	ids = calloc(c.n, sizeof(*ids));
+	ck_assert_ptr_nonnull(ids);
+
+	scratch_init(&one);
+	OK(db_open(&db, one.db));
+	{
+		int64_t src = add_source(db, "test.log");
+
+		for (i = 0; i < c.n; i++) {
+			bool was_new = false;
+
+			OK(db_store_incident(db, src, c.inc[i], &ids[i],
+					     &was_new));
+			fresh += was_new;
+		}
+	}
+	db_close(db);
+	ck_assert_uint_lt(fresh, c.n); /* some were seen twice */
+
+	scratch_init(&many);
+	OK(db_open(&db, many.db));
+	{
+		int64_t src = add_source(db, "test.log"), id = 0;
+		bool was_new = false;
+
+		/* the first before the batch: the batch finds it */
+		OK(db_store_incident(db, src, c.inc[0], &id, &was_new));
+		ck_assert(was_new);
+		ck_assert_int_eq(id, ids[0]);
+		OK(db_begin(db));
+		OK(db_store_incidents(db, src, c.inc, c.n, ids, &n_new));
+		OK(db_commit(db));
+	}
+	db_close(db);
+	ck_assert_uint_eq(n_new, fresh - 1);
+
+	want = table_dump(one.db);
+	got = table_dump(many.db);
+	if (strcmp(want, got))
+		ck_abort_msg(
+			"tables differ:\n--- one by one\n%.2000s\n--- batch\n%.2000s",
+			want, got);
+	free(want);
+	free(got);
+	free(ids);
+	strbuf_release(&text);
+	collected_release(&c);
+	scratch_release(&one);
+	scratch_release(&many);
+}
+END_TEST
 
 /* The same report in two files is one incident seen twice. */
 START_TEST(incident_is_stored_once_and_sighted_twice)
@@ -2520,6 +2657,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, content_identity_is_every_byte);
 	tcase_add_test(store, unchanged_source_by_size_and_mtime);
 	tcase_add_test(store, incident_is_stored_once_and_sighted_twice);
+	tcase_add_test(store, a_batch_stores_what_one_by_one_stores);
 	tcase_add_test(store, query_filters_and_sorts);
 	tcase_add_test(store, query_wall_clock);
 	tcase_add_test(store, stored_verdicts_read_back);

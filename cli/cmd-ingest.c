@@ -88,6 +88,7 @@ static const char ingest_usage[] =
  * file was read before, and the end of the run closes the database.
  */
 #define BATCH_INCIDENTS 500
+#define BATCH_FIRST 32 /* the first batch of a source: 32, then 64 ... */
 #define BATCH_ROWS 200000 /* task and counter rows of the incidents held */
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
@@ -143,6 +144,7 @@ struct ingest {
 	struct oomlens_error *failure; /* the database failed: this */
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
+	size_t batch_limit; /* incidents of the batch being filled, at most */
 	unsigned dump_timeout; /* --dump-timeout; 0: the default */
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
@@ -603,6 +605,9 @@ static OOMLENS_MUST_CHECK struct oomlens_error *hand_over(struct ingest *g,
 	bool failed;
 
 	g->cur->last = last;
+	/* the writer waits for the first: it is small, the next ones grow */
+	if (g->batch_limit < BATCH_INCIDENTS)
+		g->batch_limit *= 2;
 	pthread_mutex_lock(&w->lock);
 	w->queue[(w->head + w->queued) % NBATCH] = g->cur;
 	w->queued++;
@@ -647,7 +652,7 @@ on_incident(void *ctx, struct oom_incident *inc)
 	p->inc[p->n++] = inc;
 	p->rows += inc->n_tasks + inc->n_stats + 1;
 	progress(g, false);
-	return p->n >= BATCH_INCIDENTS || p->rows >= BATCH_ROWS
+	return p->n >= g->batch_limit || p->rows >= BATCH_ROWS
 		       ? hand_over(g, false)
 		       : NULL;
 }
@@ -816,6 +821,7 @@ ingest_source(struct ingest *g, const struct db_source *src,
 
 	g->src = *src;
 	g->src_name = name;
+	g->batch_limit = BATCH_FIRST;
 	err = pending_set_source(g, g->cur, true);
 	if (!err)
 		err = parse(g, arg);

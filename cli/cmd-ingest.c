@@ -89,7 +89,7 @@ static const char ingest_usage[] =
  */
 #define BATCH_INCIDENTS 500
 #define BATCH_FIRST 32 /* the first batch of a source: 32, then 64 ... */
-#define BATCH_ROWS 200000 /* task and counter rows of the incidents held */
+#define BATCH_ROWS 50000 /* task and counter rows held: ~500 B each prepared */
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
 
@@ -107,6 +107,8 @@ struct pending {
 	bool last; /* then mark the source read to its end */
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
+	/* the incidents' rows, prepared by the parser (not for a dump) */
+	struct db_batch *batch;
 };
 
 #define NBATCH 3
@@ -353,6 +355,8 @@ static void pending_clear(struct pending *p)
 {
 	size_t i;
 
+	db_batch_free(p->batch);
+	p->batch = NULL;
 	for (i = 0; i < p->n; i++)
 		oom_incident_free(p->inc[i]);
 	p->n = p->rows = p->n_ev = 0;
@@ -424,12 +428,12 @@ static void flush(struct ingest *g, struct pending *p)
 	err = db_begin(g->db);
 	if (!err && !w->source_id)
 		err = db_source_upsert(g->db, &p->src, &w->source_id);
-	if (!err && !p->dump && p->n) {
-		/* rows of many incidents to a statement */
+	if (!err && p->batch) {
+		/* prepared by the parser: rows of many incidents a statement */
 		size_t n_new = 0;
 
-		err = db_store_incidents(g->db, w->source_id, p->inc, p->n,
-					 NULL, &n_new);
+		err = db_store_batch(g->db, w->source_id, p->batch, NULL,
+				     &n_new);
 		incidents += p->n;
 		fresh += n_new;
 	}
@@ -605,6 +609,12 @@ static OOMLENS_MUST_CHECK struct oomlens_error *hand_over(struct ingest *g,
 	bool failed;
 
 	g->cur->last = last;
+	/* the parser's thread makes the rows, so the writer only stores */
+	if (!g->cur->dump && g->cur->n) {
+		err = db_batch_prepare(&g->cur->batch, g->cur->inc, g->cur->n);
+		if (err)
+			return err;
+	}
 	/* the writer waits for the first: it is small, the next ones grow */
 	if (g->batch_limit < BATCH_INCIDENTS)
 		g->batch_limit *= 2;

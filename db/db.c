@@ -719,8 +719,6 @@ void db_rows_free(struct db_rows *r)
 {
 	if (!r)
 		return;
-	strbuf_release(&r->pool);
-	free(r->cells);
 	free(r->head);
 	free(r->tail);
 	free(r);

@@ -193,6 +193,22 @@ db_store_incidents(struct db *db, int64_t source_id,
 		   size_t *n_new);
 
 /*
+ * The same in two steps, so that the first runs on another thread than
+ * the database's: db_batch_prepare() turns n incidents into the values of
+ * their rows without touching any database (the incidents must outlive
+ * the batch); db_store_batch() stores them as db_store_incidents() does.
+ * A batch is stored once; db_batch_free() takes NULL.
+ */
+struct db_batch;
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_batch_prepare(struct db_batch **out, struct oom_incident *const *incs,
+		 size_t n);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_store_batch(struct db *db, int64_t source_id, struct db_batch *b,
+	       int64_t *ids, size_t *n_new);
+void db_batch_free(struct db_batch *b);
+
+/*
  * How many stored incidents db_store_incident() has superseded on this
  * connection so far. A log that grows between two ingests shows its last
  * report cut short at the first and whole at the second: two

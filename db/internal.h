@@ -127,8 +127,8 @@ struct db_cell {
 };
 
 /*
- * A row stream (db/rows.c): rows of one table held until 2^log2 of them go
- * in one INSERT. head is "INSERT INTO t(a, b, c) VALUES", tail what
+ * A table writer (db/rows.c): rows of one table, given as cells, written
+ * 2^log2 to an INSERT. head is "INSERT INTO t(a, b, c) VALUES", tail what
  * follows the rows (" ON CONFLICT DO NOTHING") or NULL; the statements for
  * 2^k rows live in slots slot0 + k.
  */
@@ -136,13 +136,10 @@ struct db_rows {
 	int slot0;
 	char *head, *tail;
 	int ncol, log2;
-	bool hold; /* written by the caller only, not when full */
-	size_t n; /* rows held */
-	unsigned used; /* bit k: slot0 + k bound since the last flush */
-	struct strbuf pool; /* the DB_CELL_POOL strings of the rows held */
-	struct db_cell *cells; /* ncol << log2 */
+	unsigned used; /* bit k: slot0 + k bound since the last unbind */
 };
 
+/* The tables of a batch's rows, in the order they are written. */
 enum db_rows_id {
 	DB_ROWS_INCIDENTS,
 	DB_ROWS_COLUMNS,
@@ -153,11 +150,37 @@ enum db_rows_id {
 	DB_ROWS_COUNT
 };
 
+/* Rows of one table: n rows of ncol cells. */
+struct db_cells {
+	struct db_cell *v;
+	size_t n, cap;
+	int ncol;
+};
+
+/*
+ * A prepared batch (db/batch.c): every row of n incidents as cells, cell 0
+ * of each row the incident id (and of incident and sighting rows, cell 2
+ * and 1, the source id) for the writer to set. id and fresh are the
+ * writer's: each incident's id and whether it was stored new.
+ */
+struct db_batch {
+	struct oom_incident *const *incs; /* borrowed */
+	size_t n;
+	struct db_cells t[DB_ROWS_COUNT];
+	size_t (*first)[DB_ROWS_COUNT]; /* n + 1: incident i's first rows */
+	char (*fp)[17]; /* fingerprints as stored */
+	size_t *columns_json; /* pool offset of a header as JSON, or SIZE_MAX */
+	struct strbuf pool; /* counter runs as JSON, headers as JSON */
+	int64_t *id;
+	bool *fresh;
+};
+
 struct db {
 	sqlite3 *sql;
 	char *path; /* as given to db_open(), for messages */
 	sqlite3_stmt *stmt[DB_NSTMTS]; /* NULL until first used */
-	struct db_rows *rows[DB_ROWS_COUNT]; /* NULL until first used */
+	struct db_rows
+		*rows[DB_ROWS_COUNT]; /* table writers, made on first use */
 	int64_t superseded; /* incidents superseded (db_superseded()) */
 	struct db_options opt; /* as opened; strings borrowed */
 	int writer_fd; /* PATH-writer, or -1 (:memory:, read-only, none) */
@@ -285,32 +308,27 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 db_exec_stmt(struct db *db, enum db_stmt_id id, const char *sql);
 
 /*
- * Row streams (db/rows.c). db_rows_new() makes one, with as many rows to a
- * statement as fit (at most 2^DB_ROWS_LOG2); slot0 .. slot0 + DB_ROWS_LOG2
- * must be free slots. db_rows_next() is the next row's cells, all NULL;
- * fill them with the db_rows_cell_*() setters, then db_rows_add() keeps
- * the row, writing the stream when it is full. db_rows_flush() writes
- * what is held; db_rows_discard() drops it (after a failure). Borrowed
- * strings must stay valid until then.
+ * Table writers (db/rows.c). db_rows_new() makes one, with as many rows to
+ * a statement as fit (at most 2^DB_ROWS_LOG2); slot0 .. slot0 +
+ * DB_ROWS_LOG2 must be free slots. db_rows_write() writes n rows of cells
+ * (full statements, then falling powers of two); db_rows_unbind() makes
+ * its statements forget the strings they were given.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_rows_new(struct db_rows **out, int slot0, const char *head, const char *tail,
 	    int ncol);
 void db_rows_free(struct db_rows *r);
-struct db_cell *db_rows_next(struct db_rows *r);
-bool db_rows_full(const struct db_rows *r);
-OOMLENS_MUST_CHECK struct oomlens_error *db_rows_add(struct db *db,
-						     struct db_rows *r);
-OOMLENS_MUST_CHECK struct oomlens_error *db_rows_flush(struct db *db,
-						       struct db_rows *r);
-void db_rows_discard(struct db *db, struct db_rows *r);
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_rows_write(struct db *db, struct db_rows *r, const struct db_cell *cells,
+	      size_t n);
+void db_rows_unbind(struct db *db, struct db_rows *r);
 /* OOM_VAL_NONE, NULL and not present leave the cell NULL. */
 void db_rows_cell_int(struct db_cell *v, int64_t i);
 void db_rows_cell_real(struct db_cell *v, double d, bool present);
 void db_rows_cell_str(struct db_cell *v, const char *s);
-/* The stream pool's text from off to its end (the caller appended it). */
+/* "INSERT INTO t(...) VALUES" of table t, its width and its tail. */
 OOMLENS_MUST_CHECK struct oomlens_error *
-db_rows_cell_pool(struct db_rows *r, struct db_cell *v, size_t off);
+db_rows_sql(enum db_rows_id t, struct strbuf *sb, int *ncol, const char **tail);
 
 /*
  * A field table's stored values (model/fields.h) into cells, in the order

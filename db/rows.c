@@ -1,24 +1,18 @@
 // SPDX-License-Identifier: MIT
 /*
- * Row streams: rows of one table gathered across incidents and written
- * DB_ROWS_MAX at a time by one multi-row INSERT, the way the store floor
- * (bench/storefloor.c) writes them. A report's tasks, counter runs and
- * header names are a few dozen rows each, so a statement per incident
- * would mostly run the short statements of its last, partial batch.
- * A statement binds at most DB_MAX_PARAMS values: a wide table, such as
- * incidents, goes fewer rows to a statement.
+ * Table writers: rows of one table, as cells (db/batch.c makes them),
+ * written 2^log2 at a time by one multi-row INSERT, the way the store
+ * floor (bench/storefloor.c) writes them, across incidents: a report's
+ * tasks, counter runs and header names are a few dozen rows each, so a
+ * statement per incident would mostly run the short statements of its
+ * last, partial batch. A statement binds at most DB_MAX_PARAMS values: a
+ * wide table, such as incidents, goes fewer rows to a statement. What is
+ * left after the full statements goes in falling powers of two of rows
+ * (45 rows: 32, 8, 4, 1), each power with its own cached statement in
+ * slots slot0 + k.
  *
- * Values are held as cells until the stream is written: integers, NULL,
- * strings borrowed from the caller (valid until the stream is flushed or
- * discarded) and strings in the stream's own pool, held by offset because
- * the pool may move as it grows. A full stream is written at once; what is
- * left at a flush goes in falling powers of two of rows (45 rows: 32, 8,
- * 4, 1), each power with its own cached statement in slots slot0 + k.
- *
- * Invariant: after db_rows_flush() or db_rows_discard() a stream holds no
- * rows, no pool text, and no statement of it keeps a borrowed string.
- * A stream with `hold` set is not written when full: its caller writes it
- * (with db_rows_flush()) before it can overflow (db_rows_full()).
+ * Strings are bound without a copy: the cells' strings must stay valid
+ * until db_rows_unbind().
  */
 #include "db/internal.h"
 
@@ -37,25 +31,21 @@ struct oomlens_error *db_rows_new(struct db_rows **out, int slot0,
 
 	if (ncol < 1 || ncol > DB_MAX_PARAMS)
 		return oomlens_error_new(OOMLENS_ERR_USAGE,
-					 "a row stream of %d columns", ncol);
+					 "a table writer of %d columns", ncol);
 	while (k > 0 && ((size_t)1 << k) * (size_t)ncol > DB_MAX_PARAMS)
 		k--;
 	r = calloc(1, sizeof(*r));
 	if (r)
-		r->cells = calloc((size_t)ncol << k, sizeof(*r->cells));
-	if (r)
 		r->head = strdup(head);
 	if (r && tail)
 		r->tail = strdup(tail);
-	if (!r || !r->cells || !r->head || (tail && !r->tail)) {
+	if (!r || !r->head || (tail && !r->tail)) {
 		db_rows_free(r);
 		return &oomlens_error_nomem;
 	}
 	r->slot0 = slot0;
 	r->ncol = ncol;
 	r->log2 = k;
-	/* a batch's counter runs: each under the cap of a report's stats */
-	strbuf_init(&r->pool, (size_t)64 << 20);
 	*out = r;
 	return NULL;
 }
@@ -88,11 +78,8 @@ rows_stmt(struct db *db, const struct db_rows *r, int k, sqlite3_stmt **out)
 	return err;
 }
 
-static void bind_cell(struct db_bind *b, const struct db_rows *r,
-		      const struct db_cell *v)
+static void bind_cell(struct db_bind *b, const struct db_cell *v)
 {
-	const char *s;
-
 	b->i++;
 	switch (v->type) {
 	case DB_CELL_INT:
@@ -102,9 +89,7 @@ static void bind_cell(struct db_bind *b, const struct db_rows *r,
 		db_bind_rc(b, sqlite3_bind_double(b->st, b->i, v->u.d));
 		return;
 	case DB_CELL_TEXT:
-	case DB_CELL_POOL:
-		s = v->type == DB_CELL_TEXT ? v->u.s : r->pool.buf + v->u.off;
-		db_bind_rc(b, sqlite3_bind_text(b->st, b->i, s, v->len,
+		db_bind_rc(b, sqlite3_bind_text(b->st, b->i, v->u.s, v->len,
 						SQLITE_STATIC));
 		return;
 	default:
@@ -112,11 +97,10 @@ static void bind_cell(struct db_bind *b, const struct db_rows *r,
 	}
 }
 
-/* Write 2^k rows, from row `first` on. */
+/* Write 2^k rows of cells. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-rows_write(struct db *db, struct db_rows *r, size_t first, int k)
+rows_write(struct db *db, struct db_rows *r, const struct db_cell *v, int k)
 {
-	const struct db_cell *v = r->cells + first * (size_t)r->ncol;
 	size_t i, n = ((size_t)1 << k) * (size_t)r->ncol;
 	struct oomlens_error *err;
 	sqlite3_stmt *st = NULL;
@@ -127,13 +111,12 @@ rows_write(struct db *db, struct db_rows *r, size_t first, int k)
 		return err;
 	db_bind_start(&b, st, 0);
 	for (i = 0; i < n; i++)
-		bind_cell(&b, r, &v[i]);
+		bind_cell(&b, &v[i]);
 	r->used |= 1u << k;
 	return db_step_done(db, &b, st);
 }
 
-/* Forget the borrowed strings of the statements written since the last. */
-static void rows_unbind(struct db *db, struct db_rows *r)
+void db_rows_unbind(struct db *db, struct db_rows *r)
 {
 	int k;
 
@@ -143,56 +126,20 @@ static void rows_unbind(struct db *db, struct db_rows *r)
 	r->used = 0;
 }
 
-struct db_cell *db_rows_next(struct db_rows *r)
-{
-	struct db_cell *row = r->cells + r->n * (size_t)r->ncol;
-	int c;
-
-	for (c = 0; c < r->ncol; c++)
-		row[c].type = DB_CELL_NULL;
-	return row;
-}
-
-bool db_rows_full(const struct db_rows *r)
-{
-	return r->n == (size_t)1 << r->log2;
-}
-
-struct oomlens_error *db_rows_add(struct db *db, struct db_rows *r)
-{
-	struct oomlens_error *err;
-
-	if (++r->n < (size_t)1 << r->log2 || r->hold)
-		return NULL;
-	err = rows_write(db, r, 0, r->log2);
-	r->n = 0;
-	strbuf_reset(&r->pool);
-	return err;
-}
-
-struct oomlens_error *db_rows_flush(struct db *db, struct db_rows *r)
+struct oomlens_error *db_rows_write(struct db *db, struct db_rows *r,
+				    const struct db_cell *cells, size_t n)
 {
 	struct oomlens_error *err = NULL;
 	size_t done = 0;
 	int k = r->log2;
 
-	while (done < r->n && !err) {
-		while ((size_t)1 << k > r->n - done)
+	while (done < n && !err) {
+		while ((size_t)1 << k > n - done)
 			k--;
-		err = rows_write(db, r, done, k);
+		err = rows_write(db, r, cells + done * (size_t)r->ncol, k);
 		done += (size_t)1 << k;
 	}
-	r->n = 0;
-	strbuf_reset(&r->pool);
-	rows_unbind(db, r);
 	return err;
-}
-
-void db_rows_discard(struct db *db, struct db_rows *r)
-{
-	r->n = 0;
-	strbuf_reset(&r->pool);
-	rows_unbind(db, r);
 }
 
 void db_rows_cell_int(struct db_cell *v, int64_t i)
@@ -220,17 +167,4 @@ void db_rows_cell_str(struct db_cell *v, const char *s)
 		v->u.s = s;
 		v->len = n > INT32_MAX ? INT32_MAX : (int)n;
 	}
-}
-
-struct oomlens_error *db_rows_cell_pool(struct db_rows *r, struct db_cell *v,
-					size_t off)
-{
-	if (r->pool.len - off > INT32_MAX)
-		return oomlens_error_new(OOMLENS_ERR_LIMIT,
-					 "a value of %zu bytes is too long",
-					 r->pool.len - off);
-	v->type = DB_CELL_POOL;
-	v->u.off = off;
-	v->len = (int)(r->pool.len - off);
-	return NULL;
 }

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
 /*
- * db_store_incident(): an incident, once, with every field of the model.
+ * db_store_batch(): a batch of incidents of one source, each stored once
+ * with every field of the model, or seen again (a sighting).
  *
- * The incident and kill rows are bound from the field tables of
- * model/fields.h (db/fields.c). The task rows, which are most of the data, are bound by
- * hand: all of enum task_col in order, TASK_BATCH rows to a statement, with
- * the incident id and page size bound once per incident.
+ * The batch comes prepared (db/batch.c: every row as values, made on the
+ * parser's thread); here each incident is found by fingerprint or given
+ * the id SQLite would give it, and the new ones' rows go a table at a
+ * time across incidents, up to 32 rows to an INSERT (db/rows.c). A log
+ * read before under the same path (a grown log) goes an incident at a
+ * time instead, each compared with what was stored at its place.
  *
  * Invariant: a store runs inside the savepoint "oomlens_store", so a failure
- * halfway leaves nothing of the incident behind, inside or outside a
+ * halfway leaves nothing of the batch behind, inside or outside a
  * transaction of the caller.
  */
 #include "db/internal.h"
@@ -66,235 +69,27 @@ find_incident(struct db *db, const char *fp, int64_t *id, bool *found)
 	return err;
 }
 
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_row(struct db *db, int64_t source_id, const struct oom_incident *inc,
-	   const char *fp, int64_t *id)
-{
-	struct oomlens_error *err;
-	struct db_bind b;
-	sqlite3_stmt *st = NULL;
-
-	err = db_fields_stmt(db, DB_ST_INCIDENT_INSERT, true,
-			     "INSERT INTO incidents(fingerprint, source_id,"
-			     " n_tasks",
-			     3, "", &field_incident, NULL, &st);
-	if (err)
-		return err;
-	db_bind_start(&b, st, 0);
-	db_bind_str(&b, fp);
-	db_bind_int(&b, source_id);
-	db_bind_int(&b, (int64_t)inc->n_tasks);
-	db_bind_fields(&b, &field_incident, inc);
-	err = db_step_done(db, &b, st);
-	if (!err)
-		*id = sqlite3_last_insert_rowid(db->sql);
-	return err;
-}
-
-static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
-							 const char *s);
-
 /*
- * The header's names in one step: a JSON array that json_each() turns into
- * rows (index, name). (Bytes of a name above 0x7f come back read as
- * Latin-1, as for counter names.)
+ * A header with a byte above 0x7f, given as a JSON array (db/batch.c): in
+ * one step, json_each() turning it into rows (index, name).
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_columns_json(struct db *db, int64_t id, const struct oom_incident *inc)
+insert_columns_json(struct db *db, int64_t id, const char *json)
 {
 	struct oomlens_error *err;
-	struct strbuf sb = STRBUF_INIT((size_t)1 << 20);
 	struct db_bind b;
 	sqlite3_stmt *st = NULL;
-	size_t i;
 
 	err = db_stmt(db, DB_ST_COLUMN_JSON,
 		      "INSERT INTO incident_columns(incident_id, seq, name)"
 		      " SELECT ?1, key, value FROM json_each(?2)",
 		      &st);
-	if (!err)
-		err = strbuf_add(&sb, "[", 1);
-	for (i = 0; i < inc->n_columns && !err; i++) {
-		if (i)
-			err = strbuf_add(&sb, ",", 1);
-		if (!err)
-			err = json_key(&sb, inc->columns[i]);
-	}
-	if (!err)
-		err = strbuf_add(&sb, "]", 1);
-	if (!err) {
-		db_bind_start(&b, st, 0);
-		db_bind_int(&b, id);
-		db_bind_str(&b, sb.buf);
-		err = db_step_done(db, &b, st);
-	}
-	strbuf_release(&sb);
-	return err;
-}
-
-/* Does a name hold a byte above 0x7f? */
-static bool has_high_byte(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s > 0x7f)
-			return true;
-	return false;
-}
-
-/*
- * The header's names, into the column stream; a header with a byte above
- * 0x7f goes through JSON as it always did.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_columns(struct db *db, int64_t id, const struct oom_incident *inc)
-{
-	struct db_rows *rows = db->rows[DB_ROWS_COLUMNS];
-	struct oomlens_error *err = NULL;
-	size_t r;
-
-	for (r = 0; r < inc->n_columns; r++)
-		if (has_high_byte(inc->columns[r]))
-			return insert_columns_json(db, id, inc);
-	for (r = 0; r < inc->n_columns && !err; r++) {
-		struct db_cell *v = db_rows_next(rows);
-
-		db_rows_cell_int(&v[0], id);
-		db_rows_cell_int(&v[1], (int64_t)r);
-		db_rows_cell_str(&v[2], inc->columns[r]);
-		err = db_rows_add(db, rows);
-	}
-	return err;
-}
-
-/*
- * A counter name as a JSON string. Names come from the log: '"', '\\' and
- * control bytes are escaped, and so are bytes above 0x7f (as \u00XX: such a
- * name comes back read as Latin-1), so that the text is always valid JSON.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *json_key(struct strbuf *sb,
-							 const char *s)
-{
-	struct oomlens_error *err = strbuf_add(sb, "\"", 1);
-
-	while (*s && !err) {
-		const char *run = s;
-		unsigned char c;
-
-		/* plain bytes go in runs */
-		while (*s && *s != '"' && *s != '\\' &&
-		       (unsigned char)*s >= 0x20 && (unsigned char)*s <= 0x7e)
-			s++;
-		if (s > run)
-			err = strbuf_add(sb, run, (size_t)(s - run));
-		if (!*s || err)
-			break;
-		c = (unsigned char)*s++;
-		if (c == '"' || c == '\\')
-			err = strbuf_addf(sb, "\\%c", c);
-		else
-			err = strbuf_addf(sb, "\\u%04x", c);
-	}
-	return err ? err : strbuf_add(sb, "\"", 1);
-}
-
-/* ":<value>" without printf: this runs for every counter of every report. */
-static OOMLENS_MUST_CHECK struct oomlens_error *json_int(struct strbuf *sb,
-							 int64_t v)
-{
-	char buf[24], *p = buf + sizeof(buf);
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-	do
-		*--p = (char)('0' + u % 10);
-	while (u /= 10);
-	if (v < 0)
-		*--p = '-';
-	*--p = ':';
-	return strbuf_add(sb, p, (size_t)(buf + sizeof(buf) - p));
-}
-
-/*
- * ",\"key\":value" (no comma first) in one append when the key is plain
- * and short, which is every key the kernel prints; json_key() otherwise.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-json_counter(struct strbuf *sb, bool first, const char *key, int64_t v)
-{
-	struct oomlens_error *err;
-	char buf[96];
-	size_t n = 0;
-	const char *k;
-
-	if (!first)
-		buf[n++] = ',';
-	buf[n++] = '"';
-	for (k = key; *k && n < 64; k++) {
-		if (*k == '"' || *k == '\\' || (unsigned char)*k < 0x20 ||
-		    (unsigned char)*k > 0x7e)
-			break;
-		buf[n++] = *k;
-	}
-	if (!*k) {
-		char digits[24], *p = digits + sizeof(digits);
-		uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-
-		buf[n++] = '"';
-		do
-			*--p = (char)('0' + u % 10);
-		while (u /= 10);
-		if (v < 0)
-			*--p = '-';
-		*--p = ':';
-		memcpy(buf + n, p, (size_t)(digits + sizeof(digits) - p));
-		n += (size_t)(digits + sizeof(digits) - p);
-		return strbuf_add(sb, buf, n);
-	}
-	err = first ? NULL : strbuf_add(sb, ",", 1);
-	if (!err)
-		err = json_key(sb, key);
-	return err ? err : json_int(sb, v);
-}
-
-/*
- * Counters go a run to a row: consecutive ones of one scope and unit, as a
- * JSON object (a Mem-Info zone line is one row, not thirty), written into
- * the stat stream's pool.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_stats(struct db *db, int64_t id, const struct oom_incident *inc)
-{
-	struct db_rows *rows = db->rows[DB_ROWS_STATS];
-	struct oomlens_error *err = NULL;
-	size_t i = 0, seq = 0;
-
-	while (i < inc->n_stats && !err) {
-		const struct oom_stat *first = &inc->stats[i];
-		struct db_cell *v = db_rows_next(rows);
-		size_t off = rows->pool.len, j = i;
-
-		err = strbuf_add(&rows->pool, "{", 1);
-		for (; !err && j < inc->n_stats &&
-		       inc->stats[j].unit == first->unit &&
-		       (inc->stats[j].scope == first->scope ||
-			!strcmp(inc->stats[j].scope, first->scope));
-		     j++)
-			err = json_counter(&rows->pool, j == i,
-					   inc->stats[j].key,
-					   inc->stats[j].value);
-		if (!err) /* "}" and a NUL, left out of the value */
-			err = strbuf_add(&rows->pool, "}", 1);
-		if (!err)
-			err = db_rows_cell_pool(rows, &v[4], off);
-		if (err)
-			break;
-		db_rows_cell_int(&v[0], id);
-		db_rows_cell_int(&v[1], (int64_t)seq++);
-		db_rows_cell_str(&v[2], first->scope);
-		db_rows_cell_str(&v[3], oom_unit_name(first->unit));
-		err = db_rows_add(db, rows);
-		i = j;
-	}
-	return err;
+	if (err)
+		return err;
+	db_bind_start(&b, st, 0);
+	db_bind_int(&b, id);
+	db_bind_str(&b, json);
+	return db_step_done(db, &b, st);
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -315,64 +110,6 @@ insert_extras(struct db *db, int64_t incident_id, size_t task_seq,
 		db_bind_str(&b, t->extra[i].name);
 		db_bind_int(&b, t->extra[i].value);
 		err = db_step_done(db, &b, st);
-	}
-	return err;
-}
-
-/*
- * The hot loop: a task's row into the task stream, then the extra columns
- * of the rows that have any (which name the task rows: written first).
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_tasks(struct db *db, int64_t id, const struct oom_incident *inc)
-{
-	struct db_rows *rows = db->rows[DB_ROWS_TASKS];
-	int64_t page_kb = oom_incident_page_kb(inc);
-	struct oomlens_error *err = NULL;
-	size_t i;
-	int c;
-
-	for (i = 0; i < inc->n_tasks && !err; i++) {
-		const struct oom_task *t = &inc->tasks[i];
-		struct db_cell *v = db_rows_next(rows);
-
-		db_rows_cell_int(&v[0], id);
-		db_rows_cell_int(&v[1], page_kb);
-		db_rows_cell_int(&v[2], (int64_t)i);
-		db_rows_cell_int(&v[3],
-				 t->line ? (int64_t)t->line : OOM_VAL_NONE);
-		db_rows_cell_str(&v[4], t->comm);
-		db_rows_cell_int(&v[5], (int64_t)t->n_extra);
-		for (c = 0; c < TASK_COL_COUNT; c++)
-			db_rows_cell_int(&v[6 + c], t->col[c]);
-		err = db_rows_add(db, rows);
-	}
-	for (i = 0; i < inc->n_tasks && !err; i++) {
-		if (!inc->tasks[i].n_extra)
-			continue;
-		/* their rows name the task rows: those go first (rare) */
-		if (rows->n)
-			err = db_rows_flush(db, rows);
-		if (!err)
-			err = insert_extras(db, id, i, &inc->tasks[i]);
-	}
-	return err;
-}
-
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_kills(struct db *db, int64_t id, const struct oom_incident *inc)
-{
-	struct db_rows *rows = db->rows[DB_ROWS_KILLS];
-	struct oomlens_error *err = NULL;
-	size_t i;
-
-	for (i = 0; i < inc->n_kills && !err; i++) {
-		struct db_cell *v = db_rows_next(rows);
-
-		db_rows_cell_int(&v[0], id);
-		db_rows_cell_int(&v[1], (int64_t)i);
-		db_cells_fields(&v[2], &field_kill, &inc->kills[i]);
-		err = db_rows_add(db, rows);
 	}
 	return err;
 }
@@ -429,22 +166,6 @@ insert_warnings(struct db *db, int64_t id, const struct oom_incident *inc)
 		err = db_step_done(db, &b, st);
 	}
 	return err;
-}
-
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_sighting(struct db *db, int64_t id, int64_t source_id,
-		const struct oom_incident *inc)
-{
-	struct db_rows *rows = db->rows[DB_ROWS_SIGHTINGS];
-	struct db_cell *v = db_rows_next(rows);
-
-	db_rows_cell_int(&v[0], id);
-	db_rows_cell_int(&v[1], source_id);
-	db_rows_cell_int(&v[2], (int64_t)inc->first.line);
-	db_rows_cell_int(&v[3], inc->last.line ? (int64_t)inc->last.line
-					       : OOM_VAL_NONE);
-	db_rows_cell_int(&v[4], (int64_t)inc->first.offset);
-	return db_rows_add(db, rows);
 }
 
 /*
@@ -608,93 +329,13 @@ static struct oomlens_error *better_host_time(struct db *db, int64_t id,
 
 /*
  * Statements that bind strings borrowed from the incident being stored
- * (the row streams clear their own).
+ * (the table writers forget theirs with db_rows_unbind()).
  */
 static const enum db_stmt_id borrowing[] = {
-	DB_ST_INCIDENT_FIND, DB_ST_INCIDENT_INSERT, DB_ST_SAME_PLACE,
-	DB_ST_COLUMN_JSON,   DB_ST_TASK_EXTRA,	    DB_ST_FORKBOMB,
-	DB_ST_WARNING,	     DB_ST_BETTER_HOST,	    DB_ST_BETTER_TIME,
+	DB_ST_INCIDENT_FIND, DB_ST_SAME_PLACE,	DB_ST_COLUMN_JSON,
+	DB_ST_TASK_EXTRA,    DB_ST_FORKBOMB,	DB_ST_WARNING,
+	DB_ST_BETTER_HOST,   DB_ST_BETTER_TIME,
 };
-
-/*
- * The row streams of db_store_incidents(), and what each writes: head,
- * then the stored columns of a field table if any, n_lead values before
- * them.
- */
-static const struct {
-	enum db_stmt_id slot0;
-	const char *head;
-	const struct field_table *fields;
-	int n_lead;
-	const char *tail;
-} stream_def[DB_ROWS_COUNT] = {
-	[DB_ROWS_INCIDENTS] = {DB_ST_INCIDENTS,
-			       "INSERT INTO incidents(id, fingerprint,"
-			       " source_id, n_tasks",
-			       &field_incident, 4, NULL},
-	[DB_ROWS_COLUMNS] = {DB_ST_COLUMN,
-			     "INSERT INTO incident_columns(incident_id, seq,"
-			     " name",
-			     NULL, 3, NULL},
-	[DB_ROWS_STATS] = {DB_ST_STAT,
-			   "INSERT INTO incident_stats(incident_id, seq, scope,"
-			   " unit, counters",
-			   NULL, 5, NULL},
-	[DB_ROWS_TASKS] = {DB_ST_TASK,
-			   "INSERT INTO tasks(incident_id, page_kb, seq, line,"
-			   " comm, n_extra, " DB_TASK_COLUMNS,
-			   NULL, 6 + TASK_COL_COUNT, NULL},
-	[DB_ROWS_KILLS] = {DB_ST_KILLS, "INSERT INTO kills(incident_id, seq",
-			   &field_kill, 2, NULL},
-	[DB_ROWS_SIGHTINGS] = {DB_ST_SIGHTINGS,
-			       "INSERT INTO incident_sightings(incident_id,"
-			       " source_id, first_line, last_line,"
-			       " first_offset",
-			       NULL, 5, " ON CONFLICT DO NOTHING"},
-};
-
-/* Make the row streams on first use. */
-static OOMLENS_MUST_CHECK struct oomlens_error *streams_ready(struct db *db)
-{
-	struct oomlens_error *err = NULL;
-	size_t i;
-
-	for (i = 0; i < DB_ROWS_COUNT && !err; i++) {
-		struct strbuf sb = STRBUF_INIT(1 << 16);
-		int ncol = stream_def[i].n_lead;
-
-		if (db->rows[i])
-			continue;
-		err = strbuf_adds(&sb, stream_def[i].head);
-		if (!err && stream_def[i].fields) {
-			err = db_fields_columns(&sb, stream_def[i].fields);
-			ncol += db_fields_ncol(stream_def[i].fields);
-		}
-		if (!err)
-			err = strbuf_adds(&sb, ") VALUES");
-		if (!err)
-			err = db_rows_new(&db->rows[i],
-					  (int)stream_def[i].slot0, sb.buf,
-					  stream_def[i].tail, ncol);
-		strbuf_release(&sb);
-	}
-	if (!err) /* written by the batch, before the rows that name them */
-		db->rows[DB_ROWS_INCIDENTS]->hold = true;
-	return err;
-}
-
-static OOMLENS_MUST_CHECK struct oomlens_error *streams_flush(struct db *db)
-{
-	struct oomlens_error *err = NULL;
-	size_t i;
-
-	for (i = 0; i < DB_ROWS_COUNT; i++)
-		if (!err)
-			err = db_rows_flush(db, db->rows[i]);
-		else
-			db_rows_discard(db, db->rows[i]);
-	return err;
-}
 
 /*
  * Could an incident of source_id be at the place of one stored before,
@@ -724,75 +365,6 @@ path_read_before(struct db *db, int64_t source_id, bool *before)
 	return err;
 }
 
-/* The rows of a new incident but its own, into the streams. */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-insert_children(struct db *db, int64_t id, const struct oom_incident *inc)
-{
-	struct oomlens_error *err = insert_columns(db, id, inc);
-
-	if (!err)
-		err = insert_stats(db, id, inc);
-	if (!err)
-		err = insert_tasks(db, id, inc);
-	if (!err)
-		err = insert_kills(db, id, inc);
-	if (!err)
-		err = insert_forkbombs(db, id, inc);
-	if (!err)
-		err = insert_warnings(db, id, inc);
-	return err;
-}
-
-/*
- * One incident, in a batch whose source's path was read before (see
- * path_read_before()): the report may be a longer or shorter read of one
- * stored at its place. Everything held in the streams is written first,
- * for same_place() and supersede() to see.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-store_at_place(struct db *db, int64_t source_id, const struct oom_incident *inc,
-	       int64_t *incident_id, bool *was_new)
-{
-	struct oomlens_error *err = NULL;
-	bool found = false;
-	int64_t id = 0, longer = 0, shorter[MAX_SAME_PLACE];
-	size_t n_shorter = 0;
-	char fp[17];
-	size_t i;
-
-	snprintf(fp, sizeof(fp), "%016" PRIx64, inc->fingerprint);
-	err = streams_flush(db);
-	if (!err)
-		err = find_incident(db, fp, &id, &found);
-	if (!err)
-		err = same_place(db, source_id, inc, found ? id : 0, &longer,
-				 shorter, &n_shorter);
-	if (!err && !found && longer) {
-		/* a shorter read of a report stored whole: a sighting */
-		id = longer;
-		found = true;
-	}
-	if (!err && !found) {
-		err = insert_row(db, source_id, inc, fp, &id);
-		if (!err)
-			err = insert_children(db, id, inc);
-	}
-	if (!err)
-		err = insert_sighting(db, id, source_id, inc);
-	if (!err && found)
-		err = better_host_time(db, id, inc);
-	if (!err)
-		err = streams_flush(db);
-	for (i = 0; i < n_shorter && !err; i++)
-		if (shorter[i] != id)
-			err = supersede(db, shorter[i], id);
-	if (!err) {
-		*incident_id = id;
-		*was_new = !found;
-	}
-	return err;
-}
-
 /* The id the next incident row gets: what SQLite would give it. */
 static OOMLENS_MUST_CHECK struct oomlens_error *next_id(struct db *db,
 							int64_t *id)
@@ -815,69 +387,190 @@ static OOMLENS_MUST_CHECK struct oomlens_error *next_id(struct db *db,
 	return err;
 }
 
-/*
- * Incidents incs[0..n) (n at most what the incident stream holds): each
- * known one (stored before, or earlier in this chunk) a sighting; each new
- * one a row with id *next, written together, then the rows that name it.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-store_chunk(struct db *db, int64_t source_id, struct oom_incident *const *incs,
-	    size_t n, int64_t *next, int64_t ids[], bool fresh[])
+/* The table writers, made on first use. */
+static OOMLENS_MUST_CHECK struct oomlens_error *writers_ready(struct db *db)
 {
-	struct db_rows *rows = db->rows[DB_ROWS_INCIDENTS];
+	static const enum db_stmt_id slot0[DB_ROWS_COUNT] = {
+		[DB_ROWS_INCIDENTS] = DB_ST_INCIDENTS,
+		[DB_ROWS_COLUMNS] = DB_ST_COLUMN,
+		[DB_ROWS_STATS] = DB_ST_STAT,
+		[DB_ROWS_TASKS] = DB_ST_TASK,
+		[DB_ROWS_KILLS] = DB_ST_KILLS,
+		[DB_ROWS_SIGHTINGS] = DB_ST_SIGHTINGS,
+	};
 	struct oomlens_error *err = NULL;
-	char fp[1 << DB_ROWS_LOG2][17];
-	size_t i, j;
+	size_t t;
 
-	for (i = 0; i < n && !err; i++) {
-		const struct oom_incident *inc = incs[i];
-		bool found = false;
+	for (t = 0; t < DB_ROWS_COUNT && !err; t++) {
+		struct strbuf sb = STRBUF_INIT(1 << 16);
+		const char *tail = NULL;
+		int ncol = 0;
 
-		snprintf(fp[i], sizeof(fp[i]), "%016" PRIx64, inc->fingerprint);
-		err = find_incident(db, fp[i], &ids[i], &found);
-		for (j = 0; j < i && !found; j++)
-			if (fresh[j] &&
-			    incs[j]->fingerprint == inc->fingerprint) {
-				ids[i] = ids[j];
-				found = true;
-			}
-		fresh[i] = !found;
-		if (!err && !found) {
-			struct db_cell *v = db_rows_next(rows);
-
-			ids[i] = (*next)++;
-			db_rows_cell_int(&v[0], ids[i]);
-			db_rows_cell_str(&v[1], fp[i]);
-			db_rows_cell_int(&v[2], source_id);
-			db_rows_cell_int(&v[3], (int64_t)inc->n_tasks);
-			db_cells_fields(&v[4], &field_incident, inc);
-			err = db_rows_add(db, rows);
-		}
-	}
-	if (!err)
-		err = db_rows_flush(db, rows);
-	for (i = 0; i < n && !err; i++) {
-		if (fresh[i])
-			err = insert_children(db, ids[i], incs[i]);
+		if (db->rows[t])
+			continue;
+		err = db_rows_sql((enum db_rows_id)t, &sb, &ncol, &tail);
 		if (!err)
-			err = insert_sighting(db, ids[i], source_id, incs[i]);
-		if (!err && !fresh[i])
-			err = better_host_time(db, ids[i], incs[i]);
+			err = db_rows_new(&db->rows[t], (int)slot0[t], sb.buf,
+					  tail, ncol);
+		strbuf_release(&sb);
 	}
 	return err;
 }
 
-struct oomlens_error *db_store_incidents(struct db *db, int64_t source_id,
-					 struct oom_incident *const *incs,
-					 size_t n, int64_t *ids, size_t *n_new)
+/*
+ * Rows [from, to) of table t: cell 0 of each row of incident i gets its
+ * id (and cell `src` the source id, when src > 0); then they are written.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+write_rows(struct db *db, struct db_batch *b, enum db_rows_id t, size_t from,
+	   size_t to, int src, int64_t source_id)
+{
+	struct db_cells *c = &b->t[t];
+	size_t i, r;
+
+	for (i = from; i < to; i++)
+		for (r = b->first[i][t]; r < b->first[i + 1][t]; r++) {
+			struct db_cell *v = c->v + r * (size_t)c->ncol;
+
+			db_rows_cell_int(&v[0], b->id[i]);
+			if (src)
+				db_rows_cell_int(&v[src], source_id);
+		}
+	return db_rows_write(db, db->rows[t],
+			     c->v + b->first[from][t] * (size_t)c->ncol,
+			     b->first[to][t] - b->first[from][t]);
+}
+
+/*
+ * The rows of new incidents [from, to) other than their incident rows:
+ * header, counters, tasks and kills a table at a time across incidents,
+ * then the rare ones an incident at a time (they name rows written before
+ * them).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+write_children(struct db *db, struct db_batch *b, size_t from, size_t to)
+{
+	static const enum db_rows_id tables[] = {DB_ROWS_COLUMNS, DB_ROWS_STATS,
+						 DB_ROWS_TASKS, DB_ROWS_KILLS};
+	struct oomlens_error *err = NULL;
+	size_t i, k;
+
+	for (k = 0; k < sizeof(tables) / sizeof(tables[0]) && !err; k++)
+		err = write_rows(db, b, tables[k], from, to, 0, 0);
+	for (i = from; i < to && !err; i++) {
+		const struct oom_incident *inc = b->incs[i];
+
+		if (b->columns_json[i] != SIZE_MAX)
+			err = insert_columns_json(
+				db, b->id[i], b->pool.buf + b->columns_json[i]);
+		for (k = 0; k < inc->n_tasks && !err; k++)
+			if (inc->tasks[k].n_extra)
+				err = insert_extras(db, b->id[i], k,
+						    &inc->tasks[k]);
+		if (!err)
+			err = insert_forkbombs(db, b->id[i], inc);
+		if (!err)
+			err = insert_warnings(db, b->id[i], inc);
+	}
+	return err;
+}
+
+/*
+ * Incident i of a batch whose source's path was read before (see
+ * path_read_before()): the report may be a longer or shorter read of one
+ * stored at its place.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_at_place(struct db *db, int64_t source_id, struct db_batch *b, size_t i)
+{
+	const struct oom_incident *inc = b->incs[i];
+	struct oomlens_error *err = NULL;
+	int64_t longer = 0, shorter[MAX_SAME_PLACE];
+	size_t n_shorter = 0, k;
+	bool found = false;
+
+	err = find_incident(db, b->fp[i], &b->id[i], &found);
+	if (!err)
+		err = same_place(db, source_id, inc, found ? b->id[i] : 0,
+				 &longer, shorter, &n_shorter);
+	if (!err && !found && longer) {
+		/* a shorter read of a report stored whole: a sighting */
+		b->id[i] = longer;
+		found = true;
+	}
+	b->fresh[i] = !found;
+	if (!err && !found)
+		err = next_id(db, &b->id[i]);
+	if (!err && !found)
+		err = write_rows(db, b, DB_ROWS_INCIDENTS, i, i + 1, 2,
+				 source_id);
+	if (!err && !found)
+		err = write_children(db, b, i, i + 1);
+	if (!err)
+		err = write_rows(db, b, DB_ROWS_SIGHTINGS, i, i + 1, 1,
+				 source_id);
+	if (!err && found)
+		err = better_host_time(db, b->id[i], inc);
+	for (k = 0; k < n_shorter && !err; k++)
+		if (shorter[k] != b->id[i])
+			err = supersede(db, shorter[k], b->id[i]);
+	return err;
+}
+
+/*
+ * Each incident known (stored before, or earlier in the batch) or new,
+ * with the id SQLite would give it; then the new ones' rows, runs of
+ * consecutive new incidents together, and every incident's sighting.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_new_path(struct db *db, int64_t source_id, struct db_batch *b)
+{
+	struct oomlens_error *err;
+	int64_t next = 0;
+	size_t i, j, k;
+
+	err = next_id(db, &next);
+	for (i = 0; i < b->n && !err; i++) {
+		bool found = false;
+
+		err = find_incident(db, b->fp[i], &b->id[i], &found);
+		for (k = i; k-- > 0 && !found;)
+			if (b->fresh[k] && b->incs[k]->fingerprint ==
+						   b->incs[i]->fingerprint) {
+				b->id[i] = b->id[k];
+				found = true;
+			}
+		b->fresh[i] = !found;
+		if (!found)
+			b->id[i] = next++;
+	}
+	for (i = 0; i < b->n && !err; i = j) {
+		for (j = i; j < b->n && b->fresh[j] == b->fresh[i];)
+			j++;
+		if (!b->fresh[i])
+			continue;
+		err = write_rows(db, b, DB_ROWS_INCIDENTS, i, j, 2, source_id);
+		if (!err)
+			err = write_children(db, b, i, j);
+	}
+	if (!err)
+		err = write_rows(db, b, DB_ROWS_SIGHTINGS, 0, b->n, 1,
+				 source_id);
+	for (i = 0; i < b->n && !err; i++)
+		if (!b->fresh[i])
+			err = better_host_time(db, b->id[i], b->incs[i]);
+	return err;
+}
+
+struct oomlens_error *db_store_batch(struct db *db, int64_t source_id,
+				     struct db_batch *b, int64_t *ids,
+				     size_t *n_new)
 {
 	struct oomlens_error *err;
 	bool outermost = sqlite3_get_autocommit(db->sql), at_place = false;
-	int64_t id_next = 0, chunk_ids[1 << DB_ROWS_LOG2];
-	bool chunk_new[1 << DB_ROWS_LOG2];
-	size_t i = 0, k, fresh = 0;
+	size_t i, fresh = 0;
 
-	err = streams_ready(db);
+	err = writers_ready(db);
 	if (!err)
 		err = db_exec_stmt(db, DB_ST_SAVEPOINT,
 				   "SAVEPOINT oomlens_store");
@@ -885,36 +578,15 @@ struct oomlens_error *db_store_incidents(struct db *db, int64_t source_id,
 		return oomlens_error_wrap(err, "cannot store incident");
 	err = path_read_before(db, source_id, &at_place);
 	if (!err && !at_place)
-		err = next_id(db, &id_next);
-	while (i < n && !err) {
-		size_t m = (size_t)1 << db->rows[DB_ROWS_INCIDENTS]->log2;
-
-		if (at_place) {
-			m = 1;
-			err = store_at_place(db, source_id, incs[i],
-					     &chunk_ids[0], &chunk_new[0]);
-		} else {
-			m = m < n - i ? m : n - i;
-			err = store_chunk(db, source_id, incs + i, m, &id_next,
-					  chunk_ids, chunk_new);
-		}
-		for (k = 0; k < m && !err; k++) {
-			if (ids)
-				ids[i + k] = chunk_ids[k];
-			fresh += chunk_new[k];
-		}
-		i += m;
-	}
-	if (err) {
-		for (k = 0; k < DB_ROWS_COUNT; k++)
-			db_rows_discard(db, db->rows[k]);
-	} else {
-		err = streams_flush(db);
-	}
+		err = store_new_path(db, source_id, b);
+	for (i = 0; at_place && i < b->n && !err; i++)
+		err = store_at_place(db, source_id, b, i);
 	/* forget the borrowed strings: the incidents may be freed next */
-	for (k = 0; k < sizeof(borrowing) / sizeof(borrowing[0]); k++)
-		if (db->stmt[borrowing[k]])
-			sqlite3_clear_bindings(db->stmt[borrowing[k]]);
+	for (i = 0; i < DB_ROWS_COUNT; i++)
+		db_rows_unbind(db, db->rows[i]);
+	for (i = 0; i < sizeof(borrowing) / sizeof(borrowing[0]); i++)
+		if (db->stmt[borrowing[i]])
+			sqlite3_clear_bindings(db->stmt[borrowing[i]]);
 	if (err) {
 		/* NULL: undoing returns no error of its own */
 		oomlens_error_free(savepoint_end(db, false, outermost));
@@ -923,9 +595,28 @@ struct oomlens_error *db_store_incidents(struct db *db, int64_t source_id,
 	err = savepoint_end(db, true, outermost);
 	if (err)
 		return oomlens_error_wrap(err, "cannot store incident");
+	for (i = 0; i < b->n; i++) {
+		if (ids)
+			ids[i] = b->id[i];
+		fresh += b->fresh[i];
+	}
 	if (n_new)
 		*n_new = fresh;
 	return NULL;
+}
+
+struct oomlens_error *db_store_incidents(struct db *db, int64_t source_id,
+					 struct oom_incident *const *incs,
+					 size_t n, int64_t *ids, size_t *n_new)
+{
+	struct db_batch *b = NULL;
+	struct oomlens_error *err = db_batch_prepare(&b, incs, n);
+
+	if (err)
+		return oomlens_error_wrap(err, "cannot store incident");
+	err = db_store_batch(db, source_id, b, ids, n_new);
+	db_batch_free(b);
+	return err;
 }
 
 struct oomlens_error *db_store_incident(struct db *db, int64_t source_id,

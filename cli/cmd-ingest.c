@@ -1053,9 +1053,8 @@ int cmd_ingest(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "oomlens ingest: no PATH given\n\n%s",
-			ingest_usage);
-		return EXIT_TROUBLE;
+		fputs("oomlens ingest: no PATH given\n", stderr);
+		return cli_usage_error("ingest", ingest_usage);
 	}
 	db_path = cli_db_path(db_path);
 	g.db_path = signal_db_path = db_path;

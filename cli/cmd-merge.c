@@ -79,9 +79,8 @@ int cmd_merge(int argc, char **argv)
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, "oomlens merge: no SHARD given\n\n%s",
-			merge_usage);
-		return EXIT_TROUBLE;
+		fputs("oomlens merge: no SHARD given\n", stderr);
+		return cli_usage_error("merge", merge_usage);
 	}
 	db_path = cli_db_path(db_path);
 	for (i = optind; i < argc; i++)

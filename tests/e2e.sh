@@ -46,6 +46,15 @@ for c in analyze ingest rescore report vmcore merge; do
 		[ "$(wc -l <"$tmp/err")" -le 8 ] && ! grep -q -- "--help" "$tmp/err" && ok ||
 		{ bad "$c: an unknown option gives the usage lines, not the whole help"; cat "$tmp/err"; }
 done
+# no operand: what is missing, the usage lines, a pointer
+for c in ingest:PATH merge:SHARD; do
+	operand=${c#*:}
+	c=${c%:*}
+	expect 2 "$c: no operand" -- "$bin" $c
+	grep -q "^oomlens $c: no $operand given$" "$tmp/err" && grep -q "^usage: oomlens $c" "$tmp/err" &&
+		grep -q "^'oomlens help $c' for the options$" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -le 8 ] && ok ||
+		{ bad "$c: no operand gives the usage lines, not the whole help"; cat "$tmp/err"; }
+done
 expect 2 "bad format" -- "$bin" analyze --format xml fixtures/demo/rhel7-storm.log
 expect 0 "incidents found" -- "$bin" analyze fixtures/demo/rhel7-storm.log
 : >"$tmp/empty"

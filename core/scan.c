@@ -265,114 +265,147 @@ static const char *set_find_bytes(const struct scan_set *set, const char *p,
  * Blocks of 32 places from *at on, while a block's window bytes lie inside
  * [p, p+len): the first literal found (*lines: the newlines before it), or
  * NULL with *at at the first place not looked at and *lines counting the
- * newlines before it. *lines is added to, not set.
+ * newlines before it. *lines is added to, not set. The four window bytes
+ * are written out, so that the compiler keeps the eight tables in
+ * registers.
  */
-__attribute__((target("avx2,popcnt"))) static const char *
-set_find_avx2(const struct scan_set *set, const char *p, size_t len, size_t *at,
-	      size_t *lines)
+#define TARGET_AVX2 __attribute__((target("avx2,popcnt")))
+
+/* The buckets that the bytes at p (one per place) allow at window byte j. */
+TARGET_AVX2 static inline __m256i buckets_avx2(const char *p, __m256i lo,
+					       __m256i hi)
 {
-	const __m256i low = _mm256_set1_epi8(15), nl = _mm256_set1_epi8('\n');
-	const __m256i zero = _mm256_setzero_si256();
-	__m256i lo[SCAN_SET_WINDOW], hi[SCAN_SET_WINDOW];
-	size_t i = *at, j;
+	const __m256i low = _mm256_set1_epi8(15);
+	__m256i v = _mm256_loadu_si256((const __m256i *)p);
 
-	for (j = 0; j < SCAN_SET_WINDOW; j++) {
-		lo[j] = _mm256_broadcastsi128_si256(
-			_mm_loadu_si128((const __m128i *)set->lo[j]));
-		hi[j] = _mm256_broadcastsi128_si256(
-			_mm_loadu_si128((const __m128i *)set->hi[j]));
-	}
+	return _mm256_and_si256(
+		_mm256_shuffle_epi8(lo, _mm256_and_si256(v, low)),
+		_mm256_shuffle_epi8(
+			hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), low)));
+}
+
+TARGET_AVX2 static inline __m256i table_avx2(const uint8_t t[16])
+{
+	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t));
+}
+
+TARGET_AVX2 static const char *set_find_avx2(const struct scan_set *set,
+					     const char *p, size_t len,
+					     size_t *at, size_t *lines)
+{
+	const __m256i nl = _mm256_set1_epi8('\n'),
+		      zero = _mm256_setzero_si256();
+	const __m256i lo0 = table_avx2(set->lo[0]),
+		      hi0 = table_avx2(set->hi[0]);
+	const __m256i lo1 = table_avx2(set->lo[1]),
+		      hi1 = table_avx2(set->hi[1]);
+	const __m256i lo2 = table_avx2(set->lo[2]),
+		      hi2 = table_avx2(set->hi[2]);
+	const __m256i lo3 = table_avx2(set->lo[3]),
+		      hi3 = table_avx2(set->hi[3]);
+	size_t i = *at, n = 0;
+
 	for (; i + 32 + SCAN_SET_WINDOW - 1 <= len; i += 32) {
-		__m256i v0 = _mm256_loadu_si256((const __m256i *)(p + i));
-		__m256i r = _mm256_set1_epi8(-1);
-		unsigned cand, nls;
-
-		for (j = 0; j < SCAN_SET_WINDOW; j++) {
-			__m256i v = _mm256_loadu_si256(
-				(const __m256i *)(p + i + j));
-			__m256i l = _mm256_and_si256(v, low);
-			__m256i h =
-				_mm256_and_si256(_mm256_srli_epi16(v, 4), low);
-
-			r = _mm256_and_si256(
-				r, _mm256_and_si256(
-					   _mm256_shuffle_epi8(lo[j], l),
-					   _mm256_shuffle_epi8(hi[j], h)));
-		}
-		cand = ~(unsigned)_mm256_movemask_epi8(
+		const char *b = p + i;
+		__m256i r = _mm256_and_si256(
+			_mm256_and_si256(buckets_avx2(b, lo0, hi0),
+					 buckets_avx2(b + 1, lo1, hi1)),
+			_mm256_and_si256(buckets_avx2(b + 2, lo2, hi2),
+					 buckets_avx2(b + 3, lo3, hi3)));
+		unsigned cand = ~(unsigned)_mm256_movemask_epi8(
 			_mm256_cmpeq_epi8(r, zero));
-		nls = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, nl));
-		if (cand) {
-			uint8_t b[32];
+		unsigned nls = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+			_mm256_loadu_si256((const __m256i *)b), nl));
 
-			_mm256_storeu_si256((__m256i *)b, r);
+		if (cand) {
+			uint8_t m[32];
+
+			_mm256_storeu_si256((__m256i *)m, r);
 			for (; cand; cand &= cand - 1) {
 				unsigned k = (unsigned)__builtin_ctz(cand);
 
-				if (set_holds(set, p, len, i + k, b[k])) {
-					*lines += (size_t)__builtin_popcount(
-						nls & ((1u << k) - 1));
+				if (set_holds(set, p, len, i + k, m[k])) {
+					*lines +=
+						n +
+						(size_t)__builtin_popcount(
+							nls & ((1u << k) - 1));
 					return p + i + k;
 				}
 			}
 		}
-		*lines += (size_t)__builtin_popcount(nls);
+		n += (size_t)__builtin_popcount(nls);
 	}
 	*at = i;
+	*lines += n;
 	return NULL;
 }
 
 /* The same, 64 places at a time, for CPUs with AVX-512BW. */
-__attribute__((target("avx512f,avx512bw,popcnt"))) static const char *
-set_find_avx512(const struct scan_set *set, const char *p, size_t len,
-		size_t *at, size_t *lines)
+#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw,popcnt")))
+
+TARGET_AVX512 static inline __m512i buckets_avx512(const char *p, __m512i lo,
+						   __m512i hi)
 {
-	const __m512i low = _mm512_set1_epi8(15), nl = _mm512_set1_epi8('\n');
-	__m512i lo[SCAN_SET_WINDOW], hi[SCAN_SET_WINDOW];
-	size_t i = *at, j;
+	const __m512i low = _mm512_set1_epi8(15);
+	__m512i v = _mm512_loadu_si512((const void *)p);
 
-	for (j = 0; j < SCAN_SET_WINDOW; j++) {
-		lo[j] = _mm512_broadcast_i32x4(
-			_mm_loadu_si128((const __m128i *)set->lo[j]));
-		hi[j] = _mm512_broadcast_i32x4(
-			_mm_loadu_si128((const __m128i *)set->hi[j]));
-	}
+	return _mm512_and_si512(
+		_mm512_shuffle_epi8(lo, _mm512_and_si512(v, low)),
+		_mm512_shuffle_epi8(
+			hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), low)));
+}
+
+TARGET_AVX512 static inline __m512i table_avx512(const uint8_t t[16])
+{
+	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
+}
+
+TARGET_AVX512 static const char *set_find_avx512(const struct scan_set *set,
+						 const char *p, size_t len,
+						 size_t *at, size_t *lines)
+{
+	const __m512i nl = _mm512_set1_epi8('\n');
+	const __m512i lo0 = table_avx512(set->lo[0]),
+		      hi0 = table_avx512(set->hi[0]);
+	const __m512i lo1 = table_avx512(set->lo[1]),
+		      hi1 = table_avx512(set->hi[1]);
+	const __m512i lo2 = table_avx512(set->lo[2]),
+		      hi2 = table_avx512(set->hi[2]);
+	const __m512i lo3 = table_avx512(set->lo[3]),
+		      hi3 = table_avx512(set->hi[3]);
+	size_t i = *at, n = 0;
+
 	for (; i + 64 + SCAN_SET_WINDOW - 1 <= len; i += 64) {
-		__m512i v0 = _mm512_loadu_si512((const void *)(p + i));
-		__m512i r = _mm512_set1_epi8(-1);
-		uint64_t cand, nls;
+		const char *b = p + i;
+		__m512i r = _mm512_and_si512(
+			_mm512_and_si512(buckets_avx512(b, lo0, hi0),
+					 buckets_avx512(b + 1, lo1, hi1)),
+			_mm512_and_si512(buckets_avx512(b + 2, lo2, hi2),
+					 buckets_avx512(b + 3, lo3, hi3)));
+		uint64_t cand = _mm512_test_epi8_mask(r, r);
+		uint64_t nls = _mm512_cmpeq_epi8_mask(
+			_mm512_loadu_si512((const void *)b), nl);
 
-		for (j = 0; j < SCAN_SET_WINDOW; j++) {
-			__m512i v =
-				_mm512_loadu_si512((const void *)(p + i + j));
-			__m512i l = _mm512_and_si512(v, low);
-			__m512i h =
-				_mm512_and_si512(_mm512_srli_epi16(v, 4), low);
-
-			r = _mm512_and_si512(
-				r, _mm512_and_si512(
-					   _mm512_shuffle_epi8(lo[j], l),
-					   _mm512_shuffle_epi8(hi[j], h)));
-		}
-		cand = _mm512_test_epi8_mask(r, r);
-		nls = _mm512_cmpeq_epi8_mask(v0, nl);
 		if (cand) {
-			uint8_t b[64];
+			uint8_t m[64];
 
-			_mm512_storeu_si512((void *)b, r);
+			_mm512_storeu_si512((void *)m, r);
 			for (; cand; cand &= cand - 1) {
 				unsigned k = (unsigned)__builtin_ctzll(cand);
 
-				if (set_holds(set, p, len, i + k, b[k])) {
-					*lines += (size_t)__builtin_popcountll(
-						nls & ((1ull << k) - 1));
+				if (set_holds(set, p, len, i + k, m[k])) {
+					*lines += n +
+						  (size_t)__builtin_popcountll(
+							  nls &
+							  ((1ull << k) - 1));
 					return p + i + k;
 				}
 			}
 		}
-		*lines += (size_t)__builtin_popcountll(nls);
+		n += (size_t)__builtin_popcountll(nls);
 	}
 	*at = i;
+	*lines += n;
 	return NULL;
 }
 

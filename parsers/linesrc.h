@@ -71,8 +71,8 @@ linesrc_next(struct linesrc *src, struct line *line, bool *got);
 /*
  * Skip whole lines that hold none of the literals of set: stop at the start
  * of the first line that holds one, or at the end of input. Line numbers and
- * offsets stay exact. *skipped counts the lines passed over. A literal
- * holding '\n' is never found. Errors: IO.
+ * offsets stay exact. *skipped counts the lines passed over. The literals
+ * hold no '\n'. Errors: IO.
  */
 struct scan_set;
 OOMLENS_MUST_CHECK struct oomlens_error *

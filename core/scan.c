@@ -171,7 +171,9 @@ size_t scan_count_newlines(const char *p, size_t len)
  * tables say which buckets may hold a byte there: by its low nibble and by
  * its high nibble (16 entries each, for a SIMD byte shuffle: a place passes
  * when both nibbles of all window bytes agree on a bucket, so some places
- * pass that hold no literal) and by the whole byte (the scalar loop). Every
+ * pass that hold no literal), by its low six bits and by its top two (for
+ * a 64-entry byte permutation, the same with fewer look-alikes) and by the
+ * whole byte (the scalar loop). Every
  * place that passes is compared in full with the literals of its buckets,
  * in order, so the first literal is what is found. Window bytes past the
  * shortest literal's length let every byte through.
@@ -206,12 +208,18 @@ bool scan_set_init(struct scan_set *set, const char *const *lit, size_t n)
 			set->lo[j][c & 15] |= (uint8_t)(1u << of[i]);
 			set->hi[j][c >> 4] |= (uint8_t)(1u << of[i]);
 			set->byte[j][c] |= (uint8_t)(1u << of[i]);
+			set->low6[j][c & 63] |= (uint8_t)(1u << of[i]);
+			for (k = 0; k < 64; k += 4)
+				set->top2[j][k + (c >> 6)] |=
+					(uint8_t)(1u << of[i]);
 		}
 	}
 	for (j = set->window; j < SCAN_SET_WINDOW; j++) {
 		memset(set->lo[j], 0xff, sizeof(set->lo[j]));
 		memset(set->hi[j], 0xff, sizeof(set->hi[j]));
 		memset(set->byte[j], 0xff, sizeof(set->byte[j]));
+		memset(set->low6[j], 0xff, sizeof(set->low6[j]));
+		memset(set->top2[j], 0xff, sizeof(set->top2[j]));
 	}
 	set->n = n;
 	return true;
@@ -409,9 +417,81 @@ TARGET_AVX512 static const char *set_find_avx512(const struct scan_set *set,
 	return NULL;
 }
 
+/*
+ * The same with AVX-512 VBMI: a byte permutation looks a byte up in 64
+ * entries by its low six bits, whatever the others hold, so a window byte
+ * costs one shift and two look-ups (its low six bits, and its top two
+ * shifted down, in a table that repeats every four entries) instead of a
+ * shift, two masks and two look-ups.
+ */
+#define TARGET_VBMI                                                            \
+	__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt")))
+
+TARGET_VBMI static inline __m512i buckets_vbmi(const char *p, __m512i low6,
+					       __m512i top2)
+{
+	__m512i v = _mm512_loadu_si512((const void *)p);
+
+	return _mm512_and_si512(
+		_mm512_permutexvar_epi8(v, low6),
+		_mm512_permutexvar_epi8(_mm512_srli_epi16(v, 6), top2));
+}
+
+TARGET_VBMI static const char *set_find_vbmi(const struct scan_set *set,
+					     const char *p, size_t len,
+					     size_t *at, size_t *lines)
+{
+	const __m512i nl = _mm512_set1_epi8('\n');
+	const __m512i l0 = _mm512_loadu_si512((const void *)set->low6[0]),
+		      t0 = _mm512_loadu_si512((const void *)set->top2[0]);
+	const __m512i l1 = _mm512_loadu_si512((const void *)set->low6[1]),
+		      t1 = _mm512_loadu_si512((const void *)set->top2[1]);
+	const __m512i l2 = _mm512_loadu_si512((const void *)set->low6[2]),
+		      t2 = _mm512_loadu_si512((const void *)set->top2[2]);
+	const __m512i l3 = _mm512_loadu_si512((const void *)set->low6[3]),
+		      t3 = _mm512_loadu_si512((const void *)set->top2[3]);
+	size_t i = *at, n = 0;
+
+	for (; i + 64 + SCAN_SET_WINDOW - 1 <= len; i += 64) {
+		const char *b = p + i;
+		__m512i r = _mm512_and_si512(
+			_mm512_and_si512(buckets_vbmi(b, l0, t0),
+					 buckets_vbmi(b + 1, l1, t1)),
+			_mm512_and_si512(buckets_vbmi(b + 2, l2, t2),
+					 buckets_vbmi(b + 3, l3, t3)));
+		uint64_t cand = _mm512_test_epi8_mask(r, r);
+		uint64_t nls = _mm512_cmpeq_epi8_mask(
+			_mm512_loadu_si512((const void *)b), nl);
+
+		if (cand) {
+			uint8_t m[64];
+
+			_mm512_storeu_si512((void *)m, r);
+			for (; cand; cand &= cand - 1) {
+				unsigned k = (unsigned)__builtin_ctzll(cand);
+
+				if (set_holds(set, p, len, i + k, m[k])) {
+					*lines += n +
+						  (size_t)__builtin_popcountll(
+							  nls &
+							  ((1ull << k) - 1));
+					return p + i + k;
+				}
+			}
+		}
+		n += (size_t)__builtin_popcountll(nls);
+	}
+	*at = i;
+	*lines += n;
+	return NULL;
+}
+
 static bool way_runs(enum scan_set_way way)
 {
 	switch (way) {
+	case SCAN_SET_AVX512_VBMI:
+		return __builtin_cpu_supports("avx512bw") &&
+		       __builtin_cpu_supports("avx512vbmi");
 	case SCAN_SET_AVX512:
 		return __builtin_cpu_supports("avx512bw");
 	case SCAN_SET_AVX2:
@@ -439,7 +519,9 @@ static const char *set_find(enum scan_set_way way, const struct scan_set *set,
 		return NULL;
 	}
 #if defined(__x86_64__) && defined(__GNUC__)
-	if (way == SCAN_SET_AVX512)
+	if (way == SCAN_SET_AVX512_VBMI)
+		hit = set_find_vbmi(set, p, len, &at, &lines);
+	else if (way == SCAN_SET_AVX512)
 		hit = set_find_avx512(set, p, len, &at, &lines);
 	if (!hit && way >= SCAN_SET_AVX2)
 		hit = set_find_avx2(set, p, len, &at, &lines);
@@ -455,6 +537,8 @@ static const char *set_find(enum scan_set_way way, const struct scan_set *set,
 
 static enum scan_set_way best_way(void)
 {
+	if (way_runs(SCAN_SET_AVX512_VBMI))
+		return SCAN_SET_AVX512_VBMI;
 	if (way_runs(SCAN_SET_AVX512))
 		return SCAN_SET_AVX512;
 	if (way_runs(SCAN_SET_AVX2))

@@ -181,9 +181,9 @@ size_t scan_count_newlines(const char *p, size_t len);
  * A set of literals searched for together, in one pass over the text (the
  * way grep looks for several fixed strings): a filter on a window of the
  * first SCAN_SET_WINDOW bytes of every literal, then an exact comparison
- * of the places it lets through. SIMD on x86-64 (AVX-512 or AVX2 where the
- * CPU has it, chosen at run time), else a byte-table loop: the same answer
- * either way. Build it once with scan_set_init(); it holds no pointers of
+ * of the places it lets through. SIMD on x86-64 (AVX-512 VBMI, AVX-512BW or
+ * AVX2 where the CPU has it, chosen at run time), else a byte-table loop:
+ * the same answer every way. Build it once with scan_set_init(); it holds no pointers of
  * its own but the borrowed literals.
  */
 #define SCAN_SET_MAX 16
@@ -200,6 +200,8 @@ struct scan_set {
 	uint8_t lo[SCAN_SET_WINDOW][16]; /* by its low nibble */
 	uint8_t hi[SCAN_SET_WINDOW][16]; /* by its high nibble */
 	uint8_t byte[SCAN_SET_WINDOW][256]; /* by the whole byte */
+	uint8_t low6[SCAN_SET_WINDOW][64]; /* by its low six bits */
+	uint8_t top2[SCAN_SET_WINDOW][64]; /* by its top two, 16 times over */
 };
 
 /*
@@ -226,6 +228,7 @@ enum scan_set_way {
 	SCAN_SET_BYTES,
 	SCAN_SET_AVX2,
 	SCAN_SET_AVX512,
+	SCAN_SET_AVX512_VBMI,
 };
 bool scan_set_find_way(enum scan_set_way way, const struct scan_set *set,
 		       const char *p, size_t len, size_t *newlines,

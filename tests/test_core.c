@@ -179,14 +179,17 @@ START_TEST(scan_set_find_is_the_plain_search)
 		{"ab", "abc", "b\x81", "\xff\x01", NULL},
 		{"qqq", "zzz", "abc", "q\nz", NULL},
 		{"!", "Kk", NULL},
+		/* literals inside literals, a newline inside one */
+		{"qqqqqqZZZZ", "qqqZ", "\n\nZZZY", NULL},
 		{"aaaa", "aaab", "abab", "baba", "bbbb", "abba", "baab", "bbba",
 		 "abbb", "aabb", "bbaa", "ba\naa", "aab!", "!!!!", "aaaaa",
 		 NULL},
 	};
 	static const char alphabet[] = "abKkil-oSIGO \n!\x81\xff\x01zq"
-				       "process";
+				       "processZY";
 	enum scan_set_way ways[] = {SCAN_SET_BEST, SCAN_SET_BYTES,
-				    SCAN_SET_AVX2, SCAN_SET_AVX512};
+				    SCAN_SET_AVX2, SCAN_SET_AVX512,
+				    SCAN_SET_AVX512_VBMI};
 	unsigned seed = 1;
 	size_t si, len, w, ran = 0;
 
@@ -252,6 +255,16 @@ START_TEST(scan_set_find_is_the_plain_search)
 		ck_assert_ptr_eq(scan_set_find(&set, "xyz\n\n.", 6, &len),
 				 NULL);
 		ck_assert_uint_eq(len, 2);
+	}
+	{
+		/* "qqqZ" is inside "qqqqqqZZZZ", which starts first */
+		struct scan_set set;
+		const char *t = "x\nqqqqqqZZZZ";
+		size_t nl;
+
+		ck_assert(scan_set_init(&set, sets[4], 3));
+		ck_assert_ptr_eq(scan_set_find(&set, t, 12, &nl), t + 2);
+		ck_assert_uint_eq(nl, 1);
 	}
 }
 END_TEST

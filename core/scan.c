@@ -171,9 +171,9 @@ size_t scan_count_newlines(const char *p, size_t len)
  * tables say which buckets may hold a byte there: by its low nibble and by
  * its high nibble (16 entries each, for a SIMD byte shuffle: a place passes
  * when both nibbles of all window bytes agree on a bucket, so some places
- * pass that hold no literal), by its low six bits and by its top two (for
- * a 64-entry byte permutation, the same with fewer look-alikes) and by the
- * whole byte (the scalar loop). Every
+ * pass that hold no literal), by its low seven bits (for a 128-entry byte
+ * permutation: a byte above 127 passes where the same byte without its top
+ * bit would) and by the whole byte (the scalar loop). Every
  * place that passes is compared in full with the literals of its buckets,
  * in order, so the first literal is what is found. Window bytes past the
  * shortest literal's length let every byte through.
@@ -208,18 +208,14 @@ bool scan_set_init(struct scan_set *set, const char *const *lit, size_t n)
 			set->lo[j][c & 15] |= (uint8_t)(1u << of[i]);
 			set->hi[j][c >> 4] |= (uint8_t)(1u << of[i]);
 			set->byte[j][c] |= (uint8_t)(1u << of[i]);
-			set->low6[j][c & 63] |= (uint8_t)(1u << of[i]);
-			for (k = 0; k < 64; k += 4)
-				set->top2[j][k + (c >> 6)] |=
-					(uint8_t)(1u << of[i]);
+			set->low7[j][c & 127] |= (uint8_t)(1u << of[i]);
 		}
 	}
 	for (j = set->window; j < SCAN_SET_WINDOW; j++) {
 		memset(set->lo[j], 0xff, sizeof(set->lo[j]));
 		memset(set->hi[j], 0xff, sizeof(set->hi[j]));
 		memset(set->byte[j], 0xff, sizeof(set->byte[j]));
-		memset(set->low6[j], 0xff, sizeof(set->low6[j]));
-		memset(set->top2[j], 0xff, sizeof(set->top2[j]));
+		memset(set->low7[j], 0xff, sizeof(set->low7[j]));
 	}
 	set->n = n;
 	return true;
@@ -418,23 +414,19 @@ TARGET_AVX512 static const char *set_find_avx512(const struct scan_set *set,
 }
 
 /*
- * The same with AVX-512 VBMI: a byte permutation looks a byte up in 64
- * entries by its low six bits, whatever the others hold, so a window byte
- * costs one shift and two look-ups (its low six bits, and its top two
- * shifted down, in a table that repeats every four entries) instead of a
- * shift, two masks and two look-ups.
+ * The same with AVX-512 VBMI: a two-table byte permutation looks each byte
+ * up in 128 entries by its low seven bits, whatever its top bit, so a
+ * window byte costs one instruction instead of a shift, two masks and two
+ * shuffles.
  */
 #define TARGET_VBMI                                                            \
 	__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt")))
 
-TARGET_VBMI static inline __m512i buckets_vbmi(const char *p, __m512i low6,
-					       __m512i top2)
+TARGET_VBMI static inline __m512i buckets_vbmi(const char *p, __m512i first,
+					       __m512i second)
 {
-	__m512i v = _mm512_loadu_si512((const void *)p);
-
-	return _mm512_and_si512(
-		_mm512_permutexvar_epi8(v, low6),
-		_mm512_permutexvar_epi8(_mm512_srli_epi16(v, 6), top2));
+	return _mm512_permutex2var_epi8(
+		first, _mm512_loadu_si512((const void *)p), second);
 }
 
 TARGET_VBMI static const char *set_find_vbmi(const struct scan_set *set,
@@ -442,14 +434,18 @@ TARGET_VBMI static const char *set_find_vbmi(const struct scan_set *set,
 					     size_t *at, size_t *lines)
 {
 	const __m512i nl = _mm512_set1_epi8('\n');
-	const __m512i l0 = _mm512_loadu_si512((const void *)set->low6[0]),
-		      t0 = _mm512_loadu_si512((const void *)set->top2[0]);
-	const __m512i l1 = _mm512_loadu_si512((const void *)set->low6[1]),
-		      t1 = _mm512_loadu_si512((const void *)set->top2[1]);
-	const __m512i l2 = _mm512_loadu_si512((const void *)set->low6[2]),
-		      t2 = _mm512_loadu_si512((const void *)set->top2[2]);
-	const __m512i l3 = _mm512_loadu_si512((const void *)set->low6[3]),
-		      t3 = _mm512_loadu_si512((const void *)set->top2[3]);
+	const __m512i l0 = _mm512_loadu_si512((const void *)set->low7[0]),
+		      t0 = _mm512_loadu_si512(
+			      (const void *)(set->low7[0] + 64));
+	const __m512i l1 = _mm512_loadu_si512((const void *)set->low7[1]),
+		      t1 = _mm512_loadu_si512(
+			      (const void *)(set->low7[1] + 64));
+	const __m512i l2 = _mm512_loadu_si512((const void *)set->low7[2]),
+		      t2 = _mm512_loadu_si512(
+			      (const void *)(set->low7[2] + 64));
+	const __m512i l3 = _mm512_loadu_si512((const void *)set->low7[3]),
+		      t3 = _mm512_loadu_si512(
+			      (const void *)(set->low7[3] + 64));
 	size_t i = *at, n = 0;
 
 	for (; i + 64 + SCAN_SET_WINDOW - 1 <= len; i += 64) {

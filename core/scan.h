@@ -200,8 +200,7 @@ struct scan_set {
 	uint8_t lo[SCAN_SET_WINDOW][16]; /* by its low nibble */
 	uint8_t hi[SCAN_SET_WINDOW][16]; /* by its high nibble */
 	uint8_t byte[SCAN_SET_WINDOW][256]; /* by the whole byte */
-	uint8_t low6[SCAN_SET_WINDOW][64]; /* by its low six bits */
-	uint8_t top2[SCAN_SET_WINDOW][64]; /* by its top two, 16 times over */
+	uint8_t low7[SCAN_SET_WINDOW][128]; /* by its low seven bits */
 };
 
 /*

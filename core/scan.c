@@ -2,10 +2,10 @@
 /*
  * Cursor scanning (core/scan.h) and the byte searches the parsers run on
  * every line: literal search, trimming, node lists, and the search for a
- * set of literals that skips quiet log text (AVX-512 or AVX2 where the CPU
- * has it, chosen at run time, else a byte-table loop; the same answer every
- * way). A failed scan
- * leaves the cursor where it was; numbers out of range fail, never wrap.
+ * set of literals that skips quiet log text (AVX-512 VBMI or AVX2 where the
+ * CPU has it, chosen at run time, else a byte-table loop; the same answer
+ * every way). A failed scan leaves the cursor where it was; numbers out of
+ * range fail, never wrap.
  */
 #include "core/scan.h"
 
@@ -266,6 +266,29 @@ static const char *set_find_bytes(const struct scan_set *set, const char *p,
 #include <immintrin.h>
 
 /*
+ * The first literal at the candidate places of the block at p[i] (cand: a
+ * bit per place, m: each place's buckets), or NULL. nls has a bit per
+ * newline of the block; with a literal found, *lines is added the n
+ * newlines before the block and those of the block before it.
+ */
+static const char *block_first(const struct scan_set *set, const char *p,
+			       size_t len, size_t i, uint64_t cand,
+			       const uint8_t *m, uint64_t nls, size_t n,
+			       size_t *lines)
+{
+	for (; cand; cand &= cand - 1) {
+		unsigned k = (unsigned)__builtin_ctzll(cand);
+
+		if (set_holds(set, p, len, i + k, m[k])) {
+			*lines += n + (size_t)__builtin_popcountll(
+					      nls & ((1ull << k) - 1));
+			return p + i + k;
+		}
+	}
+	return NULL;
+}
+
+/*
  * Blocks of 32 places from *at on, while a block's window bytes lie inside
  * [p, p+len): the first literal found (*lines: the newlines before it), or
  * NULL with *at at the first place not looked at and *lines counting the
@@ -323,90 +346,15 @@ TARGET_AVX2 static const char *set_find_avx2(const struct scan_set *set,
 
 		if (cand) {
 			uint8_t m[32];
+			const char *hit;
 
 			_mm256_storeu_si256((__m256i *)m, r);
-			for (; cand; cand &= cand - 1) {
-				unsigned k = (unsigned)__builtin_ctz(cand);
-
-				if (set_holds(set, p, len, i + k, m[k])) {
-					*lines +=
-						n +
-						(size_t)__builtin_popcount(
-							nls & ((1u << k) - 1));
-					return p + i + k;
-				}
-			}
+			hit = block_first(set, p, len, i, cand, m, nls, n,
+					  lines);
+			if (hit)
+				return hit;
 		}
 		n += (size_t)__builtin_popcount(nls);
-	}
-	*at = i;
-	*lines += n;
-	return NULL;
-}
-
-/* The same, 64 places at a time, for CPUs with AVX-512BW. */
-#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw,popcnt")))
-
-TARGET_AVX512 static inline __m512i buckets_avx512(const char *p, __m512i lo,
-						   __m512i hi)
-{
-	const __m512i low = _mm512_set1_epi8(15);
-	__m512i v = _mm512_loadu_si512((const void *)p);
-
-	return _mm512_and_si512(
-		_mm512_shuffle_epi8(lo, _mm512_and_si512(v, low)),
-		_mm512_shuffle_epi8(
-			hi, _mm512_and_si512(_mm512_srli_epi16(v, 4), low)));
-}
-
-TARGET_AVX512 static inline __m512i table_avx512(const uint8_t t[16])
-{
-	return _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)t));
-}
-
-TARGET_AVX512 static const char *set_find_avx512(const struct scan_set *set,
-						 const char *p, size_t len,
-						 size_t *at, size_t *lines)
-{
-	const __m512i nl = _mm512_set1_epi8('\n');
-	const __m512i lo0 = table_avx512(set->lo[0]),
-		      hi0 = table_avx512(set->hi[0]);
-	const __m512i lo1 = table_avx512(set->lo[1]),
-		      hi1 = table_avx512(set->hi[1]);
-	const __m512i lo2 = table_avx512(set->lo[2]),
-		      hi2 = table_avx512(set->hi[2]);
-	const __m512i lo3 = table_avx512(set->lo[3]),
-		      hi3 = table_avx512(set->hi[3]);
-	size_t i = *at, n = 0;
-
-	for (; i + 64 + SCAN_SET_WINDOW - 1 <= len; i += 64) {
-		const char *b = p + i;
-		__m512i r = _mm512_and_si512(
-			_mm512_and_si512(buckets_avx512(b, lo0, hi0),
-					 buckets_avx512(b + 1, lo1, hi1)),
-			_mm512_and_si512(buckets_avx512(b + 2, lo2, hi2),
-					 buckets_avx512(b + 3, lo3, hi3)));
-		uint64_t cand = _mm512_test_epi8_mask(r, r);
-		uint64_t nls = _mm512_cmpeq_epi8_mask(
-			_mm512_loadu_si512((const void *)b), nl);
-
-		if (cand) {
-			uint8_t m[64];
-
-			_mm512_storeu_si512((void *)m, r);
-			for (; cand; cand &= cand - 1) {
-				unsigned k = (unsigned)__builtin_ctzll(cand);
-
-				if (set_holds(set, p, len, i + k, m[k])) {
-					*lines += n +
-						  (size_t)__builtin_popcountll(
-							  nls &
-							  ((1ull << k) - 1));
-					return p + i + k;
-				}
-			}
-		}
-		n += (size_t)__builtin_popcountll(nls);
 	}
 	*at = i;
 	*lines += n;
@@ -416,8 +364,8 @@ TARGET_AVX512 static const char *set_find_avx512(const struct scan_set *set,
 /*
  * The same with AVX-512 VBMI: a two-table byte permutation looks each byte
  * up in 128 entries by its low seven bits, whatever its top bit, so a
- * window byte costs one instruction instead of a shift, two masks and two
- * shuffles.
+ * window byte costs one instruction instead of AVX2's shift, two masks and
+ * two shuffles.
  */
 #define TARGET_VBMI                                                            \
 	__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt")))
@@ -461,19 +409,13 @@ TARGET_VBMI static const char *set_find_vbmi(const struct scan_set *set,
 
 		if (cand) {
 			uint8_t m[64];
+			const char *hit;
 
 			_mm512_storeu_si512((void *)m, r);
-			for (; cand; cand &= cand - 1) {
-				unsigned k = (unsigned)__builtin_ctzll(cand);
-
-				if (set_holds(set, p, len, i + k, m[k])) {
-					*lines += n +
-						  (size_t)__builtin_popcountll(
-							  nls &
-							  ((1ull << k) - 1));
-					return p + i + k;
-				}
-			}
+			hit = block_first(set, p, len, i, cand, m, nls, n,
+					  lines);
+			if (hit)
+				return hit;
 		}
 		n += (size_t)__builtin_popcountll(nls);
 	}
@@ -488,8 +430,6 @@ static bool way_runs(enum scan_set_way way)
 	case SCAN_SET_AVX512_VBMI:
 		return __builtin_cpu_supports("avx512bw") &&
 		       __builtin_cpu_supports("avx512vbmi");
-	case SCAN_SET_AVX512:
-		return __builtin_cpu_supports("avx512bw");
 	case SCAN_SET_AVX2:
 		return __builtin_cpu_supports("avx2");
 	default:
@@ -517,8 +457,6 @@ static const char *set_find(enum scan_set_way way, const struct scan_set *set,
 #if defined(__x86_64__) && defined(__GNUC__)
 	if (way == SCAN_SET_AVX512_VBMI)
 		hit = set_find_vbmi(set, p, len, &at, &lines);
-	else if (way == SCAN_SET_AVX512)
-		hit = set_find_avx512(set, p, len, &at, &lines);
 	if (!hit && way >= SCAN_SET_AVX2)
 		hit = set_find_avx2(set, p, len, &at, &lines);
 	if (hit) {
@@ -535,8 +473,6 @@ static enum scan_set_way best_way(void)
 {
 	if (way_runs(SCAN_SET_AVX512_VBMI))
 		return SCAN_SET_AVX512_VBMI;
-	if (way_runs(SCAN_SET_AVX512))
-		return SCAN_SET_AVX512;
 	if (way_runs(SCAN_SET_AVX2))
 		return SCAN_SET_AVX2;
 	return SCAN_SET_BYTES;

@@ -181,9 +181,9 @@ size_t scan_count_newlines(const char *p, size_t len);
  * A set of literals searched for together, in one pass over the text (the
  * way grep looks for several fixed strings): a filter on a window of the
  * first SCAN_SET_WINDOW bytes of every literal, then an exact comparison
- * of the places it lets through. SIMD on x86-64 (AVX-512 VBMI, AVX-512BW or
- * AVX2 where the CPU has it, chosen at run time), else a byte-table loop:
- * the same answer every way. Build it once with scan_set_init(); it holds no pointers of
+ * of the places it lets through. SIMD on x86-64 (AVX-512 VBMI or AVX2 where
+ * the CPU has it, chosen at run time), else a byte-table loop: the same
+ * answer every way. Build it once with scan_set_init(); it holds no pointers of
  * its own but the borrowed literals.
  */
 #define SCAN_SET_MAX 16
@@ -226,7 +226,6 @@ enum scan_set_way {
 	SCAN_SET_BEST,
 	SCAN_SET_BYTES,
 	SCAN_SET_AVX2,
-	SCAN_SET_AVX512,
 	SCAN_SET_AVX512_VBMI,
 };
 bool scan_set_find_way(enum scan_set_way way, const struct scan_set *set,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * Cursor scanning (core/scan.h) and the byte searches the parsers run on
- * every line: literal search, trimming, node lists, and the three-byte
- * anchor search that skips quiet log text (SSE2, or AVX2 where the CPU has
- * it, chosen at run time; the same answer either way). A failed scan
- * leaves the cursor where it was; numbers out of range fail, never wrap.
+ * every line: literal search, trimming, node lists, and the search for a
+ * set of literals that skips quiet log text (AVX-512 VBMI or AVX2 where the
+ * CPU has it, chosen at run time, else a byte-table loop; the same answer
+ * every way). A failed scan leaves the cursor where it was; numbers out of
+ * range fail, never wrap.
  */
 #include "core/scan.h"
 
@@ -163,151 +164,341 @@ size_t scan_count_newlines(const char *p, size_t len)
 	return count;
 }
 
-#if defined(__SSE2__)
-/* 16 starting positions at a time; counts the newlines it passes. */
-static const char *find_any3_sse2(const char *p, size_t len,
-				  const char *anchors, size_t n,
-				  size_t *newlines)
+/*
+ * A set of literals (scan_set_*): each literal's first `window` bytes go
+ * into a bucket (literals with the same window share one; more distinct
+ * windows than buckets share them round-robin), and per window byte j three
+ * tables say which buckets may hold a byte there: by its low nibble and by
+ * its high nibble (16 entries each, for a SIMD byte shuffle: a place passes
+ * when both nibbles of all window bytes agree on a bucket, so some places
+ * pass that hold no literal), by its low seven bits (for a 128-entry byte
+ * permutation: a byte above 127 passes where the same byte without its top
+ * bit would) and by the whole byte (the scalar loop). Every
+ * place that passes is compared in full with the literals of its buckets,
+ * in order, so the first literal is what is found. Window bytes past the
+ * shortest literal's length let every byte through.
+ */
+bool scan_set_init(struct scan_set *set, const char *const *lit, size_t n)
 {
-	__m128i a0[SCAN_MAX_ANCHORS], a1[SCAN_MAX_ANCHORS],
-		a2[SCAN_MAX_ANCHORS];
-	const __m128i nl = _mm_set1_epi8('\n');
-	size_t i = 0, k, lines = 0;
+	size_t i, j, k, windows = 0;
+	unsigned of[SCAN_SET_MAX];
 
-	for (k = 0; k < n; k++) {
-		a0[k] = _mm_set1_epi8(anchors[3 * k]);
-		a1[k] = _mm_set1_epi8(anchors[3 * k + 1]);
-		a2[k] = _mm_set1_epi8(anchors[3 * k + 2]);
-	}
-	for (; i + 18 <= len; i += 16) {
-		__m128i v0 = _mm_loadu_si128((const __m128i *)(p + i));
-		__m128i v1 = _mm_loadu_si128((const __m128i *)(p + i + 1));
-		__m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 2));
-		__m128i hit = _mm_setzero_si128();
-		unsigned mask;
-
-		for (k = 0; k < n; k++)
-			hit = _mm_or_si128(
-				hit, _mm_and_si128(
-					     _mm_and_si128(
-						     _mm_cmpeq_epi8(v0, a0[k]),
-						     _mm_cmpeq_epi8(v1, a1[k])),
-					     _mm_cmpeq_epi8(v2, a2[k])));
-		mask = (unsigned)_mm_movemask_epi8(hit);
-		if (mask) {
-			size_t at = i + (size_t)__builtin_ctz(mask);
-
-			*newlines = lines + scan_count_newlines(p + i, at - i);
-			return p + at;
+	memset(set, 0, sizeof(*set));
+	if (!n || n > SCAN_SET_MAX)
+		return false;
+	set->window = SCAN_SET_WINDOW;
+	for (i = 0; i < n; i++) {
+		set->lit[i] = lit[i];
+		set->len[i] = strlen(lit[i]);
+		if (!set->len[i]) {
+			memset(set, 0, sizeof(*set));
+			return false;
 		}
-		lines += scan_count_newlines(p + i, 16);
+		if (set->len[i] < set->window)
+			set->window = set->len[i];
 	}
-	for (; i + 3 <= len; i++) {
-		for (k = 0; k < n; k++)
-			if (!memcmp(p + i, anchors + 3 * k, 3)) {
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < i && memcmp(lit[k], lit[i], set->window); k++)
+			;
+		of[i] = k < i ? of[k] : windows++ % SCAN_SET_BUCKETS;
+		set->bucket[of[i]] |= (uint16_t)(1u << i);
+		for (j = 0; j < set->window; j++) {
+			unsigned char c = (unsigned char)lit[i][j];
+
+			set->lo[j][c & 15] |= (uint8_t)(1u << of[i]);
+			set->hi[j][c >> 4] |= (uint8_t)(1u << of[i]);
+			set->byte[j][c] |= (uint8_t)(1u << of[i]);
+			set->low7[j][c & 127] |= (uint8_t)(1u << of[i]);
+		}
+	}
+	for (j = set->window; j < SCAN_SET_WINDOW; j++) {
+		memset(set->lo[j], 0xff, sizeof(set->lo[j]));
+		memset(set->hi[j], 0xff, sizeof(set->hi[j]));
+		memset(set->byte[j], 0xff, sizeof(set->byte[j]));
+		memset(set->low7[j], 0xff, sizeof(set->low7[j]));
+	}
+	set->n = n;
+	return true;
+}
+
+/* Does a literal of the buckets in `buckets` start at p[at]? */
+static bool set_holds(const struct scan_set *set, const char *p, size_t len,
+		      size_t at, unsigned buckets)
+{
+	unsigned lits = 0;
+
+	for (; buckets; buckets &= buckets - 1)
+		lits |= set->bucket[__builtin_ctz(buckets)];
+	for (; lits; lits &= lits - 1) {
+		unsigned i = (unsigned)__builtin_ctz(lits);
+
+		if (set->len[i] <= len - at &&
+		    memcmp(p + at, set->lit[i], set->len[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The places from..len-1 one at a time, with the whole-byte tables. */
+static const char *set_find_bytes(const struct scan_set *set, const char *p,
+				  size_t len, size_t from, size_t *newlines)
+{
+	size_t i, j, lines = 0;
+
+	for (i = from; i < len; i++) {
+		if (set->window <= len - i) {
+			unsigned m = set->byte[0][(unsigned char)p[i]];
+
+			for (j = 1; m && j < set->window; j++)
+				m &= set->byte[j][(unsigned char)p[i + j]];
+			if (m && set_holds(set, p, len, i, m)) {
 				*newlines = lines;
 				return p + i;
 			}
+		}
 		lines += p[i] == '\n';
 	}
-	*newlines = lines + scan_count_newlines(p + i, len - i);
-	(void)nl;
+	*newlines = lines;
 	return NULL;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-/* The same, 32 positions at a time, for CPUs with AVX2. */
-__attribute__((target("avx2,popcnt"))) static const char *
-find_any3_avx2(const char *p, size_t len, const char *anchors, size_t n,
-	       size_t *newlines)
+/*
+ * The first literal at the candidate places of the block at p[i] (cand: a
+ * bit per place, m: each place's buckets), or NULL. nls has a bit per
+ * newline of the block; with a literal found, *lines is added the n
+ * newlines before the block and those of the block before it.
+ */
+static const char *block_first(const struct scan_set *set, const char *p,
+			       size_t len, size_t i, uint64_t cand,
+			       const uint8_t *m, uint64_t nls, size_t n,
+			       size_t *lines)
 {
-	__m256i a0[SCAN_MAX_ANCHORS], a1[SCAN_MAX_ANCHORS],
-		a2[SCAN_MAX_ANCHORS];
-	const __m256i nl = _mm256_set1_epi8('\n');
-	size_t i = 0, k, lines = 0;
+	for (; cand; cand &= cand - 1) {
+		unsigned k = (unsigned)__builtin_ctzll(cand);
 
-	for (k = 0; k < n; k++) {
-		a0[k] = _mm256_set1_epi8(anchors[3 * k]);
-		a1[k] = _mm256_set1_epi8(anchors[3 * k + 1]);
-		a2[k] = _mm256_set1_epi8(anchors[3 * k + 2]);
-	}
-	for (; i + 34 <= len; i += 32) {
-		__m256i v0 = _mm256_loadu_si256((const __m256i *)(p + i));
-		__m256i v1 = _mm256_loadu_si256((const __m256i *)(p + i + 1));
-		__m256i v2 = _mm256_loadu_si256((const __m256i *)(p + i + 2));
-		__m256i hit = _mm256_setzero_si256();
-		unsigned mask, nls;
-
-		for (k = 0; k < n; k++)
-			hit = _mm256_or_si256(
-				hit,
-				_mm256_and_si256(
-					_mm256_and_si256(
-						_mm256_cmpeq_epi8(v0, a0[k]),
-						_mm256_cmpeq_epi8(v1, a1[k])),
-					_mm256_cmpeq_epi8(v2, a2[k])));
-		mask = (unsigned)_mm256_movemask_epi8(hit);
-		nls = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, nl));
-		if (mask) {
-			unsigned at = (unsigned)__builtin_ctz(mask);
-			unsigned before =
-				at ? nls & (0xffffffffu >> (32 - at)) : 0;
-
-			*newlines = lines + (size_t)__builtin_popcount(before);
-			return p + i + at;
+		if (set_holds(set, p, len, i + k, m[k])) {
+			*lines += n + (size_t)__builtin_popcountll(
+					      nls & ((1ull << k) - 1));
+			return p + i + k;
 		}
-		lines += (size_t)__builtin_popcount(nls);
 	}
-	{
-		size_t rest;
-		const char *r =
-			find_any3_sse2(p + i, len - i, anchors, n, &rest);
+	return NULL;
+}
 
-		*newlines = lines + rest;
-		return r;
+/*
+ * Blocks of 32 places from *at on, while a block's window bytes lie inside
+ * [p, p+len): the first literal found (*lines: the newlines before it), or
+ * NULL with *at at the first place not looked at and *lines counting the
+ * newlines before it. *lines is added to, not set. The four window bytes
+ * are written out, so that the compiler keeps the eight tables in
+ * registers.
+ */
+#define TARGET_AVX2 __attribute__((target("avx2,popcnt")))
+
+/* The buckets that the bytes at p (one per place) allow at window byte j. */
+TARGET_AVX2 static inline __m256i buckets_avx2(const char *p, __m256i lo,
+					       __m256i hi)
+{
+	const __m256i low = _mm256_set1_epi8(15);
+	__m256i v = _mm256_loadu_si256((const __m256i *)p);
+
+	return _mm256_and_si256(
+		_mm256_shuffle_epi8(lo, _mm256_and_si256(v, low)),
+		_mm256_shuffle_epi8(
+			hi, _mm256_and_si256(_mm256_srli_epi16(v, 4), low)));
+}
+
+TARGET_AVX2 static inline __m256i table_avx2(const uint8_t t[16])
+{
+	return _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)t));
+}
+
+TARGET_AVX2 static const char *set_find_avx2(const struct scan_set *set,
+					     const char *p, size_t len,
+					     size_t *at, size_t *lines)
+{
+	const __m256i nl = _mm256_set1_epi8('\n'),
+		      zero = _mm256_setzero_si256();
+	const __m256i lo0 = table_avx2(set->lo[0]),
+		      hi0 = table_avx2(set->hi[0]);
+	const __m256i lo1 = table_avx2(set->lo[1]),
+		      hi1 = table_avx2(set->hi[1]);
+	const __m256i lo2 = table_avx2(set->lo[2]),
+		      hi2 = table_avx2(set->hi[2]);
+	const __m256i lo3 = table_avx2(set->lo[3]),
+		      hi3 = table_avx2(set->hi[3]);
+	size_t i = *at, n = 0;
+
+	for (; i + 32 + SCAN_SET_WINDOW - 1 <= len; i += 32) {
+		const char *b = p + i;
+		__m256i r = _mm256_and_si256(
+			_mm256_and_si256(buckets_avx2(b, lo0, hi0),
+					 buckets_avx2(b + 1, lo1, hi1)),
+			_mm256_and_si256(buckets_avx2(b + 2, lo2, hi2),
+					 buckets_avx2(b + 3, lo3, hi3)));
+		unsigned cand = ~(unsigned)_mm256_movemask_epi8(
+			_mm256_cmpeq_epi8(r, zero));
+		unsigned nls = (unsigned)_mm256_movemask_epi8(_mm256_cmpeq_epi8(
+			_mm256_loadu_si256((const __m256i *)b), nl));
+
+		if (cand) {
+			uint8_t m[32];
+			const char *hit;
+
+			_mm256_storeu_si256((__m256i *)m, r);
+			hit = block_first(set, p, len, i, cand, m, nls, n,
+					  lines);
+			if (hit)
+				return hit;
+		}
+		n += (size_t)__builtin_popcount(nls);
 	}
+	*at = i;
+	*lines += n;
+	return NULL;
+}
+
+/*
+ * The same with AVX-512 VBMI: a two-table byte permutation looks each byte
+ * up in 128 entries by its low seven bits, whatever its top bit, so a
+ * window byte costs one instruction instead of AVX2's shift, two masks and
+ * two shuffles.
+ */
+#define TARGET_VBMI                                                            \
+	__attribute__((target("avx512f,avx512bw,avx512vbmi,popcnt")))
+
+TARGET_VBMI static inline __m512i buckets_vbmi(const char *p, __m512i first,
+					       __m512i second)
+{
+	return _mm512_permutex2var_epi8(
+		first, _mm512_loadu_si512((const void *)p), second);
+}
+
+TARGET_VBMI static const char *set_find_vbmi(const struct scan_set *set,
+					     const char *p, size_t len,
+					     size_t *at, size_t *lines)
+{
+	const __m512i nl = _mm512_set1_epi8('\n');
+	const __m512i l0 = _mm512_loadu_si512((const void *)set->low7[0]),
+		      t0 = _mm512_loadu_si512(
+			      (const void *)(set->low7[0] + 64));
+	const __m512i l1 = _mm512_loadu_si512((const void *)set->low7[1]),
+		      t1 = _mm512_loadu_si512(
+			      (const void *)(set->low7[1] + 64));
+	const __m512i l2 = _mm512_loadu_si512((const void *)set->low7[2]),
+		      t2 = _mm512_loadu_si512(
+			      (const void *)(set->low7[2] + 64));
+	const __m512i l3 = _mm512_loadu_si512((const void *)set->low7[3]),
+		      t3 = _mm512_loadu_si512(
+			      (const void *)(set->low7[3] + 64));
+	size_t i = *at, n = 0;
+
+	for (; i + 64 + SCAN_SET_WINDOW - 1 <= len; i += 64) {
+		const char *b = p + i;
+		__m512i r = _mm512_and_si512(
+			_mm512_and_si512(buckets_vbmi(b, l0, t0),
+					 buckets_vbmi(b + 1, l1, t1)),
+			_mm512_and_si512(buckets_vbmi(b + 2, l2, t2),
+					 buckets_vbmi(b + 3, l3, t3)));
+		uint64_t cand = _mm512_test_epi8_mask(r, r);
+		uint64_t nls = _mm512_cmpeq_epi8_mask(
+			_mm512_loadu_si512((const void *)b), nl);
+
+		if (cand) {
+			uint8_t m[64];
+			const char *hit;
+
+			_mm512_storeu_si512((void *)m, r);
+			hit = block_first(set, p, len, i, cand, m, nls, n,
+					  lines);
+			if (hit)
+				return hit;
+		}
+		n += (size_t)__builtin_popcountll(nls);
+	}
+	*at = i;
+	*lines += n;
+	return NULL;
+}
+
+static bool way_runs(enum scan_set_way way)
+{
+	switch (way) {
+	case SCAN_SET_AVX512_VBMI:
+		return __builtin_cpu_supports("avx512bw") &&
+		       __builtin_cpu_supports("avx512vbmi");
+	case SCAN_SET_AVX2:
+		return __builtin_cpu_supports("avx2");
+	default:
+		return true;
+	}
+}
+#else
+static bool way_runs(enum scan_set_way way)
+{
+	return way == SCAN_SET_BEST || way == SCAN_SET_BYTES;
 }
 #endif
 
-const char *scan_find_any3(const char *p, size_t len, const char *anchors,
-			   size_t n, size_t *newlines)
+/* Wide blocks first, narrower ones next, the last places one by one. */
+static const char *set_find(enum scan_set_way way, const struct scan_set *set,
+			    const char *p, size_t len, size_t *newlines)
+{
+	size_t at = 0, lines = 0, rest;
+	const char *hit = NULL;
+
+	if (!set->n) {
+		*newlines = scan_count_newlines(p, len);
+		return NULL;
+	}
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (way == SCAN_SET_AVX512_VBMI)
+		hit = set_find_vbmi(set, p, len, &at, &lines);
+	if (!hit && way >= SCAN_SET_AVX2)
+		hit = set_find_avx2(set, p, len, &at, &lines);
+	if (hit) {
+		*newlines = lines;
+		return hit;
+	}
+#endif
+	hit = set_find_bytes(set, p, len, at, &rest);
+	*newlines = lines + rest;
+	return hit;
+}
+
+static enum scan_set_way best_way(void)
+{
+	if (way_runs(SCAN_SET_AVX512_VBMI))
+		return SCAN_SET_AVX512_VBMI;
+	if (way_runs(SCAN_SET_AVX2))
+		return SCAN_SET_AVX2;
+	return SCAN_SET_BYTES;
+}
+
+const char *scan_set_find(const struct scan_set *set, const char *p, size_t len,
+			  size_t *newlines)
 {
 	size_t dummy;
 
-	if (!newlines)
-		newlines = &dummy;
-	if (n > SCAN_MAX_ANCHORS)
-		n = SCAN_MAX_ANCHORS;
-#if defined(__x86_64__) && defined(__GNUC__)
-	if (__builtin_cpu_supports("avx2"))
-		return find_any3_avx2(p, len, anchors, n, newlines);
-#endif
-	return find_any3_sse2(p, len, anchors, n, newlines);
+	return set_find(best_way(), set, p, len, newlines ? newlines : &dummy);
 }
-#else
-const char *scan_find_any3(const char *p, size_t len, const char *anchors,
-			   size_t n, size_t *newlines)
-{
-	size_t i, k, lines = 0;
 
-	for (i = 0; i + 3 <= len; i++) {
-		for (k = 0; k < n; k++)
-			if (!memcmp(p + i, anchors + 3 * k, 3)) {
-				if (newlines)
-					*newlines = lines;
-				return p + i;
-			}
-		lines += p[i] == '\n';
-	}
-	for (; i < len; i++)
-		lines += p[i] == '\n';
-	if (newlines)
-		*newlines = lines;
-	return NULL;
+bool scan_set_find_way(enum scan_set_way way, const struct scan_set *set,
+		       const char *p, size_t len, size_t *newlines,
+		       const char **hit)
+{
+	size_t dummy;
+
+	if (way == SCAN_SET_BEST)
+		way = best_way();
+	if (!way_runs(way))
+		return false;
+	*hit = set_find(way, set, p, len, newlines ? newlines : &dummy);
+	return true;
 }
-#endif
 
 bool scan_nodelist(struct scan *s, uint64_t *mask)
 {

@@ -178,16 +178,59 @@ bool scan_nodelist(struct scan *s, uint64_t *mask);
 size_t scan_count_newlines(const char *p, size_t len);
 
 /*
- * The first place in [p, p+len) where any of n three-byte anchors starts
- * (anchors: n*3 bytes, back to back), NULL if none; at most
- * SCAN_MAX_ANCHORS are used. If newlines is not NULL it receives the number
- * of '\n' bytes before that place (or in the whole range, when NULL is
- * returned). SIMD on x86-64 (AVX2 where the CPU has it, else SSE2): many
- * bytes per cycle.
+ * A set of literals searched for together, in one pass over the text (the
+ * way grep looks for several fixed strings): a filter on a window of the
+ * first SCAN_SET_WINDOW bytes of every literal, then an exact comparison
+ * of the places it lets through. SIMD on x86-64 (AVX-512 VBMI or AVX2 where
+ * the CPU has it, chosen at run time), else a byte-table loop: the same
+ * answer every way. Build it once with scan_set_init(); it holds no pointers of
+ * its own but the borrowed literals.
  */
-#define SCAN_MAX_ANCHORS 8
-const char *scan_find_any3(const char *p, size_t len, const char *anchors,
-			   size_t n, size_t *newlines);
+#define SCAN_SET_MAX 16
+#define SCAN_SET_WINDOW 4
+#define SCAN_SET_BUCKETS 8
+
+struct scan_set {
+	size_t n; /* literals */
+	const char *lit[SCAN_SET_MAX]; /* borrowed: valid as long as the set */
+	size_t len[SCAN_SET_MAX];
+	size_t window; /* bytes filtered on: the shortest literal, at most 4 */
+	uint16_t bucket[SCAN_SET_BUCKETS]; /* literals (bits) in each bucket */
+	/* per window byte: the buckets whose literals may hold a byte there */
+	uint8_t lo[SCAN_SET_WINDOW][16]; /* by its low nibble */
+	uint8_t hi[SCAN_SET_WINDOW][16]; /* by its high nibble */
+	uint8_t byte[SCAN_SET_WINDOW][256]; /* by the whole byte */
+	uint8_t low7[SCAN_SET_WINDOW][128]; /* by its low seven bits */
+};
+
+/*
+ * Make a set of n literals (NUL-terminated, borrowed). False, leaving the
+ * set empty, if n is 0 or above SCAN_SET_MAX or a literal is empty.
+ */
+bool scan_set_init(struct scan_set *set, const char *const *lit, size_t n);
+
+/*
+ * The first place in [p, p+len) where any literal of set starts, NULL if
+ * none. If newlines is not NULL it receives the number of '\n' bytes before
+ * that place (or in the whole range, when NULL is returned).
+ */
+const char *scan_set_find(const struct scan_set *set, const char *p, size_t len,
+			  size_t *newlines);
+
+/*
+ * For tests: the ways scan_set_find() may search, and the search done one
+ * given way (false if this CPU cannot). SCAN_SET_BEST is what
+ * scan_set_find() uses.
+ */
+enum scan_set_way {
+	SCAN_SET_BEST,
+	SCAN_SET_BYTES,
+	SCAN_SET_AVX2,
+	SCAN_SET_AVX512_VBMI,
+};
+bool scan_set_find_way(enum scan_set_way way, const struct scan_set *set,
+		       const char *p, size_t len, size_t *newlines,
+		       const char **hit);
 
 /*
  * memmem: the first place in [p, p+len) where the n bytes of lit start, NULL

@@ -139,40 +139,19 @@ static void skip_bytes(struct linesrc *src, size_t to, uint64_t *skipped)
 }
 
 /*
- * The first line in [p, p+len) holding a needle: its start, or NULL; with
- * *lines, the number of lines before it (or in the whole range).
+ * The first line in [p, p+len) holding a literal of set: its start, or NULL;
+ * with *lines, the number of lines before it (or in the whole range).
  */
 static const char *find_line(const char *p, size_t len,
-			     const struct linesrc_filter *f, size_t *lines)
+			     const struct scan_set *set, size_t *lines)
 {
-	const char *end = p + len, *at = p;
+	const char *hit = scan_set_find(set, p, len, lines);
 
-	*lines = 0;
-	while (at < end) {
-		size_t nl;
-		const char *hit = scan_find_any3(at, (size_t)(end - at),
-						 f->anchors, f->n_anchors, &nl);
-		const char *ls, *le;
-		size_t i;
-
-		*lines += nl;
-		if (!hit)
-			return NULL;
-		ls = hit;
-		while (ls > p && ls[-1] != '\n')
-			ls--;
-		le = memchr(hit, '\n', (size_t)(end - hit));
-		if (!le)
-			le = end;
-		for (i = 0; i < f->n_needles; i++)
-			if (scan_find(ls, (size_t)(le - ls), f->needles[i]))
-				return ls;
-		/* an anchor without a needle: go on after the line */
-		if (le < end)
-			*lines += 1;
-		at = le < end ? le + 1 : end;
-	}
-	return NULL;
+	if (!hit)
+		return NULL;
+	while (hit > p && hit[-1] != '\n')
+		hit--;
+	return hit;
 }
 
 /* Pass over [start, to), which holds `lines` whole lines. */
@@ -186,7 +165,7 @@ static void pass_lines(struct linesrc *src, size_t to, size_t lines,
 }
 
 struct oomlens_error *linesrc_skip_to(struct linesrc *src,
-				      const struct linesrc_filter *f,
+				      const struct scan_set *set,
 				      uint64_t *skipped)
 {
 	struct oomlens_error *err;
@@ -202,7 +181,7 @@ struct oomlens_error *linesrc_skip_to(struct linesrc *src,
 		size_t whole = last_nl ? (size_t)(last_nl + 1 - base) : 0;
 		size_t lines;
 		const char *line =
-			find_line(base, src->eof ? avail : whole, f, &lines);
+			find_line(base, src->eof ? avail : whole, set, &lines);
 
 		if (line) {
 			pass_lines(src, (size_t)(line - src->buf), lines,

@@ -69,24 +69,14 @@ linesrc_init_reader(struct linesrc *src, const char *name,
 OOMLENS_MUST_CHECK struct oomlens_error *
 linesrc_next(struct linesrc *src, struct line *line, bool *got);
 /*
- * What a skip looks for: a line holding any of the literal needles. Every
- * needle must contain one of the three-byte anchors (n_anchors*3 bytes back
- * to back), which are searched first, many bytes at a time.
- */
-struct linesrc_filter {
-	const char *anchors;
-	size_t n_anchors;
-	const char *const *needles;
-	size_t n_needles;
-};
-
-/*
- * Skip whole lines that hold none of the filter's needles: stop at the start
+ * Skip whole lines that hold none of the literals of set: stop at the start
  * of the first line that holds one, or at the end of input. Line numbers and
- * offsets stay exact. *skipped counts the lines passed over. Errors: IO.
+ * offsets stay exact. *skipped counts the lines passed over. The literals
+ * hold no '\n'. Errors: IO.
  */
+struct scan_set;
 OOMLENS_MUST_CHECK struct oomlens_error *
-linesrc_skip_to(struct linesrc *src, const struct linesrc_filter *f,
+linesrc_skip_to(struct linesrc *src, const struct scan_set *set,
 		uint64_t *skipped);
 /*
  * The first bytes of the stream, up to want (at most LINESRC_MAX_LINE),

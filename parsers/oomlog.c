@@ -359,83 +359,73 @@ static const enum pat_family idle_families[] = {
 #define N_IDLE_FAMILIES (sizeof(idle_families) / sizeof(idle_families[0]))
 
 static const char *idle_needles[N_IDLE_FAMILIES * PAT_MAX_FAMILY_NEEDLES];
-
-/*
- * Every needle holds one of these (checked by a unit test): three bytes
- * that ordinary log text seldom holds, so few lines are looked at.
- */
-static const char idle_anchors[] = "Kil"
-				   "kil"
-				   "-bo"
-				   "ids"
-				   "SIG"
-				   "FO:"
-				   "llo";
-
-static struct linesrc_filter idle_filter = {
-	idle_anchors,
-	sizeof(idle_anchors) / 3,
-	idle_needles,
-	0,
-};
+static size_t n_idle_needles;
+/* the needles, searched for together (core/scan.h) */
+static struct scan_set idle_set;
 
 /* A needle holding another one is never needed: the other matches first. */
 static bool needle_is_redundant(const char *needle)
 {
 	size_t i;
 
-	for (i = 0; i < idle_filter.n_needles; i++)
+	for (i = 0; i < n_idle_needles; i++)
 		if (strstr(needle, idle_needles[i]))
 			return true;
 	return false;
 }
 
 /* The idle families' needles (once), without the redundant ones. */
-static void build_idle_filter(void)
+static OOMLENS_MUST_CHECK struct oomlens_error *build_idle_set(void)
 {
 	size_t f, k;
 
-	if (idle_filter.n_needles)
-		return;
+	if (idle_set.n)
+		return NULL;
+	n_idle_needles = 0;
 	for (f = 0; f < N_IDLE_FAMILIES; f++) {
 		const char *const *needle =
 			patterns_family_needles(idle_families[f]);
 
 		for (k = 0; needle[k]; k++)
 			if (!needle_is_redundant(needle[k]))
-				idle_needles[idle_filter.n_needles++] =
-					needle[k];
+				idle_needles[n_idle_needles++] = needle[k];
 	}
 	/* a needle that came first may hold one that came later */
-	for (k = 0; k < idle_filter.n_needles;) {
+	for (k = 0; k < n_idle_needles;) {
 		const char *n = idle_needles[k];
 		size_t i;
 		bool holds = false;
 
-		for (i = 0; i < idle_filter.n_needles && !holds; i++)
+		for (i = 0; i < n_idle_needles && !holds; i++)
 			holds = i != k && strstr(n, idle_needles[i]);
 		if (holds)
-			idle_needles[k] = idle_needles[--idle_filter.n_needles];
+			idle_needles[k] = idle_needles[--n_idle_needles];
 		else
 			k++;
 	}
+	if (!scan_set_init(&idle_set, idle_needles, n_idle_needles))
+		return oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"%zu needles between reports: more than a set holds (%d)",
+			n_idle_needles, SCAN_SET_MAX);
+	return NULL;
 }
 
-const struct linesrc_filter *oomlog_idle_filter(void)
+const struct scan_set *oomlog_idle_set(void)
 {
-	build_idle_filter();
-	return &idle_filter;
+	struct oomlens_error *err = build_idle_set();
+
+	if (err) {
+		oomlens_error_free(err);
+		return NULL;
+	}
+	return &idle_set;
 }
 
 /* Cheap test for lines that may open a report or stand alone. */
 static bool may_matter(const char *s, size_t n)
 {
-	size_t i;
-
-	for (i = 0; i < idle_filter.n_needles; i++)
-		if (scan_find(s, n, idle_needles[i]))
-			return true;
-	return false;
+	return scan_set_find(&idle_set, s, n, NULL) != NULL;
 }
 
 /* ---- incidents -------------------------------------------------------- */
@@ -1995,9 +1985,8 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 	struct oomlens_error *err = patterns_init();
 	struct oomlog *log;
 
-	if (err || (err = resolve_rows()))
+	if (err || (err = resolve_rows()) || (err = build_idle_set()))
 		return err;
-	build_idle_filter();
 	log = calloc(1, sizeof(*log));
 	if (!log)
 		return &oomlens_error_nomem;
@@ -2219,8 +2208,7 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 			if ((err = flush_pending(log)))
 				break;
 			if (quiet(log)) {
-				err = linesrc_skip_to(src, &idle_filter,
-						      &skipped);
+				err = linesrc_skip_to(src, &idle_set, &skipped);
 				if (err)
 					break;
 				log->stats.lines += skipped;

@@ -66,13 +66,15 @@ const struct oomlog_stats *oomlog_stats(const struct oomlog *log);
 void oomlog_free(struct oomlog *log);
 
 /*
- * What a line must hold to matter between reports (linesrc_skip_to() skips
- * the others). Outside a report the parser acts on: OOM triggers, summaries,
- * selection and kill lines, the RFC's fork-bomb lines, pids-controller
- * rejections, user-space killers, page allocation failures and hung tasks.
+ * What a line must hold to matter between reports: one of the literals of
+ * this set (linesrc_skip_to() skips the others). Outside a report the parser
+ * acts on: OOM triggers, summaries, selection and kill lines, the RFC's
+ * fork-bomb lines, pids-controller rejections, user-space killers, page
+ * allocation failures and hung tasks. NULL if the pattern table has more
+ * such literals than a set holds (oomlog_new() then fails).
  */
-struct linesrc_filter;
-const struct linesrc_filter *oomlog_idle_filter(void);
+struct scan_set;
+const struct scan_set *oomlog_idle_set(void);
 
 /* Free the compiled pattern tables (before exit; parsing compiles them again). */
 void oomlog_library_release(void);

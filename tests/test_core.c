@@ -140,6 +140,134 @@ START_TEST(scan_find_is_memmem)
 }
 END_TEST
 
+/* The first place where a literal of lit starts, and the newlines before. */
+static const char *naive_set_find(const char *const *lit, size_t n,
+				  const char *p, size_t len, size_t *newlines)
+{
+	size_t i, k, lines = 0;
+
+	for (i = 0; i < len; i++) {
+		for (k = 0; k < n; k++) {
+			size_t m = strlen(lit[k]);
+
+			if (m <= len - i && memcmp(p + i, lit[k], m) == 0) {
+				*newlines = lines;
+				return p + i;
+			}
+		}
+		lines += p[i] == '\n';
+	}
+	*newlines = lines;
+	return NULL;
+}
+
+/*
+ * scan_set_find() against a plain loop, every way this CPU runs: sets with
+ * windows of 1 to 4 bytes, with more distinct windows than buckets and
+ * literals sharing one; texts of every length up to 300 bytes (exactly
+ * allocated, for the sanitizer) of bytes that pass the filter often
+ * (letters of the literals, nibble look-alikes, newlines), with a literal
+ * planted at every place or none.
+ */
+START_TEST(scan_set_find_is_the_plain_search)
+{
+	static const char *const sets[][SCAN_SET_MAX + 1] = {
+		{"oom-kill", "Kill process", "kill process", "vmalloc error",
+		 "fork-bomb", "pids controller", "Killed ", "sending SIG",
+		 "by the OOM killer", "INFO: task", "page allocation failure",
+		 NULL},
+		{"ab", "abc", "b\x81", "\xff\x01", NULL},
+		{"qqq", "zzz", "abc", "q\nz", NULL},
+		{"!", "Kk", NULL},
+		/* literals inside literals, a newline inside one */
+		{"qqqqqqZZZZ", "qqqZ", "\n\nZZZY", NULL},
+		{"aaaa", "aaab", "abab", "baba", "bbbb", "abba", "baab", "bbba",
+		 "abbb", "aabb", "bbaa", "ba\naa", "aab!", "!!!!", "aaaaa",
+		 NULL},
+	};
+	static const char alphabet[] = "abKkil-oSIGO \n!\x81\xff\x01zq"
+				       "processZY";
+	enum scan_set_way ways[] = {SCAN_SET_BEST, SCAN_SET_BYTES,
+				    SCAN_SET_AVX2, SCAN_SET_AVX512_VBMI};
+	unsigned seed = 1;
+	size_t si, len, w, ran = 0;
+
+	for (si = 0; si < sizeof(sets) / sizeof(sets[0]); si++) {
+		struct scan_set set;
+		size_t n = 0;
+
+		while (sets[si][n])
+			n++;
+		ck_assert(scan_set_init(&set, sets[si], n));
+		for (len = 0; len <= 300; len++) {
+			char *h = malloc(len ? len : 1);
+			size_t at;
+
+			ck_assert_ptr_nonnull(h);
+			for (at = 0; at <= len; at += 1 + len / 40) {
+				const char *want, *got;
+				size_t i, want_nl, got_nl;
+
+				for (i = 0; i < len; i++) {
+					seed = seed * 1103515245 + 12345;
+					h[i] = alphabet[(seed >> 16) %
+							(sizeof(alphabet) - 1)];
+				}
+				if (at < len) {
+					const char *l = sets[si][at % n];
+					size_t m = strlen(l);
+
+					memcpy(h + at, l,
+					       m < len - at ? m : len - at);
+				}
+				want = naive_set_find(sets[si], n, h, len,
+						      &want_nl);
+				for (w = 0; w < sizeof(ways) / sizeof(ways[0]);
+				     w++) {
+					if (!scan_set_find_way(ways[w], &set, h,
+							       len, &got_nl,
+							       &got))
+						continue;
+					ran++;
+					ck_assert_msg(got == want,
+						      "set %zu len %zu way %d",
+						      si, len, (int)ways[w]);
+					ck_assert_uint_eq(got_nl, want_nl);
+				}
+			}
+			free(h);
+		}
+	}
+	ck_assert_uint_gt(ran, 0);
+	{
+		struct scan_set set;
+		const char *const empty[] = {"a", ""};
+		const char *const many[SCAN_SET_MAX + 1] = {
+			"a", "b", "c", "d", "e", "f", "g", "h", "i",
+			"j", "k", "l", "m", "n", "o", "p", "q"};
+
+		ck_assert(!scan_set_init(&set, empty, 2));
+		ck_assert_uint_eq(set.n, 0);
+		ck_assert(!scan_set_init(&set, many, SCAN_SET_MAX + 1));
+		ck_assert(!scan_set_init(&set, many, 0));
+		ck_assert(scan_set_init(&set, many, SCAN_SET_MAX));
+		ck_assert_ptr_eq(scan_set_find(&set, "xyz\n\n.", 6, &len),
+				 NULL);
+		ck_assert_uint_eq(len, 2);
+	}
+	{
+		/* "qqqZ" is inside "qqqqqqZZZZ", which starts first */
+		struct scan_set set;
+		const char *t = "x\nqqqqqqZZZZ";
+		size_t nl;
+
+		ck_assert(scan_set_init(&set, sets[4], 3));
+		ck_assert_ptr_eq(scan_set_find(&set, t, 12, &nl), t + 2);
+		ck_assert_uint_eq(nl, 1);
+	}
+}
+END_TEST
+
 START_TEST(error_wrap_adds_context)
 {
 	struct oomlens_error *err =
@@ -322,6 +450,7 @@ Suite *core_suite(void)
 	tcase_add_test(tc, text_width_counts_characters);
 	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
 	tcase_add_test(tc, scan_find_is_memmem);
+	tcase_add_test(tc, scan_set_find_is_the_plain_search);
 	tcase_add_test(tc, error_wrap_adds_context);
 	tcase_add_test(tc, strpool_and_array_respect_caps);
 	tcase_add_loop_test(tc, escape_makes_controls_visible, 0,

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/scan.h"
 #include "core/strbuf.h"
 #include "parsers/linesrc.h"
 #include "parsers/oomlog.h"
@@ -654,32 +655,25 @@ START_TEST(fingerprint_ignores_the_logging)
 END_TEST
 
 /*
- * The skip filter: every needle holds an anchor; the example of every row of
- * a family the parser acts on between reports holds a needle; and every row
- * of a family with needles holds one of its own (patterns_may_match()).
+ * The skip set: it holds needles and finds each of them; the example of
+ * every row of a family the parser acts on between reports holds a needle;
+ * and every row of a family with needles holds one of its own
+ * (patterns_may_match()).
  */
 START_TEST(idle_filter_is_consistent)
 {
-	const struct linesrc_filter *f = oomlog_idle_filter();
+	const struct scan_set *f = oomlog_idle_set();
 	static const enum pat_family idle[] = {
 		FAM_TRIGGER, FAM_SUMMARY,  FAM_SELECT,
 		FAM_KILLED,  FAM_FORKBOMB, FAM_EVENT,
 	};
 	size_t i, k, rows = 0;
 
-	ck_assert_uint_gt(f->n_needles, 0);
-	for (i = 0; i < f->n_needles; i++) {
-		bool anchored = false;
-
-		for (k = 0; k < f->n_anchors; k++)
-			anchored |= strstr(f->needles[i],
-					   (char[4]){f->anchors[3 * k],
-						     f->anchors[3 * k + 1],
-						     f->anchors[3 * k + 2],
-						     0}) != NULL;
-		ck_assert_msg(anchored, "needle '%s' holds no anchor",
-			      f->needles[i]);
-	}
+	ck_assert_ptr_nonnull(f);
+	ck_assert_uint_gt(f->n, 0);
+	for (i = 0; i < f->n; i++)
+		ck_assert_ptr_eq(scan_set_find(f, f->lit[i], f->len[i], NULL),
+				 f->lit[i]);
 	ck_assert_ptr_null(patterns_init());
 	for (i = 0; i < pat_nrows; i++) {
 		const char *const *own =
@@ -697,9 +691,8 @@ START_TEST(idle_filter_is_consistent)
 			continue;
 		rows++;
 		found = false;
-		for (k = 0; k < f->n_needles; k++)
-			found |= strstr(pat_rows[i].example, f->needles[k]) !=
-				 NULL;
+		for (k = 0; k < f->n; k++)
+			found |= strstr(pat_rows[i].example, f->lit[k]) != NULL;
 		ck_assert_msg(found, "example of %s holds no idle needle",
 			      pat_rows[i].id);
 	}

@@ -38,7 +38,7 @@
 #include "core/banned.h"
 
 static const char ingest_usage[] =
-	"usage: oomlens ingest [--db FILE] [--quiet] [--vmlinux FILE |\n"
+	"usage: oomlens ingest [--db FILE] [--quiet] [--jobs N] [--vmlinux FILE |\n"
 	"                      --debuginfo DIR] [--force] [--wait SECONDS] PATH...\n"
 	"\n"
 	"Read kernel logs and store every OOM incident in an SQLite database.\n"
@@ -49,6 +49,12 @@ static const char ingest_usage[] =
 	"\n"
 	"  --db FILE   the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -q, --quiet no progress line and no summary\n"
+	"  -j, --jobs N  parse on N threads (default: one per online CPU; 1:\n"
+	"              the walking thread alone), feeding the one thread that\n"
+	"              writes: plain files on the N, a log of 16 MB or more\n"
+	"              split across them; archive members, compressed files,\n"
+	"              standard input and vmcores on the walking thread. The\n"
+	"              database is the same, id for id, whatever N\n"
 	"  --vmlinux FILE   read kdump vmcores among the PATHs with this\n"
 	"              kernel debuginfo: the incidents in each dump's log are\n"
 	"              stored with every process's state from memory\n"

@@ -131,6 +131,7 @@ struct pending {
 	struct strpool pool;
 	struct job *job;
 	bool done; /* then mark the source read to its end */
+	bool only_say; /* its warnings, of a job that failed: nothing to store */
 	struct pending *next; /* in its job's list, or the free list */
 };
 
@@ -476,7 +477,7 @@ static void pending_clear(struct pending *p)
 	strpool_release(&p->pool);
 	p->pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
 	p->job = NULL;
-	p->done = false;
+	p->done = p->only_say = false;
 	p->next = NULL;
 }
 
@@ -670,6 +671,8 @@ static void flush(struct ingest *g, struct pending *p)
 	size_t i;
 
 	say_batch_warnings(g, p);
+	if (p->only_say)
+		return;
 	for (i = 0; i < p->n && !err; i++)
 		err = source_stamp(&si->stamp, p->inc[i]);
 	if (err) {
@@ -964,13 +967,22 @@ static void job_end(struct ingest *g, struct job *j, struct oomlens_error *err,
 		oomlens_error_free(err);
 		err = NULL;
 	}
-	if (j->cur && (err || j->cancel)) {
+	if (j->cur && err && !j->cancel && j->cur->n_warn) {
+		/* nothing of it stored, but its warnings said */
+		struct pending *p = j->cur;
+		size_t i;
+
+		for (i = 0; i < p->n; i++)
+			oom_incident_free(p->inc[i]);
+		p->n = p->n_ev = 0;
+		p->only_say = true;
+	} else if (j->cur && (err || j->cancel)) {
 		batch_put_locked(g, j->cur);
 		j->cur = NULL;
 	}
 	pthread_mutex_unlock(&g->lock);
 	if (j->cur) {
-		j->cur->done = done;
+		j->cur->done = done && !err;
 		batch_hand_over(g, j);
 	}
 	pthread_mutex_lock(&g->lock);

@@ -63,3 +63,17 @@ same_ingest "a fork-bomb warning before a cut" fb1 fb2
 grep -q "^forkbomb_warnings|.*|6001|bomb|" "$tmp/fb2.rows" && ok || bad "split ingest: the fork-bomb warning kept"
 grep -q "split 1 files into 2 chunks, read on over 1 cuts" "$tmp/fb2.err" && ok ||
 	{ bad "split ingest: read on over the cut after a fork-bomb warning"; cat "$tmp/fb2.err"; }
+# a compressed log cut short: the warnings before the cut are said, then
+# the skip (the batch that held them is not stored)
+{
+	printf '[    1.000000] a\000b line with a NUL\n'
+	i=0
+	while [ $i -lt 20000 ]; do
+		echo "[    2.000000] filler line number $i with some text"
+		i=$((i + 1))
+	done
+} | gzip -c >"$tmp/whole.log.gz"
+head -c $(($(wc -c <"$tmp/whole.log.gz") / 2)) "$tmp/whole.log.gz" >"$tmp/cut.log.gz"
+expect 2 "ingest: a gzip cut short" -- "$bin" ingest --jobs 2 --db "$tmp/cut.db" "$tmp/cut.log.gz"
+grep -q "cut.log.gz:1: 1 NUL bytes inside the text" "$tmp/err" && grep -q "skipped '$tmp/cut.log.gz'" "$tmp/err" && ok ||
+	{ bad "ingest: a gzip cut short says its warning and the skip"; cat "$tmp/err"; }

@@ -35,6 +35,7 @@
 #include "parsers/patterns.h"
 #include "dumps/vmcore.h"
 #include "parsers/source.h"
+#include "parsers/when.h"
 #include "core/banned.h"
 
 static const char ingest_usage[] =
@@ -107,7 +108,8 @@ static const char ingest_usage[] =
  * own.
  */
 #define BATCH_INCIDENTS 500
-#define BATCH_ROWS 200000 /* task and counter rows of the incidents held */
+#define BATCH_FIRST 32 /* a job's first batch: 32, then 64 ... */
+#define BATCH_ROWS 50000 /* task and counter rows held: ~500 B each prepared */
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
 #define RESERVE 2
@@ -132,6 +134,10 @@ struct pending {
 	struct job *job;
 	bool done; /* then mark the source read to its end */
 	bool only_say; /* its warnings, of a job that failed: nothing to store */
+	/* the incidents' rows, prepared by the parser (not for a dump) */
+	struct db_batch *batch;
+	/* an incident got no time for want of a boot time learnt before */
+	bool boot_sensitive;
 	struct pending *next; /* in its job's list, or the free list */
 };
 
@@ -142,7 +148,10 @@ struct pending {
 struct source_info {
 	struct db_source src;
 	char *name; /* as said in messages */
-	/* host, ref_time and the boot time learnt: for source_stamp() */
+	/*
+	 * host, ref_time and the boot time learnt: the writer's, in order
+	 * (what the job's threads stamp with starts as a copy)
+	 */
 	struct source_stream stamp;
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
@@ -194,6 +203,9 @@ struct job {
 	struct oomlens_error *err; /* why it ended early, for the writer */
 	uint64_t n_warn, more_warnings;
 	uint64_t bytes;
+	size_t batch_limit; /* incidents of the batch being filled, at most */
+	/* the job's stamping (source_stamp()): its boot time learnt */
+	struct source_stream stamp;
 };
 
 struct ingest {
@@ -471,6 +483,9 @@ static void pending_clear(struct pending *p)
 {
 	size_t i;
 
+	db_batch_free(p->batch);
+	p->batch = NULL;
+	p->boot_sensitive = false;
 	for (i = 0; i < p->n; i++)
 		oom_incident_free(p->inc[i]);
 	p->n = p->rows = p->n_ev = p->n_warn = 0;
@@ -594,7 +609,21 @@ static struct pending *batch_get(struct ingest *g, struct job *j)
 	return p;
 }
 
-/* Hand j's batch being filled to the writer. */
+/*
+ * Turn the incidents of j's batch into their rows, on j's thread, so that
+ * the writer only stores them (not a dump's: those are stored one by one
+ * with the dump). Errors: NOMEM.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *batch_prepare(struct job *j)
+{
+	struct pending *p = j->cur;
+
+	if (j->si->dump || !p->n || p->batch)
+		return NULL;
+	return db_batch_prepare(&p->batch, p->inc, p->n);
+}
+
+/* Hand j's batch being filled (prepared) to the writer. */
 static void batch_hand_over(struct ingest *g, struct job *j)
 {
 	struct pending *p = j->cur;
@@ -643,6 +672,47 @@ static void writer_fail(struct ingest *g, struct oomlens_error *err, bool db)
 	pthread_mutex_unlock(&g->lock);
 }
 
+/*
+ * The writer, before it stores batch p of source si: the boot time that
+ * source_stamp() learns from an incident stating both a date and an
+ * uptime carries over to the incidents after it, but a job's thread knew
+ * only its own job's (a chunk of a split file starts without one). The
+ * writer follows the source's in order; a batch that had an incident with
+ * an uptime but no boot time known, when the writer knows one, is stamped
+ * again here, and its rows made again.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+boot_times(struct source_info *si, struct pending *p)
+{
+	const char *uptime_only = when_source_name(WHEN_UPTIME_ONLY),
+		   *boot_uptime = when_source_name(WHEN_BOOT_UPTIME);
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	if (p->boot_sensitive && si->stamp.has_boot) {
+		for (i = 0; i < p->n && !err; i++)
+			err = source_stamp(&si->stamp, p->inc[i]);
+		if (!err && p->batch) {
+			db_batch_free(p->batch);
+			p->batch = NULL;
+			err = db_batch_prepare(&p->batch, p->inc, p->n);
+		}
+		return err;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct oom_incident *inc = p->inc[i];
+
+		/* as source_stamp() learns it: a date read, and an uptime */
+		if (inc->has_uptime && inc->time_source &&
+		    strcmp(inc->time_source, uptime_only) &&
+		    strcmp(inc->time_source, boot_uptime)) {
+			si->stamp.has_boot = true;
+			si->stamp.boot = (double)inc->time_utc - inc->uptime;
+		}
+	}
+	return NULL;
+}
+
 /* The writer says a batch's warnings, capping a split source's. */
 static void say_batch_warnings(struct ingest *g, struct pending *p)
 {
@@ -673,8 +743,7 @@ static void flush(struct ingest *g, struct pending *p)
 	say_batch_warnings(g, p);
 	if (p->only_say)
 		return;
-	for (i = 0; i < p->n && !err; i++)
-		err = source_stamp(&si->stamp, p->inc[i]);
+	err = boot_times(si, p);
 	if (err) {
 		writer_fail(g, err, false);
 		return;
@@ -691,13 +760,22 @@ static void flush(struct ingest *g, struct pending *p)
 	err = db_begin(g->db);
 	if (!err && !g->source_id)
 		err = db_source_upsert(g->db, &si->src, &g->source_id);
-	for (i = 0; i < p->n && !err; i++) {
+	if (!err && p->batch) {
+		/* prepared by the parser: rows of many incidents a statement */
+		size_t n_new = 0;
+
+		err = db_store_batch(g->db, g->source_id, p->batch, NULL,
+				     &n_new);
+		incidents += p->n;
+		fresh += n_new;
+	}
+	for (i = 0; si->dump && i < p->n && !err; i++) {
 		bool was_new = false;
 		int64_t id = 0;
 
 		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
 					&was_new);
-		if (!err && si->dump)
+		if (!err)
 			err = db_store_dump(g->db, id, g->source_id, si->dump,
 					    si->dump_path);
 		incidents++;
@@ -962,6 +1040,8 @@ static void job_end(struct ingest *g, struct job *j, struct oomlens_error *err,
 {
 	if (!err && done && !job_batch(j))
 		err = stopped();
+	if (!err && j->cur)
+		err = batch_prepare(j);
 	pthread_mutex_lock(&g->lock);
 	if (j->cancel) {
 		oomlens_error_free(err);
@@ -1001,11 +1081,20 @@ on_incident(void *ctx, struct oom_incident *inc)
 {
 	struct job *j = ctx;
 	struct pending *p = job_batch(j);
+	struct oomlens_error *err;
 
 	if (!p) {
 		oom_incident_free(inc);
 		return stopped();
 	}
+	/* host and time here, so that the rows are made here too */
+	err = source_stamp(&j->stamp, inc);
+	if (err) {
+		oom_incident_free(inc);
+		return err;
+	}
+	if (inc->has_uptime && !j->stamp.has_boot)
+		p->boot_sensitive = true; /* the writer may know a boot time */
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
 		struct oom_incident **n = realloc(p->inc, cap * sizeof(*n));
@@ -1019,8 +1108,14 @@ on_incident(void *ctx, struct oom_incident *inc)
 	}
 	p->inc[p->n++] = inc;
 	p->rows += inc->n_tasks + inc->n_stats + 1;
-	if (p->n >= BATCH_INCIDENTS || p->rows >= BATCH_ROWS)
+	if (p->n >= j->batch_limit || p->rows >= BATCH_ROWS) {
+		if ((err = batch_prepare(j)))
+			return err;
 		batch_hand_over(j->g, j);
+		/* the writer waits for the first: it is small, the next grow */
+		if (j->batch_limit < BATCH_INCIDENTS)
+			j->batch_limit *= 2;
+	}
 	return NULL;
 }
 
@@ -1061,8 +1156,13 @@ on_event(void *ctx, const struct oom_event *ev)
 	    (ev->gfp_flags && !e->gfp_flags) || (ev->nodemask && !e->nodemask))
 		return &oomlens_error_nomem;
 	p->n_ev++;
-	if (p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES)
+	if (p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES) {
+		struct oomlens_error *err = batch_prepare(j);
+
+		if (err)
+			return err;
 		batch_hand_over(j->g, j);
+	}
 	return NULL;
 }
 
@@ -1762,6 +1862,8 @@ static struct job *job_new(struct source_info *si, bool is_file,
 		j->is_file = is_file;
 		j->source_end = source_end;
 		j->state = is_file ? J_QUEUED : J_RUNNING;
+		j->batch_limit = BATCH_FIRST;
+		j->stamp = si->stamp; /* host and ref_time; no boot time yet */
 	}
 	return j;
 }

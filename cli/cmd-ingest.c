@@ -1392,15 +1392,19 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 	}
 	for (i = 0; i < next; i++)
 		unsafe = unsafe || sp->long_line[i];
+	/*
+	 * A chunk not started yet is read over rather than waited for: its
+	 * probe would need a worker, and this one is at hand.
+	 */
 	for (;;) {
-		if (fb_pending || unsafe || sp->state[next] == J_QUEUED) {
+		if (fb_pending || unsafe) {
 			merge = true;
 			break;
 		}
 		if (!kv || sp->probe[next] == PROBE_INDEPENDENT)
 			break;
 		if (sp->probe[next] == PROBE_DEPENDS ||
-		    sp->state[next] == J_DONE) {
+		    sp->state[next] != J_RUNNING) {
 			merge = true;
 			break;
 		}

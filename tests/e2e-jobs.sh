@@ -77,3 +77,14 @@ head -c $(($(wc -c <"$tmp/whole.log.gz") / 2)) "$tmp/whole.log.gz" >"$tmp/cut.lo
 expect 2 "ingest: a gzip cut short" -- "$bin" ingest --jobs 2 --db "$tmp/cut.db" "$tmp/cut.log.gz"
 grep -q "cut.log.gz:1: 1 NUL bytes inside the text" "$tmp/err" && grep -q "skipped '$tmp/cut.log.gz'" "$tmp/err" && ok ||
 	{ bad "ingest: a gzip cut short says its warning and the skip"; cat "$tmp/err"; }
+# a boot time learnt in one chunk (a syslog date and an uptime) times a
+# report of the next that states only its uptime (no release stated, so
+# that the first chunk stops at the cut whatever the threads' timing)
+cat fixtures/generated/memcg.5.8.syslog.log fixtures/generated/cpuset.5.15.raw.log |
+	grep -v "Not tainted" >"$tmp/boot-split.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/boot1.db" "$tmp/boot-split.log" 2>"$tmp/boot1.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/boot2.db" "$tmp/boot-split.log" 2>"$tmp/boot2.err"
+same_ingest "a boot time learnt in the chunk before" boot1 boot2
+grep -q "split 1 files into 2 chunks, read on over 0 cuts" "$tmp/boot2.err" &&
+	[ "$(sqlite3 "$tmp/boot2.db" "SELECT time_source FROM incidents WHERE id = 2")" = boot+uptime ] && ok ||
+	{ bad "split ingest: the next chunk's report timed by the boot time"; cat "$tmp/boot2.err"; }

@@ -167,19 +167,20 @@ enum job_state { J_QUEUED, J_RUNNING, J_DONE };
  * A split plain log (a job per chunk): the cuts (oomlog_is_cut()) found
  * from each multiple of the chunk size on, start[i] the offset of chunk
  * i's first line and cut_end[i] that of the line after it (chunk i - 1
- * reads up to there: the cut is read by both). A chunk's first line number
- * is one more than the newlines of all the chunks before (each counts its
- * own first). Chunk i's parser, at its end, reads on over chunk i + 1 (and
- * chunk i + 1's output is dropped) when a cut cannot carry its state:
- * a fork-bomb warning pending, or a release stated before while chunk i +
- * 1's probe says its parse could depend on one, or a line longer than
- * LINESRC_MAX_LINE before it (which linesrc may split, so that newlines no
- * longer count lines). Under the ingest's lock.
+ * reads up to there: the cut is read by both), base[i] the number of its
+ * first line (one more than the newlines before it, counted while the
+ * file was hashed: struct line_index). Chunk i's parser, at its end, reads
+ * on over chunk i + 1 (and chunk i + 1's output is dropped) when a cut
+ * cannot carry its state: a fork-bomb warning pending, or a release stated
+ * before while chunk i + 1's probe says its parse could depend on one, or
+ * a line longer than LINESRC_MAX_LINE before it (linesrc may cut such a
+ * line in two: newlines no longer count lines after it; chunks from
+ * unsafe_from on). Under the ingest's lock.
  */
 struct split {
-	size_t n;
-	uint64_t *start, *cut_end, *count;
-	bool *counted, *long_line, *merged;
+	size_t n, unsafe_from;
+	uint64_t *start, *cut_end, *base;
+	bool *merged;
 	size_t *covered_to; /* the last chunk chunk i's parser reads */
 	enum { PROBE_OPEN, PROBE_INDEPENDENT, PROBE_DEPENDS } * probe;
 	enum job_state *state;
@@ -564,9 +565,7 @@ static void split_put(struct split *sp)
 		return;
 	free(sp->start);
 	free(sp->cut_end);
-	free(sp->count);
-	free(sp->counted);
-	free(sp->long_line);
+	free(sp->base);
 	free(sp->merged);
 	free(sp->covered_to);
 	free(sp->probe);
@@ -1259,78 +1258,94 @@ static size_t count_newlines(const char *p, size_t n)
 }
 
 /*
- * Count chunk c's newlines (of [start[c], start[c + 1])) and whether a
- * line there is longer than LINESRC_MAX_LINE, reading with fd. Errors: IO.
+ * Where a plain file's lines are, as much as a split needs: the newlines
+ * before each block read while hashing it (at[i], lines[i]), and where its
+ * first line longer than LINESRC_MAX_LINE starts (long_start; UINT64_MAX:
+ * none), as linesrc may cut such a line in two, so that newlines no longer
+ * count lines after it. One reading of the file for both.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-count_chunk(int fd, const char *name, const struct split *sp, size_t c,
-	    uint64_t *count, bool *long_line)
+struct line_index {
+	uint64_t *at, *lines;
+	size_t n, cap;
+	uint64_t end, total, since_nl, long_start;
+	bool failed;
+};
+
+/* content_digest_file_each()'s callback: index a block. */
+static void index_block(void *ctx, const char *block, size_t n)
 {
-	uint64_t at = sp->start[c],
-		 end = c + 1 < sp->n ? sp->start[c + 1] : UINT64_MAX;
-	uint64_t since_nl = 0;
-	char *buf = malloc(COUNT_BLOCK);
+	struct line_index *x = ctx;
+	size_t k = count_newlines(block, n);
 
-	*count = 0;
-	*long_line = false;
-	if (!buf)
-		return &oomlens_error_nomem;
-	while (at < end) {
-		size_t want = end - at < COUNT_BLOCK ? (size_t)(end - at)
-						     : COUNT_BLOCK;
-		ssize_t got = pread(fd, buf, want, (off_t)at);
-		size_t k;
+	if (x->failed)
+		return;
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 256;
+		uint64_t *at = realloc(x->at, cap * sizeof(*at));
 
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			struct oomlens_error *err = oomlens_error_errno(
-				OOMLENS_ERR_IO, errno,
-				"cannot read '%s' at byte %llu", name,
-				(unsigned long long)at);
-
-			free(buf);
-			return err;
+		if (!at) {
+			x->failed = true; /* then the file is not split */
+			return;
 		}
-		if (!got)
-			break;
-		k = count_newlines(buf, (size_t)got);
-		if (!k) {
-			since_nl += (uint64_t)got;
-		} else {
-			const char *first = memchr(buf, '\n', (size_t)got);
-			const char *last = memrchr(buf, '\n', (size_t)got);
-
-			if (since_nl + (uint64_t)(first - buf) >
-			    LINESRC_MAX_LINE)
-				*long_line = true;
-			since_nl = (uint64_t)(buf + got - last - 1);
+		x->at = at;
+		at = realloc(x->lines, cap * sizeof(*at));
+		if (!at) {
+			x->failed = true;
+			return;
 		}
-		*count += k;
-		at += (uint64_t)got;
+		x->lines = at;
+		x->cap = cap;
 	}
-	if (since_nl > LINESRC_MAX_LINE)
-		*long_line = true;
-	free(buf);
-	return NULL;
+	x->at[x->n] = x->end;
+	x->lines[x->n++] = x->total;
+	if (!k) {
+		x->since_nl += n;
+	} else {
+		const char *first = memchr(block, '\n', n);
+		const char *last = memrchr(block, '\n', n);
+
+		if (x->since_nl + (uint64_t)(first - block) >
+			    LINESRC_MAX_LINE &&
+		    x->end - x->since_nl < x->long_start)
+			x->long_start = x->end - x->since_nl;
+		x->since_nl = (uint64_t)(block + n - last - 1);
+	}
+	x->total += k;
+	x->end += n;
 }
 
-/* Under lock: publish chunk c's count. */
-static void split_counted_locked(struct ingest *g, struct split *sp, size_t c,
-				 uint64_t count, bool long_line)
+/*
+ * The newlines before byte off of the file indexed by x, read with fd into
+ * buf (COUNT_BLOCK bytes). False if it cannot be told.
+ */
+static bool newlines_before(const struct line_index *x, int fd, char *buf,
+			    uint64_t off, uint64_t *count)
 {
-	sp->count[c] = count;
-	sp->long_line[c] = long_line;
-	sp->counted[c] = true;
-	pthread_cond_broadcast(&g->cond);
+	size_t lo = 0, hi = x->n, i;
+	ssize_t got;
+
+	if (!x->n || off > x->end)
+		return false;
+	while (hi - lo > 1) { /* the last block starting at or before off */
+		i = lo + (hi - lo) / 2;
+		if (x->at[i] <= off)
+			lo = i;
+		else
+			hi = i;
+	}
+	if (off - x->at[lo] > COUNT_BLOCK)
+		return false;
+	got = pread(fd, buf, (size_t)(off - x->at[lo]), (off_t)x->at[lo]);
+	if (got < 0 || (uint64_t)got != off - x->at[lo])
+		return false;
+	*count = x->lines[lo] + count_newlines(buf, (size_t)got);
+	return true;
 }
 
 struct chunk_ctx {
 	struct job *j;
 	struct linesrc *src;
 	struct range_reader *rr;
-	int fd;
-	struct oomlens_error *err; /* counting a chunk taken over failed */
 };
 
 static void chunk_probe(void *ctx, bool depends)
@@ -1381,8 +1396,8 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 	struct job *j = cc->j;
 	struct ingest *g = j->g;
 	struct split *sp = j->split;
-	size_t c = j->chunk, next, i;
-	bool merge = false, count_it = false, unsafe = false;
+	size_t c = j->chunk, next;
+	bool merge = false;
 
 	pthread_mutex_lock(&g->lock);
 	next = sp->covered_to[c] + 1;
@@ -1390,14 +1405,12 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 		pthread_mutex_unlock(&g->lock);
 		return j->cancel ? OOMLOG_RANGE_STOP : OOMLOG_RANGE_ENDED;
 	}
-	for (i = 0; i < next; i++)
-		unsafe = unsafe || sp->long_line[i];
 	/*
 	 * A chunk not started yet is read over rather than waited for: its
 	 * probe would need a worker, and this one is at hand.
 	 */
 	for (;;) {
-		if (fb_pending || unsafe) {
+		if (fb_pending || next >= sp->unsafe_from) {
 			merge = true;
 			break;
 		}
@@ -1412,39 +1425,17 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 	}
 	if (merge) {
 		g->split_read_on++;
-		count_it = !sp->counted[next];
 		split_merge_locked(g, sp, c, next);
+		next = sp->covered_to[c] + 1;
+		cc->rr->end = next < sp->n ? sp->cut_end[next] : UINT64_MAX;
+		cc->src->eof = false;
 	}
 	pthread_mutex_unlock(&g->lock);
-	if (!merge)
-		return OOMLOG_RANGE_STOP;
-	if (count_it) {
-		/* no one else counts it now: the chunks after need it */
-		uint64_t count = 0;
-		bool long_line = true;
-		struct oomlens_error *err = count_chunk(
-			cc->fd, j->si->name, sp, next, &count, &long_line);
-
-		if (err && !cc->err)
-			cc->err = err;
-		else
-			oomlens_error_free(err);
-		pthread_mutex_lock(&g->lock);
-		split_counted_locked(g, sp, next, count,
-				     long_line || err != NULL);
-		pthread_mutex_unlock(&g->lock);
-	}
-	pthread_mutex_lock(&g->lock);
-	next = sp->covered_to[c] + 1;
-	cc->rr->end = next < sp->n ? sp->cut_end[next] : UINT64_MAX;
-	pthread_mutex_unlock(&g->lock);
-	cc->src->eof = false;
-	return OOMLOG_RANGE_READ_ON;
+	return merge ? OOMLOG_RANGE_READ_ON : OOMLOG_RANGE_STOP;
 }
 
 /*
- * Chunk c of a split file: count its lines, wait for those before it (its
- * first line's number), parse from its cut to the next. A chunk after a
+ * Chunk c of a split file: parse from its cut to the next. A chunk after a
  * line too long to count lines by newlines is left to the one before.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j,
@@ -1454,55 +1445,31 @@ static OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j,
 	struct split *sp = j->split;
 	size_t c = j->chunk, i;
 	struct range_reader rr = {-1, 0, 0};
-	struct chunk_ctx cc = {j, NULL, &rr, -1, NULL};
+	struct chunk_ctx cc = {j, NULL, &rr};
 	struct oomlog_range range = {c == 0, chunk_at_end, chunk_probe, &cc};
 	struct oomlog_sink sink = g->sink;
 	struct oomlens_error *err;
 	struct linesrc src;
-	uint64_t count = 0, base = 1;
-	bool long_line = false, unsafe = false;
 
 	*done = false;
 	sink.ctx = j;
+	if (c && c >= sp->unsafe_from)
+		return NULL; /* the chunk before reads on over it */
 	rr.fd = open(j->si->src.path, O_RDONLY | O_CLOEXEC);
 	if (rr.fd < 0)
 		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
 					   "cannot open '%s'", j->si->name);
-	cc.fd = rr.fd;
-	err = count_chunk(rr.fd, j->si->name, sp, c, &count, &long_line);
-	pthread_mutex_lock(&g->lock);
-	if (!sp->counted[c])
-		split_counted_locked(g, sp, c, count, long_line || err != NULL);
-	for (i = 0; i < c; i++) {
-		while (!sp->counted[i])
-			pthread_cond_wait(&g->cond, &g->lock);
-		base += sp->count[i];
-		unsafe = unsafe || sp->long_line[i];
-	}
-	if (unsafe && c && !j->cancel)
-		sp->probe[c] = PROBE_DEPENDS; /* the chunk before reads on */
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-	if (err || (unsafe && c) || j->cancel) {
-		close(rr.fd);
-		return err;
-	}
 	rr.at = sp->start[c];
 	rr.end = c + 1 < sp->n ? sp->cut_end[c + 1] : UINT64_MAX;
 	err = linesrc_init_reader(&src, j->si->name, range_read, &rr);
 	if (!err) {
 		cc.src = &src;
-		src.lineno = base - 1;
+		src.lineno = sp->base[c] - 1;
 		src.offset = sp->start[c];
 		err = oomlog_parse_range(&src, j->si->name, j->si->src.host,
 					 &sink, &range);
 		linesrc_close(&src);
 	}
-	if (!err && cc.err) {
-		err = cc.err;
-		cc.err = NULL;
-	}
-	oomlens_error_free(cc.err);
 	pthread_mutex_lock(&g->lock);
 	i = sp->covered_to[c] + 1;
 	*done = i >= sp->n;
@@ -1647,7 +1614,7 @@ static int64_t trusted_mtime(const struct stat *st)
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 source_done(struct ingest *g, struct db_source *src,
-	    char hex[CONTENT_DIGEST_HEX], bool *done)
+	    char hex[CONTENT_DIGEST_HEX], bool *done, struct line_index *idx)
 {
 	struct oomlens_error *err;
 	struct db *db = g->rdb;
@@ -1668,7 +1635,12 @@ source_done(struct ingest *g, struct db_source *src,
 	err = db_source_is_unchanged(db, src->path, src->size, src->mtime_ns,
 				     done);
 	if (!err && !*done) {
-		err = content_digest_file(src->path, hex);
+		/* and, for a file to split, where its lines are */
+		err = content_digest_file_each(src->path, hex,
+					       idx ? index_block : NULL, idx);
+		if (idx && idx->since_nl > LINESRC_MAX_LINE &&
+		    idx->end - idx->since_nl < idx->long_start)
+			idx->long_start = idx->end - idx->since_nl;
 		if (err) {
 			on_skip(g, src->path, err->message, true);
 			oomlens_error_free(err);
@@ -1775,10 +1747,36 @@ static void *grow(void *p, size_t n, size_t size, bool *failed)
  * The chunks a big plain log is split into for the workers, or NULL (too
  * small, a journal export, no cut found, or out of memory: one job then).
  */
-static struct split *split_plan(struct ingest *g, const char *path,
-				int64_t size)
+/* The chunk size a file of size bytes is split by; 0: not split. */
+static uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 {
-	uint64_t chunk = g->split_bytes, pos, at, after;
+	uint64_t chunk = g->split_bytes;
+
+	if (!g->nworkers || size <= 0)
+		return 0;
+	if (chunk)
+		return (uint64_t)size > chunk ? chunk : 0;
+	chunk = (uint64_t)size / (4 * g->nworkers);
+	if (chunk < SPLIT_MIN_BYTES)
+		chunk = SPLIT_MIN_BYTES;
+	return (uint64_t)size >= 2 * chunk ? chunk : 0;
+}
+
+static void line_index_release(struct line_index *x)
+{
+	free(x->at);
+	free(x->lines);
+}
+
+/*
+ * The chunks a big plain log is split into for the workers, or NULL (too
+ * small, changed since it was indexed, a journal export, no cut found, or
+ * out of memory: one job then).
+ */
+static struct split *split_plan(struct ingest *g, const char *path,
+				int64_t size, const struct line_index *idx)
+{
+	uint64_t chunk = split_chunk_bytes(g, size), pos, at, after, k;
 	struct split *sp;
 	char head[4096], *buf;
 	bool failed = false;
@@ -1786,17 +1784,8 @@ static struct split *split_plan(struct ingest *g, const char *path,
 	ssize_t got;
 	int fd;
 
-	if (!g->nworkers || size <= 0)
+	if (!chunk || idx->failed || idx->end != (uint64_t)size)
 		return NULL;
-	if (!chunk) {
-		chunk = (uint64_t)size / (4 * g->nworkers);
-		if (chunk < SPLIT_MIN_BYTES)
-			chunk = SPLIT_MIN_BYTES;
-		if ((uint64_t)size < 2 * chunk)
-			return NULL;
-	} else if ((uint64_t)size <= chunk) {
-		return NULL;
-	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return NULL;
@@ -1826,21 +1815,25 @@ static struct split *split_plan(struct ingest *g, const char *path,
 	}
 	if (sp->n < 2)
 		goto fail;
-	sp->count = calloc(sp->n, sizeof(*sp->count));
-	sp->counted = calloc(sp->n, sizeof(*sp->counted));
-	sp->long_line = calloc(sp->n, sizeof(*sp->long_line));
+	sp->base = calloc(sp->n, sizeof(*sp->base));
 	sp->merged = calloc(sp->n, sizeof(*sp->merged));
 	sp->covered_to = calloc(sp->n, sizeof(*sp->covered_to));
 	sp->probe = calloc(sp->n, sizeof(*sp->probe));
 	sp->state = calloc(sp->n, sizeof(*sp->state));
 	sp->jobs = calloc(sp->n, sizeof(*sp->jobs));
-	if (!sp->count || !sp->counted || !sp->long_line || !sp->merged ||
-	    !sp->covered_to || !sp->probe || !sp->state || !sp->jobs)
+	if (!sp->base || !sp->merged || !sp->covered_to || !sp->probe ||
+	    !sp->state || !sp->jobs)
 		goto fail;
+	sp->unsafe_from = sp->n;
 	for (i = 0; i < sp->n; i++) {
 		sp->covered_to[i] = i;
 		sp->probe[i] = PROBE_OPEN;
 		sp->state[i] = J_QUEUED;
+		if (!newlines_before(idx, fd, buf, sp->start[i], &k))
+			goto fail;
+		sp->base[i] = k + 1;
+		if (sp->start[i] > idx->long_start && sp->unsafe_from == sp->n)
+			sp->unsafe_from = i;
 	}
 	close(fd);
 	free(buf);
@@ -1877,9 +1870,11 @@ static struct job *job_new(struct source_info *si, bool is_file,
  * info goes with the jobs (even on failure: *si is then NULL).
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-submit_file(struct ingest *g, struct source_info **si, int64_t size)
+submit_file(struct ingest *g, struct source_info **si, int64_t size,
+	    const struct line_index *idx)
 {
-	struct split *sp = split_plan(g, (*si)->src.path, size);
+	struct split *sp =
+		idx ? split_plan(g, (*si)->src.path, size, idx) : NULL;
 	size_t i, n = sp ? sp->n : 1;
 
 	if (sp) {
@@ -1948,6 +1943,7 @@ on_stream(void *ctx, struct source_stream *s)
 	struct db_source src = {0};
 	struct source_info *si;
 	struct oomlens_error *err;
+	struct line_index index = {.long_start = UINT64_MAX}, *idx = NULL;
 	char hex[CONTENT_DIGEST_HEX];
 	/* a file on disk, not a pipe (size -1), that may be opened again */
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-") &&
@@ -1958,19 +1954,30 @@ on_stream(void *ctx, struct source_stream *s)
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
 	src.format = s->format;
 	src.host = s->host;
-	if (plain_file && ((err = source_done(g, &src, hex, &done)) || done))
+	if (split_chunk_bytes(g, s->size) && plain_file && s->format &&
+	    !strcmp(s->format, "plain"))
+		idx = &index;
+	if (plain_file &&
+	    ((err = source_done(g, &src, hex, &done, idx)) || done)) {
+		line_index_release(&index);
 		return err;
-	if (run_failed(g))
+	}
+	if (run_failed(g)) {
+		line_index_release(&index);
 		return stopped();
+	}
 	si = source_info_new(&src, s->name, s);
-	if (!si)
+	if (!si) {
+		line_index_release(&index);
 		return &oomlens_error_nomem;
+	}
 	if (plain_file && g->nworkers && s->format &&
 	    !strcmp(s->format, "plain"))
-		err = submit_file(g, &si, s->size);
+		err = submit_file(g, &si, s->size, idx);
 	else
 		err = run_inline(g, si, s->host, s->lines, NULL,
 				 s->size > 0 ? (uint64_t)s->size : 0);
+	line_index_release(&index);
 	if (!err && run_failed(g))
 		err = stopped();
 	progress(g, false);
@@ -1999,7 +2006,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	}
 	src.path = path;
 	src.size = OOM_VAL_NONE;
-	if ((err = source_done(g, &src, hex, &done)) || done)
+	if ((err = source_done(g, &src, hex, &done, NULL)) || done)
 		return err;
 	/* each dump in a child: a library crash costs the dump, not the run */
 	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);

@@ -88,3 +88,22 @@ same_ingest "a boot time learnt in the chunk before" boot1 boot2
 grep -q "split 1 files into 2 chunks, read on over 0 cuts" "$tmp/boot2.err" &&
 	[ "$(sqlite3 "$tmp/boot2.db" "SELECT time_source FROM incidents WHERE id = 2")" = boot+uptime ] && ok ||
 	{ bad "split ingest: the next chunk's report timed by the boot time"; cat "$tmp/boot2.err"; }
+# a line of 1.3 MB ended by carriage returns, which linesrc reads as many:
+# newlines no longer count lines after it, so the chunk before it reads on
+# to the end
+{
+	cat fixtures/generated/cpuset.5.15.raw.log
+	i=0
+	while [ $i -lt 30000 ]; do
+		printf '[ 9200.000000] filler line %s of a console\r' $i
+		i=$((i + 1))
+	done
+	echo
+	cat fixtures/generated/memcg.5.8.syslog.log
+	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
+} >"$tmp/long-split.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/long1.db" "$tmp/long-split.log" 2>"$tmp/long1.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/long2.db" "$tmp/long-split.log" 2>"$tmp/long2.err"
+same_ingest "a line of megabytes before a cut" long1 long2
+grep -q "split 1 files into [3-9] chunks, read on over [2-9] cuts" "$tmp/long2.err" && ok ||
+	{ bad "split ingest: read on after a line of megabytes"; cat "$tmp/long2.err"; }

@@ -1,6 +1,6 @@
 # Parser worker threads (issue 16), sourced by tests/e2e.sh. Whatever the
 # threads, ingest stores what one parser stores, row for row and id for
-# id (tests/db-rows.sh), and says the same warnings and skips in the same
+# id (tests/db-canon.sh --ids), and says the same warnings and skips in the same
 # order: --jobs 2 against --jobs 1 on a folder with archives, and every log
 # of fixtures/ (and ../shared/real-logs, when there) split into 4 KiB
 # chunks (OOMLENS_SPLIT_BYTES) parsed by two workers.
@@ -9,8 +9,8 @@ grep -q "bad --jobs '0'" "$tmp/err" && ok || bad "ingest: --jobs 0 said"
 expect 2 "ingest: --jobs x" -- "$bin" ingest --jobs x --db "$tmp/j0.db" fixtures/demo
 # same_ingest NAME A B: databases A.db and B.db, stderr A.err and B.err
 same_ingest() {
-	tests/db-rows.sh "$tmp/$2.db" >"$tmp/$2.rows"
-	tests/db-rows.sh "$tmp/$3.db" >"$tmp/$3.rows"
+	tests/db-canon.sh --ids "$tmp/$2.db" >"$tmp/$2.rows"
+	tests/db-canon.sh --ids "$tmp/$3.db" >"$tmp/$3.rows"
 	[ -s "$tmp/$2.rows" ] && cmp -s "$tmp/$2.rows" "$tmp/$3.rows" && ok ||
 		{ bad "$1: the same rows"; diff "$tmp/$2.rows" "$tmp/$3.rows" | head -5; }
 	"$bin" report --db "$tmp/$2.db" --format json >"$tmp/$2.json" 2>&1
@@ -45,7 +45,7 @@ read -r sf sc sr <"$tmp/split.counts" && [ "$sf" -gt 50 ] && [ "$sc" -gt $((sf +
 cp "$tmp/split.rows" "$tmp/split1.rows"
 # shellcheck disable=SC2086
 OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/split.db" $split_logs 2>/dev/null
-tests/db-rows.sh "$tmp/split.db" | cmp -s - "$tmp/split1.rows" && ok || bad "split ingest: again adds nothing"
+tests/db-canon.sh --ids "$tmp/split.db" | cmp -s - "$tmp/split1.rows" && ok || bad "split ingest: again adds nothing"
 # a fork-bomb warning on a line of its own, its report's trigger on the
 # next (a cut): the chunk before reads on, so the report keeps the warning
 {

@@ -1011,68 +1011,51 @@ static enum oomlog_range_next range_at_end(void *ctx, unsigned kv,
 	return r->answer;
 }
 
-struct mem_src {
-	const char *p;
-	size_t left;
-};
-
-static ssize_t mem_src_read(void *ctx, void *buf, size_t n)
-{
-	struct mem_src *m = ctx;
-
-	if (n > m->left)
-		n = m->left;
-	memcpy(buf, m->p, n);
-	m->p += n;
-	m->left -= n;
-	return (ssize_t)n;
-}
-
-/* Parse text as a range (head or not; at_end unless ENDED is answered). */
+/* Parse text as a range (head or not), from a file. */
 static void parse_range(const char *text, bool head,
 			enum oomlog_range_next answer, struct range_seen *r)
 {
 	struct oomlog_sink sink = {range_incident, NULL, r, NULL};
 	struct oomlog_range range = {head, range_at_end, range_probe, r};
-	struct mem_src m = {text, strlen(text)};
+	char path[] = "/tmp/oomlens-range-XXXXXX";
+	int fd = mkstemp(path);
 	struct linesrc src;
 
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
 	memset(r, 0, sizeof(*r));
 	r->answer = answer;
-	ck_assert_ptr_null(
-		linesrc_init_reader(&src, "range", mem_src_read, &m));
+	ck_assert_ptr_null(linesrc_open(&src, path));
 	ck_assert_ptr_null(
 		oomlog_parse_range(&src, "range", NULL, &sink, &range));
 	linesrc_close(&src);
+	unlink(path);
 }
 
-/* A report whose banner states the release before anything is given. */
-START_TEST(range_probe_is_told_at_the_release)
+/*
+ * The probe: "does not depend" when the banner states the release before
+ * anything is given; "depends" when a report is given first.
+ */
+static const struct {
+	const char *text;
+	bool depends;
+} probes[] = {
+	{TRIG_510 TABLE_510 KILLED_510(4242, "stress"), false},
+	{TRIG_LINE_510 TABLE_510 KILLED_510(4243, "dd"), true},
+};
+
+START_TEST(range_probe_is_told_once)
 {
 	struct range_seen r;
 
-	parse_range(TRIG_510 TABLE_510 KILLED_510(4242, "stress"), false,
-		    OOMLOG_RANGE_ENDED, &r);
+	parse_range(probes[_i].text, false, OOMLOG_RANGE_ENDED, &r);
 	ck_assert_uint_eq(r.incidents, 1);
 	ck_assert_uint_eq(r.probes, 1);
-	ck_assert(!r.depends);
+	ck_assert(r.depends == probes[_i].depends);
 	/* a head range has no probe */
-	parse_range(TRIG_510 TABLE_510 KILLED_510(4242, "stress"), true,
-		    OOMLOG_RANGE_ENDED, &r);
+	parse_range(probes[_i].text, true, OOMLOG_RANGE_ENDED, &r);
 	ck_assert_uint_eq(r.probes, 0);
-}
-END_TEST
-
-/* No release read before the report is given: it could depend on one. */
-START_TEST(range_probe_without_a_release_depends)
-{
-	struct range_seen r;
-
-	parse_range(TRIG_LINE_510 TABLE_510 KILLED_510(4243, "dd"), false,
-		    OOMLOG_RANGE_ENDED, &r);
-	ck_assert_uint_eq(r.incidents, 1);
-	ck_assert_uint_eq(r.probes, 1);
-	ck_assert(r.depends);
 }
 END_TEST
 
@@ -1163,8 +1146,8 @@ Suite *oomlog_damage_suite(void)
 	tcase_add_test(tc, nul_padding_before_a_line_is_dropped);
 	tcase_add_test(tc, lines_over_the_cap_are_warned_about);
 	tcase_add_test(tc, cr_only_file_over_the_cap);
-	tcase_add_test(tc, range_probe_is_told_at_the_release);
-	tcase_add_test(tc, range_probe_without_a_release_depends);
+	tcase_add_loop_test(tc, range_probe_is_told_once, 0,
+			    (int)(sizeof(probes) / sizeof(probes[0])));
 	tcase_add_test(tc, range_stops_at_the_cut);
 	tcase_add_test(tc, cuts_are_prefixed_trigger_lines);
 	suite_add_tcase(s, tc);

@@ -156,6 +156,12 @@ struct source_info {
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
 	bool capped_here; /* its warnings come uncapped: the writer caps */
+	/*
+	 * false while its content is hashed, its jobs already running: the
+	 * writer stores nothing of it until it is known to be new (else its
+	 * jobs are cancelled). Under lock.
+	 */
+	bool confirmed;
 	/* the writer's */
 	bool failed; /* a job of it could not be read: store no more */
 	uint64_t warnings;
@@ -180,6 +186,7 @@ enum job_state { J_QUEUED, J_RUNNING, J_DONE };
 struct split {
 	size_t n, unsafe_from;
 	uint64_t *start, *cut_end, *base;
+	bool *ready; /* its base and whether it is unsafe are known */
 	bool *merged;
 	size_t *covered_to; /* the last chunk chunk i's parser reads */
 	enum { PROBE_OPEN, PROBE_INDEPENDENT, PROBE_DEPENDS } * probe;
@@ -552,6 +559,7 @@ static struct source_info *source_info_new(const struct db_source *src,
 		si->stamp.host_source = dup_or_null(s->host_source, &failed);
 	}
 	si->stamp.host = si->src.host;
+	si->confirmed = true;
 	if (failed) {
 		source_info_free(si);
 		return NULL;
@@ -566,6 +574,7 @@ static void split_put(struct split *sp)
 	free(sp->start);
 	free(sp->cut_end);
 	free(sp->base);
+	free(sp->ready);
 	free(sp->merged);
 	free(sp->covered_to);
 	free(sp->probe);
@@ -878,6 +887,10 @@ static void *writer_main(void *arg)
 			pthread_cond_wait(&g->cond, &g->lock);
 			continue;
 		}
+		if (!j->si->confirmed) {
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
+		}
 		if (j->out) {
 			p = j->out;
 			j->out = p->next;
@@ -1014,7 +1027,8 @@ static void job_submit(struct ingest *g, struct job *j)
 
 	j->g = g;
 	pthread_mutex_lock(&g->lock);
-	while (g->n_jobs >= ahead)
+	/* not while the writer waits for this source to be confirmed */
+	while (g->n_jobs >= ahead && j->si->confirmed)
 		pthread_cond_wait(&g->cond, &g->lock);
 	if (j->split && j->split->state[j->chunk] == J_DONE)
 		j->state = J_DONE; /* merged before it was made */
@@ -1410,7 +1424,7 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 	 * probe would need a worker, and this one is at hand.
 	 */
 	for (;;) {
-		if (fb_pending || next >= sp->unsafe_from) {
+		if (fb_pending || !sp->ready[next] || next >= sp->unsafe_from) {
 			merge = true;
 			break;
 		}
@@ -1612,55 +1626,87 @@ static int64_t trusted_mtime(const struct stat *st)
  * stores is of other files, but for a path named twice (or a database with
  * no second connection), which waits for the writer to be idle.
  */
+/*
+ * The shortcut: is src (its path) unchanged since it was read to its end,
+ * by size and (trusted) mtime, which it records in src? *db is the
+ * connection to ask: the main thread's read-only one while the writer
+ * goes on, or (a path named twice in this run, or no second connection)
+ * the writer's, once it is idle.
+ */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-source_done(struct ingest *g, struct db_source *src,
-	    char hex[CONTENT_DIGEST_HEX], bool *done, struct line_index *idx)
+source_unchanged(struct ingest *g, struct db_source *src, bool *done,
+		 struct db **db)
 {
-	struct oomlens_error *err;
-	struct db *db = g->rdb;
 	struct stat st;
-	int64_t id;
 
 	*done = false;
+	*db = g->rdb;
 	if (stat(src->path, &st) != 0)
 		return NULL; /* the reader says why */
-	if (!db || path_seen(g, src->path)) {
+	if (!*db || path_seen(g, src->path)) {
 		writer_drain(g);
-		db = g->rdb ? g->rdb : g->db;
+		*db = g->rdb ? g->rdb : g->db;
 	}
 	if (run_failed(g))
 		return stopped();
 	src->size = (int64_t)st.st_size;
 	src->mtime_ns = trusted_mtime(&st);
-	err = db_source_is_unchanged(db, src->path, src->size, src->mtime_ns,
-				     done);
+	return db_source_is_unchanged(*db, src->path, src->size, src->mtime_ns,
+				      done);
+}
+
+/*
+ * src hashed into hex: was a source of the same path and content read to
+ * its end? Then a new mtime is recorded, so that the shortcut finds it
+ * next time (with the writer's connection, once it is idle).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_hashed(struct ingest *g, struct db *db, struct db_source *src,
+	      const char *hex, bool *done)
+{
+	struct oomlens_error *err;
+	int64_t id;
+
+	src->content_xxh128 = hex;
+	err = db_source_is_done(db, src->path, hex, done);
+	if (!err && *done && src->mtime_ns > 0) {
+		writer_drain(g); /* the writer's connection, idle */
+		in_store = 1;
+		err = db_begin(g->db);
+		if (!err)
+			err = db_source_upsert(g->db, src, &id);
+		if (!err)
+			err = db_commit(g->db);
+		if (err)
+			oomlens_error_free(db_rollback(g->db));
+		stop_if_asked();
+	}
+	return err;
+}
+
+/*
+ * Has this file been read to its end before? The shortcut first; else the
+ * XXH3-128 hash of all of its bytes, into hex, which src then points to:
+ * the same path and content as a source done before. Then it is counted
+ * as already done and *done set.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_done(struct ingest *g, struct db_source *src,
+	    char hex[CONTENT_DIGEST_HEX], bool *done)
+{
+	struct oomlens_error *err;
+	struct db *db;
+
+	err = source_unchanged(g, src, done, &db);
 	if (!err && !*done) {
-		/* and, for a file to split, where its lines are */
-		err = content_digest_file_each(src->path, hex,
-					       idx ? index_block : NULL, idx);
-		if (idx && idx->since_nl > LINESRC_MAX_LINE &&
-		    idx->end - idx->since_nl < idx->long_start)
-			idx->long_start = idx->end - idx->since_nl;
+		err = content_digest_file(src->path, hex);
 		if (err) {
 			on_skip(g, src->path, err->message, true);
 			oomlens_error_free(err);
 			*done = true;
 			return NULL;
 		}
-		src->content_xxh128 = hex;
-		err = db_source_is_done(db, src->path, hex, done);
-		if (!err && *done && src->mtime_ns > 0) {
-			writer_drain(g); /* the writer's connection, idle */
-			in_store = 1;
-			err = db_begin(g->db);
-			if (!err)
-				err = db_source_upsert(g->db, src, &id);
-			if (!err)
-				err = db_commit(g->db);
-			if (err)
-				oomlens_error_free(db_rollback(g->db));
-			stop_if_asked();
-		}
+		err = source_hashed(g, db, src, hex, done);
 	}
 	if (!err && *done)
 		g->already_done++;
@@ -1774,9 +1820,9 @@ static void line_index_release(struct line_index *x)
  * out of memory: one job then).
  */
 static struct split *split_plan(struct ingest *g, const char *path,
-				int64_t size, const struct line_index *idx)
+				int64_t size)
 {
-	uint64_t chunk = split_chunk_bytes(g, size), pos, at, after, k;
+	uint64_t chunk = split_chunk_bytes(g, size), pos, at, after;
 	struct split *sp;
 	char head[4096], *buf;
 	bool failed = false;
@@ -1784,7 +1830,7 @@ static struct split *split_plan(struct ingest *g, const char *path,
 	ssize_t got;
 	int fd;
 
-	if (!chunk || idx->failed || idx->end != (uint64_t)size)
+	if (!chunk)
 		return NULL;
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
@@ -1816,24 +1862,20 @@ static struct split *split_plan(struct ingest *g, const char *path,
 	if (sp->n < 2)
 		goto fail;
 	sp->base = calloc(sp->n, sizeof(*sp->base));
+	sp->ready = calloc(sp->n, sizeof(*sp->ready));
 	sp->merged = calloc(sp->n, sizeof(*sp->merged));
 	sp->covered_to = calloc(sp->n, sizeof(*sp->covered_to));
 	sp->probe = calloc(sp->n, sizeof(*sp->probe));
 	sp->state = calloc(sp->n, sizeof(*sp->state));
 	sp->jobs = calloc(sp->n, sizeof(*sp->jobs));
-	if (!sp->base || !sp->merged || !sp->covered_to || !sp->probe ||
-	    !sp->state || !sp->jobs)
+	if (!sp->base || !sp->ready || !sp->merged || !sp->covered_to ||
+	    !sp->probe || !sp->state || !sp->jobs)
 		goto fail;
 	sp->unsafe_from = sp->n;
 	for (i = 0; i < sp->n; i++) {
 		sp->covered_to[i] = i;
 		sp->probe[i] = PROBE_OPEN;
 		sp->state[i] = J_QUEUED;
-		if (!newlines_before(idx, fd, buf, sp->start[i], &k))
-			goto fail;
-		sp->base[i] = k + 1;
-		if (sp->start[i] > idx->long_start && sp->unsafe_from == sp->n)
-			sp->unsafe_from = i;
 	}
 	close(fd);
 	free(buf);
@@ -1865,50 +1907,179 @@ static struct job *job_new(struct source_info *si, bool is_file,
 	return j;
 }
 
-/*
- * A plain file for the workers: one job, or one per chunk. The source
- * info goes with the jobs (even on failure: *si is then NULL).
- */
+/* A whole plain file for the workers: one job. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-submit_file(struct ingest *g, struct source_info **si, int64_t size,
-	    const struct line_index *idx)
+submit_file(struct ingest *g, struct source_info *si, int64_t size)
 {
-	struct split *sp =
-		idx ? split_plan(g, (*si)->src.path, size, idx) : NULL;
-	size_t i, n = sp ? sp->n : 1;
+	struct job *j = job_new(si, true, true);
 
-	if (sp) {
-		(*si)->capped_here = true;
-		sp->refs = (unsigned)n;
-		g->split_files++;
-		g->split_chunks += n;
+	if (!j) {
+		source_info_free(si);
+		return &oomlens_error_nomem;
 	}
-	for (i = 0; i < n; i++) {
-		struct job *j = job_new(*si, true, i + 1 == n);
-
-		if (!j) {
-			/* end the source here: its jobs so far, not marked */
-			struct job *k = job_new(*si, false, true);
-
-			for (; sp && i < n; i++)
-				split_put(sp);
-			if (!k)
-				return &oomlens_error_nomem;
-			k->err = &oomlens_error_nomem;
-			k->state = J_DONE;
-			job_submit(g, k);
-			*si = NULL;
-			return &oomlens_error_nomem;
-		}
-		j->split = sp;
-		j->chunk = i;
-		j->bytes = sp ? 0 : (uint64_t)(size > 0 ? size : 0);
-		job_submit(g, j);
-	}
-	*si = NULL;
+	j->bytes = (uint64_t)(size > 0 ? size : 0);
+	job_submit(g, j);
 	return NULL;
 }
 
+/*
+ * A big plain log split while it is hashed: the hashing pass indexes its
+ * lines (struct line_index) and hands each chunk to the workers as soon as
+ * it has passed the chunk's cut (its first line number then known), so
+ * that parsing starts at once. The writer stores none of it until the
+ * hash says the file is new; else its jobs are cancelled.
+ */
+struct split_pass {
+	struct ingest *g;
+	struct source_info *si;
+	struct split *sp;
+	struct line_index idx;
+	int fd;
+	char *buf; /* COUNT_BLOCK bytes */
+	size_t next; /* the next chunk to hand over */
+	bool nomem;
+};
+
+/* Hand chunk c over (lost: the pass failed; the chunk before reads on). */
+static void pass_chunk(struct split_pass *ps, size_t c, bool lost)
+{
+	struct split *sp = ps->sp;
+	struct job *j = job_new(ps->si, true, c + 1 == sp->n);
+	uint64_t k = 0;
+	bool known =
+		!lost && !ps->idx.failed &&
+		newlines_before(&ps->idx, ps->fd, ps->buf, sp->start[c], &k);
+
+	if (!j) {
+		ps->nomem = true;
+		return;
+	}
+	pthread_mutex_lock(&ps->g->lock);
+	sp->base[c] = k + 1;
+	if ((!known || sp->start[c] > ps->idx.long_start) &&
+	    c < sp->unsafe_from)
+		sp->unsafe_from = c;
+	sp->ready[c] = true;
+	pthread_cond_broadcast(&ps->g->cond);
+	pthread_mutex_unlock(&ps->g->lock);
+	j->split = sp;
+	j->chunk = c;
+	job_submit(ps->g, j);
+}
+
+/* content_digest_file_each()'s callback: index, hand chunks over. */
+static void pass_block(void *ctx, const char *block, size_t n)
+{
+	struct split_pass *ps = ctx;
+
+	index_block(&ps->idx, block, n);
+	while (!ps->nomem && ps->next < ps->sp->n &&
+	       ps->sp->start[ps->next] <= ps->idx.end)
+		pass_chunk(ps, ps->next++, false);
+}
+
+/* Under no lock: cancel every job of a split source, and let it go. */
+static void split_cancel(struct ingest *g, struct source_info *si,
+			 struct split *sp)
+{
+	size_t c;
+
+	pthread_mutex_lock(&g->lock);
+	for (c = 0; c < sp->n; c++) {
+		struct job *j = sp->jobs[c];
+
+		if (!j)
+			continue;
+		j->cancel = true;
+		if (j->state == J_QUEUED)
+			j->state = J_DONE;
+		if (sp->state[c] == J_QUEUED)
+			sp->state[c] = J_DONE;
+		while (j->out) {
+			struct pending *p = j->out;
+
+			j->out = p->next;
+			batch_put_locked(g, p);
+		}
+		j->out_tail = NULL;
+	}
+	si->confirmed = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * s, a plain file that is not done by the shortcut and is big enough to
+ * split: split it while hashing it, as above. *handled false: it was not
+ * split (no cut found...), the caller reads it as one job.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+split_source(struct ingest *g, struct source_stream *s, struct db *db,
+	     struct db_source *src, bool *handled)
+{
+	struct split_pass ps = {g,  NULL, NULL, {.long_start = UINT64_MAX},
+				-1, NULL, 0,	false};
+	struct oomlens_error *err;
+	char hex[CONTENT_DIGEST_HEX], *hash = NULL;
+	bool done = false;
+
+	*handled = false;
+	ps.sp = split_plan(g, src->path, s->size);
+	if (!ps.sp)
+		return NULL;
+	ps.si = source_info_new(src, s->name, s);
+	ps.fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	ps.buf = malloc(COUNT_BLOCK);
+	if (!ps.si || ps.fd < 0 || !ps.buf) {
+		source_info_free(ps.si);
+		if (ps.fd >= 0)
+			close(ps.fd);
+		free(ps.buf);
+		ps.sp->refs = 1;
+		split_put(ps.sp);
+		return NULL;
+	}
+	*handled = true;
+	ps.si->capped_here = true;
+	ps.si->confirmed = false;
+	ps.sp->refs = (unsigned)ps.sp->n;
+	g->split_files++;
+	g->split_chunks += ps.sp->n;
+	err = content_digest_file_each(src->path, hex, pass_block, &ps);
+	while (!ps.nomem && ps.next < ps.sp->n) /* past the end it read */
+		pass_chunk(&ps, ps.next++, true);
+	close(ps.fd);
+	free(ps.buf);
+	line_index_release(&ps.idx);
+	if (ps.nomem) {
+		/* NEEDSWORK: the chunks never made leak the source */
+		split_cancel(g, ps.si, ps.sp);
+		oomlens_error_free(err);
+		return &oomlens_error_nomem;
+	}
+	if (err) {
+		split_cancel(g, ps.si, ps.sp);
+		on_skip(g, src->path, err->message, true);
+		oomlens_error_free(err);
+		return NULL;
+	}
+	hash = strdup(hex);
+	err = hash ? source_hashed(g, db, src, hex, &done)
+		   : &oomlens_error_nomem;
+	if (err || done) {
+		free(hash);
+		split_cancel(g, ps.si, ps.sp);
+		if (!err)
+			g->already_done++;
+		return err;
+	}
+	pthread_mutex_lock(&g->lock);
+	ps.si->src.content_xxh128 = hash;
+	ps.si->confirmed = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
 /*
  * A source the main thread parses itself (through parse, from arg): one
  * job, its batches stored in their turn.
@@ -1943,47 +2114,57 @@ on_stream(void *ctx, struct source_stream *s)
 	struct db_source src = {0};
 	struct source_info *si;
 	struct oomlens_error *err;
-	struct line_index index = {.long_start = UINT64_MAX}, *idx = NULL;
 	char hex[CONTENT_DIGEST_HEX];
 	/* a file on disk, not a pipe (size -1), that may be opened again */
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-") &&
 			  s->size >= 0;
-	bool done = false;
+	bool to_workers = plain_file && g->nworkers && s->format &&
+			  !strcmp(s->format, "plain");
+	bool done = false, handled = false;
+	struct db *db;
 
 	src.path = s->name;
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
 	src.format = s->format;
 	src.host = s->host;
-	if (split_chunk_bytes(g, s->size) && plain_file && s->format &&
-	    !strcmp(s->format, "plain"))
-		idx = &index;
-	if (plain_file &&
-	    ((err = source_done(g, &src, hex, &done, idx)) || done)) {
-		line_index_release(&index);
+	if (to_workers && split_chunk_bytes(g, s->size) && g->rdb) {
+		/* the hash while the workers parse it already */
+		err = source_unchanged(g, &src, &done, &db);
+		if (!err && done)
+			g->already_done++;
+		if (!err && !done && db == g->rdb)
+			err = split_source(g, s, db, &src, &handled);
+		if (err || done || handled)
+			goto out;
+		if ((err = content_digest_file(src.path, hex))) {
+			on_skip(g, src.path, err->message, true);
+			oomlens_error_free(err);
+			return NULL;
+		}
+		if ((err = source_hashed(g, db, &src, hex, &done)) || done) {
+			g->already_done += done;
+			return err;
+		}
+	} else if (plain_file &&
+		   ((err = source_done(g, &src, hex, &done)) || done)) {
 		return err;
 	}
-	if (run_failed(g)) {
-		line_index_release(&index);
+	if (run_failed(g))
 		return stopped();
-	}
 	si = source_info_new(&src, s->name, s);
-	if (!si) {
-		line_index_release(&index);
+	if (!si)
 		return &oomlens_error_nomem;
-	}
-	if (plain_file && g->nworkers && s->format &&
-	    !strcmp(s->format, "plain"))
-		err = submit_file(g, &si, s->size, idx);
+	if (to_workers)
+		err = submit_file(g, si, s->size);
 	else
 		err = run_inline(g, si, s->host, s->lines, NULL,
 				 s->size > 0 ? (uint64_t)s->size : 0);
-	line_index_release(&index);
+out:
 	if (!err && run_failed(g))
 		err = stopped();
 	progress(g, false);
 	return err;
 }
-
 /*
  * A vmcore found among the PATHs: its log's incidents, each stored with
  * every process's state from memory.
@@ -2006,7 +2187,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	}
 	src.path = path;
 	src.size = OOM_VAL_NONE;
-	if ((err = source_done(g, &src, hex, &done, NULL)) || done)
+	if ((err = source_done(g, &src, hex, &done)) || done)
 		return err;
 	/* each dump in a child: a library crash costs the dump, not the run */
 	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);

@@ -107,3 +107,14 @@ OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/long2.db" "$tmp/lo
 same_ingest "a line of megabytes before a cut" long1 long2
 grep -q "split 1 files into [3-9] chunks, read on over [2-9] cuts" "$tmp/long2.err" && ok ||
 	{ bad "split ingest: read on after a line of megabytes"; cat "$tmp/long2.err"; }
+# a file just written (its mtime too recent to trust) is hashed while its
+# chunks are parsed: read again, the hash finds it done and what its
+# chunks gave is dropped
+cat fixtures/generated/*.syslog.log >"$tmp/fresh.log"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest --jobs 2 --db "$tmp/fresh.db" "$tmp/fresh.log" 2>"$tmp/fresh1.err"
+tests/db-canon.sh --ids "$tmp/fresh.db" >"$tmp/fresh1.rows"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest --jobs 2 --db "$tmp/fresh.db" "$tmp/fresh.log" 2>"$tmp/fresh2.err"
+grep -q "0 sources read .* 1 already ingested, 0 skipped; 0 incidents" "$tmp/fresh2.err" &&
+	grep -q "^oomlens ingest: split 1 files" "$tmp/fresh2.err" &&
+	tests/db-canon.sh --ids "$tmp/fresh.db" | cmp -s - "$tmp/fresh1.rows" && ok ||
+	{ bad "split ingest: a fresh file read again is already ingested"; cat "$tmp/fresh2.err"; }

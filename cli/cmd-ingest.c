@@ -113,6 +113,7 @@ static const char ingest_usage[] =
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
 #define RESERVE 2
+#define MAX_BATCHES 20 /* each up to BATCH_ROWS rows, prepared */
 #define MAX_JOBS 256 /* --jobs at most */
 
 struct job;
@@ -945,7 +946,10 @@ static OOMLENS_MUST_CHECK struct oomlens_error *pipeline_start(struct ingest *g)
 	size_t i;
 	int rc;
 
+	/* two a worker, and the reserve; at most MAX_BATCHES in memory */
 	g->nbatch = 2 * g->nworkers + 4;
+	if (g->nbatch > MAX_BATCHES)
+		g->nbatch = MAX_BATCHES;
 	g->batches = calloc(g->nbatch, sizeof(*g->batches));
 	if (g->nworkers)
 		g->workers = calloc(g->nworkers, sizeof(*g->workers));

@@ -1419,16 +1419,26 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 
 	pthread_mutex_lock(&g->lock);
 	next = sp->covered_to[c] + 1;
-	if (j->cancel || next >= sp->n) {
+	if (next >= sp->n) {
 		pthread_mutex_unlock(&g->lock);
-		return j->cancel ? OOMLOG_RANGE_STOP : OOMLOG_RANGE_ENDED;
+		return OOMLOG_RANGE_ENDED;
 	}
 	/*
+	 * Wait for the hashing pass to have handed the next chunk over (it
+	 * waits for nothing a chunk holds): whether it is safe is known then.
 	 * A chunk not started yet is read over rather than waited for: its
 	 * probe would need a worker, and this one is at hand.
 	 */
 	for (;;) {
-		if (fb_pending || !sp->ready[next] || next >= sp->unsafe_from) {
+		if (j->cancel) {
+			pthread_mutex_unlock(&g->lock);
+			return OOMLOG_RANGE_STOP;
+		}
+		if (!sp->ready[next]) {
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
+		}
+		if (fb_pending || next >= sp->unsafe_from) {
 			merge = true;
 			break;
 		}
@@ -2057,6 +2067,12 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	line_index_release(&ps.idx);
 	if (ps.nomem) {
 		/* NEEDSWORK: the chunks never made leak the source */
+		pthread_mutex_lock(&g->lock);
+		if (ps.sp->unsafe_from > ps.next)
+			ps.sp->unsafe_from = ps.next;
+		for (; ps.next < ps.sp->n; ps.next++)
+			ps.sp->ready[ps.next] = true;
+		pthread_mutex_unlock(&g->lock);
 		split_cancel(g, ps.si, ps.sp);
 		oomlens_error_free(err);
 		return &oomlens_error_nomem;

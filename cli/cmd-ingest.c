@@ -1227,6 +1227,7 @@ static void on_warning(void *ctx, const char *source, uint64_t line,
 struct range_reader {
 	int fd;
 	uint64_t at, end; /* end UINT64_MAX: to the end of the file */
+	const bool *enough; /* when it points to true: the end */
 };
 
 static ssize_t range_read(void *ctx, void *buf, size_t n)
@@ -1236,7 +1237,7 @@ static ssize_t range_read(void *ctx, void *buf, size_t n)
 
 	if (r->end != UINT64_MAX && r->end - r->at < n)
 		n = (size_t)(r->end - r->at);
-	if (!n)
+	if (!n || (r->enough && *r->enough))
 		return 0;
 	do
 		got = pread(r->fd, buf, n, (off_t)r->at);
@@ -1406,6 +1407,73 @@ static void split_merge_locked(struct ingest *g, struct split *sp, size_t c,
 	pthread_cond_broadcast(&g->cond);
 }
 
+/* A probe parse (probe_chunk()): what it learns; the rest is dropped. */
+struct probe_run {
+	bool told, depends;
+};
+
+static void probe_told(void *ctx, bool depends)
+{
+	struct probe_run *pr = ctx;
+
+	pr->told = true;
+	pr->depends = depends;
+}
+
+/*
+ * At the end of what it reads: as a chunk's parser at its end, the probe
+ * not told yet is told "depends" first (oomlog_range.probe).
+ */
+static enum oomlog_range_next probe_at_end(void *ctx, unsigned kv,
+					   bool fb_pending)
+{
+	(void)ctx;
+	(void)kv;
+	(void)fb_pending;
+	return OOMLOG_RANGE_ENDED;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+probe_drop_incident(void *ctx, struct oom_incident *inc)
+{
+	(void)ctx;
+	oom_incident_free(inc);
+	return NULL;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+probe_drop_event(void *ctx, const struct oom_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return NULL;
+}
+
+/*
+ * Chunk c of sp not started yet: would its parse depend on the release
+ * stated before it? Parse its head afresh, as its own parser will, only
+ * until the probe is told (a report or two), read with fd: so a chunk at
+ * its end need neither wait for a worker to start the next one nor read
+ * the next one over.
+ */
+static bool probe_chunk(struct split *sp, size_t c, int fd, const char *name)
+{
+	struct probe_run pr = {false, true};
+	struct range_reader rr = {fd, sp->start[c], UINT64_MAX, &pr.told};
+	struct oomlog_sink sink = {probe_drop_incident, probe_drop_event, &pr,
+				   NULL};
+	struct oomlog_range range = {false, probe_at_end, probe_told, &pr};
+	struct linesrc src;
+
+	if (c + 1 < sp->n)
+		rr.end = sp->cut_end[c + 1];
+	if (linesrc_init_reader(&src, name, range_read, &rr))
+		return true;
+	oomlens_error_free(oomlog_parse_range(&src, name, NULL, &sink, &range));
+	linesrc_close(&src);
+	return !pr.told || pr.depends;
+}
+
 /* oomlog_range.at_end of a chunk: stop at the cut, or read on. */
 static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 					   bool fb_pending)
@@ -1426,8 +1494,7 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 	/*
 	 * Wait for the hashing pass to have handed the next chunk over (it
 	 * waits for nothing a chunk holds): whether it is safe is known then.
-	 * A chunk not started yet is read over rather than waited for: its
-	 * probe would need a worker, and this one is at hand.
+	 * The probe of a chunk not started yet is made here (probe_chunk()).
 	 */
 	for (;;) {
 		if (j->cancel) {
@@ -1445,9 +1512,22 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 		if (!kv || sp->probe[next] == PROBE_INDEPENDENT)
 			break;
 		if (sp->probe[next] == PROBE_DEPENDS ||
-		    sp->state[next] != J_RUNNING) {
+		    sp->state[next] == J_DONE) {
 			merge = true;
 			break;
+		}
+		if (sp->state[next] == J_QUEUED) {
+			/* its probe here, rather than wait for a worker */
+			bool depends;
+
+			pthread_mutex_unlock(&g->lock);
+			depends =
+				probe_chunk(sp, next, cc->rr->fd, j->si->name);
+			pthread_mutex_lock(&g->lock);
+			if (sp->probe[next] == PROBE_OPEN)
+				sp->probe[next] = depends ? PROBE_DEPENDS
+							  : PROBE_INDEPENDENT;
+			continue;
 		}
 		pthread_cond_wait(&g->cond, &g->lock);
 	}
@@ -1472,7 +1552,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j,
 	struct ingest *g = j->g;
 	struct split *sp = j->split;
 	size_t c = j->chunk, i;
-	struct range_reader rr = {-1, 0, 0};
+	struct range_reader rr = {-1, 0, 0, NULL};
 	struct chunk_ctx cc = {j, NULL, &rr};
 	struct oomlog_range range = {c == 0, chunk_at_end, chunk_probe, &cc};
 	struct oomlog_sink sink = g->sink;

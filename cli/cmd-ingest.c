@@ -99,13 +99,14 @@ static const char ingest_usage[] =
  * standard input; a vmcore's log). One writer thread owns the database
  * while it stores the batches, one transaction each, job after job in the
  * order the jobs were made, so that the database is the one a single
- * parser would have written, id for id. NBATCH batches circulate: a job
- * waits for a free one when none is, and only the oldest job unstored may
- * take the last RESERVE of them, so that it never waits for jobs after it;
- * at most MAX_AHEAD jobs wait to be stored. Only the writer touches the
+ * parser would have written, id for id. Two batches a worker and four
+ * more (at most MAX_BATCHES) circulate: a job waits for a free one when
+ * none is, and only the oldest job unstored may take the last RESERVE of
+ * them, so that it never waits for jobs after it; at most four jobs a
+ * worker and eight more wait to be stored. Only the writer touches the
  * database but while it is idle (writer_drain()); the main thread asks
  * whether a file was read before through a read-only connection of its
- * own.
+ * own, while its parsers and the writer go on.
  */
 #define BATCH_INCIDENTS 500
 #define BATCH_FIRST 32 /* a job's first batch: 32, then 64 ... */

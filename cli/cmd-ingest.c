@@ -231,6 +231,7 @@ struct ingest {
 	struct job *head, *tail; /* made, not yet stored */
 	size_t n_jobs;
 	bool quit, failed;
+	bool finishing; /* the writer ends a job it took off the list */
 	pthread_t writer, *workers;
 	size_t nworkers, n_started;
 	bool writer_running;
@@ -914,9 +915,11 @@ static void *writer_main(void *arg)
 		if (!g->head)
 			g->tail = NULL;
 		g->n_jobs--;
+		g->finishing = true;
 		pthread_mutex_unlock(&g->lock);
 		job_finish(g, j);
 		pthread_mutex_lock(&g->lock);
+		g->finishing = false;
 		pthread_cond_broadcast(&g->cond);
 	}
 	pthread_mutex_unlock(&g->lock);
@@ -985,7 +988,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *pipeline_start(struct ingest *g)
 static void writer_drain(struct ingest *g)
 {
 	pthread_mutex_lock(&g->lock);
-	while (g->head)
+	while (g->head || g->finishing)
 		pthread_cond_wait(&g->cond, &g->lock);
 	pthread_mutex_unlock(&g->lock);
 }
@@ -2290,7 +2293,13 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	src.size = OOM_VAL_NONE;
 	if ((err = source_done(g, &src, hex, &done)) || done)
 		return err;
-	/* each dump in a child: a library crash costs the dump, not the run */
+	/*
+	 * Each dump in a child: a library crash costs the dump, not the run.
+	 * The child is forked with the other threads idle (waiting on a
+	 * condition, holding no lock): a thread busy in malloc or stdio at
+	 * the fork would leave the child a lock no one releases.
+	 */
+	writer_drain(g);
 	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);
 	if (err) {
 		char why[1024];

@@ -1891,6 +1891,31 @@ static void *grow(void *p, size_t n, size_t size, bool *failed)
  * The chunks a big plain log is split into for the workers, or NULL (too
  * small, a journal export, no cut found, or out of memory: one job then).
  */
+/*
+ * Does the file hold more than DENSE_REPORTS reports in its first MiB?
+ * Storing such a log is what takes the time (P2 of make bench: the writer
+ * is busy throughout), and splitting it only makes the writer wait for
+ * the hash and share the cores with more parsers: it is read as one job.
+ */
+#define DENSE_REPORTS 4
+
+static bool dense(int fd, char *buf)
+{
+	ssize_t got = pread(fd, buf, SCAN_BLOCK, 0);
+	const char *p = buf, *end;
+	int n = 0;
+
+	if (got <= 0)
+		return false;
+	end = buf + got;
+	while (n <= DENSE_REPORTS &&
+	       (p = memmem(p, (size_t)(end - p), "invoked oom-killer", 18))) {
+		n++;
+		p++;
+	}
+	return n > DENSE_REPORTS;
+}
+
 /* The chunk size a file of size bytes is split by; 0: not split. */
 static uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 {
@@ -1937,7 +1962,7 @@ static struct split *split_plan(struct ingest *g, const char *path,
 	buf = malloc(SCAN_BLOCK);
 	sp = calloc(1, sizeof(*sp));
 	if (got <= 0 || journal_sniff(head, (size_t)got) != JOURNAL_NOT ||
-	    !buf || !sp)
+	    !buf || !sp || (!g->split_bytes && dense(fd, buf)))
 		goto fail;
 	for (pos = 0, at = 0, after = 0;;) {
 		if (sp->n == cap) {
@@ -2062,6 +2087,8 @@ static void pass_chunk(struct split_pass *ps, size_t c, bool lost)
 	pthread_mutex_unlock(&ps->g->lock);
 	j->split = sp;
 	j->chunk = c;
+	if (c)
+		j->batch_limit = BATCH_INCIDENTS; /* the writer has begun */
 	job_submit(ps->g, j);
 }
 

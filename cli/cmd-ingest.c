@@ -53,6 +53,7 @@ static const char ingest_usage[] =
 	"  -j, --jobs N  parse on N threads (default: one per online CPU; 1:\n"
 	"              the walking thread alone), feeding the one thread that\n"
 	"              writes: plain files on the N, a log of 16 MB or more\n"
+	"              (but one dense with reports, which storing holds up)\n"
 	"              split across them; archive members, compressed files,\n"
 	"              standard input and vmcores on the walking thread. The\n"
 	"              database is the same, id for id, whatever N\n"

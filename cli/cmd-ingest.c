@@ -19,20 +19,27 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "cli/commands.h"
 #include "core/escape.h"
+#include "core/scan.h"
 #include "core/strpool.h"
 #include "db/db.h"
 #include "parsers/digest.h"
 #include "dumps/kcore.h"
+#include "parsers/journal.h"
 #include "parsers/oomlog.h"
+#include "parsers/patterns.h"
 #include "dumps/vmcore.h"
 #include "parsers/source.h"
+#include "parsers/when.h"
 #include "core/banned.h"
 
 static const char ingest_usage[] =
-	"usage: oomlens ingest [--db FILE] [--quiet] [--vmlinux FILE |\n"
+	"usage: oomlens ingest [--db FILE] [--quiet] [--jobs N] [--vmlinux FILE |\n"
 	"                      --debuginfo DIR] [--force] [--wait SECONDS] PATH...\n"
 	"\n"
 	"Read kernel logs and store every OOM incident in an SQLite database.\n"
@@ -43,6 +50,13 @@ static const char ingest_usage[] =
 	"\n"
 	"  --db FILE   the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
 	"  -q, --quiet no progress line and no summary\n"
+	"  -j, --jobs N  parse on N threads (default: one per online CPU; 1:\n"
+	"              the walking thread alone), feeding the one thread that\n"
+	"              writes: plain files on the N, a log of 16 MB or more\n"
+	"              (but one dense with reports, which storing holds up)\n"
+	"              split across them; archive members, compressed files,\n"
+	"              standard input and vmcores on the walking thread. The\n"
+	"              database is the same, id for id, whatever N\n"
 	"  --vmlinux FILE   read kdump vmcores among the PATHs with this\n"
 	"              kernel debuginfo: the incidents in each dump's log are\n"
 	"              stored with every process's state from memory\n"
@@ -78,82 +92,168 @@ static const char ingest_usage[] =
  * when the source ends, or earlier when this much is held, so that memory
  * stays bounded and an interruption loses little of a large file.
  *
- * Two threads: the main one walks the PATHs and parses; a writer thread
- * owns the database while it stores the batches, one transaction each, in
- * the order they were handed over (so incidents keep their file order
- * within a source). NBATCH batches circulate: the parser fills one while
- * the writer stores another, and waits when none is free, so memory stays
- * bounded at NBATCH batches. Only the writer touches the database, except
- * while it is idle (writer_drain()): the main thread then asks whether a
- * file was read before, and the end of the run closes the database.
+ * Threads: the main one walks the PATHs and cuts the work into jobs (a
+ * source; or a byte range of a big plain log, see struct split), in
+ * order; --jobs parser workers take the plain files' jobs, in order, and
+ * the main thread parses the others itself (the members of archives and
+ * compressed files, which are readable only while the walker is at them;
+ * standard input; a vmcore's log). One writer thread owns the database
+ * while it stores the batches, one transaction each, job after job in the
+ * order the jobs were made, so that the database is the one a single
+ * parser would have written, id for id. Two batches a worker and four
+ * more (at most MAX_BATCHES) circulate: a job waits for a free one when
+ * none is, and only the oldest job unstored may take the last RESERVE of
+ * them, so that it never waits for jobs after it; at most four jobs a
+ * worker and eight more wait to be stored. Only the writer touches the
+ * database but while it is idle (writer_drain()); the main thread asks
+ * whether a file was read before through a read-only connection of its
+ * own, while its parsers and the writer go on.
  */
 #define BATCH_INCIDENTS 500
-#define BATCH_FIRST 32 /* the first batch of a source: 32, then 64 ... */
+#define BATCH_FIRST 32 /* a job's first batch: 32, then 64 ... */
 #define BATCH_ROWS 50000 /* task and counter rows held: ~500 B each prepared */
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
+#define RESERVE 2
+#define MAX_BATCHES 20 /* each up to BATCH_ROWS rows, prepared */
+#define MAX_JOBS 256 /* --jobs at most */
 
-/* What the parser gave of a source, not yet stored: one batch. */
+struct job;
+
+struct warning_rec {
+	uint64_t line;
+	const char *text; /* in the batch's pool */
+};
+
+/* What a job gave of its source, not yet stored: one batch. */
 struct pending {
 	struct oom_incident **inc; /* owned */
 	size_t n, cap, rows;
 	struct oom_event *ev; /* strings in pool */
 	size_t n_ev, cap_ev;
+	struct warning_rec *warn; /* to say when stored, in order */
+	size_t n_warn, cap_warn;
 	struct strpool pool;
-	/* its source (strings in pool) and what to do */
-	struct db_source src;
-	const char *name; /* as said in messages */
-	bool first; /* the source's first batch: find or add its row */
-	bool last; /* then mark the source read to its end */
-	const struct dump_state *dump; /* the vmcore being stored, or NULL */
-	const char *dump_path;
+	struct job *job;
+	bool done; /* then mark the source read to its end */
+	bool only_say; /* its warnings, of a job that failed: nothing to store */
 	/* the incidents' rows, prepared by the parser (not for a dump) */
 	struct db_batch *batch;
+	/* an incident got no time for want of a boot time learnt before */
+	bool boot_sensitive;
+	struct pending *next; /* in its job's list, or the free list */
 };
 
-#define NBATCH 3
+/*
+ * A source: what its jobs share (the writer frees it with its last job).
+ * Strings are owned copies.
+ */
+struct source_info {
+	struct db_source src;
+	char *name; /* as said in messages */
+	/*
+	 * host, ref_time and the boot time learnt: the writer's, in order
+	 * (what the job's threads stamp with starts as a copy)
+	 */
+	struct source_stream stamp;
+	const struct dump_state *dump; /* the vmcore being stored, or NULL */
+	const char *dump_path;
+	bool capped_here; /* its warnings come uncapped: the writer caps */
+	/*
+	 * false while its content is hashed, its jobs already running: the
+	 * writer stores nothing of it until it is known to be new (else its
+	 * jobs are cancelled). Under lock.
+	 */
+	bool confirmed;
+	/* the writer's */
+	bool failed; /* a job of it could not be read: store no more */
+	uint64_t warnings;
+};
+
+enum job_state { J_QUEUED, J_RUNNING, J_DONE };
 
 /*
- * The batches and the writer thread. Under lock: queue (to store, oldest
- * first), spare (free), busy (the writer holds a batch), failed (the
- * writer met a database error: it drops what comes after), quit.
+ * A split plain log (a job per chunk): the cuts (oomlog_is_cut()) found
+ * from each multiple of the chunk size on, start[i] the offset of chunk
+ * i's first line and cut_end[i] that of the line after it (chunk i - 1
+ * reads up to there: the cut is read by both), base[i] the number of its
+ * first line (one more than the newlines before it, counted while the
+ * file was hashed: struct line_index). Chunk i's parser, at its end, reads
+ * on over chunk i + 1 (and chunk i + 1's output is dropped) when a cut
+ * cannot carry its state: a fork-bomb warning pending, or a release stated
+ * before while chunk i + 1's probe says its parse could depend on one, or
+ * a line longer than LINESRC_MAX_LINE before it (linesrc may cut such a
+ * line in two: newlines no longer count lines after it; chunks from
+ * unsafe_from on). Under the ingest's lock.
  */
-struct writer {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct pending batch[NBATCH];
-	struct pending *queue[NBATCH], *spare[NBATCH];
-	size_t head, queued, n_spare;
-	bool busy, failed, quit, running;
-	int64_t source_id; /* writer's: of its current source, 0 until stored */
+struct split {
+	size_t n, unsafe_from;
+	uint64_t *start, *cut_end, *base;
+	bool *ready; /* its base and whether it is unsafe are known */
+	bool *merged;
+	size_t *covered_to; /* the last chunk chunk i's parser reads */
+	enum { PROBE_OPEN, PROBE_INDEPENDENT, PROBE_DEPENDS } * probe;
+	enum job_state *state;
+	struct job **jobs;
+	unsigned refs;
+};
+
+struct job {
+	struct job *next; /* in the order made */
+	struct ingest *g;
+	struct source_info *si;
+	bool is_file; /* a worker reads si->src.path; else the main thread */
+	bool source_end; /* the source's last job */
+	struct split *split;
+	size_t chunk;
+	enum job_state state;
+	bool cancel; /* merged into the chunk before: drop what it gives */
+	bool done; /* its end is the source's: mark it read to its end */
+	struct pending *out, *out_tail; /* handed to the writer, in order */
+	struct pending *cur; /* being filled, the job's thread's */
+	struct oomlens_error *err; /* why it ended early, for the writer */
+	uint64_t n_warn, more_warnings;
+	uint64_t bytes;
+	size_t batch_limit; /* incidents of the batch being filled, at most */
+	/* the job's stamping (source_stamp()): its boot time learnt */
+	struct source_stream stamp;
 };
 
 struct ingest {
-	struct db *db;
+	struct db *db, *rdb; /* the writer's; the main thread's, read-only */
 	const char *db_path;
 	bool quiet, progress;
-	struct db_source src; /* the source being parsed (strings borrowed) */
-	const char *src_name;
-	struct pending *cur; /* the batch being filled */
-	struct writer w;
 	struct oomlog_sink sink;
+	/* the pipeline, under lock */
+	pthread_mutex_t lock, print_lock;
+	pthread_cond_t cond;
+	struct pending *batches, *free_batches;
+	size_t nbatch, n_free;
+	struct job *head, *tail; /* made, not yet stored */
+	size_t n_jobs;
+	bool quit, failed;
+	bool finishing; /* the writer ends a job it took off the list */
+	pthread_t writer, *workers;
+	size_t nworkers, n_started;
+	bool writer_running;
+	struct source_info *writer_si; /* the source the writer stores */
+	int64_t source_id; /* the writer's: of writer_si, 0 until stored */
+	uint64_t *seen; /* hashes of the plain files' paths made into jobs */
+	size_t n_seen, cap_seen;
+	uint64_t split_bytes; /* chunk size; 0: do not split */
+	/* files split, their chunks, and cuts read over: for tests */
+	_Atomic uint64_t split_files, split_chunks, split_read_on;
 	/* totals: the main thread's, then the writer's */
-	uint64_t already_done, skipped, bytes;
+	_Atomic uint64_t already_done, skipped, bytes;
 	_Atomic uint64_t sources, incidents, new_incidents, events, new_events;
 	double started, last_progress;
-	int status;
+	_Atomic int status;
 	struct oomlens_error *failure; /* the database failed: this */
+	struct oomlens_error *fatal; /* a job failed otherwise: this */
 	const char *vmlinux, *debuginfo; /* for vmcores */
 	bool force;
-	size_t batch_limit; /* incidents of the batch being filled, at most */
 	unsigned dump_timeout; /* --dump-timeout; 0: the default */
-	const struct dump_state *dump; /* the vmcore being stored, or NULL */
-	const char *dump_path;
 	uint64_t vmcores, superseded;
-	uint64_t at; /* bytes read of the current source, as far as known */
-	/* the stream being read; a blank one for a dump's log */
-	struct source_stream *stream, no_stream;
 };
 
 /*
@@ -312,23 +412,32 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* From any thread; a line at most every 0.2 s (and the final one). */
 static void progress(struct ingest *g, bool final)
 {
-	double t = now(), el = t - g->started;
+	double t, el;
 
-	if (!g->progress || (!final && t - g->last_progress < 0.2))
+	if (!g->progress)
 		return;
-	g->last_progress = t;
-	progress_shown = !final;
-	fprintf(stderr,
-		"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
-		(unsigned long long)g->sources,
-		(double)(g->bytes + g->at) / 1e6,
-		(unsigned long long)g->incidents,
-		(unsigned long long)g->new_incidents,
-		el > 0 ? (double)(g->bytes + g->at) / 1e6 / el : 0.0,
-		final ? "\n" : "");
-	fflush(stderr);
+	if (final)
+		pthread_mutex_lock(&g->print_lock);
+	else if (pthread_mutex_trylock(&g->print_lock))
+		return;
+	t = now();
+	el = t - g->started;
+	if (final || t - g->last_progress >= 0.2) {
+		g->last_progress = t;
+		progress_shown = !final;
+		fprintf(stderr,
+			"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
+			(unsigned long long)g->sources, (double)g->bytes / 1e6,
+			(unsigned long long)g->incidents,
+			(unsigned long long)g->new_incidents,
+			el > 0 ? (double)g->bytes / 1e6 / el : 0.0,
+			final ? "\n" : "");
+		fflush(stderr);
+	}
+	pthread_mutex_unlock(&g->print_lock);
 }
 
 /* Say that another process holds the write lock (db_options.waiting). */
@@ -337,6 +446,7 @@ static void on_waiting(void *ctx, const char *path, long pid,
 {
 	struct ingest *g = ctx;
 
+	pthread_mutex_lock(&g->print_lock);
 	if (g->progress && progress_shown)
 		fputc('\n', stderr);
 	progress_shown = false;
@@ -349,6 +459,36 @@ static void on_waiting(void *ctx, const char *path, long pid,
 		cli_print(stderr,
 			  "oomlens ingest: waiting for another writer of '%s'",
 			  path);
+	pthread_mutex_unlock(&g->print_lock);
+}
+
+static void say_warning(struct ingest *g, const char *source, uint64_t line,
+			const char *text)
+{
+	if (g->quiet)
+		return;
+	pthread_mutex_lock(&g->print_lock);
+	if (g->progress)
+		fputc('\n', stderr);
+	cli_print_warning("ingest", source, line, text);
+	pthread_mutex_unlock(&g->print_lock);
+}
+
+static void on_skip(void *ctx, const char *name, const char *why, bool failed)
+{
+	struct ingest *g = ctx;
+
+	g->skipped++;
+	if (failed)
+		g->status = EXIT_TROUBLE;
+	if (!g->quiet) {
+		pthread_mutex_lock(&g->print_lock);
+		if (g->progress)
+			fputc('\n', stderr);
+		cli_print(stderr, "oomlens ingest: skipped '%s': %s", name,
+			  why);
+		pthread_mutex_unlock(&g->print_lock);
+	}
 }
 
 static void pending_clear(struct pending *p)
@@ -357,15 +497,15 @@ static void pending_clear(struct pending *p)
 
 	db_batch_free(p->batch);
 	p->batch = NULL;
+	p->boot_sensitive = false;
 	for (i = 0; i < p->n; i++)
 		oom_incident_free(p->inc[i]);
-	p->n = p->rows = p->n_ev = 0;
+	p->n = p->rows = p->n_ev = p->n_warn = 0;
 	strpool_release(&p->pool);
 	p->pool = (struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
-	memset(&p->src, 0, sizeof(p->src));
-	p->name = p->dump_path = NULL;
-	p->first = p->last = false;
-	p->dump = NULL;
+	p->job = NULL;
+	p->done = p->only_say = false;
+	p->next = NULL;
 }
 
 static void pending_release(struct pending *p)
@@ -374,104 +514,301 @@ static void pending_release(struct pending *p)
 	strpool_release(&p->pool);
 	free(p->inc);
 	free(p->ev);
+	free(p->warn);
 	memset(p, 0, sizeof(*p));
 }
 
+static void source_info_free(struct source_info *si)
+{
+	if (!si)
+		return;
+	free((char *)si->src.path);
+	free((char *)si->src.content_xxh128);
+	free((char *)si->src.format);
+	free((char *)si->src.host);
+	free((char *)si->stamp.host_source);
+	free(si->name);
+	free(si);
+}
+
+static char *dup_or_null(const char *s, bool *failed)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = strdup(s);
+	*failed = *failed || !d;
+	return d;
+}
+
+/* A source's shared part, its strings copied. NULL: out of memory. */
+static struct source_info *source_info_new(const struct db_source *src,
+					   const char *name,
+					   const struct source_stream *s)
+{
+	struct source_info *si = calloc(1, sizeof(*si));
+	bool failed = false;
+
+	if (!si)
+		return NULL;
+	si->src = *src;
+	si->src.path = dup_or_null(src->path, &failed);
+	si->src.content_xxh128 = dup_or_null(src->content_xxh128, &failed);
+	si->src.format = dup_or_null(src->format, &failed);
+	si->src.host = dup_or_null(src->host, &failed);
+	si->name = dup_or_null(name, &failed);
+	if (s) {
+		si->stamp.ref_time = s->ref_time;
+		si->stamp.host_source = dup_or_null(s->host_source, &failed);
+	}
+	si->stamp.host = si->src.host;
+	si->confirmed = true;
+	if (failed) {
+		source_info_free(si);
+		return NULL;
+	}
+	return si;
+}
+
+static void split_put(struct split *sp)
+{
+	if (!sp || --sp->refs)
+		return;
+	free(sp->start);
+	free(sp->cut_end);
+	free(sp->base);
+	free(sp->ready);
+	free(sp->merged);
+	free(sp->covered_to);
+	free(sp->probe);
+	free(sp->state);
+	free(sp->jobs);
+	free(sp);
+}
+
+/* Under lock: give p back to the free list. */
+static void batch_put_locked(struct ingest *g, struct pending *p)
+{
+	pending_clear(p);
+	p->next = g->free_batches;
+	g->free_batches = p;
+	g->n_free++;
+	pthread_cond_broadcast(&g->cond);
+}
+
 /*
- * Give batch p the source being parsed (g->src, copied into its pool). A
- * string too long for the pool is a failure to allocate.
+ * A free batch for job j, waiting for one: the oldest job unstored may
+ * take any, the others leave RESERVE. NULL when the run has failed or j
+ * is cancelled: its parse is to stop.
+ */
+static struct pending *batch_get(struct ingest *g, struct job *j)
+{
+	struct pending *p = NULL;
+
+	pthread_mutex_lock(&g->lock);
+	while (!g->failed && !j->cancel &&
+	       !(g->n_free && (j == g->head || g->n_free > RESERVE)))
+		pthread_cond_wait(&g->cond, &g->lock);
+	if (!g->failed && !j->cancel) {
+		p = g->free_batches;
+		g->free_batches = p->next;
+		g->n_free--;
+		p->next = NULL;
+		p->job = j;
+	}
+	pthread_mutex_unlock(&g->lock);
+	return p;
+}
+
+/*
+ * Turn the incidents of j's batch into their rows, on j's thread, so that
+ * the writer only stores them (not a dump's: those are stored one by one
+ * with the dump). Errors: NOMEM.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *batch_prepare(struct job *j)
+{
+	struct pending *p = j->cur;
+
+	if (j->si->dump || !p->n || p->batch)
+		return NULL;
+	return db_batch_prepare(&p->batch, p->inc, p->n);
+}
+
+/* Hand j's batch being filled (prepared) to the writer. */
+static void batch_hand_over(struct ingest *g, struct job *j)
+{
+	struct pending *p = j->cur;
+
+	j->cur = NULL;
+	pthread_mutex_lock(&g->lock);
+	if (j->cancel) {
+		batch_put_locked(g, p);
+	} else {
+		if (j->out_tail)
+			j->out_tail->next = p;
+		else
+			j->out = p;
+		j->out_tail = p;
+		pthread_cond_broadcast(&g->cond);
+	}
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* The batch job j fills, taken if it has none; NULL: stop parsing. */
+static struct pending *job_batch(struct job *j)
+{
+	if (!j->cur)
+		j->cur = batch_get(j->g, j);
+	return j->cur;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *stopped(void)
+{
+	return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
+}
+
+/* The writer: the run failed (g->failure or g->fatal says why). */
+static void writer_fail(struct ingest *g, struct oomlens_error *err, bool db)
+{
+	pthread_mutex_lock(&g->lock);
+	g->failed = true;
+	if (stop_signal || g->failure || g->fatal)
+		oomlens_error_free(err);
+	else if (db)
+		g->failure = oomlens_error_wrap(err, "cannot write to '%s'",
+						g->db_path);
+	else
+		g->fatal = err;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * The writer, before it stores batch p of source si: the boot time that
+ * source_stamp() learns from an incident stating both a date and an
+ * uptime carries over to the incidents after it, but a job's thread knew
+ * only its own job's (a chunk of a split file starts without one). The
+ * writer follows the source's in order; a batch that had an incident with
+ * an uptime but no boot time known, when the writer knows one, is stamped
+ * again here, and its rows made again.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-pending_set_source(struct ingest *g, struct pending *p, bool first)
+boot_times(struct source_info *si, struct pending *p)
 {
-	struct strpool *pool = &p->pool;
+	const char *uptime_only = when_source_name(WHEN_UPTIME_ONLY),
+		   *boot_uptime = when_source_name(WHEN_BOOT_UPTIME);
+	struct oomlens_error *err = NULL;
+	size_t i;
 
-	p->src = g->src;
-	p->src.path = strpool_dups(pool, g->src.path);
-	p->src.content_xxh128 = strpool_dups(pool, g->src.content_xxh128);
-	p->src.format = strpool_dups(pool, g->src.format);
-	p->src.host = strpool_dups(pool, g->src.host);
-	p->name = strpool_dups(pool, g->src_name);
-	p->dump = g->dump;
-	p->dump_path = g->dump_path;
-	p->first = first;
-	if ((g->src.path && !p->src.path) ||
-	    (g->src.content_xxh128 && !p->src.content_xxh128) ||
-	    (g->src.format && !p->src.format) ||
-	    (g->src.host && !p->src.host) || (g->src_name && !p->name))
-		return &oomlens_error_nomem;
+	if (p->boot_sensitive && si->stamp.has_boot) {
+		for (i = 0; i < p->n && !err; i++)
+			err = source_stamp(&si->stamp, p->inc[i]);
+		if (!err && p->batch) {
+			db_batch_free(p->batch);
+			p->batch = NULL;
+			err = db_batch_prepare(&p->batch, p->inc, p->n);
+		}
+		return err;
+	}
+	for (i = 0; i < p->n; i++) {
+		const struct oom_incident *inc = p->inc[i];
+
+		/* as source_stamp() learns it: a date read, and an uptime */
+		if (inc->has_uptime && inc->time_source &&
+		    strcmp(inc->time_source, uptime_only) &&
+		    strcmp(inc->time_source, boot_uptime)) {
+			si->stamp.has_boot = true;
+			si->stamp.boot = (double)inc->time_utc - inc->uptime;
+		}
+	}
 	return NULL;
+}
+
+/* The writer says a batch's warnings, capping a split source's. */
+static void say_batch_warnings(struct ingest *g, struct pending *p)
+{
+	struct source_info *si = p->job->si;
+	size_t i;
+
+	for (i = 0; i < p->n_warn; i++)
+		if (!si->capped_here || ++si->warnings <= OOMLOG_MAX_WARNINGS)
+			say_warning(g, si->name, p->warn[i].line,
+				    p->warn[i].text);
 }
 
 /*
  * Writer thread: store batch p in one transaction (taking the write lock,
- * and waiting for it), the source row first; with p->last, mark the source
- * read to its end. On error nothing of it is stored, g->failure holds the
- * error (naming the database) and the writer is marked failed, which stops
- * the parser at its next batch.
+ * and waiting for it), the source row first; with p->done, mark the
+ * source read to its end. Each incident gets its host and time first
+ * (source_stamp(), in order: the boot time learnt carries over). On error
+ * nothing of it is stored and the run fails, which stops the parsers at
+ * their next batch.
  */
 static void flush(struct ingest *g, struct pending *p)
 {
-	struct writer *w = &g->w;
+	struct source_info *si = p->job->si;
 	uint64_t incidents = 0, fresh = 0, events = 0, new_events = 0;
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
 	size_t i;
 
-	if (p->first) {
-		w->source_id = 0;
+	say_batch_warnings(g, p);
+	if (p->only_say)
+		return;
+	err = boot_times(si, p);
+	if (err) {
+		writer_fail(g, err, false);
+		return;
+	}
+	if (si != g->writer_si) {
+		g->writer_si = si;
+		g->source_id = 0;
 		snprintf(current_name, sizeof(current_name), "%s",
-			 p->name ? p->name : "");
+			 si->name ? si->name : "");
 		current_stored = 0;
 		current_source = 1;
 	}
 	in_store = 1;
 	err = db_begin(g->db);
-	if (!err && !w->source_id)
-		err = db_source_upsert(g->db, &p->src, &w->source_id);
+	if (!err && !g->source_id)
+		err = db_source_upsert(g->db, &si->src, &g->source_id);
 	if (!err && p->batch) {
 		/* prepared by the parser: rows of many incidents a statement */
 		size_t n_new = 0;
 
-		err = db_store_batch(g->db, w->source_id, p->batch, NULL,
+		err = db_store_batch(g->db, g->source_id, p->batch, NULL,
 				     &n_new);
 		incidents += p->n;
 		fresh += n_new;
 	}
-	for (i = 0; p->dump && i < p->n && !err; i++) {
+	for (i = 0; si->dump && i < p->n && !err; i++) {
 		bool was_new = false;
 		int64_t id = 0;
 
-		err = db_store_incident(g->db, w->source_id, p->inc[i], &id,
+		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
 					&was_new);
 		if (!err)
-			err = db_store_dump(g->db, id, w->source_id, p->dump,
-					    p->dump_path);
+			err = db_store_dump(g->db, id, g->source_id, si->dump,
+					    si->dump_path);
 		incidents++;
 		fresh += was_new;
 	}
 	for (i = 0; i < p->n_ev && !err; i++) {
 		bool was_new = false;
 
-		err = db_store_event(g->db, w->source_id, &p->ev[i], &was_new);
+		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
 		events++;
 		new_events += was_new;
 	}
-	if (!err && p->last)
-		err = db_source_mark_done(g->db, w->source_id);
+	if (!err && p->done)
+		err = db_source_mark_done(g->db, g->source_id);
 	if (!err)
 		err = db_commit(g->db);
 	if (err) {
 		oomlens_error_free(db_rollback(g->db));
-		pthread_mutex_lock(&w->lock);
-		w->failed = true;
-		if (!stop_signal)
-			g->failure = oomlens_error_wrap(
-				err, "cannot write to '%s'", g->db_path);
-		else
-			oomlens_error_free(err);
-		pthread_mutex_unlock(&w->lock);
+		writer_fail(g, err, true);
 		if (!current_stored)
-			w->source_id = 0;
+			g->source_id = 0;
 		if (!stop_signal)
 			current_source = 0; /* the error says where */
 		stop_if_asked();
@@ -484,170 +821,302 @@ static void flush(struct ingest *g, struct pending *p)
 	done_incidents = g->incidents;
 	done_new = g->new_incidents;
 	current_stored = 1;
-	if (p->last) {
+	if (p->done) {
 		g->sources++;
 		done_sources = g->sources;
 		current_source = 0;
 	}
 	stop_if_asked();
+	progress(g, false);
+}
+
+/*
+ * The writer, once every batch of job j is stored or dropped: say why it
+ * ended early, end its source, free it. A job that could not be read
+ * leaves its source not marked done (what was stored of it stays: a rerun
+ * reads it again); any other failure stops the run.
+ */
+static void job_finish(struct ingest *g, struct job *j)
+{
+	struct source_info *si = j->si;
+	struct oomlens_error *err = j->err;
+
+	j->err = NULL;
+	if (err && (g->failed || j->cancel)) {
+		oomlens_error_free(err);
+	} else if (err && err->code == OOMLENS_ERR_IO && !si->failed) {
+		si->failed = true;
+		on_skip(g, si->name, err->message, true);
+		oomlens_error_free(err);
+	} else if (err && err->code != OOMLENS_ERR_IO) {
+		writer_fail(g, err, false);
+	} else {
+		oomlens_error_free(err);
+	}
+	if (!j->cancel) {
+		si->warnings += j->more_warnings;
+		g->bytes += j->bytes;
+	}
+	if (j->source_end) {
+		if (si->capped_here && si->warnings > OOMLOG_MAX_WARNINGS &&
+		    !g->failed) {
+			char text[80];
+
+			snprintf(text, sizeof(text),
+				 "%llu more warnings not shown",
+				 (unsigned long long)(si->warnings -
+						      OOMLOG_MAX_WARNINGS));
+			say_warning(g, si->name, 0, text);
+		}
+		if (g->writer_si == si)
+			g->writer_si = NULL;
+		source_info_free(si);
+	}
+	split_put(j->split);
+	free(j);
 }
 
 static void *writer_main(void *arg)
 {
 	struct ingest *g = arg;
-	struct writer *w = &g->w;
+	struct job *j;
 	struct pending *p;
 
-	pthread_mutex_lock(&w->lock);
+	pthread_mutex_lock(&g->lock);
 	for (;;) {
-		while (!w->queued && !w->quit)
-			pthread_cond_wait(&w->cond, &w->lock);
-		if (!w->queued)
-			break;
-		p = w->queue[w->head];
-		w->head = (w->head + 1) % NBATCH;
-		w->queued--;
-		w->busy = true;
-		if (!w->failed) {
-			pthread_mutex_unlock(&w->lock);
-			flush(g, p);
-			pthread_mutex_lock(&w->lock);
+		j = g->head;
+		if (!j) {
+			if (g->quit)
+				break;
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
 		}
-		/* the parser clears it: freeing is not the writer's work */
-		w->spare[w->n_spare++] = p;
-		w->busy = false;
-		pthread_cond_broadcast(&w->cond);
+		if (!j->si->confirmed) {
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
+		}
+		if (j->out) {
+			p = j->out;
+			j->out = p->next;
+			if (!j->out)
+				j->out_tail = NULL;
+			if (!g->failed && !j->cancel && !j->si->failed) {
+				pthread_mutex_unlock(&g->lock);
+				flush(g, p);
+				pthread_mutex_lock(&g->lock);
+			}
+			batch_put_locked(g, p);
+			continue;
+		}
+		if (j->state != J_DONE) {
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
+		}
+		g->head = j->next;
+		if (!g->head)
+			g->tail = NULL;
+		g->n_jobs--;
+		g->finishing = true;
+		pthread_mutex_unlock(&g->lock);
+		job_finish(g, j);
+		pthread_mutex_lock(&g->lock);
+		g->finishing = false;
+		pthread_cond_broadcast(&g->cond);
 	}
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_unlock(&g->lock);
 	return NULL;
 }
 
-/* Start the writer thread, with the signals it must leave to main blocked. */
-static OOMLENS_MUST_CHECK struct oomlens_error *writer_start(struct ingest *g)
+/* Start a thread with the signals it must leave to main blocked. */
+static int start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
 {
-	struct writer *w = &g->w;
 	sigset_t block, old;
-	size_t i;
 	int rc;
 
-	for (i = 0; i < NBATCH; i++) {
-		w->batch[i].pool =
-			(struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
-		w->spare[i] = &w->batch[i];
-	}
-	w->n_spare = NBATCH - 1;
-	g->cur = &w->batch[NBATCH - 1];
-	pthread_mutex_init(&w->lock, NULL);
-	pthread_cond_init(&w->cond, NULL);
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
 	sigaddset(&block, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
-	rc = pthread_create(&w->thread, NULL, writer_main, g);
+	rc = pthread_create(t, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+static void *worker_main(void *arg);
+
+/* The batches, the writer thread and the workers. */
+static OOMLENS_MUST_CHECK struct oomlens_error *pipeline_start(struct ingest *g)
+{
+	size_t i;
+	int rc;
+
+	/* two a worker, and the reserve; at most MAX_BATCHES in memory */
+	g->nbatch = 2 * g->nworkers + 4;
+	if (g->nbatch > MAX_BATCHES)
+		g->nbatch = MAX_BATCHES;
+	g->batches = calloc(g->nbatch, sizeof(*g->batches));
+	if (g->nworkers)
+		g->workers = calloc(g->nworkers, sizeof(*g->workers));
+	if (!g->batches || (g->nworkers && !g->workers))
+		return &oomlens_error_nomem;
+	for (i = 0; i < g->nbatch; i++) {
+		g->batches[i].pool =
+			(struct strpool)STRPOOL_INIT(BATCH_EVENT_BYTES * 2);
+		g->batches[i].next = g->free_batches;
+		g->free_batches = &g->batches[i];
+	}
+	g->n_free = g->nbatch;
+	rc = start_thread(&g->writer, writer_main, g);
 	if (rc)
 		return oomlens_error_new(OOMLENS_ERR_IO,
 					 "cannot start the writer thread: %s",
 					 strerror(rc));
-	w->running = true;
+	g->writer_running = true;
+	for (i = 0; i < g->nworkers; i++) {
+		rc = start_thread(&g->workers[i], worker_main, g);
+		if (rc)
+			return oomlens_error_new(
+				OOMLENS_ERR_IO,
+				"cannot start a parser thread: %s",
+				strerror(rc));
+		g->n_started++;
+	}
 	return NULL;
 }
 
-/* Wait until the writer has stored every batch handed over and is idle. */
+/* Wait until every job made is parsed and stored, and the writer idle. */
 static void writer_drain(struct ingest *g)
 {
-	struct writer *w = &g->w;
-
-	pthread_mutex_lock(&w->lock);
-	while (w->queued || w->busy)
-		pthread_cond_wait(&w->cond, &w->lock);
-	pthread_mutex_unlock(&w->lock);
+	pthread_mutex_lock(&g->lock);
+	while (g->head || g->finishing)
+		pthread_cond_wait(&g->cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
 }
 
-/* Store what is handed over, end the writer thread, free the batches. */
-static void writer_stop(struct ingest *g)
+/* Parse and store what is made, end the threads, free the batches. */
+static void pipeline_stop(struct ingest *g)
 {
-	struct writer *w = &g->w;
 	size_t i;
 
-	if (w->running) {
-		pthread_mutex_lock(&w->lock);
-		w->quit = true;
-		pthread_cond_broadcast(&w->cond);
-		pthread_mutex_unlock(&w->lock);
-		pthread_join(w->thread, NULL);
-		pthread_mutex_destroy(&w->lock);
-		pthread_cond_destroy(&w->cond);
-		w->running = false;
-	}
-	for (i = 0; i < NBATCH; i++)
-		pending_release(&w->batch[i]);
-	g->cur = NULL;
+	pthread_mutex_lock(&g->lock);
+	g->quit = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	for (i = 0; i < g->n_started; i++)
+		pthread_join(g->workers[i], NULL);
+	if (g->writer_running)
+		pthread_join(g->writer, NULL);
+	g->writer_running = false;
+	for (i = 0; g->batches && i < g->nbatch; i++)
+		pending_release(&g->batches[i]);
+	free(g->batches);
+	free(g->workers);
+	g->batches = NULL;
+	g->workers = NULL;
 }
 
-static bool writer_failed(struct ingest *g)
+static bool run_failed(struct ingest *g)
 {
 	bool failed;
 
-	pthread_mutex_lock(&g->w.lock);
-	failed = g->w.failed;
-	pthread_mutex_unlock(&g->w.lock);
+	pthread_mutex_lock(&g->lock);
+	failed = g->failed;
+	pthread_mutex_unlock(&g->lock);
 	return failed;
 }
 
 /*
- * Hand the batch being filled to the writer (last: the source's last, to
- * be marked read to its end) and take a free one, waiting for it. An error
- * "stopped" when the writer has failed (g->failure says why).
+ * Make job j (its si and the rest set), waiting while MAX_AHEAD jobs wait
+ * to be stored. The job is queued for a worker, or running: the caller's.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *hand_over(struct ingest *g,
-							  bool last)
+static void job_submit(struct ingest *g, struct job *j)
 {
-	struct writer *w = &g->w;
-	struct oomlens_error *err = NULL;
-	bool failed;
+	size_t ahead = 4 * g->nworkers + 8;
 
-	g->cur->last = last;
-	/* the parser's thread makes the rows, so the writer only stores */
-	if (!g->cur->dump && g->cur->n) {
-		err = db_batch_prepare(&g->cur->batch, g->cur->inc, g->cur->n);
-		if (err)
-			return err;
-	}
-	/* the writer waits for the first: it is small, the next ones grow */
-	if (g->batch_limit < BATCH_INCIDENTS)
-		g->batch_limit *= 2;
-	pthread_mutex_lock(&w->lock);
-	w->queue[(w->head + w->queued) % NBATCH] = g->cur;
-	w->queued++;
-	pthread_cond_broadcast(&w->cond);
-	while (!w->n_spare)
-		pthread_cond_wait(&w->cond, &w->lock);
-	g->cur = w->spare[--w->n_spare];
-	failed = w->failed;
-	pthread_mutex_unlock(&w->lock);
-	pending_clear(g->cur);
-	if (failed)
-		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
-	if (!last)
-		err = pending_set_source(g, g->cur, false);
-	return err;
+	j->g = g;
+	pthread_mutex_lock(&g->lock);
+	/* not while the writer waits for this source to be confirmed */
+	while (g->n_jobs >= ahead && j->si->confirmed)
+		pthread_cond_wait(&g->cond, &g->lock);
+	if (j->split && j->split->state[j->chunk] == J_DONE)
+		j->state = J_DONE; /* merged before it was made */
+	if (j->split)
+		j->split->jobs[j->chunk] = j;
+	if (g->tail)
+		g->tail->next = j;
+	else
+		g->head = j;
+	g->tail = j;
+	g->n_jobs++;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
 }
+
+/*
+ * The end of job j's parse (err: why it stopped): hand over its last
+ * batch (done: the source's end, to be marked read), or drop it.
+ */
+static void job_end(struct ingest *g, struct job *j, struct oomlens_error *err,
+		    bool done)
+{
+	if (!err && done && !job_batch(j))
+		err = stopped();
+	if (!err && j->cur)
+		err = batch_prepare(j);
+	pthread_mutex_lock(&g->lock);
+	if (j->cancel) {
+		oomlens_error_free(err);
+		err = NULL;
+	}
+	if (j->cur && err && !j->cancel && j->cur->n_warn) {
+		/* nothing of it stored, but its warnings said */
+		struct pending *p = j->cur;
+		size_t i;
+
+		for (i = 0; i < p->n; i++)
+			oom_incident_free(p->inc[i]);
+		p->n = p->n_ev = 0;
+		p->only_say = true;
+	} else if (j->cur && (err || j->cancel)) {
+		batch_put_locked(g, j->cur);
+		j->cur = NULL;
+	}
+	pthread_mutex_unlock(&g->lock);
+	if (j->cur) {
+		j->cur->done = done && !err;
+		batch_hand_over(g, j);
+	}
+	pthread_mutex_lock(&g->lock);
+	j->err = err;
+	j->state = J_DONE;
+	if (j->split)
+		j->split->state[j->chunk] = J_DONE;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/* ---- the parsers' sink: each job fills its own batches ---------------- */
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_incident(void *ctx, struct oom_incident *inc)
 {
-	struct ingest *g = ctx;
-	struct pending *p = g->cur;
+	struct job *j = ctx;
+	struct pending *p = job_batch(j);
 	struct oomlens_error *err;
 
-	g->at = inc->last.offset;
-	err = source_stamp(g->stream ? g->stream : &g->no_stream, inc);
+	if (!p) {
+		oom_incident_free(inc);
+		return stopped();
+	}
+	/* host and time here, so that the rows are made here too */
+	err = source_stamp(&j->stamp, inc);
 	if (err) {
 		oom_incident_free(inc);
 		return err;
 	}
+	if (inc->has_uptime && !j->stamp.has_boot)
+		p->boot_sensitive = true; /* the writer may know a boot time */
 	if (p->n == p->cap) {
 		size_t cap = p->cap ? 2 * p->cap : 64;
 		struct oom_incident **n = realloc(p->inc, cap * sizeof(*n));
@@ -661,19 +1130,26 @@ on_incident(void *ctx, struct oom_incident *inc)
 	}
 	p->inc[p->n++] = inc;
 	p->rows += inc->n_tasks + inc->n_stats + 1;
-	progress(g, false);
-	return p->n >= g->batch_limit || p->rows >= BATCH_ROWS
-		       ? hand_over(g, false)
-		       : NULL;
+	if (p->n >= j->batch_limit || p->rows >= BATCH_ROWS) {
+		if ((err = batch_prepare(j)))
+			return err;
+		batch_hand_over(j->g, j);
+		/* the writer waits for the first: it is small, the next grow */
+		if (j->batch_limit < BATCH_INCIDENTS)
+			j->batch_limit *= 2;
+	}
+	return NULL;
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_event(void *ctx, const struct oom_event *ev)
 {
-	struct ingest *g = ctx;
-	struct pending *p = g->cur;
+	struct job *j = ctx;
+	struct pending *p = job_batch(j);
 	struct oom_event *e;
 
+	if (!p)
+		return stopped();
 	if (p->n_ev == p->cap_ev) {
 		size_t cap = p->cap_ev ? 2 * p->cap_ev : 64;
 		struct oom_event *n = realloc(p->ev, cap * sizeof(*n));
@@ -702,12 +1178,521 @@ on_event(void *ctx, const struct oom_event *ev)
 	    (ev->gfp_flags && !e->gfp_flags) || (ev->nodemask && !e->nodemask))
 		return &oomlens_error_nomem;
 	p->n_ev++;
-	return p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES
-		       ? hand_over(g, false)
-		       : NULL;
+	if (p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES) {
+		struct oomlens_error *err = batch_prepare(j);
+
+		if (err)
+			return err;
+		batch_hand_over(j->g, j);
+	}
+	return NULL;
 }
 
-static void on_skip(void *ctx, const char *name, const char *why, bool failed);
+/*
+ * A warning, said by the writer when it stores the batch (so in order);
+ * a job keeps its first OOMLOG_MAX_WARNINGS (and the parser's count of the
+ * rest, for a whole file) and counts those after.
+ */
+static void on_warning(void *ctx, const char *source, uint64_t line,
+		       const char *text)
+{
+	struct job *j = ctx;
+	struct pending *p;
+	struct warning_rec *w;
+
+	(void)source;
+	if (j->g->quiet)
+		return;
+	if (j->si->capped_here && j->n_warn >= OOMLOG_MAX_WARNINGS) {
+		j->more_warnings++;
+		return;
+	}
+	if (j->n_warn > OOMLOG_MAX_WARNINGS || !(p = job_batch(j)))
+		return;
+	if (p->n_warn == p->cap_warn) {
+		size_t cap = p->cap_warn ? 2 * p->cap_warn : 8;
+
+		w = realloc(p->warn, cap * sizeof(*w));
+		if (!w)
+			return; /* a warning lost, not the data */
+		p->warn = w;
+		p->cap_warn = cap;
+	}
+	w = &p->warn[p->n_warn];
+	w->line = line;
+	w->text = strpool_dups(&p->pool, text);
+	if (w->text) {
+		p->n_warn++;
+		j->n_warn++;
+	}
+}
+
+/* ---- reading a plain file, or a range of it, on a worker ------------- */
+
+struct range_reader {
+	int fd;
+	uint64_t at, end; /* end UINT64_MAX: to the end of the file */
+	const bool *enough; /* when it points to true: the end */
+};
+
+static ssize_t range_read(void *ctx, void *buf, size_t n)
+{
+	struct range_reader *r = ctx;
+	ssize_t got;
+
+	if (r->end != UINT64_MAX && r->end - r->at < n)
+		n = (size_t)(r->end - r->at);
+	if (!n || (r->enough && *r->enough))
+		return 0;
+	do
+		got = pread(r->fd, buf, n, (off_t)r->at);
+	while (got < 0 && errno == EINTR);
+	if (got > 0)
+		r->at += (uint64_t)got;
+	return got;
+}
+
+#define COUNT_BLOCK ((size_t)1 << 20)
+
+/* Newlines in p[0..n), 16 bytes at a time where SSE2 is. */
+static size_t count_newlines(const char *p, size_t n)
+{
+	size_t i = 0, count = 0;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (i + 16 <= n) {
+		__m128i acc = zero, sum;
+		size_t k;
+
+		/* at most 255 per byte lane before it is summed */
+		for (k = 0; k < 255 && i + 16 <= n; k++, i += 16)
+			acc = _mm_sub_epi8(
+				acc,
+				_mm_cmpeq_epi8(_mm_loadu_si128((
+						       const __m128i *)(p + i)),
+					       nl));
+		sum = _mm_sad_epu8(acc, zero);
+		count +=
+			(size_t)_mm_cvtsi128_si64(sum) +
+			(size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+	}
+#endif
+	return count + scan_count_newlines(p + i, n - i);
+}
+
+/*
+ * Where a plain file's lines are, as much as a split needs: the newlines
+ * before each block read while hashing it (at[i], lines[i]), and where its
+ * first line longer than LINESRC_MAX_LINE starts (long_start; UINT64_MAX:
+ * none), as linesrc may cut such a line in two, so that newlines no longer
+ * count lines after it. One reading of the file for both.
+ */
+struct line_index {
+	uint64_t *at, *lines;
+	size_t n, cap;
+	uint64_t end, total, since_nl, long_start;
+	bool failed;
+};
+
+/* content_digest_file_each()'s callback: index a block. */
+static void index_block(void *ctx, const char *block, size_t n)
+{
+	struct line_index *x = ctx;
+	size_t k = count_newlines(block, n);
+
+	if (x->failed)
+		return;
+	if (x->n == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 256;
+		uint64_t *at = realloc(x->at, cap * sizeof(*at));
+
+		if (!at) {
+			x->failed = true; /* then the file is not split */
+			return;
+		}
+		x->at = at;
+		at = realloc(x->lines, cap * sizeof(*at));
+		if (!at) {
+			x->failed = true;
+			return;
+		}
+		x->lines = at;
+		x->cap = cap;
+	}
+	x->at[x->n] = x->end;
+	x->lines[x->n++] = x->total;
+	if (!k) {
+		x->since_nl += n;
+	} else {
+		const char *first = memchr(block, '\n', n);
+		const char *last = memrchr(block, '\n', n);
+
+		if (x->since_nl + (uint64_t)(first - block) >
+			    LINESRC_MAX_LINE &&
+		    x->end - x->since_nl < x->long_start)
+			x->long_start = x->end - x->since_nl;
+		x->since_nl = (uint64_t)(block + n - last - 1);
+	}
+	x->total += k;
+	x->end += n;
+}
+
+/*
+ * The newlines before byte off of the file indexed by x, read with fd into
+ * buf (COUNT_BLOCK bytes). False if it cannot be told.
+ */
+static bool newlines_before(const struct line_index *x, int fd, char *buf,
+			    uint64_t off, uint64_t *count)
+{
+	size_t lo = 0, hi = x->n, i;
+	ssize_t got;
+
+	if (!x->n || off > x->end)
+		return false;
+	while (hi - lo > 1) { /* the last block starting at or before off */
+		i = lo + (hi - lo) / 2;
+		if (x->at[i] <= off)
+			lo = i;
+		else
+			hi = i;
+	}
+	if (off - x->at[lo] > COUNT_BLOCK)
+		return false;
+	got = pread(fd, buf, (size_t)(off - x->at[lo]), (off_t)x->at[lo]);
+	if (got < 0 || (uint64_t)got != off - x->at[lo])
+		return false;
+	*count = x->lines[lo] + count_newlines(buf, (size_t)got);
+	return true;
+}
+
+struct chunk_ctx {
+	struct job *j;
+	struct linesrc *src;
+	struct range_reader *rr;
+};
+
+static void chunk_probe(void *ctx, bool depends)
+{
+	struct chunk_ctx *cc = ctx;
+	struct ingest *g = cc->j->g;
+	struct split *sp = cc->j->split;
+
+	pthread_mutex_lock(&g->lock);
+	sp->probe[cc->j->chunk] = depends ? PROBE_DEPENDS : PROBE_INDEPENDENT;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * Under lock: chunk c's parser reads on over chunk `next`: that one's job
+ * is cancelled (what it handed over dropped), or never runs.
+ */
+static void split_merge_locked(struct ingest *g, struct split *sp, size_t c,
+			       size_t next)
+{
+	struct job *nj = sp->jobs[next];
+
+	sp->merged[next] = true;
+	sp->covered_to[c] = sp->covered_to[next];
+	if (sp->state[next] == J_QUEUED)
+		sp->state[next] = J_DONE;
+	if (nj) {
+		nj->cancel = true;
+		if (nj->state == J_QUEUED)
+			nj->state = J_DONE;
+		while (nj->out) {
+			struct pending *p = nj->out;
+
+			nj->out = p->next;
+			batch_put_locked(g, p);
+		}
+		nj->out_tail = NULL;
+	}
+	pthread_cond_broadcast(&g->cond);
+}
+
+/* A probe parse (probe_chunk()): what it learns; the rest is dropped. */
+struct probe_run {
+	bool told, depends;
+};
+
+static void probe_told(void *ctx, bool depends)
+{
+	struct probe_run *pr = ctx;
+
+	pr->told = true;
+	pr->depends = depends;
+}
+
+/*
+ * At the end of what it reads: as a chunk's parser at its end, the probe
+ * not told yet is told "depends" first (oomlog_range.probe).
+ */
+static enum oomlog_range_next probe_at_end(void *ctx, unsigned kv,
+					   bool fb_pending)
+{
+	(void)ctx;
+	(void)kv;
+	(void)fb_pending;
+	return OOMLOG_RANGE_ENDED;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+probe_drop_incident(void *ctx, struct oom_incident *inc)
+{
+	(void)ctx;
+	oom_incident_free(inc);
+	return NULL;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+probe_drop_event(void *ctx, const struct oom_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return NULL;
+}
+
+/*
+ * Chunk c of sp not started yet: would its parse depend on the release
+ * stated before it? Parse its head afresh, as its own parser will, only
+ * until the probe is told (a report or two), read with fd: so a chunk at
+ * its end need neither wait for a worker to start the next one nor read
+ * the next one over.
+ */
+static bool probe_chunk(struct split *sp, size_t c, int fd, const char *name)
+{
+	struct probe_run pr = {false, true};
+	struct range_reader rr = {fd, sp->start[c], UINT64_MAX, &pr.told};
+	struct oomlog_sink sink = {probe_drop_incident, probe_drop_event, &pr,
+				   NULL};
+	struct oomlog_range range = {false, probe_at_end, probe_told, &pr};
+	struct linesrc src;
+
+	if (c + 1 < sp->n)
+		rr.end = sp->cut_end[c + 1];
+	if (linesrc_init_reader(&src, name, range_read, &rr))
+		return true;
+	oomlens_error_free(oomlog_parse_range(&src, name, NULL, &sink, &range));
+	linesrc_close(&src);
+	return !pr.told || pr.depends;
+}
+
+/* oomlog_range.at_end of a chunk: stop at the cut, or read on. */
+static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
+					   bool fb_pending)
+{
+	struct chunk_ctx *cc = ctx;
+	struct job *j = cc->j;
+	struct ingest *g = j->g;
+	struct split *sp = j->split;
+	size_t c = j->chunk, next;
+	bool merge = false;
+
+	pthread_mutex_lock(&g->lock);
+	next = sp->covered_to[c] + 1;
+	if (next >= sp->n) {
+		pthread_mutex_unlock(&g->lock);
+		return OOMLOG_RANGE_ENDED;
+	}
+	/*
+	 * Wait for the hashing pass to have handed the next chunk over (it
+	 * waits for nothing a chunk holds): whether it is safe is known then.
+	 * The probe of a chunk not started yet is made here (probe_chunk()).
+	 */
+	for (;;) {
+		if (j->cancel) {
+			pthread_mutex_unlock(&g->lock);
+			return OOMLOG_RANGE_STOP;
+		}
+		if (!sp->ready[next]) {
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
+		}
+		if (fb_pending || next >= sp->unsafe_from) {
+			merge = true;
+			break;
+		}
+		if (!kv || sp->probe[next] == PROBE_INDEPENDENT)
+			break;
+		if (sp->probe[next] == PROBE_DEPENDS ||
+		    sp->state[next] == J_DONE) {
+			merge = true;
+			break;
+		}
+		if (sp->state[next] == J_QUEUED) {
+			/* its probe here, rather than wait for a worker */
+			bool depends;
+
+			pthread_mutex_unlock(&g->lock);
+			depends =
+				probe_chunk(sp, next, cc->rr->fd, j->si->name);
+			pthread_mutex_lock(&g->lock);
+			if (sp->probe[next] == PROBE_OPEN)
+				sp->probe[next] = depends ? PROBE_DEPENDS
+							  : PROBE_INDEPENDENT;
+			continue;
+		}
+		pthread_cond_wait(&g->cond, &g->lock);
+	}
+	if (merge) {
+		g->split_read_on++;
+		split_merge_locked(g, sp, c, next);
+		next = sp->covered_to[c] + 1;
+		cc->rr->end = next < sp->n ? sp->cut_end[next] : UINT64_MAX;
+		cc->src->eof = false;
+	}
+	pthread_mutex_unlock(&g->lock);
+	return merge ? OOMLOG_RANGE_READ_ON : OOMLOG_RANGE_STOP;
+}
+
+/*
+ * Chunk c of a split file: parse from its cut to the next. A chunk after a
+ * line too long to count lines by newlines is left to the one before.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j,
+							  bool *done)
+{
+	struct ingest *g = j->g;
+	struct split *sp = j->split;
+	size_t c = j->chunk, i;
+	struct range_reader rr = {-1, 0, 0, NULL};
+	struct chunk_ctx cc = {j, NULL, &rr};
+	struct oomlog_range range = {c == 0, chunk_at_end, chunk_probe, &cc};
+	struct oomlog_sink sink = g->sink;
+	struct oomlens_error *err;
+	struct linesrc src;
+
+	*done = false;
+	sink.ctx = j;
+	if (c && c >= sp->unsafe_from)
+		return NULL; /* the chunk before reads on over it */
+	rr.fd = open(j->si->src.path, O_RDONLY | O_CLOEXEC);
+	if (rr.fd < 0)
+		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					   "cannot open '%s'", j->si->name);
+	rr.at = sp->start[c];
+	rr.end = c + 1 < sp->n ? sp->cut_end[c + 1] : UINT64_MAX;
+	err = linesrc_init_reader(&src, j->si->name, range_read, &rr);
+	if (!err) {
+		cc.src = &src;
+		src.lineno = sp->base[c] - 1;
+		src.offset = sp->start[c];
+		err = oomlog_parse_range(&src, j->si->name, j->si->src.host,
+					 &sink, &range);
+		linesrc_close(&src);
+	}
+	pthread_mutex_lock(&g->lock);
+	i = sp->covered_to[c] + 1;
+	*done = i >= sp->n;
+	j->bytes = (i < sp->n ? sp->start[i] : rr.at) - sp->start[c];
+	pthread_mutex_unlock(&g->lock);
+	close(rr.fd);
+	return err;
+}
+
+/* A whole plain file, on a worker. */
+static OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j)
+{
+	struct oomlog_sink sink = j->g->sink;
+	struct oomlens_error *err;
+	struct linesrc src;
+
+	sink.ctx = j;
+	err = linesrc_open(&src, j->si->src.path);
+	if (err)
+		return err;
+	err = oomlog_parse_lines(&src, j->si->name, j->si->src.host, &sink,
+				 NULL);
+	linesrc_close(&src);
+	return err;
+}
+
+static void *worker_main(void *arg)
+{
+	struct ingest *g = arg;
+	struct oomlens_error *init_err = patterns_thread_init();
+
+	pthread_mutex_lock(&g->lock);
+	for (;;) {
+		struct oomlens_error *err;
+		struct job *j;
+		bool done = true;
+
+		for (j = g->head; j; j = j->next)
+			if (j->is_file && j->state == J_QUEUED)
+				break;
+		if (!j) {
+			if (g->quit)
+				break;
+			pthread_cond_wait(&g->cond, &g->lock);
+			continue;
+		}
+		j->state = J_RUNNING;
+		if (j->split)
+			j->split->state[j->chunk] = J_RUNNING;
+		pthread_mutex_unlock(&g->lock);
+		if (init_err)
+			err = &oomlens_error_nomem;
+		else if (j->split)
+			err = run_chunk(j, &done);
+		else
+			err = run_file(j);
+		job_end(g, j, err, done);
+		pthread_mutex_lock(&g->lock);
+	}
+	pthread_mutex_unlock(&g->lock);
+	patterns_thread_release();
+	return NULL;
+}
+
+/* ---- the main thread: walking, and jobs -------------------------------- */
+
+/* FNV-1a: the key of a path in g->seen (a collision costs only a wait). */
+static uint64_t path_key(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h | 1; /* 0 marks an empty slot */
+}
+
+/* Was this path made into a job in this run? Then record it (if it can). */
+static bool path_seen(struct ingest *g, const char *path)
+{
+	uint64_t k = path_key(path);
+	size_t i;
+
+	if (g->cap_seen) {
+		for (i = k % g->cap_seen; g->seen[i]; i = (i + 1) % g->cap_seen)
+			if (g->seen[i] == k)
+				return true;
+	}
+	if (2 * (g->n_seen + 1) > g->cap_seen) {
+		size_t cap = g->cap_seen ? 2 * g->cap_seen : 64, n;
+		uint64_t *t = calloc(cap, sizeof(*t));
+
+		if (!t)
+			return true; /* not recorded: ask the writer, to be sure */
+		for (n = 0; n < g->cap_seen; n++)
+			if (g->seen[n]) {
+				for (i = g->seen[n] % cap; t[i];
+				     i = (i + 1) % cap)
+					;
+				t[i] = g->seen[n];
+			}
+		free(g->seen);
+		g->seen = t;
+		g->cap_seen = cap;
+	}
+	for (i = k % g->cap_seen; g->seen[i]; i = (i + 1) % g->cap_seen)
+		;
+	g->seen[i] = k;
+	g->n_seen++;
+	return false;
+}
 
 /*
  * A file's mtime in nanoseconds, if old enough to be a shortcut: one that
@@ -735,32 +1720,83 @@ static int64_t trusted_mtime(const struct stat *st)
  * hash of all of its bytes, into hex, which src then points to: the same
  * path and content as a source done before. Then it is counted as already
  * done and *done set; a file whose content is known under a new mtime has
- * the mtime recorded, so that the shortcut finds it next time.
+ * the mtime recorded, so that the shortcut finds it next time. Asked of the
+ * main thread's read-only connection, while the writer goes on: what it
+ * stores is of other files, but for a path named twice (or a database with
+ * no second connection), which waits for the writer to be idle.
+ */
+/*
+ * The shortcut: is src (its path) unchanged since it was read to its end,
+ * by size and (trusted) mtime, which it records in src? *db is the
+ * connection to ask: the main thread's read-only one while the writer
+ * goes on, or (a path named twice in this run, or no second connection)
+ * the writer's, once it is idle.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_unchanged(struct ingest *g, struct db_source *src, bool *done,
+		 struct db **db)
+{
+	struct stat st;
+
+	*done = false;
+	*db = g->rdb;
+	if (stat(src->path, &st) != 0)
+		return NULL; /* the reader says why */
+	if (!*db || path_seen(g, src->path)) {
+		writer_drain(g);
+		*db = g->rdb ? g->rdb : g->db;
+	}
+	if (run_failed(g))
+		return stopped();
+	src->size = (int64_t)st.st_size;
+	src->mtime_ns = trusted_mtime(&st);
+	return db_source_is_unchanged(*db, src->path, src->size, src->mtime_ns,
+				      done);
+}
+
+/*
+ * src hashed into hex: was a source of the same path and content read to
+ * its end? Then a new mtime is recorded, so that the shortcut finds it
+ * next time (with the writer's connection, once it is idle).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_hashed(struct ingest *g, struct db *db, struct db_source *src,
+	      const char *hex, bool *done)
+{
+	struct oomlens_error *err;
+	int64_t id;
+
+	src->content_xxh128 = hex;
+	err = db_source_is_done(db, src->path, hex, done);
+	if (!err && *done && src->mtime_ns > 0) {
+		writer_drain(g); /* the writer's connection, idle */
+		in_store = 1;
+		err = db_begin(g->db);
+		if (!err)
+			err = db_source_upsert(g->db, src, &id);
+		if (!err)
+			err = db_commit(g->db);
+		if (err)
+			oomlens_error_free(db_rollback(g->db));
+		stop_if_asked();
+	}
+	return err;
+}
+
+/*
+ * Has this file been read to its end before? The shortcut first; else the
+ * XXH3-128 hash of all of its bytes, into hex, which src then points to:
+ * the same path and content as a source done before. Then it is counted
+ * as already done and *done set.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 source_done(struct ingest *g, struct db_source *src,
 	    char hex[CONTENT_DIGEST_HEX], bool *done)
 {
 	struct oomlens_error *err;
-	struct stat st;
-	int64_t id;
+	struct db *db;
 
-	*done = false;
-	if (stat(src->path, &st) != 0)
-		return NULL; /* the reader says why */
-	/*
-	 * NEEDSWORK: the writer must be idle for this thread to use the
-	 * database, so a tree of many small files stores each one before the
-	 * next is parsed; a second, read-only connection would let the
-	 * parser go on (minding a file named twice).
-	 */
-	writer_drain(g);
-	if (writer_failed(g))
-		return oomlens_error_new(OOMLENS_ERR_DB, "stopped");
-	src->size = (int64_t)st.st_size;
-	src->mtime_ns = trusted_mtime(&st);
-	err = db_source_is_unchanged(g->db, src->path, src->size, src->mtime_ns,
-				     done);
+	err = source_unchanged(g, src, done, &db);
 	if (!err && !*done) {
 		err = content_digest_file(src->path, hex);
 		if (err) {
@@ -769,104 +1805,438 @@ source_done(struct ingest *g, struct db_source *src,
 			*done = true;
 			return NULL;
 		}
-		src->content_xxh128 = hex;
-		err = db_source_is_done(g->db, src->path, hex, done);
-		if (!err && *done && src->mtime_ns > 0) {
-			in_store = 1;
-			err = db_begin(g->db);
-			if (!err)
-				err = db_source_upsert(g->db, src, &id);
-			if (!err)
-				err = db_commit(g->db);
-			if (err)
-				oomlens_error_free(db_rollback(g->db));
-			stop_if_asked();
-		}
+		err = source_hashed(g, db, src, hex, done);
 	}
 	if (!err && *done)
 		g->already_done++;
 	return err;
 }
 
-static void on_warning(void *ctx, const char *source, uint64_t line,
-		       const char *text)
+/*
+ * The first cut (oomlog_is_cut()) whose line starts after byte from - 1
+ * (from > 0), read with fd into buf (SCAN_BLOCK bytes): its offset and
+ * that of the line after it; false if there is none (or the file cannot be
+ * read: then it is not split there).
+ */
+#define SCAN_BLOCK ((size_t)1 << 20)
+
+static bool find_cut(int fd, uint64_t from, char *buf, uint64_t *at,
+		     uint64_t *after)
 {
-	struct ingest *g = ctx;
+	static const char needle[] = "invoked oom-killer";
+	uint64_t pos = from - 1; /* lines start after a '\n' from here */
 
-	if (g->quiet)
-		return;
-	if (g->progress)
-		fputc('\n', stderr);
-	cli_print_warning("ingest", source, line, text);
-}
+	for (;;) {
+		ssize_t got = pread(fd, buf, SCAN_BLOCK, (off_t)pos);
+		const char *p, *end, *nl, *resume = NULL;
+		uint64_t next;
 
-static void on_skip(void *ctx, const char *name, const char *why, bool failed)
-{
-	struct ingest *g = ctx;
+		if (got <= 0)
+			return false;
+		end = buf + got;
+		nl = memchr(buf, '\n', (size_t)got);
+		if (!nl) {
+			pos += (uint64_t)got; /* inside a line of a MiB */
+			continue;
+		}
+		for (p = nl + 1; p < end;) {
+			const char *hit = memmem(p, (size_t)(end - p), needle,
+						 sizeof(needle) - 1);
+			const char *ls, *le, *ne = NULL;
 
-	g->skipped++;
-	if (failed)
-		g->status = EXIT_TROUBLE;
-	if (!g->quiet) {
-		if (g->progress)
-			fputc('\n', stderr);
-		cli_print(stderr, "oomlens ingest: skipped '%s': %s", name,
-			  why);
+			if (!hit)
+				break;
+			ls = memrchr(p, '\n', (size_t)(hit - p));
+			ls = ls ? ls + 1 : p;
+			le = memchr(hit, '\n', (size_t)(end - hit));
+			if (le)
+				ne = memchr(le + 1, '\n',
+					    (size_t)(end - le - 1));
+			if (!ne) {
+				resume = ls - 1; /* read again from its line */
+				break;
+			}
+			if (oomlog_is_cut(ls, (size_t)(le - ls), le + 1,
+					  (size_t)(ne - le - 1))) {
+				*at = pos + (uint64_t)(ls - buf);
+				*after = pos + (uint64_t)(le + 1 - buf);
+				return true;
+			}
+			p = le + 1;
+		}
+		if ((size_t)got < SCAN_BLOCK)
+			return false; /* the end of the file */
+		if (!resume) /* the last line may hold the needle's head */
+			resume = memrchr(buf, '\n', (size_t)got);
+		next = pos + (uint64_t)(resume - buf);
+		pos = next > pos ? next : pos + (uint64_t)got;
 	}
 }
 
 /*
- * Parse a source into batches handed to the writer as they fill, the last
- * one with the source to be marked read to its end. On a database error,
- * g->failure says what (once the writer is stopped); a source that cannot
- * be read is skipped (what was stored of it stays, not marked done, so a
- * rerun reads it again).
+ * Files smaller than this are not split (the chunk size then is a fourth
+ * of the file per worker, at least this); OOMLENS_SPLIT_BYTES sets the
+ * chunk size itself (tests use a tiny one), splitting any larger file.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-ingest_source(struct ingest *g, const struct db_source *src,
-	      struct oomlens_error *(*parse)(struct ingest *g, void *arg),
-	      void *arg, const char *name)
-{
-	struct oomlens_error *err;
+#define SPLIT_MIN_BYTES ((uint64_t)8 << 20)
 
-	g->src = *src;
-	g->src_name = name;
-	g->batch_limit = BATCH_FIRST;
-	err = pending_set_source(g, g->cur, true);
-	if (!err)
-		err = parse(g, arg);
-	if (!err && !writer_failed(g))
-		err = hand_over(g, true);
-	else
-		pending_clear(g->cur);
-	if (writer_failed(g)) {
-		oomlens_error_free(err);
-		return NULL;
+static void *grow(void *p, size_t n, size_t size, bool *failed)
+{
+	void *q = realloc(p, n * size);
+
+	*failed = *failed || !q;
+	return q ? q : p;
+}
+
+/*
+ * The chunks a big plain log is split into for the workers, or NULL (too
+ * small, a journal export, no cut found, or out of memory: one job then).
+ */
+/*
+ * Does the file hold more than DENSE_REPORTS reports in its first MiB?
+ * Storing such a log is what takes the time (P2 of make bench: the writer
+ * is busy throughout), and splitting it only makes the writer wait for
+ * the hash and share the cores with more parsers: it is read as one job.
+ */
+#define DENSE_REPORTS 4
+
+static bool dense(int fd, char *buf)
+{
+	ssize_t got = pread(fd, buf, SCAN_BLOCK, 0);
+	const char *p = buf, *end;
+	int n = 0;
+
+	if (got <= 0)
+		return false;
+	end = buf + got;
+	while (n <= DENSE_REPORTS &&
+	       (p = memmem(p, (size_t)(end - p), "invoked oom-killer", 18))) {
+		n++;
+		p++;
 	}
-	if (err) {
-		if (err->code != OOMLENS_ERR_IO)
-			return err;
-		/* an unreadable or corrupt file: say so, go on */
-		on_skip(g, name, err->message, true);
-		oomlens_error_free(err);
+	return n > DENSE_REPORTS;
+}
+
+/* The chunk size a file of size bytes is split by; 0: not split. */
+static uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
+{
+	uint64_t chunk = g->split_bytes;
+
+	if (!g->nworkers || size <= 0)
+		return 0;
+	if (chunk)
+		return (uint64_t)size > chunk ? chunk : 0;
+	chunk = (uint64_t)size / (4 * g->nworkers);
+	if (chunk < SPLIT_MIN_BYTES)
+		chunk = SPLIT_MIN_BYTES;
+	return (uint64_t)size >= 2 * chunk ? chunk : 0;
+}
+
+static void line_index_release(struct line_index *x)
+{
+	free(x->at);
+	free(x->lines);
+}
+
+/*
+ * The chunks a big plain log is split into for the workers, or NULL (too
+ * small, changed since it was indexed, a journal export, no cut found, or
+ * out of memory: one job then).
+ */
+static struct split *split_plan(struct ingest *g, const char *path,
+				int64_t size)
+{
+	uint64_t chunk = split_chunk_bytes(g, size), pos, at, after;
+	struct split *sp;
+	char head[4096], *buf;
+	bool failed = false;
+	size_t cap = 0, i;
+	ssize_t got;
+	int fd;
+
+	if (!chunk)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	got = pread(fd, head, sizeof(head), 0);
+	buf = malloc(SCAN_BLOCK);
+	sp = calloc(1, sizeof(*sp));
+	if (got <= 0 || journal_sniff(head, (size_t)got) != JOURNAL_NOT ||
+	    !buf || !sp || (!g->split_bytes && dense(fd, buf)))
+		goto fail;
+	for (pos = 0, at = 0, after = 0;;) {
+		if (sp->n == cap) {
+			cap = cap ? 2 * cap : 16;
+			sp->start = grow(sp->start, cap, sizeof(*sp->start),
+					 &failed);
+			sp->cut_end = grow(sp->cut_end, cap,
+					   sizeof(*sp->cut_end), &failed);
+			if (failed)
+				goto fail;
+		}
+		sp->start[sp->n] = at;
+		sp->cut_end[sp->n] = after;
+		sp->n++;
+		pos = at + chunk;
+		if (pos >= (uint64_t)size ||
+		    !find_cut(fd, pos, buf, &at, &after))
+			break;
+	}
+	if (sp->n < 2)
+		goto fail;
+	sp->base = calloc(sp->n, sizeof(*sp->base));
+	sp->ready = calloc(sp->n, sizeof(*sp->ready));
+	sp->merged = calloc(sp->n, sizeof(*sp->merged));
+	sp->covered_to = calloc(sp->n, sizeof(*sp->covered_to));
+	sp->probe = calloc(sp->n, sizeof(*sp->probe));
+	sp->state = calloc(sp->n, sizeof(*sp->state));
+	sp->jobs = calloc(sp->n, sizeof(*sp->jobs));
+	if (!sp->base || !sp->ready || !sp->merged || !sp->covered_to ||
+	    !sp->probe || !sp->state || !sp->jobs)
+		goto fail;
+	sp->unsafe_from = sp->n;
+	for (i = 0; i < sp->n; i++) {
+		sp->covered_to[i] = i;
+		sp->probe[i] = PROBE_OPEN;
+		sp->state[i] = J_QUEUED;
+	}
+	close(fd);
+	free(buf);
+	return sp;
+fail:
+	close(fd);
+	free(buf);
+	if (sp) {
+		sp->refs = 1;
+		split_put(sp);
 	}
 	return NULL;
 }
 
-struct stream_arg {
-	struct source_stream *s;
+/* A job for si, made and queued; NULL: out of memory. */
+static struct job *job_new(struct source_info *si, bool is_file,
+			   bool source_end)
+{
+	struct job *j = calloc(1, sizeof(*j));
+
+	if (j) {
+		j->si = si;
+		j->is_file = is_file;
+		j->source_end = source_end;
+		j->state = is_file ? J_QUEUED : J_RUNNING;
+		j->batch_limit = BATCH_FIRST;
+		j->stamp = si->stamp; /* host and ref_time; no boot time yet */
+	}
+	return j;
+}
+
+/* A whole plain file for the workers: one job. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+submit_file(struct ingest *g, struct source_info *si, int64_t size)
+{
+	struct job *j = job_new(si, true, true);
+
+	if (!j) {
+		source_info_free(si);
+		return &oomlens_error_nomem;
+	}
+	j->bytes = (uint64_t)(size > 0 ? size : 0);
+	job_submit(g, j);
+	return NULL;
+}
+
+/*
+ * A big plain log split while it is hashed: the hashing pass indexes its
+ * lines (struct line_index) and hands each chunk to the workers as soon as
+ * it has passed the chunk's cut (its first line number then known), so
+ * that parsing starts at once. The writer stores none of it until the
+ * hash says the file is new; else its jobs are cancelled.
+ */
+struct split_pass {
+	struct ingest *g;
+	struct source_info *si;
+	struct split *sp;
+	struct line_index idx;
+	int fd;
+	char *buf; /* COUNT_BLOCK bytes */
+	size_t next; /* the next chunk to hand over */
+	bool nomem;
 };
 
-static OOMLENS_MUST_CHECK struct oomlens_error *parse_stream(struct ingest *g,
-							     void *arg)
+/* Hand chunk c over (lost: the pass failed; the chunk before reads on). */
+static void pass_chunk(struct split_pass *ps, size_t c, bool lost)
 {
-	struct source_stream *s = ((struct stream_arg *)arg)->s;
-	struct oomlens_error *err;
+	struct split *sp = ps->sp;
+	struct job *j = job_new(ps->si, true, c + 1 == sp->n);
+	uint64_t k = 0;
+	bool known =
+		!lost && !ps->idx.failed &&
+		newlines_before(&ps->idx, ps->fd, ps->buf, sp->start[c], &k);
 
-	g->stream = s;
-	err = oomlog_parse_lines(s->lines, s->name, s->host, &g->sink, NULL);
-	g->stream = NULL;
-	return err;
+	if (!j) {
+		ps->nomem = true;
+		return;
+	}
+	pthread_mutex_lock(&ps->g->lock);
+	sp->base[c] = k + 1;
+	if ((!known || sp->start[c] > ps->idx.long_start) &&
+	    c < sp->unsafe_from)
+		sp->unsafe_from = c;
+	sp->ready[c] = true;
+	pthread_cond_broadcast(&ps->g->cond);
+	pthread_mutex_unlock(&ps->g->lock);
+	j->split = sp;
+	j->chunk = c;
+	if (c)
+		j->batch_limit = BATCH_INCIDENTS; /* the writer has begun */
+	job_submit(ps->g, j);
+}
+
+/* content_digest_file_each()'s callback: index, hand chunks over. */
+static void pass_block(void *ctx, const char *block, size_t n)
+{
+	struct split_pass *ps = ctx;
+
+	index_block(&ps->idx, block, n);
+	while (!ps->nomem && ps->next < ps->sp->n &&
+	       ps->sp->start[ps->next] <= ps->idx.end)
+		pass_chunk(ps, ps->next++, false);
+}
+
+/* Under no lock: cancel every job of a split source, and let it go. */
+static void split_cancel(struct ingest *g, struct source_info *si,
+			 struct split *sp)
+{
+	size_t c;
+
+	pthread_mutex_lock(&g->lock);
+	for (c = 0; c < sp->n; c++) {
+		struct job *j = sp->jobs[c];
+
+		if (!j)
+			continue;
+		j->cancel = true;
+		if (j->state == J_QUEUED)
+			j->state = J_DONE;
+		if (sp->state[c] == J_QUEUED)
+			sp->state[c] = J_DONE;
+		while (j->out) {
+			struct pending *p = j->out;
+
+			j->out = p->next;
+			batch_put_locked(g, p);
+		}
+		j->out_tail = NULL;
+	}
+	si->confirmed = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * s, a plain file that is not done by the shortcut and is big enough to
+ * split: split it while hashing it, as above. *handled false: it was not
+ * split (no cut found...), the caller reads it as one job.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+split_source(struct ingest *g, struct source_stream *s, struct db *db,
+	     struct db_source *src, bool *handled)
+{
+	struct split_pass ps = {g,  NULL, NULL, {.long_start = UINT64_MAX},
+				-1, NULL, 0,	false};
+	struct oomlens_error *err;
+	char hex[CONTENT_DIGEST_HEX], *hash = NULL;
+	bool done = false;
+
+	*handled = false;
+	ps.sp = split_plan(g, src->path, s->size);
+	if (!ps.sp)
+		return NULL;
+	ps.si = source_info_new(src, s->name, s);
+	ps.fd = open(src->path, O_RDONLY | O_CLOEXEC);
+	ps.buf = malloc(COUNT_BLOCK);
+	if (!ps.si || ps.fd < 0 || !ps.buf) {
+		source_info_free(ps.si);
+		if (ps.fd >= 0)
+			close(ps.fd);
+		free(ps.buf);
+		ps.sp->refs = 1;
+		split_put(ps.sp);
+		return NULL;
+	}
+	*handled = true;
+	ps.si->capped_here = true;
+	ps.si->confirmed = false;
+	ps.sp->refs = (unsigned)ps.sp->n;
+	g->split_files++;
+	g->split_chunks += ps.sp->n;
+	err = content_digest_file_each(src->path, hex, pass_block, &ps);
+	while (!ps.nomem && ps.next < ps.sp->n) /* past the end it read */
+		pass_chunk(&ps, ps.next++, true);
+	close(ps.fd);
+	free(ps.buf);
+	line_index_release(&ps.idx);
+	if (ps.nomem) {
+		/* NEEDSWORK: the chunks never made leak the source */
+		pthread_mutex_lock(&g->lock);
+		if (ps.sp->unsafe_from > ps.next)
+			ps.sp->unsafe_from = ps.next;
+		for (; ps.next < ps.sp->n; ps.next++)
+			ps.sp->ready[ps.next] = true;
+		pthread_mutex_unlock(&g->lock);
+		split_cancel(g, ps.si, ps.sp);
+		oomlens_error_free(err);
+		return &oomlens_error_nomem;
+	}
+	if (err) {
+		split_cancel(g, ps.si, ps.sp);
+		on_skip(g, src->path, err->message, true);
+		oomlens_error_free(err);
+		return NULL;
+	}
+	hash = strdup(hex);
+	err = hash ? source_hashed(g, db, src, hex, &done)
+		   : &oomlens_error_nomem;
+	if (err || done) {
+		free(hash);
+		split_cancel(g, ps.si, ps.sp);
+		if (!err)
+			g->already_done++;
+		return err;
+	}
+	pthread_mutex_lock(&g->lock);
+	ps.si->src.content_xxh128 = hash;
+	ps.si->confirmed = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	return NULL;
+}
+/*
+ * A source the main thread parses itself (through parse, from arg): one
+ * job, its batches stored in their turn.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run_inline(struct ingest *g, struct source_info *si, const char *host,
+	   struct linesrc *lines, const struct dump_state *d, uint64_t bytes)
+{
+	struct oomlog_sink sink = g->sink;
+	struct oomlens_error *err;
+	struct job *j = job_new(si, false, true);
+
+	if (!j) {
+		source_info_free(si);
+		return &oomlens_error_nomem;
+	}
+	j->bytes = bytes;
+	job_submit(g, j);
+	sink.ctx = j;
+	if (d)
+		err = oomlog_parse_text(d->log, d->log_len, si->name, &sink);
+	else
+		err = oomlog_parse_lines(lines, si->name, host, &sink, NULL);
+	job_end(g, j, err, true);
+	return NULL;
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -874,47 +2244,70 @@ on_stream(void *ctx, struct source_stream *s)
 {
 	struct ingest *g = ctx;
 	struct db_source src = {0};
-	struct stream_arg arg = {s};
+	struct source_info *si;
 	struct oomlens_error *err;
 	char hex[CONTENT_DIGEST_HEX];
 	/* a file on disk, not a pipe (size -1), that may be opened again */
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-") &&
 			  s->size >= 0;
-	bool done = false;
+	bool to_workers = plain_file && g->nworkers && s->format &&
+			  !strcmp(s->format, "plain");
+	bool done = false, handled = false;
+	struct db *db;
 
 	src.path = s->name;
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
 	src.format = s->format;
 	src.host = s->host;
-	if (plain_file && ((err = source_done(g, &src, hex, &done)) || done))
+	if (to_workers && split_chunk_bytes(g, s->size) && g->rdb) {
+		/* the hash while the workers parse it already */
+		err = source_unchanged(g, &src, &done, &db);
+		if (!err && done)
+			g->already_done++;
+		if (!err && !done && db == g->rdb)
+			err = split_source(g, s, db, &src, &handled);
+		if (err || done || handled)
+			goto out;
+		if ((err = content_digest_file(src.path, hex))) {
+			on_skip(g, src.path, err->message, true);
+			oomlens_error_free(err);
+			return NULL;
+		}
+		if ((err = source_hashed(g, db, &src, hex, &done)) || done) {
+			g->already_done += done;
+			return err;
+		}
+	} else if (plain_file &&
+		   ((err = source_done(g, &src, hex, &done)) || done)) {
 		return err;
-	err = ingest_source(g, &src, parse_stream, &arg, s->name);
-	if (err || writer_failed(g))
-		return err ? err : oomlens_error_new(OOMLENS_ERR_DB, "stopped");
-	g->bytes += s->size > 0 ? (uint64_t)s->size : 0;
-	g->at = 0;
+	}
+	if (run_failed(g))
+		return stopped();
+	si = source_info_new(&src, s->name, s);
+	if (!si)
+		return &oomlens_error_nomem;
+	if (to_workers)
+		err = submit_file(g, si, s->size);
+	else
+		err = run_inline(g, si, s->host, s->lines, NULL,
+				 s->size > 0 ? (uint64_t)s->size : 0);
+out:
+	if (!err && run_failed(g))
+		err = stopped();
 	progress(g, false);
-	return NULL;
+	return err;
 }
-
 /*
  * A vmcore found among the PATHs: its log's incidents, each stored with
- * every process's state from memory, in one transaction.
+ * every process's state from memory.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *parse_dump(struct ingest *g,
-							   void *arg)
-{
-	const struct dump_state *d = arg;
-
-	return oomlog_parse_text(d->log, d->log_len, g->dump_path, &g->sink);
-}
-
 static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 							      const char *path)
 {
 	struct vmcore_options opt = {.force = g->force,
 				     .timeout_secs = g->dump_timeout};
 	struct db_source src = {0};
+	struct source_info *si;
 	struct dump_state d;
 	struct oomlens_error *err;
 	char hex[CONTENT_DIGEST_HEX];
@@ -928,7 +2321,13 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	src.size = OOM_VAL_NONE;
 	if ((err = source_done(g, &src, hex, &done)) || done)
 		return err;
-	/* each dump in a child: a library crash costs the dump, not the run */
+	/*
+	 * Each dump in a child: a library crash costs the dump, not the run.
+	 * The child is forked with the other threads idle (waiting on a
+	 * condition, holding no lock): a thread busy in malloc or stdio at
+	 * the fork would leave the child a lock no one releases.
+	 */
+	writer_drain(g);
 	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);
 	if (err) {
 		char why[1024];
@@ -946,26 +2345,30 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 		/* read and stored, so counted as a source, not as a skip */
 		g->status = EXIT_TROUBLE;
 		if (!g->quiet) {
+			pthread_mutex_lock(&g->print_lock);
 			if (g->progress)
 				fputc('\n', stderr);
 			cli_print(stderr,
 				  "oomlens ingest: '%s': vmcore read in part "
 				  "(damaged); what was read is stored",
 				  path);
+			pthread_mutex_unlock(&g->print_lock);
 		}
 	}
 	src.format = "vmcore";
-	g->dump = &d;
-	g->dump_path = path;
-	err = ingest_source(g, &src, parse_dump, &d, path);
-	writer_drain(g); /* the writer reads d until then */
-	if (!err && writer_failed(g))
-		err = oomlens_error_new(OOMLENS_ERR_DB, "stopped");
-	if (!err) {
-		g->vmcores++;
-		g->bytes += src.size > 0 ? (uint64_t)src.size : 0;
+	si = source_info_new(&src, path, NULL);
+	if (!si) {
+		dump_state_release(&d);
+		return &oomlens_error_nomem;
 	}
-	g->dump = NULL;
+	si->dump = &d;
+	si->dump_path = path;
+	err = run_inline(g, si, NULL, NULL, &d, 0);
+	writer_drain(g); /* the writer reads d until then */
+	if (!err && run_failed(g))
+		err = stopped();
+	if (!err)
+		g->vmcores++;
 	dump_state_release(&d);
 	return err;
 }
@@ -989,6 +2392,7 @@ int cmd_ingest(int argc, char **argv)
 		{"force", no_argument, NULL, 'F'},
 		{"dump-timeout", required_argument, NULL, 'T'},
 		{"wait", required_argument, NULL, 'w'},
+		{"jobs", required_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -999,13 +2403,15 @@ int cmd_ingest(int argc, char **argv)
 				 .ctx = &g,
 				 .command = "ingest"};
 	struct oomlens_error *err = NULL;
-	const char *db_path = NULL;
+	const char *db_path = NULL, *split_env;
+	struct db_options ro;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN);
 	double wait;
 	char *end;
 	int c, i;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:qh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:qj:h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			db_path = optarg;
@@ -1045,6 +2451,17 @@ int cmd_ingest(int argc, char **argv)
 			opt.wait_ms =
 				wait * 1000 >= 1 ? (int64_t)(wait * 1000) : 1;
 			break;
+		case 'j':
+			jobs = strtol(optarg, &end, 10);
+			if (end == optarg || *end || jobs < 1 ||
+			    jobs > MAX_JOBS) {
+				cli_print(
+					stderr,
+					"oomlens ingest: bad --jobs '%s': a number of threads, 1 to %d",
+					optarg, MAX_JOBS);
+				return EXIT_TROUBLE;
+			}
+			break;
 		case 'h':
 			fputs(ingest_usage, stdout);
 			return 0;
@@ -1066,21 +2483,54 @@ int cmd_ingest(int argc, char **argv)
 	if (err) {
 		return cli_fail("ingest", err);
 	}
+	/* the main thread's questions, while the writer stores */
+	ro = opt;
+	ro.read_only = true;
+	if (strcmp(db_path, ":memory:") && db_open_with(&g.rdb, db_path, &ro))
+		g.rdb = NULL; /* then it waits for the writer to be idle */
 	g.started = now();
 	g.sink.incident = on_incident;
 	g.sink.event = on_event;
 	g.sink.warning = on_warning;
-	g.sink.ctx = &g;
 	g.status = 0;
-	err = writer_start(&g);
+	g.nworkers = jobs < 2 ? 0 : (size_t)jobs;
+	split_env = getenv("OOMLENS_SPLIT_BYTES");
+	if (split_env && *split_env)
+		g.split_bytes = strtoull(split_env, NULL, 10);
+	if (!g.split_bytes)
+		split_env = NULL;
+	pthread_mutex_init(&g.lock, NULL);
+	pthread_mutex_init(&g.print_lock, NULL);
+	pthread_cond_init(&g.cond, NULL);
+	err = oomlog_library_init();
+	if (!err)
+		err = pipeline_start(&g);
 	for (i = optind; i < argc && !err; i++)
 		err = source_walk_claim(argv[i], on_stream, on_skip, on_file,
 					&g, NULL);
-	writer_stop(&g); /* what was handed over is stored first */
+	pipeline_stop(&g); /* what was made is parsed and stored first */
 	progress(&g, true);
+	if (split_env) /* what the tests of splitting check it did */
+		cli_print(
+			stderr,
+			"oomlens ingest: split %llu files into %llu chunks, read on over %llu cuts",
+			(unsigned long long)g.split_files,
+			(unsigned long long)g.split_chunks,
+			(unsigned long long)g.split_read_on);
 	oomlog_library_release();
 	g.superseded = (uint64_t)db_superseded(g.db);
+	db_close(g.rdb);
 	db_close(g.db);
+	free(g.seen);
+	pthread_mutex_destroy(&g.lock);
+	pthread_mutex_destroy(&g.print_lock);
+	pthread_cond_destroy(&g.cond);
+	if (!g.failure && g.fatal) {
+		oomlens_error_free(err);
+		err = g.fatal;
+		g.fatal = NULL;
+	}
+	oomlens_error_free(g.fatal);
 	if (g.failure) {
 		/* the database failed: say so, and what was kept */
 		oomlens_error_free(err);

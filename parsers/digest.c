@@ -36,6 +36,14 @@ void content_digest_bytes(const void *data, size_t n,
 struct oomlens_error *content_digest_file(const char *path,
 					  char hex[CONTENT_DIGEST_HEX])
 {
+	return content_digest_file_each(path, hex, NULL, NULL);
+}
+
+struct oomlens_error *
+content_digest_file_each(const char *path, char hex[CONTENT_DIGEST_HEX],
+			 void (*each)(void *ctx, const char *block, size_t n),
+			 void *ctx)
+{
 	struct oomlens_error *err = NULL;
 	XXH3_state_t *state;
 	char *buf;
@@ -70,6 +78,8 @@ struct oomlens_error *content_digest_file(const char *path,
 				"cannot hash '%s': XXH3_128bits_update", path);
 			goto out;
 		}
+		if (each)
+			each(ctx, buf, (size_t)got);
 	}
 	if (got < 0) {
 		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,

@@ -23,6 +23,16 @@
 OOMLENS_MUST_CHECK struct oomlens_error *
 content_digest_file(const char *path, char hex[CONTENT_DIGEST_HEX]);
 
+/*
+ * content_digest_file() that shows each block it reads to each (in file
+ * order; the block is borrowed for the call), so that one reading of the
+ * file serves another pass over its bytes. each may be NULL.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+content_digest_file_each(const char *path, char hex[CONTENT_DIGEST_HEX],
+			 void (*each)(void *ctx, const char *block, size_t n),
+			 void *ctx);
+
 /* Hash n bytes held in memory into hex. */
 void content_digest_bytes(const void *data, size_t n,
 			  char hex[CONTENT_DIGEST_HEX]);

@@ -92,10 +92,28 @@ struct oomlog {
 	const struct log_line *ll;
 	struct strbuf clean; /* a line whose NUL bytes were dealt with */
 	uint64_t long_warned; /* the last line warned about as over-long */
+
+	/* a range of a split file (oomlog_parse_range()), or NULL */
+	const struct oomlog_range *range;
+	bool probe_open; /* the range's probe is not yet told */
+	bool kv_depends; /* a match before kv was read could depend on it */
 };
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
 handle(struct oomlog *log, const char *msg, size_t n);
+
+/*
+ * Tell the range's caller whether what was parsed before the release was
+ * known could depend on it (oomlog_range.probe): once, before anything
+ * goes to the sink.
+ */
+static void probe_end(struct oomlog *log, bool depends)
+{
+	if (!log->probe_open)
+		return;
+	log->probe_open = false;
+	log->range->probe(log->range->ctx, depends);
+}
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -118,8 +136,12 @@ source_warn(struct oomlog *log, uint64_t line, const char *fmt, ...)
 
 		oom_incident_warn(log->cur, pos, "%s", text);
 	}
-	if (++log->stats.warnings <= OOMLOG_MAX_WARNINGS && log->sink.warning)
+	/* a range's warnings are capped by its caller, for the whole file */
+	if ((++log->stats.warnings <= OOMLOG_MAX_WARNINGS || log->range) &&
+	    log->sink.warning) {
+		probe_end(log, true);
 		log->sink.warning(log->sink.ctx, log->source, line, text);
+	}
 }
 
 /*
@@ -168,11 +190,35 @@ static bool group_is(const struct pat_match *m, const char *name,
 	       memcmp(s, text, n) == 0;
 }
 
+/*
+ * Before a range's parser has read a release (kv 0), rows are tried in
+ * table order: would another row, tried first for some release, match
+ * too? Then the match could depend on the release (m stays as it was).
+ */
+static bool another_row_matches(enum pat_family f, const char *s, size_t n,
+				struct pat_match *m)
+{
+	struct pat_match other;
+	size_t i;
+
+	for (i = m->index + 1; i < pat_nrows; i++)
+		if (pat_rows[i].family == f &&
+		    patterns_match_row(i, s, n, &other)) {
+			/* the match data is shared: match m's row again */
+			patterns_match_row(m->index, s, n, m);
+			return true;
+		}
+	return false;
+}
+
 static bool match(struct oomlog *log, enum pat_family f, const char *s,
 		  size_t n, struct pat_match *m)
 {
 	if (!patterns_match(f, s, n, log->kv, m))
 		return false;
+	if (log->probe_open && !log->kv_depends &&
+	    another_row_matches(f, s, n, m))
+		log->kv_depends = true;
 	if (n > MAX_MATCH_LEN && log->long_warned != log->pos.line) {
 		log->long_warned = log->pos.line;
 		source_warn(
@@ -536,6 +582,7 @@ close_incident(struct oomlog *log)
 		inc->truncated = true;
 	inc->constraint = decide_constraint(inc);
 	log->stats.incidents++;
+	probe_end(log, true);
 	return log->sink.incident(log->sink.ctx, inc);
 }
 
@@ -628,6 +675,8 @@ static void on_banner(struct oomlog *log, const struct pat_match *m)
 	if (pat_group(m, "release", &rel, &n)) {
 		inc->kernel_release = oom_incident_str(inc, rel, n);
 		log->kv = kversion_parse(rel, n);
+		/* from here on, the same as a parser that read all before */
+		probe_end(log, log->kv_depends);
 	}
 	if (inc->trigger.pid == OOM_VAL_NONE)
 		inc->trigger.pid = pat_int(m, "pid");
@@ -1084,6 +1133,7 @@ static void guess_columns(struct oomlog *log, size_t numbers)
 	unsigned best_dist = ~0u;
 	size_t i;
 
+	log->kv_depends = log->kv_depends || log->probe_open;
 	for (i = 0; i < table_nlayouts; i++) {
 		const struct table_layout *l = &table_layouts[i];
 		size_t cols = 1;
@@ -1323,6 +1373,7 @@ emit_event(struct oomlog *log, const struct pat_match *m, const char *msg,
 	ev.uptime = ll->uptime;
 	ev.pos = log->pos;
 	log->stats.events++;
+	probe_end(log, true);
 	return log->sink.event(log->sink.ctx, &ev);
 }
 
@@ -1964,7 +2015,8 @@ struct oomlens_error *oomlog_finish(struct oomlog *log)
 
 	if (err)
 		return err;
-	if (log->stats.warnings > OOMLOG_MAX_WARNINGS && log->sink.warning) {
+	if (log->stats.warnings > OOMLOG_MAX_WARNINGS && log->sink.warning &&
+	    !log->range) {
 		char text[80];
 
 		snprintf(text, sizeof(text), "%llu more warnings not shown",
@@ -2180,21 +2232,57 @@ parse_journal(struct oomlog *log, struct linesrc *src, bool *done)
 	return NULL;
 }
 
-struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
-					 const char *host,
-					 const struct oomlog_sink *sink,
-					 struct oomlog_stats *stats)
+/*
+ * A range's reader has ended: ask its caller whether to read on. At a cut,
+ * the line held (the cut) is handled, which ends the incident before it,
+ * and the incident the cut opens is dropped: the next range gives it.
+ * *more is true to read on.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *range_end(struct oomlog *log,
+							  bool *more)
+{
+	const struct oomlog_range *r = log->range;
+	enum oomlog_range_next next;
+	struct oomlens_error *err;
+
+	*more = false;
+	if (!r || !r->at_end)
+		return NULL;
+	/* whatever comes after, this parser saw no release before it */
+	probe_end(log, true);
+	next = r->at_end(r->ctx, log->kv, log->fb_pending);
+	if (next == OOMLOG_RANGE_READ_ON) {
+		*more = true;
+		return NULL;
+	}
+	if (next == OOMLOG_RANGE_ENDED)
+		return NULL;
+	if ((err = flush_pending(log)))
+		return err;
+	oom_incident_free(log->cur);
+	log->cur = NULL;
+	log->st = ST_IDLE;
+	return NULL;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+parse_lines(struct linesrc *src, const char *name, const char *host,
+	    const struct oomlog_sink *sink, struct oomlog_stats *stats,
+	    const struct oomlog_range *range)
 {
 	struct oomlens_error *err;
 	struct oomlog *log;
 	struct line line;
-	bool got, journal;
+	bool got, journal = false, more;
 	uint64_t cut = 0, idle_run = 0;
 
 	if ((err = oomlog_new(&log, name, sink)))
 		return err;
 	log->default_host = host;
-	err = parse_journal(log, src, &journal);
+	log->range = range;
+	log->probe_open = range && !range->head && range->probe;
+	if (!range || range->head)
+		err = parse_journal(log, src, &journal);
 	if (err)
 		err = oomlens_error_wrap(err, "%s", name);
 	for (; !err && !journal;) {
@@ -2215,8 +2303,13 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 			}
 			idle_run = 0;
 		}
-		if ((err = linesrc_next(src, &line, &got)) || !got)
+		if ((err = linesrc_next(src, &line, &got)))
 			break;
+		if (!got) {
+			if ((err = range_end(log, &more)) || !more)
+				break;
+			continue;
+		}
 		cut += line.cut;
 		if (line.cut)
 			source_warn(
@@ -2235,11 +2328,66 @@ struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
 	}
 	if (!err)
 		err = oomlog_finish(log);
+	if (!err)
+		probe_end(log, log->kv_depends);
 	log->stats.cut_lines = cut;
 	if (stats)
 		*stats = log->stats;
 	oomlog_free(log);
 	return err;
+}
+
+struct oomlens_error *oomlog_parse_lines(struct linesrc *src, const char *name,
+					 const char *host,
+					 const struct oomlog_sink *sink,
+					 struct oomlog_stats *stats)
+{
+	return parse_lines(src, name, host, sink, stats, NULL);
+}
+
+struct oomlens_error *oomlog_parse_range(struct linesrc *src, const char *name,
+					 const char *host,
+					 const struct oomlog_sink *sink,
+					 const struct oomlog_range *range)
+{
+	return parse_lines(src, name, host, sink, NULL, range);
+}
+
+bool oomlog_is_cut(const char *line, size_t len, const char *next,
+		   size_t next_len)
+{
+	struct log_line ll, nl;
+	struct pat_match m;
+	const char *s;
+	size_t n;
+
+	if (!next || len > JOINER_MAX_MESSAGE || next_len > LINESRC_MAX_LINE ||
+	    memchr(line, '\0', len) || memchr(line, '\r', len) ||
+	    memchr(next, '\0', next_len) || memchr(next, '\r', next_len) ||
+	    patterns_init() || resolve_rows())
+		return false;
+	/* both prefixed: neither is joined to the line before it */
+	prefix_parse(line, len, &ll);
+	prefix_parse(next, next_len, &nl);
+	if (ll.style == PREFIX_NONE || ll.style == PREFIX_JOURNAL_META ||
+	    nl.style == PREFIX_NONE)
+		return false;
+	s = ll.msg;
+	n = ll.msg_len;
+	scan_trim(&s, &n);
+	/* handle() opens a report there, whatever state it was in */
+	return n && s[0] != '[' && !scan_starts(s, n, "Possible fork-bomb") &&
+	       !scan_find(s, n, "#012") && scan_find(s, n, "oom-killer") &&
+	       patterns_match(FAM_TRIGGER, s, n, 0, &m);
+}
+
+struct oomlens_error *oomlog_library_init(void)
+{
+	struct oomlens_error *err = patterns_init();
+
+	if (err || (err = resolve_rows()))
+		return err;
+	return build_idle_set();
 }
 
 struct oomlens_error *oomlog_parse_file(const char *path,

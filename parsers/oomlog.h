@@ -78,6 +78,13 @@ const struct scan_set *oomlog_idle_set(void);
 
 /* Free the compiled pattern tables (before exit; parsing compiles them again). */
 void oomlog_library_release(void);
+/*
+ * Compile the pattern tables and build what every parser shares, once,
+ * before parsers run on several threads (each further thread then calls
+ * patterns_init()'s thread counterpart, parsers/patterns.h). Errors: as
+ * oomlog_new()'s.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *oomlog_library_init(void);
 
 /*
  * Parse every line of src into sink. name names the source in incidents and
@@ -89,6 +96,64 @@ struct linesrc;
 OOMLENS_MUST_CHECK struct oomlens_error *
 oomlog_parse_lines(struct linesrc *src, const char *name, const char *host,
 		   const struct oomlog_sink *sink, struct oomlog_stats *stats);
+
+/*
+ * A big plain log may be parsed in byte ranges, one per thread
+ * (cli/cmd-ingest.c), each but the first starting at a cut: a line where
+ * any parser opens a new report whatever it read before, so that one
+ * starting afresh there gives what one that read every line before would,
+ * but for two things: the release the file stated last (rows expected for
+ * it are tried first) and a fork-bomb warning waiting for its report.
+ * oomlog_is_cut() tells a cut: an OOM trigger line with a log prefix and
+ * nothing a line may hold that is read apart (NUL, CR, "#012"), followed
+ * by a line with a log prefix (so neither is joined to the line before).
+ */
+bool oomlog_is_cut(const char *line, size_t len, const char *next,
+		   size_t next_len);
+
+enum oomlog_range_next {
+	OOMLOG_RANGE_STOP, /* end at the cut */
+	OOMLOG_RANGE_READ_ON, /* the reader has more: read on */
+	OOMLOG_RANGE_ENDED, /* the file has ended: finish */
+};
+
+struct oomlog_range {
+	/* the file's first range (a journal export is looked for there) */
+	bool head;
+	/*
+	 * Called when the range's reader ends (src->eof) with the next
+	 * range's cut read but not handled; kv is the release this parser
+	 * read last (0: none), fb_pending whether a fork-bomb warning waits
+	 * for its report. If both are 0, the next range's parser gives what
+	 * this one would. STOP: the cut is handled (so the report before it
+	 * ends, to the sink) and the report it opens dropped; READ_ON: the
+	 * caller made more input readable and cleared src->eof; ENDED: the
+	 * input has ended, as in oomlog_parse_lines(). NULL: ENDED.
+	 */
+	enum oomlog_range_next (*at_end)(void *ctx, unsigned kv,
+					 bool fb_pending);
+	/*
+	 * Not for the head: called once, before anything goes to the sink,
+	 * or when the parser first reads a release, or at the end, at the
+	 * latest before at_end. depends is false when nothing parsed before
+	 * the parser read a release could have gone otherwise with the one
+	 * the file stated before the range (no message that two rows match,
+	 * no task table without its header), true when it could, or when
+	 * that cannot be told yet. May be NULL.
+	 */
+	void (*probe)(void *ctx, bool depends);
+	void *ctx;
+};
+
+/*
+ * oomlog_parse_lines() of a range of a plain log: src's line numbers and
+ * offsets are the file's (its caller sets them), and every warning goes to
+ * the sink (the caller caps them for the whole file).
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+oomlog_parse_range(struct linesrc *src, const char *name, const char *host,
+		   const struct oomlog_sink *sink,
+		   const struct oomlog_range *range);
 
 /*
  * Parse a whole file ("-" for standard input) into sink. display_name, if

@@ -552,7 +552,12 @@ static const struct {
 /* Each row's needle (NULL: none) and its length. */
 static const char **needle_of;
 static size_t *needle_len;
-static pcre2_match_data *match_data;
+/*
+ * Each thread matches into its own match data (patterns_thread_init()), so
+ * that parsers may run on several threads at once; the compiled table is
+ * shared and read only once patterns_init() has returned.
+ */
+static _Thread_local pcre2_match_data *match_data;
 /*
  * Each row's table of named groups, as PCRE2 keeps it (entries of
  * `size` bytes: the group number in two bytes, then the name and its
@@ -586,9 +591,12 @@ typedef uint64_t row_set;
  * known set. Index 256: an empty subject, which only the latter may match.
  */
 static row_set fam_first[FAM_COUNT][257];
-/* The rows whose version range holds kv_cached (patterns_match()'s kv). */
-static unsigned kv_cached[FAM_COUNT];
-static row_set in_range_cached[FAM_COUNT];
+/*
+ * The rows whose version range holds kv_cached (patterns_match()'s kv): a
+ * cache of each thread's own.
+ */
+static _Thread_local unsigned kv_cached[FAM_COUNT];
+static _Thread_local row_set in_range_cached[FAM_COUNT];
 
 /*
  * The set of first bytes of any subject code can match, if code is anchored
@@ -743,12 +751,26 @@ struct oomlens_error *patterns_init(void)
 		pcre2_set_match_limit(match_ctx, MATCH_LIMIT);
 		pcre2_set_depth_limit(match_ctx, DEPTH_LIMIT);
 	}
-	match_data = pcre2_match_data_create(32, NULL);
+	if (!match_data)
+		match_data = pcre2_match_data_create(32, NULL);
 	if (!match_data || !match_ctx) {
 		patterns_release();
 		return &oomlens_error_nomem;
 	}
 	return NULL;
+}
+
+struct oomlens_error *patterns_thread_init(void)
+{
+	if (!match_data)
+		match_data = pcre2_match_data_create(32, NULL);
+	return match_data ? NULL : &oomlens_error_nomem;
+}
+
+void patterns_thread_release(void)
+{
+	pcre2_match_data_free(match_data);
+	match_data = NULL;
 }
 
 /* Free p and forget it, so that a second release is harmless. */
@@ -793,6 +815,8 @@ static bool match_code(size_t i, const char *s, size_t n, struct pat_match *m)
 
 	if (needle_of[i] && !scan_find_n(s, n, needle_of[i], needle_len[i]))
 		return false;
+	if (!match_data && patterns_thread_init())
+		return false; /* a thread that did not call it, out of memory */
 	rc = jitted[i] ? pcre2_jit_match(codes[i], (PCRE2_SPTR)s, n, 0, 0,
 					 match_data, match_ctx)
 		       : pcre2_match(codes[i], (PCRE2_SPTR)s, n, 0,

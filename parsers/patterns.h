@@ -68,9 +68,19 @@ struct pat_match {
 	size_t index;
 };
 
-/* Compile every row (once). Errors: CORRUPT naming the row, NOMEM. */
+/*
+ * Compile every row (once). Errors: CORRUPT naming the row, NOMEM. Call it
+ * (and patterns_release()) from one thread while no other matches.
+ */
 OOMLENS_MUST_CHECK struct oomlens_error *patterns_init(void);
 void patterns_release(void);
+/*
+ * Each further thread that matches, once patterns_init() has returned:
+ * its own match data (a struct pat_match points into it), before its first
+ * match; patterns_thread_release() before it ends. Errors: NOMEM.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *patterns_thread_init(void);
+void patterns_thread_release(void);
 
 /*
  * Match s[0..n) against the rows of family f. When kv is non-zero, rows whose

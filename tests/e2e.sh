@@ -872,6 +872,8 @@ expect 0 "csv: report --incident 1 --table tasks" -- "$bin" report --db "$tmp/cs
 expect 2 "csv: report --summary has no csv" -- "$bin" report --db "$tmp/csv.db" --format csv --summary
 # sosreports, case folders, supportconfigs; wall-clock time (issues 15, 16)
 . tests/e2e-sos.sh
+# parser worker threads, and big logs split across them (issue 16)
+. tests/e2e-jobs.sh
 # scripts/check-cycles.sh (make check-cycles) on made-up call graphs: a
 # cycle between two files of core/ fails and is named; one through two
 # modules also as a module cycle; a chain passes.

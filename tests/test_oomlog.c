@@ -966,6 +966,142 @@ START_TEST(lines_over_the_cap_are_warned_about)
 }
 END_TEST
 
+/* ---- byte ranges of a split log (oomlog_parse_range()) ---------------- */
+
+#define TRIG_LINE_510                                                          \
+	"[  200.000001] dd invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n"
+
+struct range_seen {
+	size_t incidents, probes, ends;
+	int64_t pid[4];
+	bool depends, fb;
+	unsigned kv;
+	enum oomlog_range_next answer;
+};
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+range_incident(void *ctx, struct oom_incident *inc)
+{
+	struct range_seen *r = ctx;
+	const struct oom_kill *v = oom_incident_victim(inc);
+
+	if (r->incidents < 4)
+		r->pid[r->incidents] = v ? v->pid : -1;
+	r->incidents++;
+	oom_incident_free(inc);
+	return NULL;
+}
+
+static void range_probe(void *ctx, bool depends)
+{
+	struct range_seen *r = ctx;
+
+	r->probes++;
+	r->depends = depends;
+}
+
+static enum oomlog_range_next range_at_end(void *ctx, unsigned kv,
+					   bool fb_pending)
+{
+	struct range_seen *r = ctx;
+
+	r->ends++;
+	r->kv = kv;
+	r->fb = fb_pending;
+	return r->answer;
+}
+
+/* Parse text as a range (head or not), from a file. */
+static void parse_range(const char *text, bool head,
+			enum oomlog_range_next answer, struct range_seen *r)
+{
+	struct oomlog_sink sink = {range_incident, NULL, r, NULL};
+	struct oomlog_range range = {head, range_at_end, range_probe, r};
+	char path[] = "/tmp/oomlens-range-XXXXXX";
+	int fd = mkstemp(path);
+	struct linesrc src;
+
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+	memset(r, 0, sizeof(*r));
+	r->answer = answer;
+	ck_assert_ptr_null(linesrc_open(&src, path));
+	ck_assert_ptr_null(
+		oomlog_parse_range(&src, "range", NULL, &sink, &range));
+	linesrc_close(&src);
+	unlink(path);
+}
+
+/*
+ * The probe: "does not depend" when the banner states the release before
+ * anything is given; "depends" when a report is given first.
+ */
+static const struct {
+	const char *text;
+	bool depends;
+} probes[] = {
+	{TRIG_510 TABLE_510 KILLED_510(4242, "stress"), false},
+	{TRIG_LINE_510 TABLE_510 KILLED_510(4243, "dd"), true},
+};
+
+START_TEST(range_probe_is_told_once)
+{
+	struct range_seen r;
+
+	parse_range(probes[_i].text, false, OOMLOG_RANGE_ENDED, &r);
+	ck_assert_uint_eq(r.incidents, 1);
+	ck_assert_uint_eq(r.probes, 1);
+	ck_assert(r.depends == probes[_i].depends);
+	/* a head range has no probe */
+	parse_range(probes[_i].text, true, OOMLOG_RANGE_ENDED, &r);
+	ck_assert_uint_eq(r.probes, 0);
+}
+END_TEST
+
+/*
+ * At its end, a range stops at the cut (the report before it is given,
+ * the one it opens is not) or reads on; the release read is told.
+ */
+START_TEST(range_stops_at_the_cut)
+{
+	const char *text =
+		TRIG_510 TABLE_510 KILLED_510(4242, "stress") TRIG_LINE_510;
+	struct range_seen r;
+
+	parse_range(text, true, OOMLOG_RANGE_STOP, &r);
+	ck_assert_uint_eq(r.ends, 1);
+	ck_assert_uint_ne(r.kv, 0);
+	ck_assert(!r.fb);
+	ck_assert_uint_eq(r.incidents, 1);
+	ck_assert_int_eq(r.pid[0], 4242);
+	parse_range(text, true, OOMLOG_RANGE_ENDED, &r);
+	ck_assert_uint_eq(r.incidents, 2); /* the cut's, truncated */
+}
+END_TEST
+
+START_TEST(cuts_are_prefixed_trigger_lines)
+{
+	const char *trig =
+		"[  200.000001] dd invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0";
+	const char *next =
+		"[  200.000002] CPU: 1 PID: 4242 Comm: dd Not tainted 5.10.0 #1";
+	const char *wrapped = "oom_score_adj=0";
+	const char *escaped =
+		"[  200.000001] dd invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0#012x";
+
+	ck_assert(oomlog_is_cut(trig, strlen(trig), next, strlen(next)));
+	/* the next line could be joined to it */
+	ck_assert(!oomlog_is_cut(trig, strlen(trig), wrapped, strlen(wrapped)));
+	ck_assert(!oomlog_is_cut(trig, strlen(trig), NULL, 0));
+	/* no trigger; a trigger read apart at "#012"; no prefix */
+	ck_assert(!oomlog_is_cut(next, strlen(next), trig, strlen(trig)));
+	ck_assert(!oomlog_is_cut(escaped, strlen(escaped), next, strlen(next)));
+	ck_assert(!oomlog_is_cut(trig + 15, strlen(trig + 15), next,
+				 strlen(next)));
+}
+END_TEST
+
 /*
  * A file whose lines end in CR alone (a serial console's capture), larger
  * than the line cap: its reports are all read, nothing is cut.
@@ -1010,6 +1146,10 @@ Suite *oomlog_damage_suite(void)
 	tcase_add_test(tc, nul_padding_before_a_line_is_dropped);
 	tcase_add_test(tc, lines_over_the_cap_are_warned_about);
 	tcase_add_test(tc, cr_only_file_over_the_cap);
+	tcase_add_loop_test(tc, range_probe_is_told_once, 0,
+			    (int)(sizeof(probes) / sizeof(probes[0])));
+	tcase_add_test(tc, range_stops_at_the_cut);
+	tcase_add_test(tc, cuts_are_prefixed_trigger_lines);
 	suite_add_tcase(s, tc);
 	return s;
 }

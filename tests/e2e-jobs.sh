@@ -1,0 +1,120 @@
+# Parser worker threads (issue 16), sourced by tests/e2e.sh. Whatever the
+# threads, ingest stores what one parser stores, row for row and id for
+# id (tests/db-canon.sh --ids), and says the same warnings and skips in the same
+# order: --jobs 2 against --jobs 1 on a folder with archives, and every log
+# of fixtures/ (and ../shared/real-logs, when there) split into 4 KiB
+# chunks (OOMLENS_SPLIT_BYTES) parsed by two workers.
+expect 2 "ingest: --jobs 0" -- "$bin" ingest --jobs 0 --db "$tmp/j0.db" fixtures/demo
+grep -q "bad --jobs '0'" "$tmp/err" && ok || bad "ingest: --jobs 0 said"
+expect 2 "ingest: --jobs x" -- "$bin" ingest --jobs x --db "$tmp/j0.db" fixtures/demo
+# same_ingest NAME A B: databases A.db and B.db, stderr A.err and B.err
+same_ingest() {
+	tests/db-canon.sh --ids "$tmp/$2.db" >"$tmp/$2.rows"
+	tests/db-canon.sh --ids "$tmp/$3.db" >"$tmp/$3.rows"
+	[ -s "$tmp/$2.rows" ] && cmp -s "$tmp/$2.rows" "$tmp/$3.rows" && ok ||
+		{ bad "$1: the same rows"; diff "$tmp/$2.rows" "$tmp/$3.rows" | head -5; }
+	"$bin" report --db "$tmp/$2.db" --format json >"$tmp/$2.json" 2>&1
+	"$bin" report --db "$tmp/$3.db" --format json >"$tmp/$3.json" 2>&1
+	cmp -s "$tmp/$2.json" "$tmp/$3.json" && ok || bad "$1: the same report"
+	# all but the summary's time and the split counts
+	grep -v "sources read (\|^oomlens ingest: split " "$tmp/$2.err" >"$tmp/$2.said"
+	grep -v "sources read (\|^oomlens ingest: split " "$tmp/$3.err" >"$tmp/$3.said"
+	cmp -s "$tmp/$2.said" "$tmp/$3.said" && ok ||
+		{ bad "$1: the same said"; diff "$tmp/$2.said" "$tmp/$3.said" | head -5; }
+}
+"$bin" ingest --jobs 1 --db "$tmp/fold1.db" fixtures/sos fixtures/demo fixtures/journal 2>"$tmp/fold1.err"
+st1=$?
+"$bin" ingest --jobs 2 --db "$tmp/fold2.db" fixtures/sos fixtures/demo fixtures/journal 2>"$tmp/fold2.err"
+[ $? = "$st1" ] && ok || bad "ingest --jobs 2: the status of --jobs 1"
+same_ingest "ingest --jobs 2 of a folder with archives" fold1 fold2
+split_logs=fixtures
+[ -d ../shared/real-logs ] && split_logs="$split_logs ../shared/real-logs"
+# shellcheck disable=SC2086 # the folders
+"$bin" ingest --jobs 1 --db "$tmp/one.db" $split_logs 2>"$tmp/one.err"
+st1=$?
+# shellcheck disable=SC2086
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest --jobs 2 --db "$tmp/split.db" $split_logs 2>"$tmp/split.err"
+[ $? = "$st1" ] && ok || bad "split ingest: the status of --jobs 1"
+same_ingest "logs split in 4 KiB chunks" one split
+# it did split, and the cuts were not all read over
+sed -n 's/^oomlens ingest: split \([0-9]*\) files into \([0-9]*\) chunks, read on over \([0-9]*\) cuts$/\1 \2 \3/p' \
+	"$tmp/split.err" >"$tmp/split.counts"
+read -r sf sc sr <"$tmp/split.counts" && [ "$sf" -gt 50 ] && [ "$sc" -gt $((sf + sr)) ] && ok ||
+	{ bad "split ingest: files split, cuts kept"; cat "$tmp/split.counts"; }
+# a second split ingest adds nothing
+cp "$tmp/split.rows" "$tmp/split1.rows"
+# shellcheck disable=SC2086
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/split.db" $split_logs 2>/dev/null
+tests/db-canon.sh --ids "$tmp/split.db" | cmp -s - "$tmp/split1.rows" && ok || bad "split ingest: again adds nothing"
+# a fork-bomb warning on a line of its own, its report's trigger on the
+# next (a cut): the chunk before reads on, so the report keeps the warning
+{
+	i=0
+	while [ $i -lt 120 ]; do
+		echo "[Tue Nov  3 12:00:00 2026] eth0: link is up, line $i"
+		i=$((i + 1))
+	done
+	sed 's/^\(\[[^]]*\] \)Possible fork-bomb detected : \([0-9]*([^)]*)\)/\1Possible fork-bomb detected : \2\n\1/' \
+		fixtures/generated/forkbomb.2.6.32-rfc.dmesg-T-en.log
+} >"$tmp/fb-split.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/fb1.db" "$tmp/fb-split.log" 2>"$tmp/fb1.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/fb2.db" "$tmp/fb-split.log" 2>"$tmp/fb2.err"
+same_ingest "a fork-bomb warning before a cut" fb1 fb2
+grep -q "^forkbomb_warnings|.*|6001|bomb|" "$tmp/fb2.rows" && ok || bad "split ingest: the fork-bomb warning kept"
+grep -q "split 1 files into 2 chunks, read on over 1 cuts" "$tmp/fb2.err" && ok ||
+	{ bad "split ingest: read on over the cut after a fork-bomb warning"; cat "$tmp/fb2.err"; }
+# a compressed log cut short: the warnings before the cut are said, then
+# the skip (the batch that held them is not stored)
+{
+	printf '[    1.000000] a\000b line with a NUL\n'
+	i=0
+	while [ $i -lt 20000 ]; do
+		echo "[    2.000000] filler line number $i with some text"
+		i=$((i + 1))
+	done
+} | gzip -c >"$tmp/whole.log.gz"
+head -c $(($(wc -c <"$tmp/whole.log.gz") / 2)) "$tmp/whole.log.gz" >"$tmp/cut.log.gz"
+expect 2 "ingest: a gzip cut short" -- "$bin" ingest --jobs 2 --db "$tmp/cut.db" "$tmp/cut.log.gz"
+grep -q "cut.log.gz:1: 1 NUL bytes inside the text" "$tmp/err" && grep -q "skipped '$tmp/cut.log.gz'" "$tmp/err" && ok ||
+	{ bad "ingest: a gzip cut short says its warning and the skip"; cat "$tmp/err"; }
+# a boot time learnt in one chunk (a syslog date and an uptime) times a
+# report of the next that states only its uptime (no release stated, so
+# that the first chunk stops at the cut whatever the threads' timing)
+cat fixtures/generated/memcg.5.8.syslog.log fixtures/generated/cpuset.5.15.raw.log |
+	grep -v "Not tainted" >"$tmp/boot-split.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/boot1.db" "$tmp/boot-split.log" 2>"$tmp/boot1.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/boot2.db" "$tmp/boot-split.log" 2>"$tmp/boot2.err"
+same_ingest "a boot time learnt in the chunk before" boot1 boot2
+grep -q "split 1 files into 2 chunks, read on over 0 cuts" "$tmp/boot2.err" &&
+	[ "$(sqlite3 "$tmp/boot2.db" "SELECT time_source FROM incidents WHERE id = 2")" = boot+uptime ] && ok ||
+	{ bad "split ingest: the next chunk's report timed by the boot time"; cat "$tmp/boot2.err"; }
+# a line of 1.3 MB ended by carriage returns, which linesrc reads as many:
+# newlines no longer count lines after it, so the chunk before it reads on
+# to the end
+{
+	cat fixtures/generated/cpuset.5.15.raw.log
+	i=0
+	while [ $i -lt 30000 ]; do
+		printf '[ 9200.000000] filler line %s of a console\r' $i
+		i=$((i + 1))
+	done
+	echo
+	cat fixtures/generated/memcg.5.8.syslog.log
+	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
+} >"$tmp/long-split.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/long1.db" "$tmp/long-split.log" 2>"$tmp/long1.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/long2.db" "$tmp/long-split.log" 2>"$tmp/long2.err"
+same_ingest "a line of megabytes before a cut" long1 long2
+grep -q "split 1 files into [3-9] chunks, read on over [2-9] cuts" "$tmp/long2.err" && ok ||
+	{ bad "split ingest: read on after a line of megabytes"; cat "$tmp/long2.err"; }
+# a file just written (its mtime too recent to trust) is hashed while its
+# chunks are parsed: read again, the hash finds it done and what its
+# chunks gave is dropped
+cat fixtures/generated/*.syslog.log >"$tmp/fresh.log"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest --jobs 2 --db "$tmp/fresh.db" "$tmp/fresh.log" 2>"$tmp/fresh1.err"
+tests/db-canon.sh --ids "$tmp/fresh.db" >"$tmp/fresh1.rows"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest --jobs 2 --db "$tmp/fresh.db" "$tmp/fresh.log" 2>"$tmp/fresh2.err"
+grep -q "0 sources read .* 1 already ingested, 0 skipped; 0 incidents" "$tmp/fresh2.err" &&
+	grep -q "^oomlens ingest: split 1 files" "$tmp/fresh2.err" &&
+	tests/db-canon.sh --ids "$tmp/fresh.db" | cmp -s - "$tmp/fresh1.rows" && ok ||
+	{ bad "split ingest: a fresh file read again is already ingested"; cat "$tmp/fresh2.err"; }

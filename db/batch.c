@@ -42,8 +42,9 @@ static const struct {
 	[DB_ROWS_STATS] = {"INSERT INTO incident_stats(incident_id, seq, scope,"
 			   " unit, counters",
 			   NULL, 5, NULL},
-	[DB_ROWS_TASKS] = {"INSERT INTO tasks(incident_id, page_kb, seq, line,"
-			   " comm, n_extra, " DB_TASK_COLUMNS,
+	/* in the table's order: SQLite then copies no value twice */
+	[DB_ROWS_TASKS] = {"INSERT INTO tasks(incident_id, seq, line, comm,"
+			   " page_kb, n_extra, " DB_TASK_COLUMNS,
 			   NULL, 6 + TASK_COL_COUNT, NULL},
 	[DB_ROWS_KILLS] = {"INSERT INTO kills(incident_id, seq", &field_kill, 2,
 			   NULL},
@@ -291,11 +292,11 @@ prepare_tasks(struct db_batch *b, const struct oom_incident *inc)
 
 		if (!v)
 			return &oomlens_error_nomem;
-		db_rows_cell_int(&v[1], page_kb);
-		db_rows_cell_int(&v[2], (int64_t)i);
-		db_rows_cell_int(&v[3],
+		db_rows_cell_int(&v[1], (int64_t)i);
+		db_rows_cell_int(&v[2],
 				 t->line ? (int64_t)t->line : OOM_VAL_NONE);
-		db_rows_cell_str(&v[4], t->comm);
+		db_rows_cell_str(&v[3], t->comm);
+		db_rows_cell_int(&v[4], page_kb);
 		db_rows_cell_int(&v[5], (int64_t)t->n_extra);
 		for (c = 0; c < TASK_COL_COUNT; c++)
 			db_rows_cell_int(&v[6 + c], t->col[c]);

@@ -430,16 +430,9 @@ int cmd_analyze(int argc, char **argv)
 			  a.vmlinux ? "vmlinux" : "debuginfo");
 		return EXIT_TROUBLE;
 	}
-	if (table_name && (fmt != REPORT_CSV ||
-			   !csv_table_by_name(table_name, &ropt.table))) {
-		cli_print(
-			stderr,
-			fmt != REPORT_CSV
-				? "oomlens analyze: --table '%s' needs --format csv"
-				: "oomlens analyze: unknown table '%s' (incidents, tasks, verdicts or events)",
-			table_name);
+	if (table_name &&
+	    !cli_parse_table("analyze", table_name, fmt, &ropt.table))
 		return EXIT_TROUBLE;
-	}
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 

@@ -403,16 +403,9 @@ int cmd_report(int argc, char **argv)
 			  report_format_name(fmt));
 		return EXIT_TROUBLE;
 	}
-	if (table_name && (fmt != REPORT_CSV ||
-			   !csv_table_by_name(table_name, &ropt.table))) {
-		cli_print(
-			stderr,
-			fmt != REPORT_CSV
-				? "oomlens report: --table '%s' needs --format csv"
-				: "oomlens report: unknown table '%s' (incidents, tasks, verdicts or events)",
-			table_name);
+	if (table_name &&
+	    !cli_parse_table("report", table_name, fmt, &ropt.table))
 		return EXIT_TROUBLE;
-	}
 	if (filtered && fmt == REPORT_CSV &&
 	    (ropt.table == CSV_VERDICTS || ropt.table == CSV_EVENTS)) {
 		cli_print(

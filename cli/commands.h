@@ -65,6 +65,14 @@ int cli_fail(const char *cmd, struct oomlens_error *err);
 bool cli_parse_format(const char *cmd, const char *arg, unsigned allowed,
 		      enum report_format *out);
 
+/*
+ * --table NAME (CSV's table) given with format fmt: the table into *out.
+ * Otherwise "oomlens CMD: --table 'NAME' needs --format csv" or "...
+ * unknown table 'NAME' (...)" on stderr, and false.
+ */
+bool cli_parse_table(const char *cmd, const char *name, enum report_format fmt,
+		     enum csv_table *out);
+
 /* The most cli_parse_count() gives: more is the same as all. */
 #define CLI_COUNT_MAX 1000000u
 

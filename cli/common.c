@@ -78,6 +78,22 @@ void cli_say_waiting(void *ctx, const char *path, long pid, const char *command)
 			  self, path);
 }
 
+bool cli_parse_table(const char *cmd, const char *name, enum report_format fmt,
+		     enum csv_table *out)
+{
+	if (fmt == REPORT_CSV && csv_table_by_name(name, out))
+		return true;
+	if (fmt != REPORT_CSV)
+		cli_print(stderr, "oomlens %s: --table '%s' needs --format csv",
+			  cmd, name);
+	else
+		cli_print(stderr,
+			  "oomlens %s: unknown table '%s' (incidents, tasks,"
+			  " verdicts or events)",
+			  cmd, name);
+	return false;
+}
+
 int cli_fail(const char *cmd, struct oomlens_error *err)
 {
 	cli_print(stderr, "oomlens %s: %s", cmd, err->message);

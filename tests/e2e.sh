@@ -761,6 +761,16 @@ sed -e 's/ rsyslogd$/ =HYPERLINK("http:\/\/x";"a,b")/' \
 expect 2 "csv: --table without --format csv" -- "$bin" analyze --table tasks "$tmp/hostile.log"
 expect 2 "csv: unknown table" -- "$bin" analyze --format csv --table foo "$tmp/hostile.log"
 grep -q "unknown table 'foo' (incidents, tasks, verdicts or events)" "$tmp/err" && ok || bad "csv: unknown table message"
+# --table: the same check and words for both commands that take it
+for c in analyze report; do
+	case $c in analyze) arg="$tmp/hostile.log" ;; *) arg="--db $tmp/nosuch.db" ;; esac
+	# shellcheck disable=SC2086 # arg is two words for report
+	expect 2 "$c: --table without csv" -- "$bin" $c --format json --table tasks $arg
+	grep -qx "oomlens $c: --table 'tasks' needs --format csv" "$tmp/err" && ok || { bad "$c: --table needs csv message"; cat "$tmp/err"; }
+	# shellcheck disable=SC2086
+	expect 2 "$c: unknown table" -- "$bin" $c --format csv --table foo $arg
+	grep -qx "oomlens $c: unknown table 'foo' (incidents, tasks, verdicts or events)" "$tmp/err" && ok || { bad "$c: unknown table message"; cat "$tmp/err"; }
+done
 for t in incidents tasks verdicts events; do
 	expect 0 "csv: analyze --table $t" -- sh -c "\"$bin\" analyze --format csv --table $t \"$tmp/hostile.log\" fixtures/demo/rfc-forkbomb.log fixtures/generated/watchdog-hung.2.6.27.wrapped.log >\"$tmp/$t.csv\""
 done

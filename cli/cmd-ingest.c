@@ -587,10 +587,15 @@ static void split_put(struct split *sp)
 	free(sp);
 }
 
-/* Under lock: give p back to the free list. */
+/*
+ * Under lock: give p back to the free list, as it is: batch_get() clears
+ * it, on the thread that takes it and outside the lock, so that the
+ * writer does not free what a parser allocated, nor hold the lock while
+ * freeing hundreds of incidents.
+ */
 static void batch_put_locked(struct ingest *g, struct pending *p)
 {
-	pending_clear(p);
+	p->job = NULL;
 	p->next = g->free_batches;
 	g->free_batches = p;
 	g->n_free++;
@@ -598,7 +603,7 @@ static void batch_put_locked(struct ingest *g, struct pending *p)
 }
 
 /*
- * A free batch for job j, waiting for one: the oldest job unstored may
+ * A free batch for job j (cleared), waiting for one: the oldest job unstored may
  * take any, the others leave RESERVE. NULL when the run has failed or j
  * is cancelled: its parse is to stop.
  */
@@ -614,10 +619,12 @@ static struct pending *batch_get(struct ingest *g, struct job *j)
 		p = g->free_batches;
 		g->free_batches = p->next;
 		g->n_free--;
-		p->next = NULL;
-		p->job = j;
 	}
 	pthread_mutex_unlock(&g->lock);
+	if (p) {
+		pending_clear(p);
+		p->job = j;
+	}
 	return p;
 }
 

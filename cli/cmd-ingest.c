@@ -1762,31 +1762,46 @@ source_unchanged(struct ingest *g, struct db_source *src, bool *done,
 }
 
 /*
+ * src, hashed into src->content_xxh128, was read to its end before, under
+ * another mtime: record this one, so that the shortcut finds it next time
+ * (with the writer's connection, once it is idle: none of src's jobs may
+ * wait to be stored).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+source_new_mtime(struct ingest *g, struct db_source *src)
+{
+	struct oomlens_error *err;
+	int64_t id;
+
+	if (src->mtime_ns <= 0)
+		return NULL;
+	writer_drain(g);
+	in_store = 1;
+	err = db_begin(g->db);
+	if (!err)
+		err = db_source_upsert(g->db, src, &id);
+	if (!err)
+		err = db_commit(g->db);
+	if (err)
+		oomlens_error_free(db_rollback(g->db));
+	stop_if_asked();
+	return err;
+}
+
+/*
  * src hashed into hex: was a source of the same path and content read to
- * its end? Then a new mtime is recorded, so that the shortcut finds it
- * next time (with the writer's connection, once it is idle).
+ * its end? Then its new mtime is recorded (source_new_mtime()).
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 source_hashed(struct ingest *g, struct db *db, struct db_source *src,
 	      const char *hex, bool *done)
 {
 	struct oomlens_error *err;
-	int64_t id;
 
 	src->content_xxh128 = hex;
 	err = db_source_is_done(db, src->path, hex, done);
-	if (!err && *done && src->mtime_ns > 0) {
-		writer_drain(g); /* the writer's connection, idle */
-		in_store = 1;
-		err = db_begin(g->db);
-		if (!err)
-			err = db_source_upsert(g->db, src, &id);
-		if (!err)
-			err = db_commit(g->db);
-		if (err)
-			oomlens_error_free(db_rollback(g->db));
-		stop_if_asked();
-	}
+	if (!err && *done)
+		err = source_new_mtime(g, src);
 	return err;
 }
 
@@ -2203,13 +2218,17 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 		return NULL;
 	}
 	hash = strdup(hex);
-	err = hash ? source_hashed(g, db, src, hex, &done)
+	src->content_xxh128 = hex;
+	err = hash ? db_source_is_done(db, src->path, hex, &done)
 		   : &oomlens_error_nomem;
 	if (err || done) {
 		free(hash);
+		/* its jobs dropped first: the writer waits for them */
 		split_cancel(g, ps.si, ps.sp);
-		if (!err)
+		if (!err) {
 			g->already_done++;
+			err = source_new_mtime(g, src);
+		}
 		return err;
 	}
 	pthread_mutex_lock(&g->lock);

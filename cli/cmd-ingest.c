@@ -1037,15 +1037,20 @@ static bool run_failed(struct ingest *g)
  * Make job j (its si and the rest set), waiting while MAX_AHEAD jobs wait
  * to be stored. The job is queued for a worker, or running: the caller's.
  */
+/* Under lock: wait until fewer jobs than the most made ahead wait. */
+static void job_room_locked(struct ingest *g)
+{
+	while (g->n_jobs >= 4 * g->nworkers + 8)
+		pthread_cond_wait(&g->cond, &g->lock);
+}
+
 static void job_submit(struct ingest *g, struct job *j)
 {
-	size_t ahead = 4 * g->nworkers + 8;
-
 	j->g = g;
 	pthread_mutex_lock(&g->lock);
 	/* not while the writer waits for this source to be confirmed */
-	while (g->n_jobs >= ahead && j->si->confirmed)
-		pthread_cond_wait(&g->cond, &g->lock);
+	if (j->si->confirmed)
+		job_room_locked(g);
 	if (j->split && j->split->state[j->chunk] == J_DONE)
 		j->state = J_DONE; /* merged before it was made */
 	if (j->split)
@@ -2126,6 +2131,21 @@ static void pass_block(void *ctx, const char *block, size_t n)
 		pass_chunk(ps, ps->next++, false);
 }
 
+/* Under lock: cancel job j, of a source not confirmed; drop its batches. */
+static void job_cancel_locked(struct ingest *g, struct job *j)
+{
+	j->cancel = true;
+	if (j->state == J_QUEUED)
+		j->state = J_DONE;
+	while (j->out) {
+		struct pending *p = j->out;
+
+		j->out = p->next;
+		batch_put_locked(g, p);
+	}
+	j->out_tail = NULL;
+}
+
 /* Under no lock: cancel every job of a split source, and let it go. */
 static void split_cancel(struct ingest *g, struct source_info *si,
 			 struct split *sp)
@@ -2134,22 +2154,11 @@ static void split_cancel(struct ingest *g, struct source_info *si,
 
 	pthread_mutex_lock(&g->lock);
 	for (c = 0; c < sp->n; c++) {
-		struct job *j = sp->jobs[c];
-
-		if (!j)
+		if (!sp->jobs[c])
 			continue;
-		j->cancel = true;
-		if (j->state == J_QUEUED)
-			j->state = J_DONE;
+		job_cancel_locked(g, sp->jobs[c]);
 		if (sp->state[c] == J_QUEUED)
 			sp->state[c] = J_DONE;
-		while (j->out) {
-			struct pending *p = j->out;
-
-			j->out = p->next;
-			batch_put_locked(g, p);
-		}
-		j->out_tail = NULL;
 	}
 	si->confirmed = true;
 	pthread_cond_broadcast(&g->cond);
@@ -2239,6 +2248,61 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	return NULL;
 }
 /*
+ * s, a plain file that is not done by the shortcut, read as one job: its
+ * job is made before its hash, so that a worker parses it while the hash
+ * is made; the writer stores none of it until the hash says the file is
+ * new, else the job is cancelled (as a split file's, above).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+parse_while_hashed(struct ingest *g, struct source_stream *s, struct db *db,
+		   struct db_source *src)
+{
+	struct oomlens_error *err = NULL, *unread;
+	struct source_info *si;
+	struct job *j;
+	char hex[CONTENT_DIGEST_HEX], *hash;
+	bool done = false;
+
+	pthread_mutex_lock(&g->lock);
+	job_room_locked(g); /* job_submit() does not wait for it */
+	pthread_mutex_unlock(&g->lock);
+	si = source_info_new(src, s->name, s);
+	j = si ? job_new(si, true, true) : NULL;
+	if (!j) {
+		source_info_free(si);
+		return &oomlens_error_nomem;
+	}
+	si->confirmed = false;
+	j->bytes = (uint64_t)(s->size > 0 ? s->size : 0);
+	job_submit(g, j);
+	/* from here j and si are the writer's once confirmed or cancelled */
+	unread = content_digest_file(src->path, hex);
+	hash = unread ? NULL : strdup(hex);
+	src->content_xxh128 = hex;
+	if (!unread)
+		err = hash ? db_source_is_done(db, src->path, hex, &done)
+			   : &oomlens_error_nomem;
+	pthread_mutex_lock(&g->lock);
+	if (unread || err || done)
+		job_cancel_locked(g, j);
+	else
+		si->src.content_xxh128 = hash;
+	si->confirmed = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	if (unread || err || done)
+		free(hash);
+	if (unread) {
+		on_skip(g, src->path, unread->message, true);
+		oomlens_error_free(unread);
+	} else if (!err && done) {
+		g->already_done++;
+		err = source_new_mtime(g, src);
+	}
+	return err;
+}
+
+/*
  * A source the main thread parses itself (through parse, from arg): one
  * job, its batches stored in their turn.
  */
@@ -2285,15 +2349,21 @@ on_stream(void *ctx, struct source_stream *s)
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
 	src.format = s->format;
 	src.host = s->host;
-	if (to_workers && split_chunk_bytes(g, s->size) && g->rdb) {
+	if (to_workers && g->rdb) {
 		/* the hash while the workers parse it already */
 		err = source_unchanged(g, &src, &done, &db);
 		if (!err && done)
 			g->already_done++;
-		if (!err && !done && db == g->rdb)
+		if (!err && !done && db == g->rdb &&
+		    split_chunk_bytes(g, s->size))
 			err = split_source(g, s, db, &src, &handled);
+		if (!err && !done && db == g->rdb && !handled) {
+			err = parse_while_hashed(g, s, db, &src);
+			handled = true;
+		}
 		if (err || done || handled)
 			goto out;
+		/* a path named twice: hashed with the writer idle, first */
 		if ((err = content_digest_file(src.path, hex))) {
 			on_skip(g, src.path, err->message, true);
 			oomlens_error_free(err);

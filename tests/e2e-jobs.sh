@@ -132,3 +132,14 @@ OOMLENS_SPLIT_BYTES=4096 timeout 60 "$bin" ingest --jobs 2 --db "$tmp/fresh.db" 
 grep -q "0 sources read .* 1 already ingested" "$tmp/fresh4.err" &&
 	grep -q "^oomlens ingest: split 0 files" "$tmp/fresh4.err" && ok ||
 	{ bad "split ingest: the new mtime recorded"; cat "$tmp/fresh4.err"; }
+# the same for a file read as one job, which a worker parses while the
+# file is hashed: read again under an old mtime, its job is dropped
+cp "$tmp/fresh.log" "$tmp/whole.log"
+"$bin" ingest --jobs 2 --db "$tmp/whole.db" "$tmp/whole.log" 2>"$tmp/whole1.err"
+tests/db-canon.sh --ids "$tmp/whole.db" | grep -v '^sources|' >"$tmp/whole1.rows"
+touch -d '2020-01-01 00:00:00' "$tmp/whole.log"
+timeout 60 "$bin" ingest --jobs 2 --db "$tmp/whole.db" "$tmp/whole.log" 2>"$tmp/whole2.err"
+grep -q "0 sources read .* 1 already ingested, 0 skipped; 0 incidents" "$tmp/whole2.err" &&
+	tests/db-canon.sh --ids "$tmp/whole.db" | grep -v '^sources|' | cmp -s - "$tmp/whole1.rows" &&
+	[ "$(sqlite3 "$tmp/whole.db" 'SELECT count(*) FROM sources WHERE mtime_ns > 0')" = 1 ] && ok ||
+	{ bad "ingest --jobs 2: known content, new mtime: already ingested"; cat "$tmp/whole2.err"; }

@@ -776,7 +776,7 @@ static void flush(struct ingest *g, struct pending *p)
 		current_source = 1;
 	}
 	in_store = 1;
-	err = db_begin(g->db);
+	err = db_begin_whole(g->db); /* rolled back whole on error, below */
 	if (!err && !g->source_id)
 		err = db_source_upsert(g->db, &si->src, &g->source_id);
 	if (!err && p->batch) {

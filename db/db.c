@@ -783,6 +783,7 @@ struct oomlens_error *db_begin(struct db *db)
 	struct oomlens_error *err;
 
 	db->gave_up = false;
+	db->whole = false;
 	err = db_exec_stmt(db, DB_ST_BEGIN, "BEGIN IMMEDIATE");
 	if (err)
 		return oomlens_error_wrap(locked(db, err),
@@ -791,11 +792,20 @@ struct oomlens_error *db_begin(struct db *db)
 	return NULL;
 }
 
+struct oomlens_error *db_begin_whole(struct db *db)
+{
+	struct oomlens_error *err = db_begin(db);
+
+	db->whole = !err;
+	return err;
+}
+
 struct oomlens_error *db_commit(struct db *db)
 {
 	struct oomlens_error *err;
 
 	db->gave_up = false;
+	db->whole = false;
 	err = db_exec_stmt(db, DB_ST_COMMIT, "COMMIT");
 	if (!err || sqlite3_get_autocommit(db->sql))
 		writer_unmark(db);
@@ -807,6 +817,7 @@ struct oomlens_error *db_rollback(struct db *db)
 {
 	struct oomlens_error *err;
 
+	db->whole = false;
 	/* After a failed COMMIT or BEGIN there may be nothing to undo. */
 	if (sqlite3_get_autocommit(db->sql)) {
 		writer_unmark(db);

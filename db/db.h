@@ -117,6 +117,13 @@ int db_schema_version(void);
  * command as the file's text ("1234 ingest"). Transactions do not nest.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *db_begin(struct db *db);
+/*
+ * db_begin() for a transaction its caller commits or rolls back whole,
+ * never going on after a failed store: the stores inside it leave out
+ * their own savepoints (which copy every page they touch), so a failed
+ * store leaves what it wrote until the caller's db_rollback().
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *db_begin_whole(struct db *db);
 OOMLENS_MUST_CHECK struct oomlens_error *db_commit(struct db *db);
 OOMLENS_MUST_CHECK struct oomlens_error *db_rollback(struct db *db);
 
@@ -173,7 +180,8 @@ db_source_is_unchanged(struct db *db, const char *path, int64_t size,
  * stored already, only the sighting (source, first and last line) is added,
  * once; else every field of inc is stored with this as its first sighting.
  * All or nothing: on error nothing of inc is left behind, and a transaction
- * opened with db_begin() stays usable. incident_id and was_new may be NULL;
+ * opened with db_begin() stays usable (one of db_begin_whole() is to be
+ * rolled back). incident_id and was_new may be NULL;
  * they are set on success.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *

@@ -183,6 +183,7 @@ struct db {
 	struct db_options opt; /* as opened; strings borrowed */
 	int writer_fd; /* PATH-writer, or -1 (:memory:, read-only, none) */
 	bool writing; /* writer_fd locked: a db_begin() transaction */
+	bool whole; /* a db_begin_whole() transaction: stores take no savepoint */
 	int64_t wait_since_ms; /* busy handler: when this wait began */
 	bool announced; /* busy handler: opt.waiting called */
 	bool gave_up; /* busy handler: the wait ran out or was stopped */

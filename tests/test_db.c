@@ -2525,6 +2525,57 @@ START_TEST(rollback_leaves_nothing)
 }
 END_TEST
 
+/*
+ * A db_begin_whole() transaction: its stores take no savepoint, so a
+ * failed one leaves its part until the caller rolls the whole back; it
+ * commits as db_begin()'s does, and the db_begin() after it has its
+ * savepoints again.
+ */
+START_TEST(a_whole_transaction_is_undone_whole)
+{
+	struct db *db = open_memory();
+	int64_t src = add_source(db, "test.log");
+	struct oom_incident *good = synthetic(1), *bad = synthetic(2);
+	struct oom_incident *other = synthetic(3);
+	struct oomlens_error *err;
+	struct db_totals t;
+
+	bad->tasks[2].extra[0].name = NULL; /* fails at its last row */
+	OK(db_begin_whole(db));
+	OK(db_store_incident(db, src, good, NULL, NULL));
+	err = db_store_incident(db, src, bad, NULL, NULL);
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
+	ck_assert_int_eq(count(db), 2); /* bad's row, no savepoint undid it */
+	OK(db_rollback(db));
+	t = totals(db);
+	ck_assert_int_eq(t.incidents, 0);
+	ck_assert_int_eq(t.tasks, 0);
+	ck_assert_int_eq(t.sightings, 0);
+
+	OK(db_begin_whole(db));
+	OK(db_store_incident(db, src, good, NULL, NULL));
+	OK(db_store_incident(db, src, other, NULL, NULL));
+	OK(db_commit(db));
+	t = totals(db);
+	ck_assert_int_eq(t.incidents, 2);
+	ck_assert_int_eq(t.tasks, 6);
+	ck_assert_int_eq(t.sightings, 2);
+
+	OK(db_begin(db));
+	err = db_store_incident(db, src, bad, NULL, NULL);
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
+	ck_assert_int_eq(count(db), 2); /* undone by its savepoint */
+	OK(db_commit(db));
+	ck_assert_int_eq(count(db), 2);
+	oom_incident_free(good);
+	oom_incident_free(bad);
+	oom_incident_free(other);
+	db_close(db);
+}
+END_TEST
+
 START_TEST(loading_what_is_not_there)
 {
 	struct db *db = open_memory();
@@ -2671,6 +2722,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, stored_verdicts_read_back);
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);
+	tcase_add_test(store, a_whole_transaction_is_undone_whole);
 	tcase_add_test(store, loading_what_is_not_there);
 	tcase_add_test(store, verdicts_are_replaced_and_summarised);
 	tcase_add_test(store, summary_counts_no_badness_choice_apart);

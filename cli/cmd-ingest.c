@@ -629,17 +629,15 @@ static struct pending *batch_get(struct ingest *g, struct job *j)
 }
 
 /*
- * Turn the incidents of j's batch into their rows, on j's thread, so that
- * the writer only stores them (not a dump's: those are stored one by one
- * with the dump). Errors: NOMEM.
+ * End j's batch before it is handed over: its incidents were turned into
+ * their rows as they came (on_incident()), on j's thread, so that the
+ * writer only stores them. A dump's incidents have none: they are stored
+ * one by one with the dump.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *batch_prepare(struct job *j)
+static void batch_end(struct job *j)
 {
-	struct pending *p = j->cur;
-
-	if (j->si->dump || !p->n || p->batch)
-		return NULL;
-	return db_batch_prepare(&p->batch, p->inc, p->n);
+	if (j->cur->batch)
+		db_batch_end(j->cur->batch);
 }
 
 /* Hand j's batch being filled (prepared) to the writer. */
@@ -1075,7 +1073,7 @@ static void job_end(struct ingest *g, struct job *j, struct oomlens_error *err,
 	if (!err && done && !job_batch(j))
 		err = stopped();
 	if (!err && j->cur)
-		err = batch_prepare(j);
+		batch_end(j);
 	pthread_mutex_lock(&g->lock);
 	if (j->cancel) {
 		oomlens_error_free(err);
@@ -1086,6 +1084,8 @@ static void job_end(struct ingest *g, struct job *j, struct oomlens_error *err,
 		struct pending *p = j->cur;
 		size_t i;
 
+		db_batch_free(p->batch); /* it points to them */
+		p->batch = NULL;
 		for (i = 0; i < p->n; i++)
 			oom_incident_free(p->inc[i]);
 		p->n = p->n_ev = 0;
@@ -1140,11 +1140,18 @@ on_incident(void *ctx, struct oom_incident *inc)
 		p->inc = n;
 		p->cap = cap;
 	}
+	if (!j->si->dump && !p->batch)
+		err = db_batch_new(&p->batch);
+	if (!err && p->batch)
+		err = db_batch_add(p->batch, inc);
+	if (err) {
+		oom_incident_free(inc);
+		return err;
+	}
 	p->inc[p->n++] = inc;
 	p->rows += inc->n_tasks + inc->n_stats + 1;
 	if (p->n >= j->batch_limit || p->rows >= BATCH_ROWS) {
-		if ((err = batch_prepare(j)))
-			return err;
+		batch_end(j);
 		batch_hand_over(j->g, j);
 		/* the writer waits for the first: it is small, the next grow */
 		if (j->batch_limit < BATCH_INCIDENTS)
@@ -1191,10 +1198,7 @@ on_event(void *ctx, const struct oom_event *ev)
 		return &oomlens_error_nomem;
 	p->n_ev++;
 	if (p->n_ev >= BATCH_EVENTS || p->pool.used >= BATCH_EVENT_BYTES) {
-		struct oomlens_error *err = batch_prepare(j);
-
-		if (err)
-			return err;
+		batch_end(j);
 		batch_hand_over(j->g, j);
 	}
 	return NULL;

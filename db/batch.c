@@ -1,17 +1,20 @@
 // SPDX-License-Identifier: MIT
 /*
  * A batch of incidents turned into the values of their rows, before the
- * database is touched: db_batch_prepare() runs on the parser's thread,
- * so that the writer thread (db/store.c) only binds and steps. Counter
- * runs become their JSON text here, fingerprints their hex.
+ * database is touched: db_batch_add() runs on the parser's thread, an
+ * incident at a time as each is parsed (so that handing a batch over
+ * costs nothing), and the writer thread (db/store.c) only binds and
+ * steps. Counter runs become their JSON text here, fingerprints their hex.
  *
  * Each table's rows are one array of cells, the incidents' rows in their
  * order (first[i][t] is incident i's first row in table t), with the
  * incident id, and the source id where a row has one, left for the writer
  * to set: it knows them only when it stores the batch.
  *
- * Invariant: once prepared, nothing of the batch moves: cells point into
- * the incidents and into the batch's pool until db_batch_free().
+ * Invariant: once ended (db_batch_end()), nothing of the batch moves:
+ * cells point into the incidents, the batch's fingerprints and its pool
+ * until db_batch_free(). Before, what may move (the pool, the per-incident
+ * arrays) is held as offsets and indexes.
  */
 #include "db/internal.h"
 
@@ -315,6 +318,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *prepare_rows(struct db_batch *b,
 	if (!v)
 		return &oomlens_error_nomem;
 	snprintf(b->fp[i], sizeof(b->fp[i]), "%016" PRIx64, inc->fingerprint);
+	/* b->fp may still move: db_batch_end() points the cell again */
 	db_rows_cell_str(&v[1], b->fp[i]);
 	db_rows_cell_int(&v[3], (int64_t)inc->n_tasks);
 	db_cells_fields(&v[4], &field_incident, inc);
@@ -335,57 +339,120 @@ static OOMLENS_MUST_CHECK struct oomlens_error *prepare_rows(struct db_batch *b,
 	return NULL;
 }
 
-struct oomlens_error *db_batch_prepare(struct db_batch **out,
-				       struct oom_incident *const *incs,
-				       size_t n)
+/*
+ * Room for one incident more, and for first[] after it: first[] holds an
+ * entry past the last incident (db_batch_end()), so cap > n + 1.
+ */
+static bool grow(struct db_batch *b)
 {
-	struct oomlens_error *err = NULL;
+	size_t cap = b->cap ? 2 * b->cap : 64;
+	void *p;
+
+	if (b->n + 1 < b->cap)
+		return true;
+#define GROW(a)                                                                \
+	do {                                                                   \
+		if (!(p = realloc(b->a, cap * sizeof(*b->a))))                 \
+			return false;                                          \
+		b->a = p;                                                      \
+	} while (0)
+	GROW(incs);
+	GROW(first);
+	GROW(fp);
+	GROW(columns_json);
+	GROW(id);
+	GROW(fresh);
+#undef GROW
+	b->cap = cap;
+	return true;
+}
+
+struct oomlens_error *db_batch_new(struct db_batch **out)
+{
 	struct db_batch *b = calloc(1, sizeof(*b));
-	size_t i, t, r;
+	size_t t;
 
 	*out = NULL;
 	if (!b)
 		return &oomlens_error_nomem;
-	b->incs = incs;
-	b->n = n;
 	/* the counters of a batch: under the cap of each report's */
 	strbuf_init(&b->pool, (size_t)1 << 30);
-	b->first = calloc(n + 1, sizeof(*b->first));
-	b->fp = calloc(n ? n : 1, sizeof(*b->fp));
-	b->columns_json = calloc(n ? n : 1, sizeof(*b->columns_json));
-	b->id = calloc(n ? n : 1, sizeof(*b->id));
-	b->fresh = calloc(n ? n : 1, sizeof(*b->fresh));
-	if (!b->first || !b->fp || !b->columns_json || !b->id || !b->fresh)
-		err = &oomlens_error_nomem;
 	for (t = 0; t < DB_ROWS_COUNT; t++)
 		b->t[t].ncol = table_ncol((enum db_rows_id)t);
-	for (i = 0; i < n && !err; i++) {
-		for (t = 0; t < DB_ROWS_COUNT; t++)
-			b->first[i][t] = b->t[t].n;
-		err = prepare_rows(b, i);
-		if (!err)
-			err = prepare_columns(b, i);
-		if (!err)
-			err = prepare_stats(b, incs[i]);
-		if (!err)
-			err = prepare_tasks(b, incs[i]);
-	}
-	if (err) {
+	if (!grow(b)) {
 		db_batch_free(b);
-		return err;
+		return &oomlens_error_nomem;
 	}
+	*out = b;
+	return NULL;
+}
+struct oomlens_error *db_batch_add(struct db_batch *b, struct oom_incident *inc)
+{
+	struct oomlens_error *err;
+	size_t i = b->n, t;
+
+	if (b->ended)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "db_batch_add: the batch is ended");
+	if (!grow(b))
+		return &oomlens_error_nomem;
+	b->incs[i] = inc;
 	for (t = 0; t < DB_ROWS_COUNT; t++)
-		b->first[n][t] = b->t[t].n;
+		b->first[i][t] = b->t[t].n;
+	b->n++;
+	err = prepare_rows(b, i);
+	if (!err)
+		err = prepare_columns(b, i);
+	if (!err)
+		err = prepare_stats(b, inc);
+	if (!err)
+		err = prepare_tasks(b, inc);
+	if (err) { /* incident i's rows, if any, are dropped with it */
+		b->n--;
+		for (t = 0; t < DB_ROWS_COUNT; t++)
+			b->t[t].n = b->first[i][t];
+	}
+	return err;
+}
+
+void db_batch_end(struct db_batch *b)
+{
+	struct db_cells *c;
+	size_t t, r;
+
+	if (b->ended)
+		return;
+	b->ended = true;
+	for (t = 0; t < DB_ROWS_COUNT; t++)
+		b->first[b->n][t] = b->t[t].n;
+	c = &b->t[DB_ROWS_INCIDENTS];
+	for (r = 0; r < c->n; r++)
+		c->v[r * (size_t)c->ncol + 1].u.s = b->fp[r];
 	/* the pool stops here: its texts become pointers */
-	for (r = 0; r < b->t[DB_ROWS_STATS].n; r++) {
-		struct db_cell *v =
-			&b->t[DB_ROWS_STATS]
-				 .v[r * (size_t)b->t[DB_ROWS_STATS].ncol + 4];
+	c = &b->t[DB_ROWS_STATS];
+	for (r = 0; r < c->n; r++) {
+		struct db_cell *v = &c->v[r * (size_t)c->ncol + 4];
 
 		v->type = DB_CELL_TEXT;
 		v->u.s = b->pool.buf + v->u.off;
 	}
-	*out = b;
+}
+
+struct oomlens_error *db_batch_prepare(struct db_batch **out,
+				       struct oom_incident *const *incs,
+				       size_t n)
+{
+	struct oomlens_error *err = db_batch_new(out);
+	size_t i;
+
+	for (i = 0; i < n && !err; i++)
+		err = db_batch_add(*out, incs[i]);
+	if (err) {
+		db_batch_free(*out);
+		*out = NULL;
+		return err;
+	}
+	db_batch_end(*out);
 	return NULL;
 }
 
@@ -398,6 +465,7 @@ void db_batch_free(struct db_batch *b)
 	for (t = 0; t < DB_ROWS_COUNT; t++)
 		free(b->t[t].v);
 	strbuf_release(&b->pool);
+	free(b->incs);
 	free(b->first);
 	free(b->fp);
 	free(b->columns_json);

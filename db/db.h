@@ -201,13 +201,20 @@ db_store_incidents(struct db *db, int64_t source_id,
 		   size_t *n_new);
 
 /*
- * The same in two steps, so that the first runs on another thread than
- * the database's: db_batch_prepare() turns n incidents into the values of
- * their rows without touching any database (the incidents must outlive
- * the batch); db_store_batch() stores them as db_store_incidents() does.
- * A batch is stored once; db_batch_free() takes NULL.
+ * The same in steps, so that all but the last run on another thread than
+ * the database's, without touching any database: db_batch_new() makes an
+ * empty batch, db_batch_add() turns an incident into the values of its
+ * rows (the incident must outlive the batch; on error the batch is as
+ * before the call), db_batch_end() ends it (no more adds: its values
+ * move no more); db_batch_prepare() does all three for n incidents. Then
+ * db_store_batch() stores them as db_store_incidents() does (ending the
+ * batch if need be). A batch is stored once; db_batch_free() takes NULL.
  */
 struct db_batch;
+OOMLENS_MUST_CHECK struct oomlens_error *db_batch_new(struct db_batch **out);
+OOMLENS_MUST_CHECK struct oomlens_error *db_batch_add(struct db_batch *b,
+						      struct oom_incident *inc);
+void db_batch_end(struct db_batch *b);
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_batch_prepare(struct db_batch **out, struct oom_incident *const *incs,
 		 size_t n);

@@ -162,8 +162,10 @@ struct db_cells {
  * writer's: each incident's id and whether it was stored new.
  */
 struct db_batch {
-	struct oom_incident *const *incs; /* borrowed */
-	size_t n;
+	struct oom_incident *
+		*incs; /* the incidents borrowed, the array owned */
+	size_t n, cap; /* incidents; room for them in every array below */
+	bool ended; /* db_batch_end(): nothing moves any more */
 	struct db_cells t[DB_ROWS_COUNT];
 	size_t (*first)[DB_ROWS_COUNT]; /* n + 1: incident i's first rows */
 	char (*fp)[17]; /* fingerprints as stored */

@@ -574,6 +574,7 @@ struct oomlens_error *db_store_batch(struct db *db, int64_t source_id,
 	bool savepoint = !db->whole || outermost;
 	size_t i, fresh = 0;
 
+	db_batch_end(b);
 	err = writers_ready(db);
 	if (!err && savepoint)
 		err = db_exec_stmt(db, DB_ST_SAVEPOINT,

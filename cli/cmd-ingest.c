@@ -111,6 +111,7 @@ static const char ingest_usage[] =
  */
 #define BATCH_INCIDENTS 500
 #define BATCH_FIRST 32 /* a job's first batch: 32, then 64 ... */
+#define BATCH_HUNGRY 16 /* ... or this many, when the writer waits for it */
 #define BATCH_ROWS 50000 /* task and counter rows held: ~500 B each prepared */
 #define BATCH_EVENTS 5000
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
@@ -237,6 +238,8 @@ struct ingest {
 	size_t nworkers, n_started;
 	bool writer_running;
 	struct source_info *writer_si; /* the source the writer stores */
+	/* the job whose next batch the writer waits for, idle; or NULL */
+	struct job *_Atomic hungry;
 	int64_t source_id; /* the writer's: of writer_si, 0 until stored */
 	uint64_t *seen; /* hashes of the plain files' paths made into jobs */
 	size_t n_seen, cap_seen;
@@ -914,7 +917,9 @@ static void *writer_main(void *arg)
 			continue;
 		}
 		if (j->state != J_DONE) {
+			g->hungry = j;
 			pthread_cond_wait(&g->cond, &g->lock);
+			g->hungry = NULL;
 			continue;
 		}
 		g->head = j->next;
@@ -1150,7 +1155,8 @@ on_incident(void *ctx, struct oom_incident *inc)
 	}
 	p->inc[p->n++] = inc;
 	p->rows += inc->n_tasks + inc->n_stats + 1;
-	if (p->n >= j->batch_limit || p->rows >= BATCH_ROWS) {
+	if (p->n >= j->batch_limit || p->rows >= BATCH_ROWS ||
+	    (p->n >= BATCH_HUNGRY && j->g->hungry == j)) {
 		batch_end(j);
 		batch_hand_over(j->g, j);
 		/* the writer waits for the first: it is small, the next grow */

@@ -606,9 +606,9 @@ static void batch_put_locked(struct ingest *g, struct pending *p)
 }
 
 /*
- * A free batch for job j (cleared), waiting for one: the oldest job unstored may
- * take any, the others leave RESERVE. NULL when the run has failed or j
- * is cancelled: its parse is to stop.
+ * A free batch for job j, cleared, waiting for one: the oldest job
+ * unstored may take any, the others leave RESERVE. NULL when the run has
+ * failed or j is cancelled: its parse is to stop.
  */
 static struct pending *batch_get(struct ingest *g, struct job *j)
 {
@@ -1036,10 +1036,6 @@ static bool run_failed(struct ingest *g)
 	return failed;
 }
 
-/*
- * Make job j (its si and the rest set), waiting while MAX_AHEAD jobs wait
- * to be stored. The job is queued for a worker, or running: the caller's.
- */
 /* Under lock: wait until fewer jobs than the most made ahead wait. */
 static void job_room_locked(struct ingest *g)
 {
@@ -1047,6 +1043,11 @@ static void job_room_locked(struct ingest *g)
 		pthread_cond_wait(&g->cond, &g->lock);
 }
 
+/*
+ * Make job j (its si and the rest set), waiting while the most jobs made
+ * ahead wait to be stored (not for a job of a source not yet confirmed).
+ * The job is queued for a worker, or running: the caller's.
+ */
 static void job_submit(struct ingest *g, struct job *j)
 {
 	j->g = g;
@@ -2257,6 +2258,7 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	pthread_mutex_unlock(&g->lock);
 	return NULL;
 }
+
 /*
  * s, a plain file that is not done by the shortcut, read as one job: its
  * job is made before its hash, so that a worker parses it while the hash
@@ -2288,10 +2290,11 @@ parse_while_hashed(struct ingest *g, struct source_stream *s, struct db *db,
 	/* from here j and si are the writer's once confirmed or cancelled */
 	unread = content_digest_file(src->path, hex);
 	hash = unread ? NULL : strdup(hex);
-	src->content_xxh128 = hex;
-	if (!unread)
+	if (!unread) {
+		src->content_xxh128 = hex;
 		err = hash ? db_source_is_done(db, src->path, hex, &done)
 			   : &oomlens_error_nomem;
+	}
 	pthread_mutex_lock(&g->lock);
 	if (unread || err || done)
 		job_cancel_locked(g, j);

@@ -386,6 +386,7 @@ struct oomlens_error *db_batch_new(struct db_batch **out)
 	*out = b;
 	return NULL;
 }
+
 struct oomlens_error *db_batch_add(struct db_batch *b, struct oom_incident *inc)
 {
 	struct oomlens_error *err;
@@ -407,7 +408,7 @@ struct oomlens_error *db_batch_add(struct db_batch *b, struct oom_incident *inc)
 		err = prepare_stats(b, inc);
 	if (!err)
 		err = prepare_tasks(b, inc);
-	if (err) { /* incident i's rows, if any, are dropped with it */
+	if (err) { /* its rows go (the pool's error stays: no more adds) */
 		b->n--;
 		for (t = 0; t < DB_ROWS_COUNT; t++)
 			b->t[t].n = b->first[i][t];

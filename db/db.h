@@ -181,8 +181,8 @@ db_source_is_unchanged(struct db *db, const char *path, int64_t size,
  * once; else every field of inc is stored with this as its first sighting.
  * All or nothing: on error nothing of inc is left behind, and a transaction
  * opened with db_begin() stays usable (one of db_begin_whole() is to be
- * rolled back). incident_id and was_new may be NULL;
- * they are set on success.
+ * rolled back). incident_id and was_new may be NULL; they are set on
+ * success.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_store_incident(struct db *db, int64_t source_id,
@@ -204,9 +204,10 @@ db_store_incidents(struct db *db, int64_t source_id,
  * The same in steps, so that all but the last run on another thread than
  * the database's, without touching any database: db_batch_new() makes an
  * empty batch, db_batch_add() turns an incident into the values of its
- * rows (the incident must outlive the batch; on error the batch is as
- * before the call), db_batch_end() ends it (no more adds: its values
- * move no more); db_batch_prepare() does all three for n incidents. Then
+ * rows (the incident must outlive the batch, which holds none of it after
+ * an error and is then only to be freed), db_batch_end() ends it (no more
+ * adds: its values move no more); db_batch_prepare() does all three for
+ * n incidents. Then
  * db_store_batch() stores them as db_store_incidents() does (ending the
  * batch if need be). A batch is stored once; db_batch_free() takes NULL.
  */

@@ -632,6 +632,24 @@ static struct pending *batch_get(struct ingest *g, struct job *j)
 }
 
 /*
+ * Under lock: cancel job j (of a source not confirmed, or a chunk the one
+ * before read over), dropping its batches.
+ */
+static void job_cancel_locked(struct ingest *g, struct job *j)
+{
+	j->cancel = true;
+	if (j->state == J_QUEUED)
+		j->state = J_DONE;
+	while (j->out) {
+		struct pending *p = j->out;
+
+		j->out = p->next;
+		batch_put_locked(g, p);
+	}
+	j->out_tail = NULL;
+}
+
+/*
  * End j's batch before it is handed over: its incidents were turned into
  * their rows as they came (on_incident()), on j's thread, so that the
  * writer only stores them. A dump's incidents have none: they are stored
@@ -1420,18 +1438,8 @@ static void split_merge_locked(struct ingest *g, struct split *sp, size_t c,
 	sp->covered_to[c] = sp->covered_to[next];
 	if (sp->state[next] == J_QUEUED)
 		sp->state[next] = J_DONE;
-	if (nj) {
-		nj->cancel = true;
-		if (nj->state == J_QUEUED)
-			nj->state = J_DONE;
-		while (nj->out) {
-			struct pending *p = nj->out;
-
-			nj->out = p->next;
-			batch_put_locked(g, p);
-		}
-		nj->out_tail = NULL;
-	}
+	if (nj)
+		job_cancel_locked(g, nj);
 	pthread_cond_broadcast(&g->cond);
 }
 
@@ -2140,21 +2148,6 @@ static void pass_block(void *ctx, const char *block, size_t n)
 	while (!ps->nomem && ps->next < ps->sp->n &&
 	       ps->sp->start[ps->next] <= ps->idx.end)
 		pass_chunk(ps, ps->next++, false);
-}
-
-/* Under lock: cancel job j, of a source not confirmed; drop its batches. */
-static void job_cancel_locked(struct ingest *g, struct job *j)
-{
-	j->cancel = true;
-	if (j->state == J_QUEUED)
-		j->state = J_DONE;
-	while (j->out) {
-		struct pending *p = j->out;
-
-		j->out = p->next;
-		batch_put_locked(g, p);
-	}
-	j->out_tail = NULL;
 }
 
 /* Under no lock: cancel every job of a split source, and let it go. */

@@ -107,6 +107,29 @@ OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/long2.db" "$tmp/lo
 same_ingest "a line of megabytes before a cut" long1 long2
 grep -q "split 1 files into [3-9] chunks, read on over [2-9] cuts" "$tmp/long2.err" && ok ||
 	{ bad "split ingest: read on after a line of megabytes"; cat "$tmp/long2.err"; }
+# the same with the chunk before the long line's cut short and the one
+# before it long (a report of 20,000 tasks): the long line's chunk reaches
+# its cut while the other worker still parses, so the chunk after it has
+# not run, and only the read-on at the cut can take it in (above, that
+# chunk may run first and leave the read-on to its own check)
+{
+	awk '{ print } /\[  pid  \]/ { for (i = 0; i < 20000; i++)
+		printf "[ 9120.012900] [ %6d]  1000 %6d    12345      678    40960        0             0 filler%d\n", 20000 + i, 20000 + i, i }' \
+		fixtures/generated/cpuset.5.15.raw.log
+	cat fixtures/generated/memcg.5.8.syslog.log
+	i=0
+	while [ $i -lt 30000 ]; do
+		printf '[ 9200.000000] filler line %s of a console\r' $i
+		i=$((i + 1))
+	done
+	echo
+	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
+} >"$tmp/long-late.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/late1.db" "$tmp/long-late.log" 2>"$tmp/late1.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/late2.db" "$tmp/long-late.log" 2>"$tmp/late2.err"
+same_ingest "a line of megabytes, its chunk done first" late1 late2
+grep -q "split 1 files into 3 chunks, read on over 1 cuts" "$tmp/late2.err" && ok ||
+	{ bad "split ingest: read on at the cut after a line of megabytes"; cat "$tmp/late2.err"; }
 # a file just written (its mtime too recent to trust) is hashed while its
 # chunks are parsed: read again, the hash finds it done and what its
 # chunks gave is dropped

@@ -91,14 +91,17 @@ grep -q "split 1 files into 2 chunks, read on over 0 cuts" "$tmp/boot2.err" &&
 # a line of 1.3 MB ended by carriage returns, which linesrc reads as many:
 # newlines no longer count lines after it, so the chunk before it reads on
 # to the end
-{
-	cat fixtures/generated/cpuset.5.15.raw.log
+cr_line() {
 	i=0
 	while [ $i -lt 30000 ]; do
 		printf '[ 9200.000000] filler line %s of a console\r' $i
 		i=$((i + 1))
 	done
 	echo
+}
+{
+	cat fixtures/generated/cpuset.5.15.raw.log
+	cr_line
 	cat fixtures/generated/memcg.5.8.syslog.log
 	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
 } >"$tmp/long-split.log"
@@ -117,12 +120,7 @@ grep -q "split 1 files into [3-9] chunks, read on over [2-9] cuts" "$tmp/long2.e
 		printf "[ 9120.012900] [ %6d]  1000 %6d    12345      678    40960        0             0 filler%d\n", 20000 + i, 20000 + i, i }' \
 		fixtures/generated/cpuset.5.15.raw.log
 	cat fixtures/generated/memcg.5.8.syslog.log
-	i=0
-	while [ $i -lt 30000 ]; do
-		printf '[ 9200.000000] filler line %s of a console\r' $i
-		i=$((i + 1))
-	done
-	echo
+	cr_line
 	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
 } >"$tmp/long-late.log"
 "$bin" ingest -q --jobs 1 --db "$tmp/late1.db" "$tmp/long-late.log" 2>"$tmp/late1.err"

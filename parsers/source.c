@@ -31,6 +31,14 @@
 
 #define BLOCK_SIZE ((size_t)1 << 20)
 #define SNIFF_BYTES DUMP_SNIFF_BYTES
+/*
+ * What a stream read ahead holds (judged on its first SNIFF_BYTES): enough
+ * for an empty tar archive as GNU tar writes it (10240 NUL bytes) to be
+ * seen whole.
+ */
+#define HEAD_BYTES ((size_t)16384)
+/* An empty tar file on disk is told up to this size (tar -b 2048). */
+#define EMPTY_TAR_MAX ((int64_t)1 << 20)
 #define MAX_DEPTH 64
 /*
  * Archives and compressed files read inside one another: a case tarball
@@ -209,12 +217,55 @@ static bool skip_not_a_log(struct walk *w, const unsigned char *h, size_t n,
 	return true;
 }
 
+/* The bytes of a head judged by not_a_log(). */
+static size_t sniffed(size_t head_len)
+{
+	return head_len < SNIFF_BYTES ? head_len : SNIFF_BYTES;
+}
+
+/*
+ * An empty tar archive: NUL bytes only, two blocks of 512 or more, whole
+ * blocks (the end-of-archive marker, padded to the record size: 10240
+ * bytes with GNU tar's default). A log's unwritten tail after a crash is
+ * also NUL bytes, but not a whole stream of them in whole blocks.
+ */
+static bool empty_tar(const unsigned char *p, size_t n)
+{
+	if (n < 1024 || n % 512)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* The file at path (size bytes) is an empty tar archive. */
+static bool empty_tar_file(const char *path, int64_t size)
+{
+	unsigned char *buf;
+	ssize_t got;
+	bool yes;
+	int fd;
+
+	if (size < 1024 || size > EMPTY_TAR_MAX || size % 512)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	buf = malloc((size_t)size);
+	got = buf ? pread(fd, buf, (size_t)size, 0) : -1;
+	yes = got == size && empty_tar(buf, (size_t)size);
+	free(buf);
+	close(fd);
+	return yes;
+}
+
 struct entry_reader {
 	struct archive *a;
 	int64_t file_size; /* the compressed file's, or -1 */
 	int64_t floor; /* SOURCE_INFLATE_FLOOR or its override */
 	/* the first bytes, read ahead to judge them, then handed out */
-	unsigned char head[SNIFF_BYTES];
+	unsigned char head[HEAD_BYTES];
 	size_t head_len, head_pos;
 	int head_errno; /* the read ahead's error, returned after head */
 	struct linesrc *lines; /* told why a read failed */
@@ -442,6 +493,34 @@ static void skip_archive(struct walk *w, struct archive *a, const char *name,
 			true);
 }
 
+/*
+ * The levels an opened archive counts for against MAX_NEST: one per
+ * compression (libarchive stacks a filter per layer: a .gz of a .gz),
+ * and one for a tar without any.
+ */
+static int archive_layers(struct archive *a)
+{
+	int n = archive_filter_count(a), layers = 0;
+
+	for (int i = 0; i < n; i++)
+		layers += archive_filter_code(a, i) != ARCHIVE_FILTER_NONE;
+	return layers ? layers : 1;
+}
+
+/* An archive or compressed file too deep inside others: passed over. */
+static void skip_too_deep(struct walk *w, const char *name)
+{
+	char why[80];
+
+	snprintf(
+		why, sizeof(why),
+		"archives or compressed files nested deeper than %d (not read)",
+		MAX_NEST);
+	if (w->skip)
+		w->skip(w->ctx, name, why, false);
+	w->stats->skipped++;
+}
+
 /* A nested archive reads its bytes from the entry of the outer one. */
 struct nest_ctx {
 	struct entry_reader *r;
@@ -484,13 +563,7 @@ static struct oomlens_error *walk_nested(struct walk *w, struct level *lv,
 	struct oomlens_error *err;
 
 	if (lv->nest >= MAX_NEST) {
-		char why[64];
-
-		snprintf(why, sizeof(why),
-			 "archives nested deeper than %d (not read)", MAX_NEST);
-		if (w->skip)
-			w->skip(w->ctx, s->name, why, false);
-		w->stats->skipped++;
+		skip_too_deep(w, s->name);
 		return NULL;
 	}
 	n = malloc(sizeof(*n));
@@ -501,10 +574,12 @@ static struct oomlens_error *walk_nested(struct walk *w, struct level *lv,
 	}
 	n->r = r;
 	memcpy(child.host, lv->host, sizeof(child.host));
+	err = NULL;
 	if (archive_read_open(a, n, NULL, nest_read, NULL) != ARCHIVE_OK) {
 		skip_archive(w, a, s->name, "cannot open");
 		w->stats->skipped++;
-		err = NULL;
+	} else if ((child.nest = lv->nest + archive_layers(a)) > MAX_NEST) {
+		skip_too_deep(w, s->name);
 	} else {
 		err = walk_archive(w, a, &child);
 	}
@@ -545,8 +620,11 @@ read_stream(struct walk *w, struct archive *a, struct source_stream *s,
 		*failed = r.failed;
 		return err;
 	}
+	if (!r.head_errno && r.head_len < sizeof(r.head) &&
+	    empty_tar(r.head, r.head_len))
+		return NULL;
 	if (!r.head_errno &&
-	    skip_not_a_log(w, r.head, r.head_len, s->name, false))
+	    skip_not_a_log(w, r.head, sniffed(r.head_len), s->name, false))
 		return NULL;
 	err = linesrc_init_reader(&lines, s->name, peeked_reader, &r);
 	if (err)
@@ -792,7 +870,7 @@ static bool looks_packed(const char *path)
  */
 struct stdin_ahead {
 	int fd;
-	unsigned char head[SNIFF_BYTES];
+	unsigned char head[HEAD_BYTES];
 	size_t len, pos;
 	char block[65536];
 };
@@ -907,6 +985,8 @@ static struct archive *archive_reader_new(void)
 	archive_read_support_format_gnutar(a);
 	archive_read_support_format_zip(a);
 	archive_read_support_format_raw(a);
+	/* a compressed file of nothing (an empty rotated log): no entry */
+	archive_read_support_format_empty(a);
 	return a;
 }
 
@@ -1017,6 +1097,11 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 		archive_read_free(a);
 		return NULL;
 	}
+	if (archive_layers(a) > MAX_NEST) {
+		skip_too_deep(w, path);
+		archive_read_free(a);
+		return NULL;
+	}
 	lv = calloc(1, sizeof(*lv));
 	if (!lv) {
 		archive_read_free(a);
@@ -1027,7 +1112,7 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 	lv->name = path;
 	lv->path = path;
 	lv->size = size;
-	lv->nest = 1;
+	lv->nest = archive_layers(a);
 	lv->from_pipe = w->ahead != NULL;
 	lv->mtime = mtime;
 	lv->name_date = w->ref_time;
@@ -1080,13 +1165,14 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 		if (w->skip)
 			w->skip(w->ctx, name, strerror(errno), true);
 		w->stats->skipped++;
-	} else if (!in->len) {
+	} else if (!in->len || (in->len < sizeof(in->head) &&
+				empty_tar(in->head, in->len))) {
 		w->stats->files++; /* empty: nothing to read */
 	} else if (head_is_packed(in->head, in->len)) {
 		w->ahead = in;
 		err = walk_file(w, path, -1, 0);
 		w->ahead = NULL;
-	} else if (skip_not_a_log(w, in->head, in->len, name, false)) {
+	} else if (skip_not_a_log(w, in->head, sniffed(in->len), name, false)) {
 		w->stats->files++;
 	} else {
 		struct source_stream s = {0};
@@ -1266,7 +1352,8 @@ walk_path(struct walk *w, const char *path, int depth)
 		w->stats->skipped++;
 		return NULL;
 	}
-	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+	if (S_ISREG(st.st_mode) &&
+	    (st.st_size == 0 || empty_tar_file(path, (int64_t)st.st_size))) {
 		w->stats->files++; /* nothing to read, and libarchive would balk */
 		return NULL;
 	}

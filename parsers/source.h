@@ -120,7 +120,9 @@ bool source_entry_wanted(const char *entry_name);
 /*
  * Tarballs and compressed files inside an archive are read as archives of
  * their own, down to this many levels (the file on disk is the first); a
- * deeper one is passed over, and said so.
+ * deeper one is passed over, and said so. Each layer of compression counts
+ * (a .gz of a .gz is two levels, a .tar.xz one), and so does a tar
+ * without any.
  */
 #define SOURCE_MAX_NEST 4
 

@@ -121,9 +121,52 @@ for i in 2 3 4 5 6; do (cd "$tmp" && tar cf "n$i.tar" "n$((i - 1)).tar"); done
 expect 0 "archives nested 4 deep" -- "$bin" analyze "$tmp/n4.tar"
 grep -q "n4.tar:n3.tar:n2.tar:n1.tar:messages lines" "$tmp/out" && ok || { bad "archives nested 4 deep: read"; cat "$tmp/out" "$tmp/err" | head; }
 expect 1 "archives nested 6 deep" -- "$bin" analyze "$tmp/n6.tar"
-grep -q "n6.tar:n5.tar:n4.tar:n3.tar:n2.tar': archives nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "archives nested 6 deep: said"; cat "$tmp/err"; }
+grep -q "n6.tar:n5.tar:n4.tar:n3.tar:n2.tar': archives or compressed files nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "archives nested 6 deep: said"; cat "$tmp/err"; }
 # a bomb inside a tarball is stopped as one on disk is
 yes 'Nov  3 12:00:01 h kernel: [ 1.000000] filler' | head -c 30000000 | xz -c >"$tmp/zm/var/log/messages.2.gz"
 (cd "$tmp/zm" && tar cf "$tmp/zb.tar" var/log/messages.2.gz)
 OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "a decompression bomb in a tar" -- "$bin" analyze "$tmp/zb.tar"
 grep -q "messages.2.gz.*decompression bomb" "$tmp/err" && ok || { bad "a decompression bomb in a tar: said"; cat "$tmp/err"; }
+
+# gzip inside gzip counts layer by layer against the same limit: four are
+# read, a fifth is passed over and named (issue 23, item 14)
+mkdir -p "$tmp/gz"
+g=$tmp/gz/messages
+cp fixtures/demo/rhel7-storm.log "$g"
+for i in 1 2 3 4 5; do gzip -c "$g" >"$g.gz"; g=$g.gz; done
+expect 0 "four gzip layers" -- "$bin" analyze "$tmp/gz/messages.gz.gz.gz.gz"
+[ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && ok || { bad "four gzip layers: read"; cat "$tmp/err"; }
+expect 1 "five gzip layers" -- "$bin" analyze "$g"
+grep -q "messages.gz.gz.gz.gz.gz': archives or compressed files nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "five gzip layers: passed over and said"; cat "$tmp/err"; }
+(cd "$tmp/gz" && tar cf ../g3.tar messages.gz.gz.gz && tar cf ../g4.tar messages.gz.gz.gz.gz)
+expect 0 "three gzip layers in a tar" -- "$bin" analyze "$tmp/g3.tar"
+expect 1 "four gzip layers in a tar" -- "$bin" analyze "$tmp/g4.tar"
+grep -q "g4.tar:messages.gz.gz.gz.gz': archives or compressed files nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "four gzip layers in a tar: passed over and said"; cat "$tmp/err"; }
+
+# an empty tar (GNU tar writes 10240 NUL bytes) is an empty archive, not a
+# log of NULs (issue 23, item 14)
+tar cf "$tmp/empty.tar" --files-from /dev/null
+expect 1 "an empty tar" -- "$bin" analyze "$tmp/empty.tar"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty tar: no warning"; cat "$tmp/err"; }
+tar cf "$tmp/empty-b4.tar" -b 4 --files-from /dev/null
+expect 1 "an empty tar on standard input" -- sh -c "'$bin' analyze - <'$tmp/empty-b4.tar'"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty tar on standard input: no warning"; cat "$tmp/err"; }
+(cd "$tmp" && tar cf empty-in.tar empty.tar)
+expect 1 "an empty tar in a tar" -- "$bin" analyze "$tmp/empty-in.tar"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty tar in a tar: no warning"; cat "$tmp/err"; }
+# ... but a log after a run of NULs is still a log
+{ head -c 10240 /dev/zero; cat fixtures/demo/rhel7-storm.log; } >"$tmp/nul-head.log"
+expect 0 "NULs before a log" -- "$bin" analyze "$tmp/nul-head.log"
+
+# an empty rotated log (logrotate leaves kern.log.2.gz of 20 bytes) is an
+# empty log, not an I/O error (issue 22)
+mkdir -p "$tmp/rot/var/log"
+: | gzip -n >"$tmp/rot/var/log/kern.log.2.gz"
+cp fixtures/demo/rhel7-storm.log "$tmp/rot/var/log/kern.log"
+expect 1 "an empty rotated log" -- "$bin" analyze "$tmp/rot/var/log/kern.log.2.gz"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty rotated log: no error"; cat "$tmp/err"; }
+(cd "$tmp/rot" && tar cf ../rot.tar var)
+expect 0 "an empty rotated log in a tar" -- "$bin" analyze "$tmp/rot.tar"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty rotated log in a tar: no error"; cat "$tmp/err"; }
+expect 0 "an empty rotated log in a folder" -- "$bin" ingest --db "$tmp/rot.db" "$tmp/rot"
+grep -q " 0 skipped;" "$tmp/err" && ok || { bad "an empty rotated log in a folder: nothing skipped"; cat "$tmp/err"; }

@@ -67,6 +67,7 @@ struct reader {
 	bool any; /* the entry has a field */
 	uint64_t lineno, offset; /* of the entry, or of its MESSAGE */
 	struct strbuf obj; /* a json-pretty object being gathered */
+	bool untransported; /* warned of a "kernel" entry without _TRANSPORT */
 };
 
 static void warnf(struct reader *r, uint64_t line, const char *fmt, ...)
@@ -217,8 +218,18 @@ static OOMLENS_MUST_CHECK struct oomlens_error *entry_end(struct reader *r)
 								  : -1;
 		e.priority =
 			number_of(r, F_PRIORITY, &v) && v <= 7 ? (int)v : -1;
-		e.kernel = value_is(r, F_TRANSPORT, "kernel") ||
-			   value_is(r, F_IDENTIFIER, "kernel");
+		/*
+		 * The transport is journald's own word for where an entry
+		 * came from; SYSLOG_IDENTIFIER is the sender's (logger -t
+		 * kernel writes "kernel" from user space).
+		 */
+		e.kernel = value_is(r, F_TRANSPORT, "kernel");
+		if (!r->seen[F_TRANSPORT] &&
+		    value_is(r, F_IDENTIFIER, "kernel") && !r->untransported) {
+			r->untransported = true;
+			warnf(r, r->lineno,
+			      "journal entries tagged \"kernel\" without a _TRANSPORT field (journalctl --output-fields?): not read as the kernel's");
+		}
 		e.has_source_mono =
 			number_of(r, F_SOURCE_MONO, &e.source_mono_usec);
 		e.has_mono = number_of(r, F_MONO, &e.mono_usec);

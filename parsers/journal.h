@@ -48,7 +48,12 @@ struct journal_entry {
 	const char *identifier; /* SYSLOG_IDENTIFIER, or NULL */
 	int64_t pid; /* _PID, or -1 */
 	int priority; /* PRIORITY, or -1 */
-	bool kernel; /* _TRANSPORT=kernel, or SYSLOG_IDENTIFIER=kernel */
+	/*
+	 * _TRANSPORT=kernel: the kernel logged it. SYSLOG_IDENTIFIER=kernel
+	 * alone is not enough (logger -t kernel sets it from user space);
+	 * only log text, which has no transport, is read by its tag.
+	 */
+	bool kernel;
 	bool has_source_mono, has_mono, has_realtime;
 	uint64_t source_mono_usec; /* _SOURCE_MONOTONIC_TIMESTAMP: printk's */
 	uint64_t mono_usec; /* __MONOTONIC_TIMESTAMP: when journald read it */

@@ -40,6 +40,9 @@ static const char *named(const char *s, const char *name)
 	return buf;
 }
 
+static char *report_export(const char *name, size_t name_len, bool binary,
+			   size_t *len);
+
 /* The report as journalctl -o json lines; name_json is the victim's name
  * as it stands inside a JSON string (escapes allowed). */
 static char *report_json(const char *name_json, const char *between,
@@ -171,6 +174,58 @@ START_TEST(user_space_entries_are_no_kernel_lines)
 	ck_assert_str_eq(c.last_event_comm, "firefox");
 	ck_assert_uint_eq(c.warnings, 0);
 	collected_release(&c);
+}
+END_TEST
+
+/*
+ * "logger -t kernel" writes a kernel-looking report from user space: its
+ * SYSLOG_IDENTIFIER is "kernel", its _TRANSPORT "syslog" (or "journal"
+ * with --journald). Only _TRANSPORT=kernel makes a kernel line; an entry
+ * with no transport field at all is no kernel line either.
+ */
+START_TEST(logger_t_kernel_is_no_kernel_line)
+{
+	static const char *const transports[] = {
+		"\"_TRANSPORT\":\"syslog\",", "\"_TRANSPORT\":\"journal\",",
+		"\"_TRANSPORT\":\"stdout\",", ""};
+	struct collected c;
+	size_t len, i;
+	char *s;
+
+	for (i = 0; i < sizeof(transports) / sizeof(transports[0]); i++) {
+		char *t, *at, *out = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&out, &n);
+
+		ck_assert_ptr_nonnull(f);
+		s = report_json("stress", NULL, &len);
+		for (t = s; (at = strstr(t, "\"_TRANSPORT\":\"kernel\","));
+		     t = at + 22) {
+			fwrite(t, 1, (size_t)(at - t), f);
+			fputs(transports[i], f);
+		}
+		fputs(t, f);
+		fclose(f);
+		ck_assert_ptr_null(collect_buffer(&c, out, n));
+		ck_assert_msg(c.n == 0, "transport %zu: %zu incidents", i, c.n);
+		/* no transport at all: said once */
+		ck_assert_uint_eq(c.warnings, !*transports[i]);
+		if (!*transports[i])
+			ck_assert_msg(
+				strstr(c.warning[0], "without a _TRANSPORT"),
+				"%s", c.warning[0]);
+		collected_release(&c);
+		free(out);
+		free(s);
+	}
+	/* the same in the export format */
+	s = report_export("stress", 6, false, &len);
+	for (char *at = s; (at = strstr(at, "_TRANSPORT=kernel"));)
+		memcpy(at, "_TRANSPORT=syslog", 17);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
+	ck_assert_uint_eq(c.n, 0);
+	collected_release(&c);
+	free(s);
 }
 END_TEST
 
@@ -431,6 +486,7 @@ Suite *journal_suite(void)
 	tcase_add_test(tc, json_string_escapes);
 	tcase_add_test(tc, json_byte_arrays_and_repeated_fields);
 	tcase_add_test(tc, user_space_entries_are_no_kernel_lines);
+	tcase_add_test(tc, logger_t_kernel_is_no_kernel_line);
 	tcase_add_test(tc, json_framings);
 	tcase_add_test(tc, json_damage_is_skipped_with_a_warning);
 	tcase_add_test(tc, export_entries_are_read_as_the_report);

@@ -78,8 +78,8 @@ app-4|syslog|2026-11-30 13:23:20|syslog"
 	# all four into one database: each incident once, each with its host
 	db=$tmp/sos-all.db
 	expect 0 "all archives: ingest" -- "$bin" ingest --db "$db" fixtures/sos
-	[ "$(sqlite3 "$db" "SELECT count(*), count(host), count(time_utc) FROM incidents")" = "11|11|11" ] &&
-		ok || { bad "all archives: 11 incidents, each with host and time"; sos_rows "$db"; }
+	[ "$(sqlite3 "$db" "SELECT count(*), count(host), count(time_utc) FROM incidents")" = "17|17|17" ] &&
+		ok || { bad "all archives: 17 incidents, each with host and time"; sos_rows "$db"; }
 
 	# an incident first stored without a host gets it from a later sighting
 	db=$tmp/sos-late.db
@@ -170,3 +170,94 @@ expect 0 "an empty rotated log in a tar" -- "$bin" analyze "$tmp/rot.tar"
 [ ! -s "$tmp/err" ] && ok || { bad "an empty rotated log in a tar: no error"; cat "$tmp/err"; }
 expect 0 "an empty rotated log in a folder" -- "$bin" ingest --db "$tmp/rot.db" "$tmp/rot"
 grep -q " 0 skipped;" "$tmp/err" && ok || { bad "an empty rotated log in a folder: nothing skipped"; cat "$tmp/err"; }
+
+# sos 4.x as it really is (issue 22 part 3): its root hostname entry is a
+# symlink into sos_commands/; etc/hostname, hostname_-f and
+# hostnamectl_status name other hosts and must not decide
+if command -v sqlite3 >/dev/null 2>&1; then
+	s4=fixtures/sos/sos4
+	db4=sosreport-db-01234-2026-12-04-qwertyu
+	w4="db-01234|hostname|2026-11-30 09:56:40|syslog
+db-01234|hostname|2026-12-04 03:23:20|syslog"
+	mkdir -p "$tmp/s4"
+	tar xJf "$s4/$db4.tar.xz" -C "$tmp/s4"
+	for sos in "$s4/$db4.tar.xz" "$tmp/s4/$db4"; do
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: ingest $sos" -- "$bin" ingest --db "$tmp/s4.db" "$sos"
+		got=$(sos_rows "$tmp/s4.db")
+		[ "$got" = "$w4" ] && ok || { bad "sos 4: $sos: the host its hostname symlink names"; printf '%s\n' "$got"; cat "$tmp/err"; }
+		# dmesg, messages, the whole journal and each boot's
+		[ "$(sqlite3 "$tmp/s4.db" "SELECT group_concat(n_sightings) FROM (SELECT n_sightings FROM v_incidents ORDER BY time_utc)")" = "2,4" ] &&
+			ok || { bad "sos 4: $sos: sightings"; sqlite3 "$tmp/s4.db" "SELECT path FROM sources"; }
+	done
+	# the same tree in other orders: the link after its target and after
+	# the logs, the target before the link; links out of the tree or in
+	# a loop are not followed (the name, then, and no case id: see below)
+	(cd "$tmp/s4" && tar cf "$tmp/s4-late.tar" $(find "$db4" -type f | LC_ALL=C sort -r) "$db4/hostname")
+	(cd "$tmp/s4" && tar cf "$tmp/s4-early.tar" "$db4/sos_commands/host/hostname" "$db4/hostname" "$db4/var" "$db4/sos_commands/kernel" "$db4/sos_commands/logs" "$db4/sos_reports")
+	for t in late early; do
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: link $t" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4-$t.tar"
+		got=$(sos_rows "$tmp/s4.db")
+		[ "$got" = "$w4" ] && ok || { bad "sos 4: the hostname link $t in the archive"; printf '%s\n' "$got"; }
+	done
+	cp -a "$tmp/s4/$db4" "$tmp/s4/out"
+	ln -sf /etc/hostname "$tmp/s4/out/hostname"
+	ln -s ../sosreport-db-01234-2026-12-04-qwertyu/sos_commands/host/hostname "$tmp/s4/out/sos_commands/host/elsewhere"
+	cp -a "$tmp/s4/out" "$tmp/s4/loop"
+	ln -sf hostname2 "$tmp/s4/loop/hostname"
+	ln -s hostname "$tmp/s4/loop/hostname2"
+	for t in out loop; do
+		mv "$tmp/s4/$t" "$tmp/s4/$db4-$t"
+		(cd "$tmp/s4" && tar cf "$tmp/s4-$t.tar" "$db4-$t")
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: link $t, tarball" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4-$t.tar"
+		[ "$(sqlite3 "$tmp/s4.db" "SELECT DISTINCT host || '|' || host_source FROM incidents")" = "db-01234|name" ] &&
+			ok || { bad "sos 4: a hostname link $t of the archive is not followed"; sos_rows "$tmp/s4.db"; }
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: link $t, unpacked" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4/$db4-$t"
+		[ "$(sqlite3 "$tmp/s4.db" "SELECT DISTINCT host || '|' || host_source FROM incidents")" = "db-01234|name" ] &&
+			ok || { bad "sos 4: a hostname link $t of the tree is not followed"; sos_rows "$tmp/s4.db"; }
+	done
+	# no hostname entry: the name less the case id and label its
+	# manifest.json names (a case id 77777; none at all)
+	rm -f "$tmp/s4.db"
+	expect 0 "sos 4: no hostname entry" -- "$bin" ingest --db "$tmp/s4.db" "$s4/sosreport-web-3-77777-2026-12-05-asdfghj.tar.xz" "$s4/sosreport-app-20555-2026-12-06-zxcvbnm.tar.xz"
+	want="web-3|name|2026-11-30 09:58:20|syslog
+app-20555|name|2026-11-30 10:00:00|syslog
+web-3|name|2026-12-05 03:25:00|syslog
+app-20555|name|2026-12-06 03:26:40|syslog"
+	got=$(sos_rows "$tmp/s4.db")
+	[ "$got" = "$want" ] && ok || { bad "sos 4: the name, less what the manifest says is a case id"; printf '%s\n' "$got"; }
+	# sos 4.0 put a --label in the name as it puts a case id
+	mkdir -p "$tmp/s4l"
+	tar xJf "$s4/sosreport-app-20555-2026-12-06-zxcvbnm.tar.xz" -C "$tmp/s4l"
+	sed -i 's/"cmdline": "report --batch --skip-plugins host"/"cmdline": "report --batch --label 20555 --skip-plugins host"/' "$tmp/s4l/sosreport-app-20555-2026-12-06-zxcvbnm/sos_reports/manifest.json"
+	rm -f "$tmp/s4.db"
+	expect 0 "sos 4: a label" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4l/sosreport-app-20555-2026-12-06-zxcvbnm"
+	[ "$(sqlite3 "$tmp/s4.db" "SELECT DISTINCT host FROM incidents")" = app ] && ok || { bad "sos 4: a label is no part of the host"; sos_rows "$tmp/s4.db"; }
+fi
+
+# links inside a folder (issue 22 part 3): a sosreport's log linked to a
+# file it would not read is read through the link; a link to what the
+# walk reads anyway is passed over (read once); links out or in a loop
+# are said and not followed
+if command -v sqlite3 >/dev/null 2>&1; then
+	lt=$tmp/lt/$db4
+	mkdir -p "$tmp/lt"
+	cp -a "$tmp/s4/$db4" "$lt"
+	mv "$lt/var/log/messages" "$lt/sos_commands/logs/messages-kept"
+	ln -s ../../sos_commands/logs/messages-kept "$lt/var/log/messages"
+	ln -s messages "$lt/var/log/messages-20261204"
+	ln -s /etc/passwd "$lt/var/log/messages-20261203"
+	ln -s syslog.1 "$lt/var/log/syslog"
+	ln -s syslog "$lt/var/log/syslog.1"
+	rm -f "$tmp/lt.db"
+	expect 0 "links in an unpacked sosreport" -- "$bin" ingest --db "$tmp/lt.db" "$tmp/lt"
+	[ "$(sqlite3 "$tmp/lt.db" "SELECT group_concat(n_sightings) FROM (SELECT n_sightings FROM v_incidents ORDER BY time_utc)")" = "2,4" ] &&
+		ok || { bad "links in an unpacked sosreport: messages read once, through its link"; sqlite3 "$tmp/lt.db" "SELECT path FROM sources"; }
+	sqlite3 "$tmp/lt.db" "SELECT path FROM sources" | grep -q "/var/log/messages$" && ok || bad "links: read under the link's name"
+	grep -q "messages-20261203': symbolic link (not followed): it leads out of the folder" "$tmp/err" && ok || { bad "links: one out of the folder is said"; cat "$tmp/err"; }
+	grep -q "var/log/syslog': symbolic link (not followed): it leads nowhere" "$tmp/err" && ok || { bad "links: a loop is said"; cat "$tmp/err"; }
+	[ "$(grep -c "symbolic link" "$tmp/err")" = 3 ] && ok || { bad "links: the root links of sos and the link to a log read anyway pass silently"; cat "$tmp/err"; }
+fi

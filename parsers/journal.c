@@ -36,6 +36,7 @@ enum field {
 	F_MESSAGE,
 	F_HOSTNAME,
 	F_IDENTIFIER,
+	F_BOOT_ID,
 	F_TRANSPORT,
 	F_PID,
 	F_PRIORITY,
@@ -49,6 +50,7 @@ static const char *const field_names[F_COUNT] = {
 	[F_MESSAGE] = "MESSAGE",
 	[F_HOSTNAME] = "_HOSTNAME",
 	[F_IDENTIFIER] = "SYSLOG_IDENTIFIER",
+	[F_BOOT_ID] = "_BOOT_ID",
 	[F_TRANSPORT] = "_TRANSPORT",
 	[F_PID] = "_PID",
 	[F_PRIORITY] = "PRIORITY",
@@ -214,6 +216,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *entry_end(struct reader *r)
 			r->seen[F_HOSTNAME] ? r->val[F_HOSTNAME].buf : NULL;
 		e.identifier =
 			r->seen[F_IDENTIFIER] ? r->val[F_IDENTIFIER].buf : NULL;
+		e.boot_id = r->seen[F_BOOT_ID] ? r->val[F_BOOT_ID].buf : NULL;
 		e.pid = number_of(r, F_PID, &v) && v <= INT32_MAX ? (int64_t)v
 								  : -1;
 		e.priority =
@@ -811,6 +814,8 @@ struct oomlens_error *journal_read(struct linesrc *src, enum journal_format f,
 	struct oomlens_error *err;
 	size_t i;
 
+	if (f == JOURNAL_BINARY)
+		return journalfile_read(src, fn, warn, ctx);
 	for (i = 0; i < F_COUNT; i++)
 		strbuf_init(&r.val[i],
 			    i == F_MESSAGE ? LINESRC_MAX_LINE : SMALL_FIELD);

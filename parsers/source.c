@@ -92,7 +92,7 @@ static const char *const wanted_names[] = {
 	"messages", "messages-*", "messages.*",	 "kern.log",	 "kern.log.*",
 	"syslog",   "syslog.*",	  "syslog-*",	 "dmesg",	 "dmesg*",
 	"*.log",    "*.log.*",	  "journalctl*", "journal*.txt", "*.txt",
-	"journal*", "*.json",	  "*.export",
+	"journal*", "*.json",	  "*.export",	 "*.journal",	 "*.journal~",
 };
 
 /* A sosreport's kernel logs, by their path from its root's name on. */
@@ -104,7 +104,11 @@ static bool sos_entry_wanted(const char *name, const char *base)
 	       (strstr(name, "sos_commands/kernel/") &&
 		!fnmatch("dmesg*", base, 0)) ||
 	       (strstr(name, "sos_commands/logs/") &&
-		!fnmatch("journalctl*", base, 0));
+		!fnmatch("journalctl*", base, 0)) ||
+	       /* sos --all-logs copies journald's files */
+	       (strstr(name, "/var/log/journal/") &&
+		(!fnmatch("*.journal", base, 0) ||
+		 !fnmatch("*.journal~", base, 0)));
 }
 
 bool source_entry_wanted(const char *name)
@@ -210,9 +214,7 @@ static bool not_a_log(const unsigned char *h, size_t n, const char *name,
 	else if (n >= 16 && !memcmp(h, "SQLite format 3", 16))
 		snprintf(why, cap, "an SQLite database, not a log");
 	else if (n >= 8 && !memcmp(h, "LPKSHHRH", 8))
-		snprintf(
-			why, cap,
-			"a binary systemd journal, not a log: read it through journalctl --file");
+		return false; /* a binary journal: parsers/journal.h reads it */
 	else if (looks_binary(h, n))
 		snprintf(why, cap, "binary data, not a log");
 	else

@@ -261,3 +261,6 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	grep -q "var/log/syslog': symbolic link (not followed): it leads nowhere" "$tmp/err" && ok || { bad "links: a loop is said"; cat "$tmp/err"; }
 	[ "$(grep -c "symbolic link" "$tmp/err")" = 3 ] && ok || { bad "links: the root links of sos and the link to a log read anyway pass silently"; cat "$tmp/err"; }
 fi
+
+# binary journal files
+. tests/e2e-journal.sh

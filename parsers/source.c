@@ -834,7 +834,7 @@ read_stream(struct walk *w, struct archive *a, struct source_stream *s,
 		return err;
 	}
 	if (!r.head_errno && r.head_len < sizeof(r.head) &&
-	    empty_tar(r.head, r.head_len))
+	    !dump_name(s->name) && empty_tar(r.head, r.head_len))
 		return NULL;
 	if (!r.head_errno &&
 	    skip_not_a_log(w, r.head, sniffed(r.head_len), s->name, false))
@@ -1788,7 +1788,8 @@ walk_path(struct walk *w, const char *path, int depth)
 		return NULL;
 	}
 	if (S_ISREG(st.st_mode) &&
-	    (st.st_size == 0 || empty_tar_file(path, (int64_t)st.st_size))) {
+	    (st.st_size == 0 ||
+	     (!dump_name(path) && empty_tar_file(path, (int64_t)st.st_size)))) {
 		w->stats->files++; /* nothing to read, and libarchive would balk */
 		return NULL;
 	}

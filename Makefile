@@ -131,7 +131,7 @@ VG := valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 	--child-silent-after-fork=yes \
 	--error-exitcode=9 --suppressions=$(CURDIR)/tests/valgrind.supp
 VG_VMCORE := $(BUILD)/fixtures/vmcore/x86_64-2.6.32-rfc
-check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
+check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp $(JOURNAL_FILES)
 	cd tests && CK_FORK=no OOMLENS_NO_JIT=1 $(VG) ../$(BUILD)/tests/run
 	OOMLENS_NO_JIT=1 $(VG) ./oomlens analyze --format json --model all \
 		--vmlinux $(VG_VMCORE).vmlinux $(VG_VMCORE).kdump $(VG_VMCORE).elf \
@@ -142,7 +142,8 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 	OOMLENS_NO_JIT=1 $(VG) ./oomlens rescore --quiet --db $(BUILD)/vg.db
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens analyze --format json fixtures/demo/*.log \
-		fixtures/kernel-output/*.log fixtures/generated/*.log >/dev/null
+		fixtures/kernel-output/*.log fixtures/generated/*.log \
+		$(JOURNAL_FILES) >/dev/null
 	rm -f $(BUILD)/vg.db*
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens ingest --quiet --db $(BUILD)/vg.db \

@@ -43,6 +43,7 @@
 #include <systemd/sd-journal.h>
 #include <unistd.h>
 
+#include "core/fdio.h"
 #include "core/banned.h"
 
 /* The journal header's header_size and arena_size (journal-def.h). */
@@ -182,8 +183,7 @@ copy_journal(struct linesrc *src, int fd, int mfd, uint64_t max,
  * A new temporary file in $TMPDIR, its name in *path (to unlink; caller
  * frees). Errors: IO, NOMEM.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *temp_file(int *out,
-							   char **path)
+static OOMLENS_MUST_CHECK struct oomlens_error *temp_file(int *out, char **path)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
@@ -260,19 +260,7 @@ journal_fd(struct linesrc *src, journal_warn_fn *warn, void *ctx, int *out,
 
 static bool put(int fd, const void *buf, size_t len)
 {
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
+	return fd_io_all(fd, (void *)buf, len, true);
 }
 
 static bool put_warning(int out, const char *fmt, ...)
@@ -431,19 +419,7 @@ static void child(int out, int fd, unsigned timeout)
 /* Read exactly len bytes; false at an early end or an error. */
 static bool get(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
+	return fd_io_all(fd, buf, len, false);
 }
 
 struct answer {

@@ -13,6 +13,7 @@
 
 #define GENERATED "../fixtures/generated"
 #define FRAGMENTS "../fixtures/fragments"
+#define GENERATED_FRAGMENTS "../fixtures/generated/fragments"
 
 static void decode(char *s)
 {
@@ -320,11 +321,14 @@ END_TEST
 
 /*
  * fixtures/fragments: pieces of reports built by hand as customers send
- * them (issue 22), each with its truth in the same format.
+ * them (issue 22), each with its truth in the same format; and those
+ * oomgen --fragment wrote from every era (fixtures/generated/fragments).
  */
 START_TEST(fragments_match_their_truth)
 {
 	check_each_file(FRAGMENTS, ".expect", "fragment fixtures", check_one);
+	check_each_file(GENERATED_FRAGMENTS, ".expect",
+			"generated fragment fixtures", check_one);
 }
 END_TEST
 

@@ -12,14 +12,16 @@ WARNINGS += -Wconversion -Wsign-conversion -Wmissing-prototypes -Wformat=2 -Werr
 endif
 override CFLAGS += -std=gnu11 $(WARNINGS)
 override CPPFLAGS += -D_GNU_SOURCE -I.
-LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf 2>/dev/null || \
-	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf)
+# libsystemd: binary journal files (/var/log/journal/*/*.journal) are read
+# through its sd-journal (parsers/journalfile.c).
+LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf libsystemd 2>/dev/null || \
+	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf -lsystemd)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way:
 # core <- model <- {parsers, dumps, analyzer, db, reports} <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c \
-	core/escape.c
+	core/escape.c core/fdio.c
 MODEL := $(wildcard model/*.c)
 PARSERS := $(wildcard parsers/*.c)
 DUMPS := $(wildcard dumps/*.c)
@@ -85,7 +87,7 @@ $(GEN): fixtures/gen/oomgen.c
 
 # Every test: unit suites (Check), then the end-to-end script.
 check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install $(BUILD)/fixtures/vmcore/.stamp \
-	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES)
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
 	tests/html-browser.sh ./oomlens $(BUILD)
@@ -111,7 +113,7 @@ check-asan:
 # the one third-party leak suppressed in tests/lsan.supp needs.
 ASAN_RUN_OPTIONS := detect_leaks=1:fast_unwind_on_malloc=0
 asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp \
-	$(BUILD)/tests/ktypes-compare $(KDW_BTF)
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES)
 	cd tests && CK_FORK=no ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ../$(BUILD)/tests/run
 	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
@@ -129,7 +131,7 @@ VG := valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 	--child-silent-after-fork=yes \
 	--error-exitcode=9 --suppressions=$(CURDIR)/tests/valgrind.supp
 VG_VMCORE := $(BUILD)/fixtures/vmcore/x86_64-2.6.32-rfc
-check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
+check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp $(JOURNAL_FILES)
 	cd tests && CK_FORK=no OOMLENS_NO_JIT=1 $(VG) ../$(BUILD)/tests/run
 	OOMLENS_NO_JIT=1 $(VG) ./oomlens analyze --format json --model all \
 		--vmlinux $(VG_VMCORE).vmlinux $(VG_VMCORE).kdump $(VG_VMCORE).elf \
@@ -140,7 +142,8 @@ check-valgrind: oomlens $(BUILD)/tests/run $(BUILD)/fixtures/vmcore/.stamp
 	OOMLENS_NO_JIT=1 $(VG) ./oomlens rescore --quiet --db $(BUILD)/vg.db
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens analyze --format json fixtures/demo/*.log \
-		fixtures/kernel-output/*.log fixtures/generated/*.log >/dev/null
+		fixtures/kernel-output/*.log fixtures/generated/*.log \
+		$(JOURNAL_FILES) >/dev/null
 	rm -f $(BUILD)/vg.db*
 	OOMLENS_NO_JIT=1 valgrind -q --leak-check=full --errors-for-leak-kinds=all \
 		--error-exitcode=9 ./oomlens ingest --quiet --db $(BUILD)/vg.db \
@@ -218,7 +221,7 @@ MODULES := core model parsers dumps analyzer db reports cli
 FOREIGN := 'sqlite3\.h=db/internal.h' 'pcre2\.h=parsers/patterns.c' \
 	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=dumps/kcore.c' \
 	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=dumps/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
-	'bpf/=dumps/kbtf.c'
+	'bpf/=dumps/kbtf.c' 'systemd/=parsers/journalfile.c'
 check-layers:
 	@! grep -nE '#include "(model|parsers|dumps|analyzer|db|reports|cli)/' core/*.[ch] || \
 		(echo "layering: core includes a module above it" && false)
@@ -283,3 +286,5 @@ clean:
 include fixtures/vmgen/vmgen.mk
 # a real lab dump, shrunk (fixtures/vmshrink/README.md)
 include fixtures/vmshrink/vmshrink.mk
+# binary journal files (fixtures/journal/README.md)
+include fixtures/journal/journal.mk

@@ -29,6 +29,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/fdio.h"
 #include "core/banned.h"
 
 #define WIRE_MAGIC 0x6f6f6d76u /* "vmoo" */
@@ -70,33 +71,15 @@ struct wire_head {
 	uint64_t n_tasks, log_len, n_warnings;
 };
 
-/* Write (or read) all of len bytes, through EINTR and short transfers. */
-static bool pipe_io(int fd, void *buf, size_t len, bool write_it)
-{
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = write_it ? write(fd, p, len) : read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-	}
-	return true;
-}
-
 static bool put(int fd, const void *buf, size_t len)
 {
-	return pipe_io(fd, (void *)buf, len, true);
+	return fd_io_all(fd, (void *)buf, len, true);
 }
 
 /* Read exactly len bytes; false at an early end or an error. */
 static bool get(int fd, void *buf, size_t len)
 {
-	return pipe_io(fd, buf, len, false);
+	return fd_io_all(fd, buf, len, false);
 }
 
 static bool put_string(int fd, const char *s, size_t len)

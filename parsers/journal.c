@@ -36,6 +36,7 @@ enum field {
 	F_MESSAGE,
 	F_HOSTNAME,
 	F_IDENTIFIER,
+	F_BOOT_ID,
 	F_TRANSPORT,
 	F_PID,
 	F_PRIORITY,
@@ -49,6 +50,7 @@ static const char *const field_names[F_COUNT] = {
 	[F_MESSAGE] = "MESSAGE",
 	[F_HOSTNAME] = "_HOSTNAME",
 	[F_IDENTIFIER] = "SYSLOG_IDENTIFIER",
+	[F_BOOT_ID] = "_BOOT_ID",
 	[F_TRANSPORT] = "_TRANSPORT",
 	[F_PID] = "_PID",
 	[F_PRIORITY] = "PRIORITY",
@@ -67,6 +69,7 @@ struct reader {
 	bool any; /* the entry has a field */
 	uint64_t lineno, offset; /* of the entry, or of its MESSAGE */
 	struct strbuf obj; /* a json-pretty object being gathered */
+	bool untransported; /* warned of a "kernel" entry without _TRANSPORT */
 };
 
 static void warnf(struct reader *r, uint64_t line, const char *fmt, ...)
@@ -213,12 +216,23 @@ static OOMLENS_MUST_CHECK struct oomlens_error *entry_end(struct reader *r)
 			r->seen[F_HOSTNAME] ? r->val[F_HOSTNAME].buf : NULL;
 		e.identifier =
 			r->seen[F_IDENTIFIER] ? r->val[F_IDENTIFIER].buf : NULL;
+		e.boot_id = r->seen[F_BOOT_ID] ? r->val[F_BOOT_ID].buf : NULL;
 		e.pid = number_of(r, F_PID, &v) && v <= INT32_MAX ? (int64_t)v
 								  : -1;
 		e.priority =
 			number_of(r, F_PRIORITY, &v) && v <= 7 ? (int)v : -1;
-		e.kernel = value_is(r, F_TRANSPORT, "kernel") ||
-			   value_is(r, F_IDENTIFIER, "kernel");
+		/*
+		 * The transport is journald's own word for where an entry
+		 * came from; SYSLOG_IDENTIFIER is the sender's (logger -t
+		 * kernel writes "kernel" from user space).
+		 */
+		e.kernel = value_is(r, F_TRANSPORT, "kernel");
+		if (!r->seen[F_TRANSPORT] &&
+		    value_is(r, F_IDENTIFIER, "kernel") && !r->untransported) {
+			r->untransported = true;
+			warnf(r, r->lineno,
+			      "journal entries tagged \"kernel\" without a _TRANSPORT field (journalctl --output-fields?): not read as the kernel's");
+		}
 		e.has_source_mono =
 			number_of(r, F_SOURCE_MONO, &e.source_mono_usec);
 		e.has_mono = number_of(r, F_MONO, &e.mono_usec);
@@ -800,6 +814,8 @@ struct oomlens_error *journal_read(struct linesrc *src, enum journal_format f,
 	struct oomlens_error *err;
 	size_t i;
 
+	if (f == JOURNAL_BINARY)
+		return journalfile_read(src, fn, warn, ctx);
 	for (i = 0; i < F_COUNT; i++)
 		strbuf_init(&r.val[i],
 			    i == F_MESSAGE ? LINESRC_MAX_LINE : SMALL_FIELD);

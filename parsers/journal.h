@@ -19,8 +19,14 @@
  * writes them: every value a JSON string, numbers too; a value that is not
  * UTF-8 an array of byte values; a field given more than once an array of
  * its values (the first one is read); a field too large for journalctl's
- * limit null. A binary journal file (its "LPKSHHRH" magic) is recognised
- * but not read.
+ * limit null.
+ *
+ * A binary journal file (its "LPKSHHRH" magic: journald's own files,
+ * /var/log/journal/<machine-id>/NAME.journal) is read through libsystemd's
+ * sd-journal (parsers/journalfile.c): its kernel entries only
+ * (_TRANSPORT=kernel), with their stamps, boot id and host; line numbers
+ * then count its kernel entries, as journalctl --file F _TRANSPORT=kernel
+ * lists them.
  */
 
 #include <stdbool.h>
@@ -34,7 +40,7 @@ enum journal_format {
 	JOURNAL_NOT, /* log text */
 	JOURNAL_JSON,
 	JOURNAL_EXPORT,
-	JOURNAL_BINARY, /* a journal file itself: journalctl must export it */
+	JOURNAL_BINARY, /* a journal file itself (parsers/journalfile.c) */
 };
 
 /* What the first n bytes of a stream are (n of 4096 or so is enough). */
@@ -46,9 +52,15 @@ struct journal_entry {
 	size_t message_len;
 	const char *hostname; /* _HOSTNAME, or NULL */
 	const char *identifier; /* SYSLOG_IDENTIFIER, or NULL */
+	const char *boot_id; /* _BOOT_ID (32 hex digits), or NULL */
 	int64_t pid; /* _PID, or -1 */
 	int priority; /* PRIORITY, or -1 */
-	bool kernel; /* _TRANSPORT=kernel, or SYSLOG_IDENTIFIER=kernel */
+	/*
+	 * _TRANSPORT=kernel: the kernel logged it. SYSLOG_IDENTIFIER=kernel
+	 * alone is not enough (logger -t kernel sets it from user space);
+	 * only log text, which has no transport, is read by its tag.
+	 */
+	bool kernel;
 	bool has_source_mono, has_mono, has_realtime;
 	uint64_t source_mono_usec; /* _SOURCE_MONOTONIC_TIMESTAMP: printk's */
 	uint64_t mono_usec; /* __MONOTONIC_TIMESTAMP: when journald read it */
@@ -64,12 +76,37 @@ typedef void journal_warn_fn(void *ctx, uint64_t line, const char *text);
 
 /*
  * Read every entry of src, an export in format f (JOURNAL_JSON or
- * JOURNAL_EXPORT). A malformed entry is skipped with a warning; a value
- * over LINESRC_MAX_LINE bytes is cut with one. Errors: IO, NOMEM, or what
- * fn returned.
+ * JOURNAL_EXPORT) or a binary journal file (JOURNAL_BINARY:
+ * journalfile_read()). A malformed entry is skipped with a warning; a
+ * value over LINESRC_MAX_LINE bytes is cut with one. Errors: IO, NOMEM, or
+ * what fn returned.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 journal_read(struct linesrc *src, enum journal_format f, journal_entry_fn *fn,
 	     journal_warn_fn *warn, void *ctx);
+
+/*
+ * A binary journal that is not a whole file on disk (inside an archive, on
+ * a pipe, or cut short) is copied into memory, at most this many bytes
+ * (OOMLENS_JOURNAL_MAX_MB sets another bound); journald's files are 128 MiB
+ * at most by default.
+ */
+#define JOURNAL_MAX_BYTES ((uint64_t)512 << 20)
+/* libsystemd's reading of one file is stopped after this many seconds
+ * (OOMLENS_JOURNAL_TIMEOUT sets another). */
+#define JOURNAL_TIMEOUT_SECS 300
+
+/*
+ * The kernel entries (_TRANSPORT=kernel) of the binary journal file whose
+ * bytes src gives (its own file when src reads one), to fn, in the
+ * journal's order; lineno counts them. libsystemd reads it in a child
+ * process bounded in time and memory; a journal cut short, damaged, or
+ * whose reader crashes or hangs gives the entries read up to there, with
+ * a warning. Errors: IO (the copy), NOMEM, or what fn returned.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *journalfile_read(struct linesrc *src,
+							  journal_entry_fn *fn,
+							  journal_warn_fn *warn,
+							  void *ctx);
 
 #endif

@@ -2442,12 +2442,11 @@ parse_journal(struct oomlog *log, struct linesrc *src, bool *done)
 	switch (journal_sniff(head, n)) {
 	case JOURNAL_NOT:
 		return NULL;
-	case JOURNAL_BINARY:
+	case JOURNAL_BINARY: /* its entries as an export's */
+		jc.style = PREFIX_JOURNAL_EXPORT;
 		*done = true;
-		source_warn(
-			log, 0,
-			"a binary systemd journal file, not read: give 'journalctl --file FILE -o export' (or -o json) instead");
-		return NULL;
+		return journal_read(src, JOURNAL_BINARY, on_journal_entry,
+				    on_journal_warning, &jc);
 	case JOURNAL_JSON:
 		jc.style = PREFIX_JOURNAL_JSON;
 		*done = true;

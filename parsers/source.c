@@ -31,6 +31,14 @@
 
 #define BLOCK_SIZE ((size_t)1 << 20)
 #define SNIFF_BYTES DUMP_SNIFF_BYTES
+/*
+ * What a stream read ahead holds (judged on its first SNIFF_BYTES): enough
+ * for an empty tar archive as GNU tar writes it (10240 NUL bytes) to be
+ * seen whole.
+ */
+#define HEAD_BYTES ((size_t)16384)
+/* An empty tar file on disk is told up to this size (tar -b 2048). */
+#define EMPTY_TAR_MAX ((int64_t)1 << 20)
 #define MAX_DEPTH 64
 /*
  * Archives and compressed files read inside one another: a case tarball
@@ -39,8 +47,24 @@
  * 64 MiB at most), so this also bounds memory.
  */
 #define MAX_NEST SOURCE_MAX_NEST
+/* Symbolic links followed one after another, at most (a loop ends). */
+#define LINK_HOPS 8
+/* A sos 4 report's manifest, from its root; the bytes of it read. */
+#define SOS_MANIFEST "sos_reports/manifest.json"
+#define MANIFEST_BYTES ((size_t)16384)
 
 struct stdin_ahead;
+
+/*
+ * What a sosreport's sos_reports/manifest.json says of its name (sos 4:
+ * the cmdline it ran with): "sosreport-{host}{-label}{-case}-{date}-{rand}"
+ * with the label and case id sanitised as sos does. known: a manifest was
+ * read, so a part it does not name is the host's.
+ */
+struct sos_ids {
+	bool known;
+	char case_id[64], label[64];
+};
 
 struct walk {
 	source_fn *fn;
@@ -59,6 +83,8 @@ struct walk {
 	char host[256];
 	const char *host_source; /* "hostname" or "name" when host is set */
 	int64_t ref_time; /* its date from its name, or 0 */
+	/* realpath() of the folder named, and of the sosreport being read */
+	char *root, *sos_real;
 };
 
 /* Entry names worth reading inside an archive (fnmatch, basename or path). */
@@ -66,7 +92,7 @@ static const char *const wanted_names[] = {
 	"messages", "messages-*", "messages.*",	 "kern.log",	 "kern.log.*",
 	"syslog",   "syslog.*",	  "syslog-*",	 "dmesg",	 "dmesg*",
 	"*.log",    "*.log.*",	  "journalctl*", "journal*.txt", "*.txt",
-	"journal*", "*.json",	  "*.export",
+	"journal*", "*.json",	  "*.export",	 "*.journal",	 "*.journal~",
 };
 
 /* A sosreport's kernel logs, by their path from its root's name on. */
@@ -78,7 +104,11 @@ static bool sos_entry_wanted(const char *name, const char *base)
 	       (strstr(name, "sos_commands/kernel/") &&
 		!fnmatch("dmesg*", base, 0)) ||
 	       (strstr(name, "sos_commands/logs/") &&
-		!fnmatch("journalctl*", base, 0));
+		!fnmatch("journalctl*", base, 0)) ||
+	       /* sos --all-logs copies journald's files */
+	       (strstr(name, "/var/log/journal/") &&
+		(!fnmatch("*.journal", base, 0) ||
+		 !fnmatch("*.journal~", base, 0)));
 }
 
 bool source_entry_wanted(const char *name)
@@ -184,9 +214,7 @@ static bool not_a_log(const unsigned char *h, size_t n, const char *name,
 	else if (n >= 16 && !memcmp(h, "SQLite format 3", 16))
 		snprintf(why, cap, "an SQLite database, not a log");
 	else if (n >= 8 && !memcmp(h, "LPKSHHRH", 8))
-		snprintf(
-			why, cap,
-			"a binary systemd journal, not a log: read it through journalctl --file");
+		return false; /* a binary journal: parsers/journal.h reads it */
 	else if (looks_binary(h, n))
 		snprintf(why, cap, "binary data, not a log");
 	else
@@ -209,12 +237,55 @@ static bool skip_not_a_log(struct walk *w, const unsigned char *h, size_t n,
 	return true;
 }
 
+/* The bytes of a head judged by not_a_log(). */
+static size_t sniffed(size_t head_len)
+{
+	return head_len < SNIFF_BYTES ? head_len : SNIFF_BYTES;
+}
+
+/*
+ * An empty tar archive: NUL bytes only, two blocks of 512 or more, whole
+ * blocks (the end-of-archive marker, padded to the record size: 10240
+ * bytes with GNU tar's default). A log's unwritten tail after a crash is
+ * also NUL bytes, but not a whole stream of them in whole blocks.
+ */
+static bool empty_tar(const unsigned char *p, size_t n)
+{
+	if (n < 1024 || n % 512)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+/* The file at path (size bytes) is an empty tar archive. */
+static bool empty_tar_file(const char *path, int64_t size)
+{
+	unsigned char *buf;
+	ssize_t got;
+	bool yes;
+	int fd;
+
+	if (size < 1024 || size > EMPTY_TAR_MAX || size % 512)
+		return false;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	buf = malloc((size_t)size);
+	got = buf ? pread(fd, buf, (size_t)size, 0) : -1;
+	yes = got == size && empty_tar(buf, (size_t)size);
+	free(buf);
+	close(fd);
+	return yes;
+}
+
 struct entry_reader {
 	struct archive *a;
 	int64_t file_size; /* the compressed file's, or -1 */
 	int64_t floor; /* SOURCE_INFLATE_FLOOR or its override */
 	/* the first bytes, read ahead to judge them, then handed out */
-	unsigned char head[SNIFF_BYTES];
+	unsigned char head[HEAD_BYTES];
 	size_t head_len, head_pos;
 	int head_errno; /* the read ahead's error, returned after head */
 	struct linesrc *lines; /* told why a read failed */
@@ -242,6 +313,13 @@ struct level {
 	const char *host_source; /* "hostname", "name", or NULL */
 	bool inherited; /* host is the outer archive's: its own comes first */
 	int64_t name_date; /* the date its name or top directory states */
+	/* what its host was read from when that is its name */
+	char name_src[256];
+	bool name_any_dated;
+	/* where its hostname entry, a symbolic link, points; links followed */
+	char host_link[1024];
+	int link_hops;
+	struct sos_ids ids; /* its manifest's */
 };
 
 static int64_t inflate_floor(void)
@@ -329,7 +407,201 @@ static bool host_ok(const char *p, size_t n)
 	return true;
 }
 
+/* p[0..*len) without a "-" + part suffix, if it has one. */
+static void strip_part(const char *p, size_t *len, const char *part)
+{
+	size_t k = strlen(part);
+
+	if (k && *len > k + 1 && p[*len - k - 1] == '-' &&
+	    !memcmp(p + *len - k, part, k))
+		*len -= k + 1;
+}
+
+/*
+ * The end of the host in "sosreport-HOST[-CASE]-DATE": before the case id
+ * and label the manifest names, else before a case number (5 digits or
+ * more), which cannot be told from a host's own numeric part.
+ */
+static const char *sos_host_end(const char *p, const char *end,
+				const struct sos_ids *ids)
+{
+	const char *dash = end - 1;
+	size_t len = (size_t)(end - p);
+
+	if (ids && ids->known) {
+		strip_part(p, &len, ids->case_id);
+		strip_part(p, &len, ids->label);
+		return p + len;
+	}
+	while (dash > p && *dash != '-')
+		dash--;
+	if (dash > p && end - dash - 1 >= 5 &&
+	    strspn(dash + 1, "0123456789") >= (size_t)(end - dash - 1))
+		return dash;
+	return end;
+}
+
+static bool name_host(const char *name, bool any_dated,
+		      const struct sos_ids *ids, char *host, size_t n,
+		      int64_t *date);
+
+/*
+ * The JSON string value of key (quotes and all) in text, decoded into out
+ * (n bytes): escapes kept as the character they escape, \uXXXX as '?'.
+ */
+static bool json_field(const char *text, const char *key, char *out, size_t n)
+{
+	const char *p = strstr(text, key);
+	size_t len = 0;
+
+	if (!p)
+		return false;
+	for (p += strlen(key); isspace((unsigned char)*p); p++)
+		;
+	if (*p++ != ':')
+		return false;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (*p++ != '"')
+		return false;
+	for (; *p && *p != '"'; p++) {
+		char c = *p;
+
+		if (c == '\\') {
+			c = *++p;
+			if (!c)
+				return false;
+			if (c == 'u') {
+				c = '?';
+				for (int k = 0; k < 4 && p[1]; k++)
+					p++;
+			} else if (c != '"' && c != '\\' && c != '/') {
+				c = ' ';
+			}
+		}
+		if (len + 1 >= n)
+			return false;
+		out[len++] = c;
+	}
+	if (*p != '"')
+		return false;
+	out[len] = '\0';
+	return true;
+}
+
+/* word's value as sos puts it in a name (its sanitize_filename()). */
+static void sos_sanitized(const char *word, size_t len, char *out, size_t n)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < len && k + 1 < n; i++)
+		if (isalnum((unsigned char)word[i]) || strchr("-.,", word[i]))
+			out[k++] = word[i];
+	out[k] = '\0';
+}
+
+/*
+ * The case id and label of a sos 4 manifest (the text of
+ * sos_reports/manifest.json): its "cmdline" names them as given to sos
+ * (--case-id X or --ticket-number X; --label X or its old name --name X;
+ * or OPTION=X). False when it has no cmdline.
+ */
+static bool manifest_ids(const char *text, struct sos_ids *ids)
+{
+	static const struct {
+		const char *option;
+		bool is_case;
+	} options[] = {{"--case-id", true},
+		       {"--ticket-number", true},
+		       {"--label", false},
+		       {"--name", false}};
+	char cmdline[4096];
+	const char *p = cmdline;
+
+	if (!json_field(text, "\"cmdline\"", cmdline, sizeof(cmdline)))
+		return false;
+	memset(ids, 0, sizeof(*ids));
+	ids->known = true;
+	while (*p) {
+		size_t len = strcspn(p, " "), i;
+		const char *value = NULL;
+		size_t vlen = 0;
+
+		for (i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+			size_t k = strlen(options[i].option);
+
+			if (len == k && !strncmp(p, options[i].option, k) &&
+			    p[len]) {
+				value = p + len + 1;
+				vlen = strcspn(value, " ");
+			} else if (len > k &&
+				   !strncmp(p, options[i].option, k) &&
+				   p[k] == '=') {
+				value = p + k + 1;
+				vlen = len - k - 1;
+			}
+			if (value)
+				break;
+		}
+		if (value) {
+			if (options[i].is_case)
+				sos_sanitized(value, vlen, ids->case_id,
+					      sizeof(ids->case_id));
+			else
+				sos_sanitized(value, vlen, ids->label,
+					      sizeof(ids->label));
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	return true;
+}
+
+/*
+ * path made canonical into out (n bytes): "a/./b//c/../d" is "a/b/d".
+ * False if it is absolute, climbs out of its root, is empty or does not
+ * fit.
+ */
+static bool norm_path(const char *path, char *out, size_t n)
+{
+	size_t len = 0;
+	const char *p = path;
+
+	if (*p == '/')
+		return false;
+	while (*p) {
+		size_t c = strcspn(p, "/");
+
+		if (c == 2 && p[0] == '.' && p[1] == '.') {
+			if (!len)
+				return false;
+			while (len && out[len - 1] != '/')
+				len--;
+			if (len)
+				len--;
+		} else if (c && !(c == 1 && p[0] == '.')) {
+			if (len + 1 + c >= n)
+				return false;
+			if (len)
+				out[len++] = '/';
+			memcpy(out + len, p, c);
+			len += c;
+		}
+		p += c + (p[c] == '/');
+	}
+	out[len] = '\0';
+	return len > 0;
+}
+
 bool source_name_host(const char *name, bool any_dated, char *host, size_t n,
+		      int64_t *date)
+{
+	return name_host(name, any_dated, NULL, host, n, date);
+}
+
+static bool name_host(const char *name, bool any_dated,
+		      const struct sos_ids *ids, char *host, size_t n,
 		      int64_t *date)
 {
 	const char *p = name, *end = NULL, *q;
@@ -362,17 +634,9 @@ bool source_name_host(const char *name, bool any_dated, char *host, size_t n,
 				end = q;
 				break;
 			}
-		/* a case number (5 digits or more) before the date */
-		if (end && p == name + 10) {
-			const char *dash = end - 1;
-
-			while (dash > p && *dash != '-')
-				dash--;
-			if (dash > p && end - dash - 1 >= 5 &&
-			    strspn(dash + 1, "0123456789") >=
-				    (size_t)(end - dash - 1))
-				end = dash;
-		}
+		/* a case id (and a label) before the date */
+		if (end && p == name + 10)
+			end = sos_host_end(p, end, ids);
 		/* sos 3 without a date: up to the name's next dash or dot */
 		if (!end && p == name + 10)
 			end = p + strcspn(p, "-.");
@@ -442,6 +706,34 @@ static void skip_archive(struct walk *w, struct archive *a, const char *name,
 			true);
 }
 
+/*
+ * The levels an opened archive counts for against MAX_NEST: one per
+ * compression (libarchive stacks a filter per layer: a .gz of a .gz),
+ * and one for a tar without any.
+ */
+static int archive_layers(struct archive *a)
+{
+	int n = archive_filter_count(a), layers = 0;
+
+	for (int i = 0; i < n; i++)
+		layers += archive_filter_code(a, i) != ARCHIVE_FILTER_NONE;
+	return layers ? layers : 1;
+}
+
+/* An archive or compressed file too deep inside others: passed over. */
+static void skip_too_deep(struct walk *w, const char *name)
+{
+	char why[80];
+
+	snprintf(
+		why, sizeof(why),
+		"archives or compressed files nested deeper than %d (not read)",
+		MAX_NEST);
+	if (w->skip)
+		w->skip(w->ctx, name, why, false);
+	w->stats->skipped++;
+}
+
 /* A nested archive reads its bytes from the entry of the outer one. */
 struct nest_ctx {
 	struct entry_reader *r;
@@ -484,13 +776,7 @@ static struct oomlens_error *walk_nested(struct walk *w, struct level *lv,
 	struct oomlens_error *err;
 
 	if (lv->nest >= MAX_NEST) {
-		char why[64];
-
-		snprintf(why, sizeof(why),
-			 "archives nested deeper than %d (not read)", MAX_NEST);
-		if (w->skip)
-			w->skip(w->ctx, s->name, why, false);
-		w->stats->skipped++;
+		skip_too_deep(w, s->name);
 		return NULL;
 	}
 	n = malloc(sizeof(*n));
@@ -501,10 +787,12 @@ static struct oomlens_error *walk_nested(struct walk *w, struct level *lv,
 	}
 	n->r = r;
 	memcpy(child.host, lv->host, sizeof(child.host));
+	err = NULL;
 	if (archive_read_open(a, n, NULL, nest_read, NULL) != ARCHIVE_OK) {
 		skip_archive(w, a, s->name, "cannot open");
 		w->stats->skipped++;
-		err = NULL;
+	} else if ((child.nest = lv->nest + archive_layers(a)) > MAX_NEST) {
+		skip_too_deep(w, s->name);
 	} else {
 		err = walk_archive(w, a, &child);
 	}
@@ -545,8 +833,11 @@ read_stream(struct walk *w, struct archive *a, struct source_stream *s,
 		*failed = r.failed;
 		return err;
 	}
+	if (!r.head_errno && r.head_len < sizeof(r.head) &&
+	    !dump_name(s->name) && empty_tar(r.head, r.head_len))
+		return NULL;
 	if (!r.head_errno &&
-	    skip_not_a_log(w, r.head, r.head_len, s->name, false))
+	    skip_not_a_log(w, r.head, sniffed(r.head_len), s->name, false))
 		return NULL;
 	err = linesrc_init_reader(&lines, s->name, peeked_reader, &r);
 	if (err)
@@ -618,9 +909,110 @@ static bool is_hostname_entry(const struct level *lv, const char *ename)
 }
 
 /*
- * Look for lv's hostname entry in a from where it stands (depth d of the
- * chain of levels from the file down to lv) on: the archive read a second
- * time, down through the entries that hold lv.
+ * A link's target: the link's directory joined to where it points, made
+ * canonical into out (n bytes). False if it leaves the archive's top
+ * directory (or the archive, when it has none), is absolute, or does not
+ * fit. Hops are counted by the caller, so a loop ends.
+ */
+static bool link_target(const struct level *lv, const char *link,
+			const char *to, char *out, size_t n)
+{
+	const char *slash = strrchr(link, '/');
+	size_t t = strlen(lv->top);
+	char joined[2048];
+
+	if (!to || !*to || *to == '/')
+		return false;
+	if ((size_t)snprintf(joined, sizeof(joined), "%.*s%s%s",
+			     slash ? (int)(slash - link) : 0, link,
+			     slash ? "/" : "", to) >= sizeof(joined) ||
+	    !norm_path(joined, out, n))
+		return false;
+	return !t || (!strncmp(out, lv->top, t) && out[t] == '/');
+}
+
+/*
+ * The archive's hostname entry, or what it links to (sos 4 writes the root
+ * "hostname" as a link to sos_commands/host/hostname): read into lv, or
+ * its link followed (at most LINK_HOPS, inside the archive). Other entries
+ * with "hostname" in their names (etc/hostname, hostnamectl_status) are
+ * no such entry. True if e is one (it is then no log).
+ */
+static bool host_entry(struct archive *a, struct level *lv,
+		       struct archive_entry *e, const char *ename)
+{
+	char canon[1024];
+	bool target = lv->host_link[0] &&
+		      norm_path(ename, canon, sizeof(canon)) &&
+		      !strcmp(canon, lv->host_link);
+
+	if (!target && !is_hostname_entry(lv, ename))
+		return false;
+	if (host_from_entry(lv))
+		return true;
+	if (archive_entry_filetype(e) == AE_IFLNK) {
+		if (lv->link_hops++ >= LINK_HOPS ||
+		    !link_target(lv, ename, archive_entry_symlink(e),
+				 lv->host_link, sizeof(lv->host_link)))
+			lv->host_link[0] = '\0'; /* not followed */
+		return true;
+	}
+	if (archive_entry_filetype(e) == AE_IFREG)
+		read_hostname(a, lv);
+	return true;
+}
+
+/* Is this the archive's sos_reports/manifest.json (sos 4)? */
+static bool is_manifest_entry(const struct level *lv, const char *ename)
+{
+	size_t t = strlen(lv->top);
+
+	if (!strcmp(ename, SOS_MANIFEST))
+		return true;
+	return t && !strncmp(ename, lv->top, t) && ename[t] == '/' &&
+	       !strcmp(ename + t + 1, SOS_MANIFEST);
+}
+
+/* The host its name states, again, now that the manifest is known. */
+static void host_from_name(struct level *lv)
+{
+	char host[256];
+	int64_t date;
+
+	if (lv->inherited || !lv->host_source ||
+	    strcmp(lv->host_source, "name") || !lv->name_src[0])
+		return;
+	if (name_host(lv->name_src, lv->name_any_dated, &lv->ids, host,
+		      sizeof(host), &date))
+		snprintf(lv->host, sizeof(lv->host), "%s", host);
+}
+
+/* The manifest entry, read (its first MANIFEST_BYTES) into lv->ids. */
+static void read_manifest(struct archive *a, struct level *lv)
+{
+	char *buf = malloc(MANIFEST_BYTES);
+	size_t len = 0;
+
+	if (!buf)
+		return;
+	while (len < MANIFEST_BYTES - 1) {
+		la_ssize_t got = archive_read_data(a, buf + len,
+						   MANIFEST_BYTES - 1 - len);
+
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	buf[len] = '\0';
+	if (manifest_ids(buf, &lv->ids))
+		host_from_name(lv);
+	free(buf);
+}
+
+/*
+ * Look for lv's hostname entry (and its manifest) in a from where it
+ * stands (depth d of the chain of levels from the file down to lv) on:
+ * the archive read a second time, down through the entries that hold lv.
  */
 static void find_hostname(struct archive *a, struct level *const *chain, int d,
 			  int n)
@@ -633,11 +1025,12 @@ static void find_hostname(struct archive *a, struct level *const *chain, int d,
 		const char *ename = entry_path(e);
 
 		if (d == n - 1) {
-			if (archive_entry_filetype(e) == AE_IFREG &&
-			    is_hostname_entry(lv, ename)) {
-				read_hostname(a, lv);
+			if (!lv->ids.known && is_manifest_entry(lv, ename) &&
+			    archive_entry_filetype(e) == AE_IFREG)
+				read_manifest(a, lv);
+			else if (host_entry(a, lv, e, ename) &&
+				 host_from_entry(lv))
 				return;
-			}
 		} else if (index == chain[d + 1]->index) {
 			struct entry_reader r = {.a = a,
 						 .file_size =
@@ -678,13 +1071,18 @@ static void prepass_hostname(struct level *lv)
 		n++;
 	for (l = lv, i = n - 1; l && i >= 0; l = l->parent, i--)
 		chain[i] = l;
-	a = archive_reader_new();
-	if (!a)
-		return;
-	if (archive_read_open_filename(a, chain[0]->path, BLOCK_SIZE) ==
-	    ARCHIVE_OK)
-		find_hostname(a, chain, 0, n);
-	archive_read_free(a);
+	/* a link to an entry before it is followed on the next pass */
+	for (int pass = 0; pass < LINK_HOPS && !host_from_entry(lv) &&
+			   (!pass || lv->host_link[0]);
+	     pass++) {
+		a = archive_reader_new();
+		if (!a)
+			return;
+		if (archive_read_open_filename(a, chain[0]->path, BLOCK_SIZE) ==
+		    ARCHIVE_OK)
+			find_hostname(a, chain, 0, n);
+		archive_read_free(a);
+	}
 }
 
 /* What the first entry tells of the archive: its top directory's name. */
@@ -710,6 +1108,9 @@ static void see_top(struct level *lv, const char *ename)
 		snprintf(lv->host, sizeof(lv->host), "%s", host);
 		lv->host_source = "name";
 		lv->inherited = false;
+		snprintf(lv->name_src, sizeof(lv->name_src), "%s", lv->top);
+		lv->name_any_dated = true;
+		host_from_name(lv);
 	}
 }
 
@@ -792,7 +1193,7 @@ static bool looks_packed(const char *path)
  */
 struct stdin_ahead {
 	int fd;
-	unsigned char head[SNIFF_BYTES];
+	unsigned char head[HEAD_BYTES];
 	size_t len, pos;
 	char block[65536];
 };
@@ -907,6 +1308,8 @@ static struct archive *archive_reader_new(void)
 	archive_read_support_format_gnutar(a);
 	archive_read_support_format_zip(a);
 	archive_read_support_format_raw(a);
+	/* a compressed file of nothing (an empty rotated log): no entry */
+	archive_read_support_format_empty(a);
 	return a;
 }
 
@@ -949,6 +1352,13 @@ static struct oomlens_error *walk_archive(struct walk *w, struct archive *a,
 				 archive_entry_pathname(entry)
 					 ? archive_entry_pathname(entry)
 					 : "?");
+			if (host_entry(a, lv, entry, ename))
+				goto next;
+			if (!lv->ids.known && is_manifest_entry(lv, ename) &&
+			    archive_entry_filetype(entry) == AE_IFREG) {
+				read_manifest(a, lv);
+				goto next;
+			}
 			if (archive_entry_filetype(entry) != AE_IFREG) {
 				if (archive_entry_filetype(entry) != AE_IFDIR &&
 				    w->skip && source_entry_wanted(ename)) {
@@ -957,11 +1367,6 @@ static struct oomlens_error *walk_archive(struct walk *w, struct archive *a,
 						false);
 					w->stats->skipped++;
 				}
-				goto next;
-			}
-			if (is_hostname_entry(lv, ename)) {
-				if (!host_from_entry(lv))
-					read_hostname(a, lv);
 				goto next;
 			}
 			/* a dump is named, then told by its header */
@@ -1017,6 +1422,11 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 		archive_read_free(a);
 		return NULL;
 	}
+	if (archive_layers(a) > MAX_NEST) {
+		skip_too_deep(w, path);
+		archive_read_free(a);
+		return NULL;
+	}
 	lv = calloc(1, sizeof(*lv));
 	if (!lv) {
 		archive_read_free(a);
@@ -1027,7 +1437,7 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 	lv->name = path;
 	lv->path = path;
 	lv->size = size;
-	lv->nest = 1;
+	lv->nest = archive_layers(a);
 	lv->from_pipe = w->ahead != NULL;
 	lv->mtime = mtime;
 	lv->name_date = w->ref_time;
@@ -1043,6 +1453,8 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 			snprintf(lv->host, sizeof(lv->host), "%s", host);
 			lv->host_source = "name";
 			lv->name_date = date;
+			snprintf(lv->name_src, sizeof(lv->name_src), "%s",
+				 base);
 		}
 	}
 	if (!strncmp(base, "sosreport", 9))
@@ -1080,13 +1492,14 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 		if (w->skip)
 			w->skip(w->ctx, name, strerror(errno), true);
 		w->stats->skipped++;
-	} else if (!in->len) {
+	} else if (!in->len || (in->len < sizeof(in->head) &&
+				empty_tar(in->head, in->len))) {
 		w->stats->files++; /* empty: nothing to read */
 	} else if (head_is_packed(in->head, in->len)) {
 		w->ahead = in;
 		err = walk_file(w, path, -1, 0);
 		w->ahead = NULL;
-	} else if (skip_not_a_log(w, in->head, in->len, name, false)) {
+	} else if (skip_not_a_log(w, in->head, sniffed(in->len), name, false)) {
 		w->stats->files++;
 	} else {
 		struct source_stream s = {0};
@@ -1146,29 +1559,67 @@ static bool is_sosreport_dir(const char *path)
 }
 
 /*
- * Its host: its hostname file's first word, else its name's; and the date
- * its name states.
+ * Open path/rel for reading if it is a regular file inside path, symbolic
+ * links followed (realpath(): a loop fails); -1 otherwise.
+ */
+static int open_inside(const char *path, const char *rel)
+{
+	char *file = NULL, *real = NULL, *root = realpath(path, NULL);
+	size_t n = root ? strlen(root) : 0;
+	struct stat st;
+	int fd = -1;
+
+	if (root && asprintf(&file, "%s/%s", path, rel) >= 0)
+		real = realpath(file, NULL);
+	if (real && !strncmp(real, root, n) && real[n] == '/')
+		fd = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+	}
+	free(root);
+	free(file);
+	free(real);
+	return fd;
+}
+
+/* Up to n - 1 bytes of path/rel (inside path) into buf, NUL-ended. */
+static ssize_t read_inside(const char *path, const char *rel, char *buf,
+			   size_t n)
+{
+	int fd = open_inside(path, rel);
+	ssize_t got;
+
+	if (fd < 0)
+		return -1;
+	got = read(fd, buf, n - 1);
+	close(fd);
+	buf[got > 0 ? got : 0] = '\0';
+	return got;
+}
+
+/*
+ * Its host: its hostname file's first word (a link followed if it stays
+ * inside: sos 4 links it into sos_commands/), else its name's less the
+ * case id and label its manifest names; and the date its name states.
  */
 static void sos_dir_host(struct walk *w, const char *path)
 {
-	char *file, buf[256];
-	ssize_t got = -1;
-	int fd = -1;
+	struct sos_ids ids = {0};
+	char buf[256], *manifest = malloc(MANIFEST_BYTES);
+	ssize_t got;
 
 	w->host[0] = '\0';
 	w->host_source = NULL;
-	if (source_name_host(path + base_offset(path), true, w->host,
-			     sizeof(w->host), &w->ref_time) &&
+	if (manifest &&
+	    read_inside(path, SOS_MANIFEST, manifest, MANIFEST_BYTES) > 0)
+		manifest_ids(manifest, &ids);
+	free(manifest);
+	if (name_host(path + base_offset(path), true, &ids, w->host,
+		      sizeof(w->host), &w->ref_time) &&
 	    w->host[0])
 		w->host_source = "name";
-	if (asprintf(&file, "%s/hostname", path) < 0)
-		return;
-	fd = open(file, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-	free(file);
-	if (fd < 0)
-		return;
-	got = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
+	got = read_inside(path, "hostname", buf, sizeof(buf));
 	if (got > 0 &&
 	    host_from_text(buf, (size_t)got, w->host, sizeof(w->host)))
 		w->host_source = "hostname";
@@ -1209,6 +1660,7 @@ walk_dir(struct walk *w, const char *path, int depth)
 	char old_host[sizeof(w->host)];
 	const char *old_source = w->host_source;
 	int64_t old_ref = w->ref_time;
+	char *old_real = w->sos_real, *sos_real = NULL;
 	int n, i;
 
 	n = scandir(path, &names, NULL, by_name);
@@ -1219,9 +1671,10 @@ walk_dir(struct walk *w, const char *path, int depth)
 		return NULL;
 	}
 	memcpy(old_host, w->host, sizeof(old_host));
-	if (is_sosreport_dir(path)) {
+	if (is_sosreport_dir(path) && (sos_real = realpath(path, NULL))) {
 		w->in_sos = true;
 		w->sos_base = base_offset(path);
+		w->sos_real = sos_real;
 		sos_dir_host(w, path);
 	}
 	for (i = 0; i < n; i++) {
@@ -1239,6 +1692,9 @@ walk_dir(struct walk *w, const char *path, int depth)
 		free(names[i]);
 	}
 	free(names);
+	if (sos_real)
+		free(sos_real);
+	w->sos_real = old_real;
 	w->sos_base = old_base;
 	w->in_sos = old_in;
 	memcpy(w->host, old_host, sizeof(old_host));
@@ -1248,9 +1704,74 @@ walk_dir(struct walk *w, const char *path, int depth)
 }
 
 /*
+ * Does the link at path (inside an unpacked sosreport) point at a name the
+ * report's walk reads: its next hop, a kernel log of the report?
+ */
+static bool link_read_there(const struct walk *w, const char *path)
+{
+	const char *rel = path + w->sos_base, *slash = strrchr(rel, '/');
+	char to[1024], joined[2048], canon[2048];
+	ssize_t n = readlink(path, to, sizeof(to) - 1);
+
+	if (n <= 0 || !slash)
+		return false;
+	to[n] = '\0';
+	if ((size_t)snprintf(joined, sizeof(joined), "%.*s/%s",
+			     (int)(slash - rel), rel, to) >= sizeof(joined) ||
+	    !norm_path(joined, canon, sizeof(canon)))
+		return false;
+	slash = strrchr(canon, '/');
+	return sos_entry_wanted(canon, slash ? slash + 1 : canon);
+}
+
+/*
+ * A symbolic link inside a folder, followed where it stays inside the
+ * folder named and leads to a file the walk would not read under its own
+ * name: a kernel log of an unpacked sosreport linked from a name it reads
+ * (sos keeps links as it finds them). A link to anything the walk reads
+ * anyway (a file, a folder) is passed over: it is read there, once. A
+ * link out of the folder, or one that leads nowhere (dangling, a loop), is
+ * passed over and said.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *walk_link(struct walk *w,
+							  const char *path)
+{
+	char *real = realpath(path, NULL);
+	size_t n = w->root ? strlen(w->root) : 0, k;
+	struct stat st;
+
+	if (!real || !w->root || strncmp(real, w->root, n) ||
+	    (real[n] != '/' && real[n])) {
+		if (w->skip)
+			w->skip(w->ctx, path,
+				real ? "symbolic link (not followed): it leads out of the folder"
+				     : "symbolic link (not followed): it leads nowhere (dangling, or a loop)",
+				false);
+		w->stats->skipped++;
+		free(real);
+		return NULL;
+	}
+	k = w->sos_real ? strlen(w->sos_real) : 0;
+	if (w->in_sos && !strncmp(real, w->sos_real, k) && real[k] == '/' &&
+	    !stat(real, &st) && S_ISREG(st.st_mode) && st.st_size &&
+	    sos_file_wanted(w, path) && !link_read_there(w, path)) {
+		free(real);
+		return looks_packed(path)
+			       ? walk_file(w, path, (int64_t)st.st_size,
+					   (int64_t)st.st_mtime)
+			       : walk_plain(w, path, (int64_t)st.st_size,
+					    (int64_t)st.st_mtime);
+	}
+	w->stats->skipped++;
+	free(real);
+	return NULL;
+}
+
+/*
  * What the user names (depth 0) is followed, as grep does: a symbolic link,
  * a FIFO or a process substitution is read; anything else not read is a
- * failure. Inside a folder, links and special files are passed over.
+ * failure. Inside a folder, links are followed as walk_link() says;
+ * special files are passed over.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 walk_path(struct walk *w, const char *path, int depth)
@@ -1266,7 +1787,9 @@ walk_path(struct walk *w, const char *path, int depth)
 		w->stats->skipped++;
 		return NULL;
 	}
-	if (S_ISREG(st.st_mode) && st.st_size == 0) {
+	if (S_ISREG(st.st_mode) &&
+	    (st.st_size == 0 ||
+	     (!dump_name(path) && empty_tar_file(path, (int64_t)st.st_size)))) {
 		w->stats->files++; /* nothing to read, and libarchive would balk */
 		return NULL;
 	}
@@ -1300,12 +1823,23 @@ walk_path(struct walk *w, const char *path, int depth)
 		close(fd);
 		return err;
 	}
-	if (S_ISDIR(st.st_mode) && depth <= MAX_DEPTH)
-		return walk_dir(w, path, depth);
+	if (S_ISDIR(st.st_mode) && depth <= MAX_DEPTH) {
+		bool top = !depth && !w->root;
+
+		if (top)
+			w->root = realpath(path, NULL);
+		err = walk_dir(w, path, depth);
+		if (top) {
+			free(w->root);
+			w->root = NULL;
+		}
+		return err;
+	}
+	if (S_ISLNK(st.st_mode))
+		return walk_link(w, path);
 	if (w->skip)
 		w->skip(w->ctx, path,
-			S_ISLNK(st.st_mode) ? "symbolic link (not followed)"
-			: S_ISDIR(st.st_mode)
+			S_ISDIR(st.st_mode)
 				? "folders nested too deep (not read)"
 				: "not a regular file, folder or pipe (not read)",
 			!depth);

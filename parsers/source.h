@@ -10,8 +10,12 @@
  * .lz4), a tar archive of any of those (a sosreport among them), a
  * directory (walked recursively, in name order), a FIFO (a process
  * substitution among them) or "-" for standard input. The path given is
- * followed if it is a symbolic link, as grep does; links met inside a
- * directory are skipped, and so are FIFOs and devices there.
+ * followed if it is a symbolic link, as grep does; a link met inside a
+ * directory is followed only where it stays inside the directory named and
+ * leads to a file the walk would not read by its own name (a kernel log of
+ * an unpacked sosreport linked from a name it reads); links out of it, or
+ * round a loop, are said and not followed; FIFOs and devices there are
+ * skipped.
  * Inside an archive only entries that look like kernel logs are read:
  * messages*, kern.log*, syslog*, dmesg*, journal exports (journal*, *.json,
  * *.export: their content tells the format) and *.log
@@ -26,9 +30,11 @@
  * own, down to SOURCE_MAX_NEST levels; its streams are named
  * "case.tar:sos.tar.xz:sosreport-x/var/log/messages".
  * Each archive's host is, in order of trust, its hostname entry (at its
- * root or its top directory's; a sosreport whose hostname entry follows its
- * logs is read twice, unless it comes from a pipe), its top directory's or
- * its file's name (source_name_host()); a compressed member and an archive
+ * root or its top directory's, or what it links to inside the archive, as
+ * sos 4 writes it; a sosreport whose hostname entry follows its logs is
+ * read twice, unless it comes from a pipe), its top directory's or its
+ * file's name (source_name_host(), less the case id and label its
+ * sos_reports/manifest.json names); a compressed member and an archive
  * naming none take the outer archive's.
  */
 
@@ -120,7 +126,9 @@ bool source_entry_wanted(const char *entry_name);
 /*
  * Tarballs and compressed files inside an archive are read as archives of
  * their own, down to this many levels (the file on disk is the first); a
- * deeper one is passed over, and said so.
+ * deeper one is passed over, and said so. Each layer of compression counts
+ * (a .gz of a .gz is two levels, a .tar.xz one), and so does a tar
+ * without any.
  */
 #define SOURCE_MAX_NEST 4
 

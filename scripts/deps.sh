@@ -4,7 +4,10 @@
 # "slurm" adds what `make check-slurm` needs (a Slurm cluster's daemons,
 # munge, GNU parallel), which a plain build and `make check` do not.
 set -eu
-need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev dwarves xz-utils sqlite3 clang-format man-db groff-base chromium"
+# libsystemd-dev: sd-journal reads binary journal files (parsers/
+# journalfile.c); systemd-journal-remote: the tests make journal files
+# with it (fixtures/journal/journal.mk).
+need="build-essential pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev libsystemd-dev systemd-journal-remote dwarves xz-utils sqlite3 clang-format man-db groff-base chromium"
 if [ "${1:-}" = slurm ]; then
 	need="$need slurm-wlm munge parallel"
 fi

@@ -78,8 +78,8 @@ app-4|syslog|2026-11-30 13:23:20|syslog"
 	# all four into one database: each incident once, each with its host
 	db=$tmp/sos-all.db
 	expect 0 "all archives: ingest" -- "$bin" ingest --db "$db" fixtures/sos
-	[ "$(sqlite3 "$db" "SELECT count(*), count(host), count(time_utc) FROM incidents")" = "11|11|11" ] &&
-		ok || { bad "all archives: 11 incidents, each with host and time"; sos_rows "$db"; }
+	[ "$(sqlite3 "$db" "SELECT count(*), count(host), count(time_utc) FROM incidents")" = "17|17|17" ] &&
+		ok || { bad "all archives: 17 incidents, each with host and time"; sos_rows "$db"; }
 
 	# an incident first stored without a host gets it from a later sighting
 	db=$tmp/sos-late.db
@@ -121,9 +121,146 @@ for i in 2 3 4 5 6; do (cd "$tmp" && tar cf "n$i.tar" "n$((i - 1)).tar"); done
 expect 0 "archives nested 4 deep" -- "$bin" analyze "$tmp/n4.tar"
 grep -q "n4.tar:n3.tar:n2.tar:n1.tar:messages lines" "$tmp/out" && ok || { bad "archives nested 4 deep: read"; cat "$tmp/out" "$tmp/err" | head; }
 expect 1 "archives nested 6 deep" -- "$bin" analyze "$tmp/n6.tar"
-grep -q "n6.tar:n5.tar:n4.tar:n3.tar:n2.tar': archives nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "archives nested 6 deep: said"; cat "$tmp/err"; }
+grep -q "n6.tar:n5.tar:n4.tar:n3.tar:n2.tar': archives or compressed files nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "archives nested 6 deep: said"; cat "$tmp/err"; }
 # a bomb inside a tarball is stopped as one on disk is
 yes 'Nov  3 12:00:01 h kernel: [ 1.000000] filler' | head -c 30000000 | xz -c >"$tmp/zm/var/log/messages.2.gz"
 (cd "$tmp/zm" && tar cf "$tmp/zb.tar" var/log/messages.2.gz)
 OOMLENS_INFLATE_FLOOR_MB=1 expect 2 "a decompression bomb in a tar" -- "$bin" analyze "$tmp/zb.tar"
 grep -q "messages.2.gz.*decompression bomb" "$tmp/err" && ok || { bad "a decompression bomb in a tar: said"; cat "$tmp/err"; }
+
+# gzip inside gzip counts layer by layer against the same limit: four are
+# read, a fifth is passed over and named (issue 23, item 14)
+mkdir -p "$tmp/gz"
+g=$tmp/gz/messages
+cp fixtures/demo/rhel7-storm.log "$g"
+for i in 1 2 3 4 5; do gzip -c "$g" >"$g.gz"; g=$g.gz; done
+expect 0 "four gzip layers" -- "$bin" analyze "$tmp/gz/messages.gz.gz.gz.gz"
+[ "$(grep -c '^Incident [0-9]*:' "$tmp/out")" = 3 ] && ok || { bad "four gzip layers: read"; cat "$tmp/err"; }
+expect 1 "five gzip layers" -- "$bin" analyze "$g"
+grep -q "messages.gz.gz.gz.gz.gz': archives or compressed files nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "five gzip layers: passed over and said"; cat "$tmp/err"; }
+(cd "$tmp/gz" && tar cf ../g3.tar messages.gz.gz.gz && tar cf ../g4.tar messages.gz.gz.gz.gz)
+expect 0 "three gzip layers in a tar" -- "$bin" analyze "$tmp/g3.tar"
+expect 1 "four gzip layers in a tar" -- "$bin" analyze "$tmp/g4.tar"
+grep -q "g4.tar:messages.gz.gz.gz.gz': archives or compressed files nested deeper than 4 (not read)" "$tmp/err" && ok || { bad "four gzip layers in a tar: passed over and said"; cat "$tmp/err"; }
+
+# an empty tar (GNU tar writes 10240 NUL bytes) is an empty archive, not a
+# log of NULs (issue 23, item 14)
+tar cf "$tmp/empty.tar" --files-from /dev/null
+expect 1 "an empty tar" -- "$bin" analyze "$tmp/empty.tar"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty tar: no warning"; cat "$tmp/err"; }
+tar cf "$tmp/empty-b4.tar" -b 4 --files-from /dev/null
+expect 1 "an empty tar on standard input" -- sh -c "'$bin' analyze - <'$tmp/empty-b4.tar'"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty tar on standard input: no warning"; cat "$tmp/err"; }
+(cd "$tmp" && tar cf empty-in.tar empty.tar)
+expect 1 "an empty tar in a tar" -- "$bin" analyze "$tmp/empty-in.tar"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty tar in a tar: no warning"; cat "$tmp/err"; }
+# ... but a log after a run of NULs is still a log
+{ head -c 10240 /dev/zero; cat fixtures/demo/rhel7-storm.log; } >"$tmp/nul-head.log"
+expect 0 "NULs before a log" -- "$bin" analyze "$tmp/nul-head.log"
+
+# an empty rotated log (logrotate leaves kern.log.2.gz of 20 bytes) is an
+# empty log, not an I/O error (issue 22)
+mkdir -p "$tmp/rot/var/log"
+: | gzip -n >"$tmp/rot/var/log/kern.log.2.gz"
+cp fixtures/demo/rhel7-storm.log "$tmp/rot/var/log/kern.log"
+expect 1 "an empty rotated log" -- "$bin" analyze "$tmp/rot/var/log/kern.log.2.gz"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty rotated log: no error"; cat "$tmp/err"; }
+(cd "$tmp/rot" && tar cf ../rot.tar var)
+expect 0 "an empty rotated log in a tar" -- "$bin" analyze "$tmp/rot.tar"
+[ ! -s "$tmp/err" ] && ok || { bad "an empty rotated log in a tar: no error"; cat "$tmp/err"; }
+expect 0 "an empty rotated log in a folder" -- "$bin" ingest --db "$tmp/rot.db" "$tmp/rot"
+grep -q " 0 skipped;" "$tmp/err" && ok || { bad "an empty rotated log in a folder: nothing skipped"; cat "$tmp/err"; }
+
+# sos 4.x as it really is (issue 22 part 3): its root hostname entry is a
+# symlink into sos_commands/; etc/hostname, hostname_-f and
+# hostnamectl_status name other hosts and must not decide
+if command -v sqlite3 >/dev/null 2>&1; then
+	s4=fixtures/sos/sos4
+	db4=sosreport-db-01234-2026-12-04-qwertyu
+	w4="db-01234|hostname|2026-11-30 09:56:40|syslog
+db-01234|hostname|2026-12-04 03:23:20|syslog"
+	mkdir -p "$tmp/s4"
+	tar xJf "$s4/$db4.tar.xz" -C "$tmp/s4"
+	for sos in "$s4/$db4.tar.xz" "$tmp/s4/$db4"; do
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: ingest $sos" -- "$bin" ingest --db "$tmp/s4.db" "$sos"
+		got=$(sos_rows "$tmp/s4.db")
+		[ "$got" = "$w4" ] && ok || { bad "sos 4: $sos: the host its hostname symlink names"; printf '%s\n' "$got"; cat "$tmp/err"; }
+		# dmesg, messages, the whole journal and each boot's
+		[ "$(sqlite3 "$tmp/s4.db" "SELECT group_concat(n_sightings) FROM (SELECT n_sightings FROM v_incidents ORDER BY time_utc)")" = "2,4" ] &&
+			ok || { bad "sos 4: $sos: sightings"; sqlite3 "$tmp/s4.db" "SELECT path FROM sources"; }
+	done
+	# the same tree in other orders: the link after its target and after
+	# the logs, the target before the link; links out of the tree or in
+	# a loop are not followed (the name, then, and no case id: see below)
+	(cd "$tmp/s4" && tar cf "$tmp/s4-late.tar" $(find "$db4" -type f | LC_ALL=C sort -r) "$db4/hostname")
+	(cd "$tmp/s4" && tar cf "$tmp/s4-early.tar" "$db4/sos_commands/host/hostname" "$db4/hostname" "$db4/var" "$db4/sos_commands/kernel" "$db4/sos_commands/logs" "$db4/sos_reports")
+	for t in late early; do
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: link $t" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4-$t.tar"
+		got=$(sos_rows "$tmp/s4.db")
+		[ "$got" = "$w4" ] && ok || { bad "sos 4: the hostname link $t in the archive"; printf '%s\n' "$got"; }
+	done
+	cp -a "$tmp/s4/$db4" "$tmp/s4/out"
+	ln -sf /etc/hostname "$tmp/s4/out/hostname"
+	ln -s ../sosreport-db-01234-2026-12-04-qwertyu/sos_commands/host/hostname "$tmp/s4/out/sos_commands/host/elsewhere"
+	cp -a "$tmp/s4/out" "$tmp/s4/loop"
+	ln -sf hostname2 "$tmp/s4/loop/hostname"
+	ln -s hostname "$tmp/s4/loop/hostname2"
+	for t in out loop; do
+		mv "$tmp/s4/$t" "$tmp/s4/$db4-$t"
+		(cd "$tmp/s4" && tar cf "$tmp/s4-$t.tar" "$db4-$t")
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: link $t, tarball" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4-$t.tar"
+		[ "$(sqlite3 "$tmp/s4.db" "SELECT DISTINCT host || '|' || host_source FROM incidents")" = "db-01234|name" ] &&
+			ok || { bad "sos 4: a hostname link $t of the archive is not followed"; sos_rows "$tmp/s4.db"; }
+		rm -f "$tmp/s4.db"
+		expect 0 "sos 4: link $t, unpacked" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4/$db4-$t"
+		[ "$(sqlite3 "$tmp/s4.db" "SELECT DISTINCT host || '|' || host_source FROM incidents")" = "db-01234|name" ] &&
+			ok || { bad "sos 4: a hostname link $t of the tree is not followed"; sos_rows "$tmp/s4.db"; }
+	done
+	# no hostname entry: the name less the case id and label its
+	# manifest.json names (a case id 77777; none at all)
+	rm -f "$tmp/s4.db"
+	expect 0 "sos 4: no hostname entry" -- "$bin" ingest --db "$tmp/s4.db" "$s4/sosreport-web-3-77777-2026-12-05-asdfghj.tar.xz" "$s4/sosreport-app-20555-2026-12-06-zxcvbnm.tar.xz"
+	want="web-3|name|2026-11-30 09:58:20|syslog
+app-20555|name|2026-11-30 10:00:00|syslog
+web-3|name|2026-12-05 03:25:00|syslog
+app-20555|name|2026-12-06 03:26:40|syslog"
+	got=$(sos_rows "$tmp/s4.db")
+	[ "$got" = "$want" ] && ok || { bad "sos 4: the name, less what the manifest says is a case id"; printf '%s\n' "$got"; }
+	# sos 4.0 put a --label in the name as it puts a case id
+	mkdir -p "$tmp/s4l"
+	tar xJf "$s4/sosreport-app-20555-2026-12-06-zxcvbnm.tar.xz" -C "$tmp/s4l"
+	sed -i 's/"cmdline": "report --batch --skip-plugins host"/"cmdline": "report --batch --label 20555 --skip-plugins host"/' "$tmp/s4l/sosreport-app-20555-2026-12-06-zxcvbnm/sos_reports/manifest.json"
+	rm -f "$tmp/s4.db"
+	expect 0 "sos 4: a label" -- "$bin" ingest --db "$tmp/s4.db" "$tmp/s4l/sosreport-app-20555-2026-12-06-zxcvbnm"
+	[ "$(sqlite3 "$tmp/s4.db" "SELECT DISTINCT host FROM incidents")" = app ] && ok || { bad "sos 4: a label is no part of the host"; sos_rows "$tmp/s4.db"; }
+fi
+
+# links inside a folder (issue 22 part 3): a sosreport's log linked to a
+# file it would not read is read through the link; a link to what the
+# walk reads anyway is passed over (read once); links out or in a loop
+# are said and not followed
+if command -v sqlite3 >/dev/null 2>&1; then
+	lt=$tmp/lt/$db4
+	mkdir -p "$tmp/lt"
+	cp -a "$tmp/s4/$db4" "$lt"
+	mv "$lt/var/log/messages" "$lt/sos_commands/logs/messages-kept"
+	ln -s ../../sos_commands/logs/messages-kept "$lt/var/log/messages"
+	ln -s messages "$lt/var/log/messages-20261204"
+	ln -s /etc/passwd "$lt/var/log/messages-20261203"
+	ln -s syslog.1 "$lt/var/log/syslog"
+	ln -s syslog "$lt/var/log/syslog.1"
+	rm -f "$tmp/lt.db"
+	expect 0 "links in an unpacked sosreport" -- "$bin" ingest --db "$tmp/lt.db" "$tmp/lt"
+	[ "$(sqlite3 "$tmp/lt.db" "SELECT group_concat(n_sightings) FROM (SELECT n_sightings FROM v_incidents ORDER BY time_utc)")" = "2,4" ] &&
+		ok || { bad "links in an unpacked sosreport: messages read once, through its link"; sqlite3 "$tmp/lt.db" "SELECT path FROM sources"; }
+	sqlite3 "$tmp/lt.db" "SELECT path FROM sources" | grep -q "/var/log/messages$" && ok || bad "links: read under the link's name"
+	grep -q "messages-20261203': symbolic link (not followed): it leads out of the folder" "$tmp/err" && ok || { bad "links: one out of the folder is said"; cat "$tmp/err"; }
+	grep -q "var/log/syslog': symbolic link (not followed): it leads nowhere" "$tmp/err" && ok || { bad "links: a loop is said"; cat "$tmp/err"; }
+	[ "$(grep -c "symbolic link" "$tmp/err")" = 3 ] && ok || { bad "links: the root links of sos and the link to a log read anyway pass silently"; cat "$tmp/err"; }
+fi
+
+# binary journal files
+. tests/e2e-journal.sh

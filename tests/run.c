@@ -96,7 +96,7 @@ void collect_text(struct collected *c, const char *text)
 
 struct oomlens_error *collect_file(struct collected *c, const char *path)
 {
-	struct oomlog_sink sink = {keep_incident, keep_event, c};
+	struct oomlog_sink sink = {keep_incident, keep_event, c, keep_warning};
 
 	memset(c, 0, sizeof(*c));
 	return oomlog_parse_file(path, NULL, &sink, NULL);

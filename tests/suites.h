@@ -45,7 +45,10 @@ struct collected {
 		int64_t pid;
 		char comm[64];
 	} ev[64];
-	/* collect_buffer(): warnings ("buffer:LINE: text"), the first ones */
+	/*
+	 * collect_buffer() and collect_file(): warnings ("buffer:LINE: text"
+	 * or "PATH:LINE: text"), the first ones
+	 */
 	size_t warnings;
 	char warning[4][320];
 };

@@ -40,6 +40,9 @@ static const char *named(const char *s, const char *name)
 	return buf;
 }
 
+static char *report_export(const char *name, size_t name_len, bool binary,
+			   size_t *len);
+
 /* The report as journalctl -o json lines; name_json is the victim's name
  * as it stands inside a JSON string (escapes allowed). */
 static char *report_json(const char *name_json, const char *between,
@@ -171,6 +174,58 @@ START_TEST(user_space_entries_are_no_kernel_lines)
 	ck_assert_str_eq(c.last_event_comm, "firefox");
 	ck_assert_uint_eq(c.warnings, 0);
 	collected_release(&c);
+}
+END_TEST
+
+/*
+ * "logger -t kernel" writes a kernel-looking report from user space: its
+ * SYSLOG_IDENTIFIER is "kernel", its _TRANSPORT "syslog" (or "journal"
+ * with --journald). Only _TRANSPORT=kernel makes a kernel line; an entry
+ * with no transport field at all is no kernel line either.
+ */
+START_TEST(logger_t_kernel_is_no_kernel_line)
+{
+	static const char *const transports[] = {
+		"\"_TRANSPORT\":\"syslog\",", "\"_TRANSPORT\":\"journal\",",
+		"\"_TRANSPORT\":\"stdout\",", ""};
+	struct collected c;
+	size_t len, i;
+	char *s;
+
+	for (i = 0; i < sizeof(transports) / sizeof(transports[0]); i++) {
+		char *t, *at, *out = NULL;
+		size_t n = 0;
+		FILE *f = open_memstream(&out, &n);
+
+		ck_assert_ptr_nonnull(f);
+		s = report_json("stress", NULL, &len);
+		for (t = s; (at = strstr(t, "\"_TRANSPORT\":\"kernel\","));
+		     t = at + 22) {
+			fwrite(t, 1, (size_t)(at - t), f);
+			fputs(transports[i], f);
+		}
+		fputs(t, f);
+		fclose(f);
+		ck_assert_ptr_null(collect_buffer(&c, out, n));
+		ck_assert_msg(c.n == 0, "transport %zu: %zu incidents", i, c.n);
+		/* no transport at all: said once */
+		ck_assert_uint_eq(c.warnings, !*transports[i]);
+		if (!*transports[i])
+			ck_assert_msg(
+				strstr(c.warning[0], "without a _TRANSPORT"),
+				"%s", c.warning[0]);
+		collected_release(&c);
+		free(out);
+		free(s);
+	}
+	/* the same in the export format */
+	s = report_export("stress", 6, false, &len);
+	for (char *at = s; (at = strstr(at, "_TRANSPORT=kernel"));)
+		memcpy(at, "_TRANSPORT=syslog", 17);
+	ck_assert_ptr_null(collect_buffer(&c, s, len));
+	ck_assert_uint_eq(c.n, 0);
+	collected_release(&c);
+	free(s);
 }
 END_TEST
 
@@ -407,18 +462,135 @@ START_TEST(sniffing_by_content)
 }
 END_TEST
 
-START_TEST(binary_journal_file_is_named_not_parsed)
+/* ---- binary journal files (parsers/journalfile.c) ----------------------- */
+
+/*
+ * The lab's two reports, as journald stored them (fixtures/journal/
+ * journal.mk): each read with its printk stamp, the wall clock and host of
+ * its entries; the report forged with logger -t kernel and the user-space
+ * entries are no kernel lines.
+ */
+static void assert_lab(const struct collected *c, bool second_whole)
 {
-	static const char head[] =
-		"LPKSHHRH\0\0\0\0\x01\x02 invoked oom-killer";
+	ck_assert_uint_eq(c->n, 2);
+	for (size_t i = 0; i < 2; i++) {
+		ck_assert_str_eq(c->inc[i]->host, "lab-vm");
+		ck_assert_str_eq(c->inc[i]->prefix_style, "journal-export");
+		ck_assert_str_eq(c->inc[i]->kernel_release,
+				 "6.1.0-57-cloud-amd64");
+		ck_assert_str_eq(c->inc[i]->trigger.comm, "bighog");
+	}
+	ck_assert_uint_eq((uint64_t)(c->inc[0]->uptime * 1e6 + 0.5), 5020494);
+	ck_assert_str_eq(c->inc[0]->wallclock,
+			 "2026-11-03T12:00:05.020744+00:00");
+	ck_assert_str_eq(oom_incident_victim(c->inc[0])->comm, "my hog (1)");
+	ck_assert_uint_eq(c->inc[0]->first.line, 1);
+	ck_assert_uint_eq(c->inc[0]->last.line, 67);
+	ck_assert_uint_eq(c->inc[1]->first.line, 68);
+	ck_assert(!c->inc[0]->truncated);
+	ck_assert(c->inc[1]->truncated == !second_whole);
+	if (second_whole)
+		ck_assert_int_eq(oom_incident_victim(c->inc[1])->pid, 132);
+}
+
+START_TEST(journal_file_kernel_entries)
+{
 	struct collected c;
 
-	ck_assert_ptr_null(collect_buffer(&c, head, sizeof(head) - 1));
-	ck_assert_uint_eq(c.n, 0);
+	ck_assert_ptr_null(
+		collect_file(&c, build_fixture("journal", "lab.journal")));
+	assert_lab(&c, true);
+	ck_assert_uint_eq(c.warnings, 0);
+	/* the allocation failure whose comm is not UTF-8 */
+	ck_assert_uint_eq(c.events, 1);
+	collected_release(&c);
+}
+END_TEST
+
+/* Not a file (an archive member, a pipe): copied, then read alike. */
+START_TEST(journal_file_from_memory)
+{
+	struct collected c;
+	size_t len;
+	char *buf =
+		read_whole_file(build_fixture("journal", "lab.journal"), &len);
+
+	ck_assert_ptr_null(collect_buffer(&c, buf, len));
+	assert_lab(&c, true);
+	ck_assert_uint_eq(c.warnings, 0);
+	collected_release(&c);
+	free(buf);
+}
+END_TEST
+
+/* Cut short: what it holds, and a warning, from a file or from memory. */
+START_TEST(journal_file_cut_short)
+{
+	const char *path = build_fixture("journal", "lab-cut.journal");
+	struct collected c;
+	size_t len;
+	char *buf;
+
+	ck_assert_ptr_null(collect_file(&c, path));
+	assert_lab(&c, false);
 	ck_assert_uint_eq(c.warnings, 1);
-	ck_assert_msg(strstr(c.warning[0], "binary systemd journal"), "%s",
+	ck_assert_msg(strstr(c.warning[0], "binary journal cut short"), "%s",
 		      c.warning[0]);
 	collected_release(&c);
+	buf = read_whole_file(path, &len);
+	ck_assert_ptr_null(collect_buffer(&c, buf, len));
+	assert_lab(&c, false);
+	ck_assert_uint_eq(c.warnings, 1);
+	collected_release(&c);
+	/* a header alone: nothing, said */
+	ck_assert_ptr_null(collect_buffer(&c, buf, 200));
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_uint_ge(c.warnings, 1);
+	collected_release(&c);
+	free(buf);
+}
+END_TEST
+
+/* libsystemd crashing or hanging costs the journal, said; not the run. */
+START_TEST(journal_file_reader_dies)
+{
+	static const char *const hooks[] = {"OOMLENS_TEST_JOURNAL_CRASH",
+					    "OOMLENS_TEST_JOURNAL_HANG"};
+	static const char *const said[] = {"crashed", "took longer than 1 s"};
+	const char *path = build_fixture("journal", "lab.journal");
+	struct collected c;
+
+	setenv("OOMLENS_JOURNAL_TIMEOUT", "1", 1);
+	for (size_t i = 0; i < 2; i++) {
+		setenv(hooks[i], "1", 1);
+		ck_assert_ptr_null(collect_file(&c, path));
+		unsetenv(hooks[i]);
+		ck_assert_uint_eq(c.n, 0);
+		ck_assert_uint_eq(c.warnings, 1);
+		ck_assert_msg(strstr(c.warning[0], said[i]), "%s",
+			      c.warning[0]);
+		collected_release(&c);
+	}
+	unsetenv("OOMLENS_JOURNAL_TIMEOUT");
+}
+END_TEST
+
+/* Past the copy's bound: its first part, said. */
+START_TEST(journal_file_copy_bound)
+{
+	struct collected c;
+	size_t len;
+	char *buf =
+		read_whole_file(build_fixture("journal", "lab.journal"), &len);
+
+	setenv("OOMLENS_JOURNAL_MAX_MB", "1", 1);
+	ck_assert_ptr_null(collect_buffer(&c, buf, len));
+	unsetenv("OOMLENS_JOURNAL_MAX_MB");
+	ck_assert_uint_eq(c.n, 0);
+	ck_assert_msg(strstr(c.warning[0], "larger than 1 MiB"), "%s",
+		      c.warning[0]);
+	collected_release(&c);
+	free(buf);
 }
 END_TEST
 
@@ -431,13 +603,21 @@ Suite *journal_suite(void)
 	tcase_add_test(tc, json_string_escapes);
 	tcase_add_test(tc, json_byte_arrays_and_repeated_fields);
 	tcase_add_test(tc, user_space_entries_are_no_kernel_lines);
+	tcase_add_test(tc, logger_t_kernel_is_no_kernel_line);
 	tcase_add_test(tc, json_framings);
 	tcase_add_test(tc, json_damage_is_skipped_with_a_warning);
 	tcase_add_test(tc, export_entries_are_read_as_the_report);
 	tcase_add_test(tc, export_binary_fields);
 	tcase_add_test(tc, export_cut_inside_a_field);
 	tcase_add_test(tc, sniffing_by_content);
-	tcase_add_test(tc, binary_journal_file_is_named_not_parsed);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("files");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, journal_file_kernel_entries);
+	tcase_add_test(tc, journal_file_from_memory);
+	tcase_add_test(tc, journal_file_cut_short);
+	tcase_add_test(tc, journal_file_reader_dies);
+	tcase_add_test(tc, journal_file_copy_bound);
 	suite_add_tcase(s, tc);
 	return s;
 }

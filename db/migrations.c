@@ -487,6 +487,30 @@ static const char migration_8[] =
 	"FROM incidents i JOIN sources s ON s.id = i.source_id\n"
 	"LEFT JOIN kills k ON i.has_victim AND k.incident_id = i.id AND k.seq = 0;\n";
 
+/*
+ * 9: a fragment, an incident the log holds only a piece of (issue 22),
+ * and the parts of its report that are missing; v_incidents shows them.
+ */
+static const char migration_9[] =
+	"ALTER TABLE incidents ADD COLUMN fragment INTEGER NOT NULL DEFAULT 0;\n"
+	"  -- 1: only a piece of the report is in the log (a part missing or a\n"
+	"  -- line cut); 0 before version 9\n"
+	"ALTER TABLE incidents ADD COLUMN missing_parts TEXT; -- the parts of\n"
+	"  -- the report not in the log, in this order: header, meminfo,\n"
+	"  -- task_table, kill, comma-separated; NULL: none\n"
+	"DROP VIEW v_incidents;\n"
+	"CREATE VIEW v_incidents AS -- an incident with its victim and source\n"
+	"SELECT i.id, i.fingerprint, s.path AS source, i.first_line,\n"
+	"  i.kernel_release, i.uptime, i.wallclock, coalesce(i.host, s.host) AS host,\n"
+	"  i.constraint_name, i.trigger_comm, i.trigger_pid,\n"
+	"  k.pid AS victim_pid, k.comm AS victim_comm,\n"
+	"  k.anon_rss_kb AS victim_anon_rss_kb, i.n_tasks, i.truncated, i.partial,\n"
+	"  (SELECT count(*) FROM incident_sightings g WHERE g.incident_id = i.id)\n"
+	"    AS n_sightings,\n"
+	"  i.time_utc, i.time_source, i.host_source, i.fragment, i.missing_parts\n"
+	"FROM incidents i JOIN sources s ON s.id = i.source_id\n"
+	"LEFT JOIN kills k ON i.has_victim AND k.incident_id = i.id AND k.seq = 0;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -503,6 +527,8 @@ const struct db_migration db_migrations[] = {
 	{7, "a dump's newest log record time (incident_dumps)", migration_7},
 	{8, "an incident's UTC time, its source, and its host's source",
 	 migration_8},
+	{9, "fragments and the parts of their reports that are missing",
+	 migration_9},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -231,6 +231,10 @@ static const struct field incident_rows[] = {
 	    "No killable process", C, FG_FLAGS, ALL " [1.8]"),
 	ROW(FIELD_STR, panic, "panic", "panic", "Panic", C, FG_FLAGS,
 	    ALL " [1.8]"),
+	ROW(FIELD_BOOL, fragment, "fragment", "fragment", "Fragment", C,
+	    FG_FLAGS, OURS),
+	ROW(FIELD_PARTS, missing, "missing_parts", "missing", "Missing parts",
+	    C, FG_FLAGS, OURS),
 	ROW(FIELD_SIZE, warnings_dropped, "warnings_dropped",
 	    "warnings_dropped", "Warnings dropped", C, FG_TAIL, OURS),
 };
@@ -412,7 +416,7 @@ bool field_is_text(const struct field *f)
 	int lo, hi;
 
 	return f->type == FIELD_STR || f->type == FIELD_CHARS ||
-	       enum_range(f->type, &lo, &hi);
+	       f->type == FIELD_PARTS || enum_range(f->type, &lo, &hi);
 }
 
 bool field_known(const struct field *f, const void *base)
@@ -430,6 +434,7 @@ bool field_known(const struct field *f, const void *base)
 	case FIELD_LINE:
 		return *(const uint64_t *)p != 0;
 	case FIELD_PAGE_KB:
+	case FIELD_PARTS:
 		return *(const unsigned *)p != 0;
 	default:
 		return true;
@@ -454,6 +459,7 @@ int64_t field_int(const struct field *f, const void *base)
 	case FIELD_U64:
 		return (int64_t) * (const uint64_t *)p;
 	case FIELD_PAGE_KB:
+	case FIELD_PARTS:
 		return *(const unsigned *)p;
 	case FIELD_SIZE:
 		return (int64_t) * (const size_t *)p;
@@ -481,6 +487,8 @@ const char *field_str(const struct field *f, const void *base)
 		return *(const char *const *)p;
 	if (f->type == FIELD_CHARS)
 		return (const char *)p;
+	if (f->type == FIELD_PARTS)
+		return oom_parts_text(*(const unsigned *)p);
 	return field_enum_name(f->type, enum_get(f->type, p));
 }
 
@@ -518,6 +526,10 @@ void field_set_int(const struct field *f, void *base, int64_t v)
 	case FIELD_SIZE:
 		*(size_t *)p = none || v < 0 ? 0 : (size_t)v;
 		break;
+	case FIELD_PARTS:
+		*(unsigned *)p =
+			none || v < 0 || v > OOM_PARTS_ALL ? 0 : (unsigned)v;
+		break;
 	case FIELD_CONSTRAINT:
 	case FIELD_KILL_KIND:
 	case FIELD_EVENT_KIND:
@@ -545,6 +557,8 @@ bool field_set_str(const struct field *f, void *base, const char *s)
 		snprintf(p, f->size, "%s", s ? s : "");
 		return true;
 	}
+	if (f->type == FIELD_PARTS)
+		return oom_parts_parse(s, (unsigned *)p);
 	if (!s || !enum_range(f->type, &lo, &hi))
 		return false;
 	for (v = lo; v <= hi; v++)

@@ -52,6 +52,12 @@ enum field_type {
 	FIELD_EVENT_KIND, /* enum oom_event_kind: oom_event_kind_name() */
 	FIELD_AGREEMENT, /* enum verdict_agreement */
 	FIELD_CERTAINTY, /* enum verdict_certainty */
+	/*
+	 * unsigned mask of enum oom_part; 0: none. Text "header,meminfo"
+	 * (oom_parts_text()) in the database and CSV, an array of the names
+	 * in the JSON.
+	 */
+	FIELD_PARTS,
 };
 
 /*

@@ -70,6 +70,68 @@ const char *oom_event_kind_name(enum oom_event_kind k)
 	return "unit_notice";
 }
 
+const char *oom_part_name(enum oom_part p)
+{
+	switch (p) {
+	case OOM_PART_HEADER:
+		return "header";
+	case OOM_PART_MEMINFO:
+		return "meminfo";
+	case OOM_PART_TASK_TABLE:
+		return "task_table";
+	case OOM_PART_KILL:
+		return "kill";
+	}
+	return NULL;
+}
+
+/* Every list of parts, indexed by its mask: a literal for each. */
+static const char *const parts_text[OOM_PARTS_ALL + 1] = {
+	NULL,
+	"header",
+	"meminfo",
+	"header,meminfo",
+	"task_table",
+	"header,task_table",
+	"meminfo,task_table",
+	"header,meminfo,task_table",
+	"kill",
+	"header,kill",
+	"meminfo,kill",
+	"header,meminfo,kill",
+	"task_table,kill",
+	"header,task_table,kill",
+	"meminfo,task_table,kill",
+	"header,meminfo,task_table,kill",
+};
+
+const char *oom_parts_text(unsigned mask)
+{
+	return mask <= OOM_PARTS_ALL ? parts_text[mask] : NULL;
+}
+
+bool oom_parts_parse(const char *s, unsigned *mask)
+{
+	unsigned m;
+
+	if (!s || !*s) {
+		*mask = 0;
+		return true;
+	}
+	for (m = 1; m <= OOM_PARTS_ALL; m++)
+		if (!strcmp(s, parts_text[m])) {
+			*mask = m;
+			return true;
+		}
+	return false;
+}
+
+bool oom_meminfo_is_cut(const struct oom_meminfo *mem)
+{
+	return mem->present && mem->pages_ram == OOM_VAL_NONE &&
+	       mem->total_swap_kb == OOM_VAL_NONE;
+}
+
 static void counter_init(struct oom_memcg_counter *c)
 {
 	c->usage_kb = c->limit_kb = c->failcnt = OOM_VAL_NONE;

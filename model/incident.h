@@ -138,6 +138,32 @@ struct oom_warning {
 	const char *text;
 };
 
+/*
+ * The parts of a report a fragment may lack (a bit each): the header (the
+ * trigger line and its stack), the memory state (Mem-Info, or the memcg
+ * block of a memcg OOM), the task table (its rows), and the Killed line.
+ */
+enum oom_part {
+	OOM_PART_HEADER = 1 << 0,
+	OOM_PART_MEMINFO = 1 << 1,
+	OOM_PART_TASK_TABLE = 1 << 2,
+	OOM_PART_KILL = 1 << 3,
+};
+
+#define OOM_PARTS_ALL                                                          \
+	(OOM_PART_HEADER | OOM_PART_MEMINFO | OOM_PART_TASK_TABLE |            \
+	 OOM_PART_KILL)
+
+/* "header", "meminfo", "task_table", "kill" as in JSON; NULL if not one. */
+const char *oom_part_name(enum oom_part p);
+/*
+ * The parts of mask as "header,meminfo" (a literal, in the order above),
+ * or NULL for none; oom_parts_parse() reads one back into *mask: false
+ * when the text is no such list.
+ */
+const char *oom_parts_text(unsigned mask);
+bool oom_parts_parse(const char *s, unsigned *mask);
+
 struct oom_incident {
 	struct strpool pool;
 
@@ -200,6 +226,12 @@ struct oom_incident {
 	bool partial; /* the report's header is missing (rate-limited) */
 	bool no_killable; /* "Out of memory and no killable processes" */
 	const char *panic; /* the panic text, if the OOM panicked */
+	/*
+	 * Only a piece of the report is in the log: a part the kernel prints
+	 * is missing (missing, enum oom_part bits) or a line of it was cut.
+	 */
+	bool fragment;
+	unsigned missing;
 
 	struct oom_warning *warnings;
 	size_t n_warnings, alloc_warnings;
@@ -214,6 +246,13 @@ struct oom_incident {
 #define OOM_MAX_KILLS 100000
 #define OOM_MAX_WARNINGS 200
 #define OOM_POOL_CAP ((size_t)512 << 20)
+
+/*
+ * A Mem-Info block cut short: present, but without the page counts and
+ * the swap totals that every era prints at its end ("N pages RAM", "Total
+ * swap = NkB"), as when a paste or a grep kept only its first lines.
+ */
+bool oom_meminfo_is_cut(const struct oom_meminfo *mem);
 
 /* A new, empty incident; NULL when out of memory. */
 struct oom_incident *oom_incident_new(void);

@@ -33,8 +33,10 @@ long joiner_row_of(const char *s, size_t n)
 	scan_trim(&s, &n);
 	if (!n || n > JOINER_MAX_MESSAGE)
 		return -1;
+	/* a cut row matches the first piece of a wrapped line: not whole */
 	for (i = 0; i < pat_nrows; i++)
-		if (patterns_match_row(i, s, n, &m))
+		if (pat_rows[i].family != FAM_CUT &&
+		    patterns_match_row(i, s, n, &m))
 			return (long)i;
 	return -1;
 }

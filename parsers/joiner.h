@@ -119,7 +119,8 @@ static inline bool joiner_take(struct joiner *j, struct log_line *ll)
 
 /*
  * The index of the first pattern row (parsers/patterns.h) that the message
- * s[0..n) matches, blanks around it trimmed; -1 if none, or if it is
+ * s[0..n) matches, blanks around it trimmed, rows of lines cut short
+ * (FAM_CUT: they match a piece of a message) aside; -1 if none, or if it is
  * longer than JOINER_MAX_MESSAGE.
  */
 long joiner_row_of(const char *s, size_t n);

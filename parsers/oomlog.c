@@ -40,6 +40,8 @@
 /* ... or after this many seconds of uptime without its kill. */
 #define MAX_REPORT_GAP 120.0
 #define MAX_COLUMNS 32
+/* Victims remembered, so that a late oom_reaper line opens no fragment. */
+#define RECENT_VICTIMS 16
 
 enum state {
 	ST_IDLE, /* between reports */
@@ -92,6 +94,16 @@ struct oomlog {
 	const struct log_line *ll;
 	struct strbuf clean; /* a line whose NUL bytes were dealt with */
 	uint64_t long_warned; /* the last line warned about as over-long */
+
+	/* what the open report holds, for its fragment marks (set_parts()) */
+	bool memcg_block, table_header, cut_line;
+	/* the oom-kill summary's task: the victim, should no Killed line come */
+	int64_t sum_pid, sum_uid;
+	const char *sum_comm; /* in cur's pool */
+	struct oom_pos sum_pos;
+	/* the last incidents' victims: an oom_reaper line naming one is theirs */
+	int64_t recent_victims[RECENT_VICTIMS];
+	size_t next_recent;
 
 	/* a range of a split file (oomlog_parse_range()), or NULL */
 	const struct oomlog_range *range;
@@ -272,6 +284,9 @@ enum named_row {
 	ROW_MEMINFO_PAGES_2_6_18,
 	ROW_MEMINFO_SLAB,
 	ROW_MEMINFO_FREE_2_6_18,
+	ROW_TABLE_PREAMBLE,
+	ROW_TRIGGER_CUT,
+	ROW_KILLED_CUT,
 	ROW_COUNT
 };
 
@@ -313,6 +328,9 @@ static const char *const named_row_ids[ROW_COUNT] = {
 	[ROW_MEMINFO_PAGES_2_6_18] = "meminfo-pages-2.6.18",
 	[ROW_MEMINFO_SLAB] = "meminfo-slab",
 	[ROW_MEMINFO_FREE_2_6_18] = "meminfo-free-2.6.18",
+	[ROW_TABLE_PREAMBLE] = "table-preamble",
+	[ROW_TRIGGER_CUT] = "trigger-cut",
+	[ROW_KILLED_CUT] = "killed-cut",
 };
 
 static size_t named_rows[ROW_COUNT];
@@ -404,7 +422,7 @@ static const enum pat_family idle_families[] = {
 
 #define N_IDLE_FAMILIES (sizeof(idle_families) / sizeof(idle_families[0]))
 
-static const char *idle_needles[N_IDLE_FAMILIES * PAT_MAX_FAMILY_NEEDLES];
+static const char *idle_needles[N_IDLE_FAMILIES * PAT_MAX_FAMILY_NEEDLES + 8];
 static size_t n_idle_needles;
 /* the needles, searched for together (core/scan.h) */
 static struct scan_set idle_set;
@@ -420,6 +438,24 @@ static bool needle_is_redundant(const char *needle)
 	return false;
 }
 
+/*
+ * Lines that open a fragment between reports (open_fragment()): the memcg
+ * block ("Task in", "Memory limit reached", "Memory cgroup stats",
+ * "memory: usage"), the task table's preamble ("memory values") and
+ * header, the panic and no-killable ends (all say "memory"), and
+ * oom_reaper lines. (Not Mem-Info: page allocation failures and sysrq-m
+ * print it too.)
+ */
+static const char *const fragment_needles[] = {
+	"emory",
+	"Task in ",
+	"total_vm",
+	"oom_reaper",
+};
+
+#define N_FRAGMENT_NEEDLES                                                     \
+	(sizeof(fragment_needles) / sizeof(fragment_needles[0]))
+
 /* The idle families' needles (once), without the redundant ones. */
 static OOMLENS_MUST_CHECK struct oomlens_error *build_idle_set(void)
 {
@@ -433,9 +469,16 @@ static OOMLENS_MUST_CHECK struct oomlens_error *build_idle_set(void)
 			patterns_family_needles(idle_families[f]);
 
 		for (k = 0; needle[k]; k++)
-			if (!needle_is_redundant(needle[k]))
+			if (!needle_is_redundant(needle[k]) &&
+			    n_idle_needles < sizeof(idle_needles) /
+						     sizeof(idle_needles[0]))
 				idle_needles[n_idle_needles++] = needle[k];
 	}
+	for (k = 0; k < N_FRAGMENT_NEEDLES; k++)
+		if (!needle_is_redundant(fragment_needles[k]) &&
+		    n_idle_needles <
+			    sizeof(idle_needles) / sizeof(idle_needles[0]))
+			idle_needles[n_idle_needles++] = fragment_needles[k];
 	/* a needle that came first may hold one that came later */
 	for (k = 0; k < n_idle_needles;) {
 		const char *n = idle_needles[k];
@@ -559,6 +602,77 @@ static enum oom_constraint decide_constraint(struct oom_incident *inc)
 	return OOM_CONSTRAINT_UNKNOWN;
 }
 
+/*
+ * The parts of the report the log lacks, and whether the incident is a
+ * fragment (model/incident.h): a part missing, a line cut, or a Mem-Info
+ * block cut before its end (oom_meminfo_is_cut()). A report
+ * with its header, memory state and end but no task table is whole:
+ * vm.oom_dump_tasks = 0 prints none; a table header without rows is not.
+ */
+static void set_parts(const struct oomlog *log, struct oom_incident *inc)
+{
+	bool header = inc->trigger.format_id != NULL;
+	bool memory = inc->mem.present || log->memcg_block;
+	bool end = inc->has_victim || inc->no_killable || inc->panic;
+	unsigned missing = 0;
+
+	if (!header)
+		missing |= OOM_PART_HEADER;
+	if (!memory)
+		missing |= OOM_PART_MEMINFO;
+	if (!inc->n_tasks && (log->table_header || !header || !memory || !end))
+		missing |= OOM_PART_TASK_TABLE;
+	if (!end)
+		missing |= OOM_PART_KILL;
+	inc->missing = missing;
+	inc->fragment =
+		missing || log->cut_line || oom_meminfo_is_cut(&inc->mem);
+}
+
+/* Was pid the victim of one of the last incidents? */
+static bool recent_victim(const struct oomlog *log, int64_t pid)
+{
+	for (size_t i = 0; i < RECENT_VICTIMS; i++)
+		if (pid > 0 && log->recent_victims[i] == pid)
+			return true;
+	return false;
+}
+
+/*
+ * A report without its Killed line may still name its victim: the 5.0+
+ * oom-kill summary (dump_oom_summary(), printed only with a victim), else
+ * the oom_reaper line, unless that names a recent incident's victim. The
+ * victim then has the pid, name (and uid) the line gives, no sizes, and
+ * the line's row as its format.
+ */
+static void name_victim(const struct oomlog *log, struct oom_incident *inc)
+{
+	struct oom_kill *k;
+
+	if (inc->has_victim || inc->n_kills || inc->no_killable || inc->panic)
+		return;
+	if (log->sum_pid != OOM_VAL_NONE) {
+		k = oom_incident_add_kill(inc, OOM_KILL_VICTIM);
+		if (!k)
+			return; /* nomem: already marked */
+		k->pid = log->sum_pid;
+		k->comm = log->sum_comm;
+		k->uid = log->sum_uid;
+		k->format_id = "summary-5.0";
+		k->pos = log->sum_pos;
+	} else if (inc->reaper.present && inc->reaper.pid != OOM_VAL_NONE &&
+		   !recent_victim(log, inc->reaper.pid)) {
+		k = oom_incident_add_kill(inc, OOM_KILL_VICTIM);
+		if (!k)
+			return;
+		k->pid = inc->reaper.pid;
+		k->comm = inc->reaper.comm;
+		k->format_id =
+			inc->reaper.reaped ? "reaper-reaped" : "reaper-unable";
+		k->pos = inc->reaper.pos;
+	}
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 close_incident(struct oomlog *log)
 {
@@ -580,6 +694,12 @@ close_incident(struct oomlog *log)
 	}
 	if (!inc->has_victim && !inc->no_killable && !inc->panic)
 		inc->truncated = true;
+	set_parts(log, inc);
+	name_victim(log, inc);
+	if (inc->has_victim) {
+		log->recent_victims[log->next_recent] = inc->kills[0].pid;
+		log->next_recent = (log->next_recent + 1) % RECENT_VICTIMS;
+	}
 	inc->constraint = decide_constraint(inc);
 	log->stats.incidents++;
 	probe_end(log, true);
@@ -603,6 +723,9 @@ open_incident(struct oomlog *log, bool partial)
 	log->st = ST_REPORT;
 	log->ncols = 0;
 	log->scope = NULL;
+	log->memcg_block = log->table_header = log->cut_line = false;
+	log->sum_pid = log->sum_uid = OOM_VAL_NONE;
+	log->sum_comm = NULL;
 	inc->source = oom_incident_str(inc, log->source, strlen(log->source));
 	inc->first = inc->last = log->pos;
 	inc->last.line = log->end_line;
@@ -990,6 +1113,7 @@ on_memcg(struct oomlog *log, const struct pat_match *m)
 	char buf[600];
 
 	mc->present = true;
+	log->memcg_block = true;
 	log->blk = BLK_NONE;
 	if (row_is(m, ROW_MEMCG_TASK_IN)) {
 		mc->task_path = dup_group(log, m, "task_path");
@@ -1298,6 +1422,11 @@ static void on_summary(struct oomlog *log, const struct pat_match *m)
 	}
 	if (has_group(m, "task_memcg"))
 		inc->memcg.task_path = dup_group(log, m, "task_memcg");
+	/* the task it names is the victim (dump_oom_summary(), 5.0+) */
+	log->sum_pid = pat_int(m, "pid");
+	log->sum_uid = pat_int(m, "uid");
+	log->sum_comm = dup_group(log, m, "comm");
+	log->sum_pos = log->pos;
 	log->blk = BLK_NONE;
 }
 
@@ -1438,6 +1567,108 @@ on_forkbomb_detected(struct oomlog *log, const struct pat_match *m)
 
 /* ---- the state machine ------------------------------------------------ */
 
+static void on_reaper(struct oomlog *log, const struct pat_match *m)
+{
+	struct oom_reaper *r = &log->cur->reaper;
+
+	r->present = true;
+	r->reaped = row_is(m, ROW_REAPER_REAPED);
+	r->pid = pat_int(m, "pid");
+	r->comm = dup_group(log, m, "comm");
+	r->anon_rss_kb = pat_int(m, "anon_rss");
+	r->file_rss_kb = pat_int(m, "file_rss");
+	r->shmem_rss_kb = pat_int(m, "shmem_rss");
+	r->pos = log->pos;
+}
+
+/* A panic, no-killable or sysrq end of a report. */
+static void on_panic(struct oomlog *log, const struct pat_match *m,
+		     const char *s, size_t n)
+{
+	struct oom_incident *inc = log->cur;
+
+	if (row_is(m, ROW_NO_KILLABLE) || row_is(m, ROW_SYSRQ_IGNORED))
+		inc->no_killable = true;
+	else
+		inc->panic = oom_incident_str(inc, s, n);
+}
+
+/*
+ * Which part of a report a line between reports comes from, if it opens
+ * a fragment there (open_fragment()): 0 if none. The line's row is in *m.
+ */
+enum fragment_start {
+	FS_NONE,
+	FS_KILLED_CUT, /* a Killed line cut short */
+	FS_PANIC, /* a panic or no-killable end */
+	FS_MEMCG, /* the memcg block */
+	FS_TABLE, /* the task table's preamble or header */
+	FS_REAPER, /* an oom_reaper line of no recent victim */
+};
+
+static enum fragment_start fragment_start(struct oomlog *log, const char *s,
+					  size_t n, struct pat_match *m)
+{
+	if (match_id(s, n, ROW_KILLED_CUT, m))
+		return FS_KILLED_CUT;
+	if (match(log, FAM_PANIC, s, n, m))
+		return row_is(m, ROW_SYSRQ_IGNORED) ? FS_NONE : FS_PANIC;
+	if (match(log, FAM_MEMCG, s, n, m))
+		return FS_MEMCG;
+	if (match_id(s, n, ROW_TABLE_HEADER, m) ||
+	    match_id(s, n, ROW_TABLE_PREAMBLE, m))
+		return FS_TABLE;
+	if ((match_id(s, n, ROW_REAPER_REAPED, m) ||
+	     match_id(s, n, ROW_REAPER_UNABLE, m)) &&
+	    !recent_victim(log, pat_int(m, "pid")))
+		return FS_REAPER;
+	return FS_NONE;
+}
+
+/*
+ * A kernel line between reports that only the middle or the end of a
+ * report prints: the log holds a fragment of a report that begins there
+ * (issue 22). Open an incident lacking its header and read the line into
+ * it. (A sysrq "OOM request ignored" line opens none: when the OOM killer
+ * is disabled no report exists at all.)
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_fragment(struct oomlog *log, const char *s, size_t n)
+{
+	struct oomlens_error *err;
+	struct pat_match m;
+	enum fragment_start at;
+
+	if (!log->ll->from_kernel)
+		return NULL;
+	at = fragment_start(log, s, n, &m);
+	if (at == FS_NONE)
+		return NULL;
+	if ((err = open_incident(log, true)))
+		return err;
+	switch (at) {
+	case FS_KILLED_CUT:
+		log->cut_line = true;
+		return on_killed(log, &m, OOM_KILL_VICTIM);
+	case FS_PANIC:
+		on_panic(log, &m, s, n);
+		return NULL;
+	case FS_MEMCG:
+		return on_memcg(log, &m);
+	case FS_TABLE:
+		log->table_header = true;
+		return row_is(&m, ROW_TABLE_HEADER) ? on_table_header(log, &m)
+						    : NULL;
+	case FS_REAPER:
+		on_reaper(log, &m);
+		log->st = ST_AFTER;
+		return NULL;
+	case FS_NONE:
+		break;
+	}
+	return NULL;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 handle_idle(struct oomlog *log, const char *s, size_t n)
 {
@@ -1472,7 +1703,7 @@ handle_idle(struct oomlog *log, const char *s, size_t n)
 	if (match(log, FAM_EVENT, s, n, &m) ||
 	    match_id(s, n, ROW_PIDS_REJECTED, &m))
 		return emit_event(log, &m, s, n);
-	return NULL;
+	return open_fragment(log, s, n);
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -1485,14 +1716,7 @@ handle_after(struct oomlog *log, const char *s, size_t n)
 		touch(log);
 		if (row_is(&m, ROW_REAPER_REAPED) ||
 		    row_is(&m, ROW_REAPER_UNABLE)) {
-			inc->reaper.present = true;
-			inc->reaper.reaped = row_is(&m, ROW_REAPER_REAPED);
-			inc->reaper.pid = pat_int(&m, "pid");
-			inc->reaper.comm = dup_group(log, &m, "comm");
-			inc->reaper.anon_rss_kb = pat_int(&m, "anon_rss");
-			inc->reaper.file_rss_kb = pat_int(&m, "file_rss");
-			inc->reaper.shmem_rss_kb = pat_int(&m, "shmem_rss");
-			inc->reaper.pos = log->pos;
+			on_reaper(log, &m);
 		} else if (row_is(&m, ROW_SHARED_MM)) {
 			struct oom_kill *k =
 				oom_incident_add_kill(inc, OOM_KILL_SHARED);
@@ -1640,6 +1864,7 @@ handle_report(struct oomlog *log, const char *s, size_t n)
 	}
 	if (match(log, FAM_TABLE, s, n, &m)) {
 		touch(log);
+		log->table_header = true;
 		if (row_is(&m, ROW_TABLE_HEADER))
 			return on_table_header(log, &m);
 		return NULL;
@@ -1651,11 +1876,7 @@ handle_report(struct oomlog *log, const char *s, size_t n)
 	}
 	if (match(log, FAM_PANIC, s, n, &m)) {
 		touch(log);
-		if (row_is(&m, ROW_NO_KILLABLE) ||
-		    row_is(&m, ROW_SYSRQ_IGNORED))
-			inc->no_killable = true;
-		else
-			inc->panic = oom_incident_str(inc, s, n);
+		on_panic(log, &m, s, n);
 		return NULL;
 	}
 	if (match_id(s, n, ROW_FORKBOMB_KILL, &m)) {
@@ -1670,6 +1891,11 @@ handle_report(struct oomlog *log, const char *s, size_t n)
 	}
 	if (match(log, FAM_EVENT, s, n, &m))
 		return emit_event(log, &m, s, n);
+	if (log->ll->from_kernel && match_id(s, n, ROW_KILLED_CUT, &m)) {
+		touch(log);
+		log->cut_line = true;
+		return on_killed(log, &m, OOM_KILL_VICTIM);
+	}
 	err = unknown_line(log, s, n);
 	if (!err && !log->cur)
 		return handle(log, s, n);
@@ -1708,9 +1934,13 @@ handle(struct oomlog *log, const char *msg, size_t n)
 	    match_id(s, n, ROW_FORKBOMB_DETECTED, &m))
 		return on_forkbomb_detected(log, &m);
 	if (scan_find(s, n, "oom-killer") &&
-	    match(log, FAM_TRIGGER, s, n, &m)) {
+	    (match(log, FAM_TRIGGER, s, n, &m) ||
+	     (log->ll->from_kernel && match_id(s, n, ROW_TRIGGER_CUT, &m)))) {
+		bool cut = row_is(&m, ROW_TRIGGER_CUT);
+
 		if ((err = open_incident(log, false)))
 			return err;
+		log->cut_line = cut;
 		on_trigger(log, &m);
 		return NULL;
 	}

@@ -470,8 +470,30 @@ const struct pat_row pat_rows[] = {
 	/* context lines inside a report */
 	{"ctx-call-trace", FAM_CONTEXT, KV_ANY_MIN, KV_ANY_MAX, "all", "",
 	 "^\\s*(?:Call Trace:|<(?:/?TASK|/?IRQ|/?NMI|EOI)>|\\[<[0-9a-f]+>\\]|(?:\\? )?[\\w.$]+\\+0x[0-9a-f]+/0x[0-9a-f]+|(?:[0-9a-f]{8,16}(?: |$))+$|Code: |R[A-Z0-9]{2}: |RIP: |FS: |CS: |CR2: |DR[0-9]: |Stack:|Modules linked in:|---\\[ end |Kernel Offset:|Hardware name: |Workqueue: |task: |COMPACTION is disabled!!!$)",
-	 " [<ffffffff816861ac>] dump_stack+0x19/0x1b",
+ " [<ffffffff816861ac>] dump_stack+0x19/0x1b",
 	 ""},
+
+	/*
+	 * Lines cut short (issue 22): what is left of a trigger line or a
+	 * Killed line of any era, cut after the task's name or inside its
+	 * fields by a paste, a grep or a log that stops. No kernel prints
+	 * them (no commit); a field is read only where the text after it
+	 * shows it whole (a gfp mask followed by "(" or ",", a size by
+	 * "kB"). Tried after the family of the whole line.
+	 */
+	{"trigger-cut", FAM_CUT, KV_ANY_MIN, KV_ANY_MAX,
+	 "any era, cut (the whole line: spec 1.2)", "",
+	 "^(?<comm>.*) invoked oom-killer(?::(?: gfp_mask=(?<gfp_mask>0x[0-9a-fA-F]+)(?=[(,])(?:.*?, order=(?<order>-?\\d+)(?=,))?)?.*)?$",
+	 "mysqld invoked oom-killer: gfp_mask=0x201da, order=0, oom_sc",
+	 "comm=mysqld gfp_mask=0x201da order=0"},
+	{"killed-cut", FAM_CUT, KV_ANY_MIN, KV_ANY_MAX,
+	 "any era, cut (the whole line: spec 1.7)", "",
+	 "^(?:(?<message>.*?): )?Killed process " PID "(?:, UID (?<uid>\\d+),)? " COMM_P
+	 "(?:,? (?:total-vm|vsz):" KB("total_vm") "(?:, anon-rss:" KB("anon_rss")
+	 "(?:, file-rss:" KB("file_rss") "(?:, shmem-rss:" KB("shmem_rss")
+	 ")?)?)?)?(?:[ ,].*)?$",
+	 "Out of memory: Killed process 6576 (mysqld) total-vm:33914892kB, anon-rss:",
+	 "message='Out of memory' pid=6576 comm=mysqld total_vm=33914892"},
 };
 /* clang-format on */
 
@@ -512,7 +534,7 @@ const char *pat_family_name(enum pat_family f)
 	static const char *const names[FAM_COUNT] = {
 		"trigger", "cpuset",   "banner", "memcg",   "meminfo",
 		"table",   "select",   "killed", "summary", "after",
-		"panic",   "forkbomb", "event",	 "context",
+		"panic",   "forkbomb", "event",	 "context", "cut",
 	};
 
 	return names[f];
@@ -882,7 +904,8 @@ static const char *const family_needles[FAM_COUNT][FAMILY_NEEDLES] = {
 	[FAM_BANNER] = {"omm: "},
 	[FAM_MEMCG] = {"usage ", "Memory cgroup stats", "Task in ",
 		       "Memory limit reached"},
-	[FAM_SELECT] = {"Kill process", "kill process"},
+	/* both cases of "Kill process": one needle, one slot of the idle set */
+	[FAM_SELECT] = {"ill process"},
 	[FAM_KILLED] = {"Killed process"},
 	[FAM_SUMMARY] = {"oom-kill:"},
 	[FAM_AFTER] = {"oom_reaper", "sharing same memory", "oom.group",
@@ -892,6 +915,7 @@ static const char *const family_needles[FAM_COUNT][FAMILY_NEEDLES] = {
 	[FAM_EVENT] = {"Killed ", "sending SIG", "by the OOM killer",
 		       "INFO: task", "page allocation failure",
 		       "vmalloc error"},
+	[FAM_CUT] = {"invoked oom-killer", "Killed process"},
 };
 
 const char *const *patterns_family_needles(enum pat_family f)

@@ -35,6 +35,12 @@ enum pat_family {
 	FAM_FORKBOMB, /* the 2009 RFC's fork-bomb lines, pids controller */
 	FAM_EVENT, /* not OOM kills: user-space killers, alloc failures */
 	FAM_CONTEXT, /* call traces and the like: part of a report, no data */
+	/*
+	 * Lines cut short (by a paste, grep, a full disk): a trigger or
+	 * Killed line read as far as it goes. Tried only where every row of
+	 * the whole line's family failed, never to join wrapped lines.
+	 */
+	FAM_CUT,
 	FAM_COUNT
 };
 

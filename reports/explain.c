@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "model/kversion.h"
 #include "reports/render.h"
@@ -27,9 +28,10 @@
 #define MAX_NAMED 3 /* processes named in one sentence */
 
 static const char *const topic_names[EXPLAIN_TOPIC_COUNT] = {
-	[EXPLAIN_RAN_OUT] = "ran_out", [EXPLAIN_ZONES] = "zones",
-	[EXPLAIN_HELD] = "held",       [EXPLAIN_VICTIM] = "victim",
-	[EXPLAIN_MODELS] = "models",   [EXPLAIN_ADVICE] = "advice",
+	[EXPLAIN_RAN_OUT] = "ran_out",	 [EXPLAIN_ZONES] = "zones",
+	[EXPLAIN_HELD] = "held",	 [EXPLAIN_VICTIM] = "victim",
+	[EXPLAIN_MODELS] = "models",	 [EXPLAIN_ADVICE] = "advice",
+	[EXPLAIN_FRAGMENT] = "fragment",
 };
 
 static const char *const topic_titles[EXPLAIN_TOPIC_COUNT] = {
@@ -39,6 +41,7 @@ static const char *const topic_titles[EXPLAIN_TOPIC_COUNT] = {
 	[EXPLAIN_VICTIM] = "Why this victim",
 	[EXPLAIN_MODELS] = "What the models would have done",
 	[EXPLAIN_ADVICE] = "What to do",
+	[EXPLAIN_FRAGMENT] = "What the log is missing",
 };
 
 const char *explain_topic_name(enum explain_topic t)
@@ -1238,6 +1241,180 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 	}
 }
 
+/* ---- fragments (issue 22) ------------------------------------------- */
+
+/*
+ * The parts of mask in words, "its header, its Mem-Info and its task
+ * table", into buf; what each would have shown into why (NULL: not
+ * wanted). The number of parts.
+ */
+static size_t parts_words(unsigned mask, char *buf, size_t n, char *why,
+			  size_t wn)
+{
+	static const struct {
+		unsigned part;
+		const char *name, *shows;
+	} parts[] = {
+		{OOM_PART_HEADER, "its header (the trigger line and stack)",
+		 "the header gives the task that asked for memory, the allocation, the constraint and the kernel release"},
+		{OOM_PART_MEMINFO, "its Mem-Info (or memcg block)",
+		 "Mem-Info shows what ran out (RAM, swap, a zone, a memcg's limit)"},
+		{OOM_PART_TASK_TABLE, "its task table",
+		 "the task table shows who held the memory and lets the models rerun the kernel's choice"},
+		{OOM_PART_KILL, "its Killed line",
+		 "the Killed line gives the victim's memory"},
+	};
+	size_t i, k = 0, total = 0, len = 0, wlen = 0;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		total += (mask & parts[i].part) != 0;
+	buf[0] = 0;
+	if (why)
+		why[0] = 0;
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		const char *sep;
+		int w;
+
+		if (!(mask & parts[i].part))
+			continue;
+		sep = !k ? "" : k + 1 == total ? " and " : ", ";
+		w = snprintf(buf + len, n - len, "%s%s", sep, parts[i].name);
+		len = w < 0 || (size_t)w >= n - len ? n - 1 : len + (size_t)w;
+		if (why) {
+			w = snprintf(why + wlen, wn - wlen, "%s%s",
+				     k ? "; " : "", parts[i].shows);
+			wlen = w < 0 || (size_t)w >= wn - wlen
+				       ? wn - 1
+				       : wlen + (size_t)w;
+		}
+		k++;
+	}
+	return total;
+}
+
+/*
+ * Where to find the whole report: journalctl's --since/--until around the
+ * incident's time (the boot before when it panicked: the machine went
+ * down), the minute of /var/log/messages to start at, or without a date
+ * the boot and its uptime. Dates read without a zone are the machine's
+ * local time, as journalctl and the messages file take them; a date read
+ * in UTC (a journal export, RFC 3339) says so.
+ */
+static void ask_for_log(struct explanation *x, const struct oom_incident *inc)
+{
+	static const char *const mon[12] = {"Jan", "Feb", "Mar", "Apr",
+					    "May", "Jun", "Jul", "Aug",
+					    "Sep", "Oct", "Nov", "Dec"};
+	const char *boot = inc->panic ? " -b -1" : "";
+	struct explain_reason *r;
+	struct tm from, to;
+	time_t t0, t1;
+
+	if (inc->time_utc != OOM_VAL_NONE) {
+		bool utc = inc->time_source &&
+			   (!strcmp(inc->time_source, "journal") ||
+			    !strcmp(inc->time_source, "rfc3339"));
+		const char *z = utc ? " UTC" : "";
+
+		t0 = (time_t)(inc->time_utc - 60);
+		t1 = (time_t)(inc->time_utc + 120);
+		gmtime_r(&t0, &from);
+		gmtime_r(&t1, &to);
+		r = add(x, EXPLAIN_FRAGMENT, "fragment_ask", inc->time_utc,
+			OOM_VAL_NONE,
+			"Ask for the whole kernel log around that time: journalctl -k%s --since \"%04d-%02d-%02d %02d:%02d:%02d%s\" --until \"%04d-%02d-%02d %02d:%02d:%02d%s\", or /var/log/messages from %s %2d %02d:%02d%s on.",
+			boot, from.tm_year + 1900, from.tm_mon + 1,
+			from.tm_mday, from.tm_hour, from.tm_min, from.tm_sec, z,
+			to.tm_year + 1900, to.tm_mon + 1, to.tm_mday,
+			to.tm_hour, to.tm_min, to.tm_sec, z, mon[from.tm_mon],
+			from.tm_mday, from.tm_hour, from.tm_min, z);
+	} else if (inc->has_uptime) {
+		r = add(x, EXPLAIN_FRAGMENT, "fragment_ask", OOM_VAL_NONE,
+			OOM_VAL_NONE,
+			"Ask for the whole kernel log of that boot around %.0f s of uptime: journalctl -k -b -1 if the machine has rebooted since (dmesg if it has not), or /var/log/messages of that day.",
+			inc->uptime);
+	} else {
+		r = add(x, EXPLAIN_FRAGMENT, "fragment_ask", OOM_VAL_NONE,
+			OOM_VAL_NONE,
+			"Ask for the whole kernel log of that boot: journalctl -k -b -1 if the machine has rebooted since (dmesg if it has not), or /var/log/messages of that day.");
+	}
+	evidence(r, "lines %llu-%llu of %s",
+		 (unsigned long long)inc->first.line,
+		 (unsigned long long)inc->last.line, nz(inc->source));
+}
+
+/*
+ * A fragment: which parts of the report the log lacks, what they would
+ * have shown, a line cut short, a victim named by a line other than its
+ * Killed line, and what to ask the customer for.
+ */
+static void fragment(struct explanation *x, const struct oom_incident *inc)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	char parts[192], why[384];
+	size_t n;
+
+	if (!inc->fragment)
+		return;
+	n = parts_words(inc->missing & ~(unsigned)OOM_PART_KILL, parts,
+			sizeof(parts), NULL, 0);
+	if (inc->panic && (inc->missing & OOM_PART_HEADER))
+		add(x, EXPLAIN_FRAGMENT, "fragment_panic", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "Only the end of this OOM is in the log: %s ended the machine; the report the kernel printed before the panic is missing: %s.",
+		    strstr(inc->panic, "panic_on_oom")
+			    ? "a panic, as vm.panic_on_oom asks,"
+			    : "a panic, as no process was left to kill,",
+		    n ? parts : "its body");
+	n = parts_words(inc->missing, parts, sizeof(parts), why, sizeof(why));
+	if (n && !(inc->panic && (inc->missing & OOM_PART_HEADER)))
+		add(x, EXPLAIN_FRAGMENT, "fragment_missing",
+		    (int64_t)inc->missing, OOM_VAL_NONE,
+		    "The log holds only a piece of this OOM report: %s %s not in it%s.",
+		    parts, n == 1 ? "is" : "are",
+		    (inc->missing & OOM_PART_HEADER) && !inc->panic
+			    ? " (the kernel rate-limits report headers: in a storm most kills have none)"
+			    : "");
+	if (n)
+		add(x, EXPLAIN_FRAGMENT, "fragment_would_show",
+		    (int64_t)inc->missing, OOM_VAL_NONE, "Why it matters: %s.",
+		    why);
+	if (oom_meminfo_is_cut(&inc->mem))
+		add(x, EXPLAIN_FRAGMENT, "fragment_cut_meminfo", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "Its Mem-Info is cut short: without the page counts and swap totals of its end, what ran out cannot be told in full.");
+	if (inc->trigger.format_id &&
+	    !strcmp(inc->trigger.format_id, "trigger-cut"))
+		add(x, EXPLAIN_FRAGMENT, "fragment_cut_trigger", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The trigger line is cut short: what it no longer shows (gfp mask, order, oom_score_adj) is not known.");
+	if (v && v->format_id && !strcmp(v->format_id, "killed-cut"))
+		add(x, EXPLAIN_FRAGMENT, "fragment_cut_kill", v->pid,
+		    OOM_VAL_NONE,
+		    "The Killed line of %s (pid %lld) is cut short: the sizes it no longer shows are not known.",
+		    nz(v->comm), (long long)v->pid);
+	else if (v && (inc->missing & OOM_PART_KILL))
+		add(x, EXPLAIN_FRAGMENT, "fragment_victim_named", v->pid,
+		    OOM_VAL_NONE,
+		    "The victim, %s (pid %lld), is named by the %s line; its Killed line, with its memory, is not in the log.",
+		    nz(v->comm), (long long)v->pid,
+		    v->format_id && !strncmp(v->format_id, "reaper", 6)
+			    ? "oom_reaper"
+			    : "oom-kill summary");
+	ask_for_log(x, inc);
+}
+
+/* No task table: no model ran, and none disagrees with the kernel. */
+static void models_no_table(struct explanation *x,
+			    const struct oom_incident *inc,
+			    const struct verdict_list *models)
+{
+	if (!models || inc->n_tasks)
+		return;
+	add(x, EXPLAIN_MODELS, "models_no_table", OOM_VAL_NONE, OOM_VAL_NONE,
+	    "No model ran: the report has no task table to choose from, so there is no choice to compare with the kernel's.");
+}
+
 void explain_incident(struct explanation *x, const struct oom_incident *inc,
 		      const struct verdict_list *models)
 {
@@ -1246,11 +1423,13 @@ void explain_incident(struct explanation *x, const struct oom_incident *inc,
 	memset(x, 0, sizeof(*x));
 	memory_of(&x->mem, inc);
 	zones_of(x, inc);
+	fragment(x, inc);
 	ran_out(x, inc);
 	zones(x);
 	held(x, inc);
 	victim(x, inc, models);
 	for (i = 0; models && i < models->n; i++)
 		one_model(x, inc, &models->v[i]);
+	models_no_table(x, inc, models);
 	advice(x, inc, models);
 }

@@ -31,6 +31,11 @@ enum explain_topic {
 	EXPLAIN_VICTIM, /* why the kernel chose its victim */
 	EXPLAIN_MODELS, /* what each model would have done */
 	EXPLAIN_ADVICE, /* what to do */
+	/*
+	 * what the log lacks of a fragment and what to ask for; the first
+	 * topic of a fragment's explanation, whatever its number
+	 */
+	EXPLAIN_FRAGMENT,
 	EXPLAIN_TOPIC_COUNT
 };
 

@@ -620,6 +620,27 @@ static void task_table(struct strbuf *sb, const struct oom_incident *inc,
 	strbuf_adds(sb, "</table></div></details>\n");
 }
 
+/* A fragment's missing parts, as a fact (reports/explain.c says why). */
+static void fragment_facts(struct strbuf *sb, const struct oom_incident *inc)
+{
+	unsigned bit;
+	const char *sep = "";
+
+	if (!inc->fragment)
+		return;
+	strbuf_adds(sb, "<dt>Fragment</dt><dd>");
+	if (!inc->missing)
+		strbuf_adds(sb, "none, but a line or Mem-Info is cut short");
+	else
+		strbuf_adds(sb, "not in the log: ");
+	for (bit = 1; bit <= OOM_PARTS_ALL; bit <<= 1)
+		if (inc->missing & bit) {
+			strbuf_addf(sb, "%s%s", sep, oom_part_name(bit));
+			sep = ", ";
+		}
+	strbuf_adds(sb, "</dd>");
+}
+
 static void facts(struct strbuf *sb, const struct oom_incident *inc)
 {
 	const struct oom_kill *v = oom_incident_victim(inc);
@@ -662,10 +683,16 @@ static void facts(struct strbuf *sb, const struct oom_incident *inc)
 		esc(sb, inc->memcg.limit_path);
 		strbuf_adds(sb, ")");
 	}
-	strbuf_adds(sb, "</dd><dt>Killed</dt><dd>");
+	strbuf_adds(sb, "</dd>");
+	fragment_facts(sb, inc);
+	strbuf_adds(sb, "<dt>Killed</dt><dd>");
 	if (v) {
 		esc(sb, v->comm);
 		strbuf_addf(sb, " (pid %lld)", (long long)v->pid);
+		if (inc->missing & OOM_PART_KILL)
+			strbuf_adds(sb, inc->panic ? "" : " (no Killed line)");
+	} else if (inc->panic && !inc->no_killable) {
+		strbuf_adds(sb, "nothing: the kernel panicked");
 	} else {
 		strbuf_adds(sb, inc->no_killable
 					? "nothing: no killable process"
@@ -706,12 +733,13 @@ struct oomlens_error *render_incident_html(struct strbuf *sb,
 		"<section id=\"incident-%zu\" class=\"incident\">\n<h2>Incident %zu: ",
 		index, index);
 	esc(sb, inc->source);
-	strbuf_addf(sb, " lines %llu-%llu%s%s%s</h2>\n",
+	strbuf_addf(sb, " lines %llu-%llu%s%s%s%s</h2>\n",
 		    (unsigned long long)inc->first.line,
 		    (unsigned long long)inc->last.line,
 		    inc->partial ? " [partial]" : "",
 		    inc->truncated ? " [truncated]" : "",
-		    inc->panic ? " [panic]" : "");
+		    inc->panic ? " [panic]" : "",
+		    inc->fragment ? " [fragment]" : "");
 	facts(sb, inc);
 	explanation_list(sb, x);
 	composition(sb, x);

@@ -34,6 +34,17 @@ static void field_json(struct jw *w, const struct field *f, const void *base)
 		jw_str(w, f->json, field_text(f, base, iso, sizeof(iso)));
 		break;
 	}
+	case FIELD_PARTS: {
+		int64_t v = field_int(f, base);
+		unsigned mask = v == OOM_VAL_NONE ? 0 : (unsigned)v;
+
+		jw_array(w, f->json);
+		for (unsigned bit = 1; bit <= OOM_PARTS_ALL; bit <<= 1)
+			if (mask & bit)
+				jw_str(w, NULL, oom_part_name(bit));
+		jw_end_array(w);
+		break;
+	}
 	default:
 		if (field_is_text(f))
 			jw_str(w, f->json, field_str(f, base));

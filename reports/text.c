@@ -275,6 +275,28 @@ static void explanation_text(struct strbuf *sb, struct strpool *pool,
 	free(x);
 }
 
+/*
+ * A fragment's missing parts, "  Missing:    header, meminfo, task_table";
+ * reports/explain.c says what they would have shown.
+ */
+static void fragment_text(struct strbuf *sb, const struct oom_incident *inc)
+{
+	const char *sep = "";
+
+	if (!inc->fragment)
+		return;
+	strbuf_adds(sb, "  Missing:    ");
+	for (unsigned bit = 1; bit <= OOM_PARTS_ALL; bit <<= 1)
+		if (inc->missing & bit) {
+			strbuf_addf(sb, "%s%s", sep, oom_part_name(bit));
+			sep = ", ";
+		}
+	strbuf_adds(sb,
+		    inc->missing
+			    ? "\n"
+			    : "none, but a line or Mem-Info is cut short\n");
+}
+
 struct oomlens_error *render_incident_text(struct strbuf *sb,
 					   const struct oom_incident *inc,
 					   size_t index, int64_t id,
@@ -298,6 +320,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		    inc->partial ? " [partial: header missing]" : "",
 		    inc->truncated ? " [truncated: report cut short]" : "",
 		    inc->panic ? " [panic]" : "", ro->colour ? SGR_OFF : "");
+	fragment_text(sb, inc);
 	if (inc->wallclock || inc->has_uptime) {
 		char iso[32];
 
@@ -392,13 +415,17 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			    opt(tx(&tmp, v->comm)), ro->colour ? SGR_OFF : "");
 		if (v->uid != OOM_VAL_NONE)
 			strbuf_addf(sb, " uid %lld", (long long)v->uid);
-		strbuf_addf(
-			sb,
-			": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
-			report_human_kb(a, sizeof(a), v->total_vm_kb),
-			report_human_kb(b, sizeof(b), v->anon_rss_kb),
-			report_human_kb(c, sizeof(c), v->file_rss_kb),
-			report_human_kb(d, sizeof(d), v->shmem_rss_kb));
+		if (inc->missing & OOM_PART_KILL)
+			strbuf_addf(sb, " (no Killed line: named by %s)\n",
+				    opt(v->format_id));
+		else
+			strbuf_addf(
+				sb,
+				": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
+				report_human_kb(a, sizeof(a), v->total_vm_kb),
+				report_human_kb(b, sizeof(b), v->anon_rss_kb),
+				report_human_kb(c, sizeof(c), v->file_rss_kb),
+				report_human_kb(d, sizeof(d), v->shmem_rss_kb));
 		for (i = 1; i < inc->n_kills; i++)
 			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
 				    (long long)inc->kills[i].pid,
@@ -407,6 +434,8 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 	} else if (inc->no_killable) {
 		strbuf_adds(sb,
 			    "  Killed:     nothing: no killable processes\n");
+	} else if (inc->panic) {
+		strbuf_adds(sb, "  Killed:     nothing: the kernel panicked\n");
 	} else {
 		strbuf_adds(
 			sb,

@@ -398,6 +398,8 @@ static void assert_incidents_equal(const struct oom_incident *a,
 	EQ_INT(partial);
 	EQ_INT(no_killable);
 	EQ_STR(panic);
+	EQ_INT(fragment);
+	EQ_UINT(missing);
 	EQ_UINT(n_warnings);
 	for (i = 0; i < a->n_warnings; i++) {
 		EQ_POS(warnings[i].pos);
@@ -2216,6 +2218,8 @@ static struct oom_incident *named_incident(uint64_t fingerprint)
 	inc->partial = B("partial");
 	inc->no_killable = B("no_killable");
 	inc->panic = str(inc, "panic");
+	inc->fragment = B("fragment");
+	inc->missing = OOM_PART_MEMINFO | OOM_PART_KILL; /* 'meminfo,kill' */
 
 	/* one kill, its members named as the kills columns */
 	k = oom_incident_add_kill(inc, OOM_KILL_SHARED); /* 'shared_mm' */
@@ -2282,6 +2286,9 @@ static void want_of(const struct field *f, char *buf, size_t n)
 		break;
 	case FIELD_EVENT_KIND:
 		snprintf(buf, n, "'hung_task'");
+		break;
+	case FIELD_PARTS:
+		snprintf(buf, n, "'meminfo,kill'");
 		break;
 	default:
 		snprintf(buf, n, "%lld", (long long)V(f->column));

@@ -12,6 +12,8 @@
 #include "tests/suites.h"
 
 #define GENERATED "../fixtures/generated"
+#define FRAGMENTS "../fixtures/fragments"
+#define GENERATED_FRAGMENTS "../fixtures/generated/fragments"
 
 static void decode(char *s)
 {
@@ -65,7 +67,8 @@ static const char *const compared_keys[] = {
 	"trigger_pid", "order",	       "constraint", "victim_pid",
 	"victim_comm", "selected_pid", "score",	     "ntasks",
 	"truncated",   "partial",      "forkbomb",   "group_kills",
-	"memcg",
+	"memcg",       "fragment",     "missing",    "panic",
+	"has_victim",
 };
 
 #define N_COMPARED (sizeof(compared_keys) / sizeof(compared_keys[0]))
@@ -147,6 +150,33 @@ static int check_event(const char *name, const struct collected *c, size_t k,
 			   value(line, "pid", buf, sizeof(buf)), got);
 	bad += check_field(name, k, "event comm",
 			   value(line, "comm", buf, sizeof(buf)), e->comm);
+	return bad;
+}
+
+/*
+ * A fragment's keys (oomgen --fragment): fragment, the missing parts
+ * ("none" for none), whether it ends in a panic, whether it names a
+ * victim (victim_pid "-" cannot say there is none).
+ */
+static int check_fragment(const char *name, size_t k, char *line,
+			  const struct oom_incident *inc)
+{
+	const char *parts = oom_parts_text(inc->missing);
+	char buf[512], got[32];
+	int bad = 0;
+
+	snprintf(got, sizeof(got), "%d", inc->fragment);
+	bad += check_field(name, k, "fragment",
+			   value(line, "fragment", buf, sizeof(buf)), got);
+	bad += check_field(name, k, "missing",
+			   value(line, "missing", buf, sizeof(buf)),
+			   parts ? parts : "none");
+	snprintf(got, sizeof(got), "%d", inc->panic != NULL);
+	bad += check_field(name, k, "panic",
+			   value(line, "panic", buf, sizeof(buf)), got);
+	snprintf(got, sizeof(got), "%d", inc->has_victim);
+	bad += check_field(name, k, "has_victim",
+			   value(line, "has_victim", buf, sizeof(buf)), got);
 	return bad;
 }
 
@@ -258,6 +288,7 @@ static int check_one(const char *dir, const char *name)
 				   value(line, "memcg", buf, sizeof(buf)),
 				   inc->memcg.limit_path ? inc->memcg.limit_path
 							 : "-");
+		bad += check_fragment(name, k, line, inc);
 		if (inc->selected.present) {
 			snprintf(got, sizeof(got), "%lld",
 				 (long long)inc->selected.score);
@@ -288,6 +319,19 @@ START_TEST(generated_reports_match_their_truth)
 }
 END_TEST
 
+/*
+ * fixtures/fragments: pieces of reports built by hand as customers send
+ * them (issue 22), each with its truth in the same format; and those
+ * oomgen --fragment wrote from every era (fixtures/generated/fragments).
+ */
+START_TEST(fragments_match_their_truth)
+{
+	check_each_file(FRAGMENTS, ".expect", "fragment fixtures", check_one);
+	check_each_file(GENERATED_FRAGMENTS, ".expect",
+			"generated fragment fixtures", check_one);
+}
+END_TEST
+
 Suite *generated_suite(void)
 {
 	Suite *s = suite_create("generated");
@@ -295,6 +339,7 @@ Suite *generated_suite(void)
 
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, generated_reports_match_their_truth);
+	tcase_add_test(tc, fragments_match_their_truth);
 	suite_add_tcase(s, tc);
 	return s;
 }

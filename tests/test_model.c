@@ -1,14 +1,43 @@
 // SPDX-License-Identifier: MIT
 /*
  * Unit tests of model/: task units, kernel versions, the fingerprint's
- * blindness to blanks, capped warnings.
+ * blindness to blanks, capped warnings, the lists of a report's parts.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "model/incident.h"
 #include "model/kversion.h"
 #include "model/task.h"
 #include "tests/suites.h"
+
+/*
+ * Every set of parts a fragment may lack has its text, the part names in
+ * order joined by commas, and that text reads back as the same set.
+ */
+START_TEST(parts_lists_name_their_parts)
+{
+	for (unsigned mask = 0; mask <= OOM_PARTS_ALL; mask++) {
+		char want[64] = "";
+		unsigned back = 99;
+
+		for (unsigned bit = 1; bit <= OOM_PARTS_ALL; bit <<= 1)
+			if (mask & bit)
+				snprintf(want + strlen(want),
+					 sizeof(want) - strlen(want), "%s%s",
+					 want[0] ? "," : "",
+					 oom_part_name(bit));
+		if (!mask)
+			ck_assert_ptr_null(oom_parts_text(mask));
+		else
+			ck_assert_str_eq(oom_parts_text(mask), want);
+		ck_assert(oom_parts_parse(oom_parts_text(mask), &back));
+		ck_assert_uint_eq(back, mask);
+	}
+	ck_assert_ptr_null(oom_part_name((enum oom_part)3));
+	ck_assert(!oom_parts_parse("kill,header", &(unsigned){0}));
+}
+END_TEST
 
 START_TEST(task_units_convert_once)
 {
@@ -103,6 +132,7 @@ Suite *model_suite(void)
 	TCase *tc = tcase_create("model");
 
 	tcase_add_test(tc, task_units_convert_once);
+	tcase_add_test(tc, parts_lists_name_their_parts);
 	tcase_add_test(tc, kernel_versions_compare);
 	tcase_add_test(tc, incident_warnings_are_capped);
 	tcase_add_test(tc, fingerprint_ignores_every_blank);

@@ -539,6 +539,57 @@ START_TEST(memcg_stats_past_the_cap_are_warned_about)
 }
 END_TEST
 
+/*
+ * A fragment steals nothing from a whole report: an oom_reaper line that
+ * comes late, after another kernel line ended the report, is its victim's
+ * (no new incident); one naming another task is a trace of its own.
+ */
+START_TEST(late_reaper_line_is_no_fragment_of_its_own)
+{
+	struct collected c;
+
+	collect_text(
+		&c, TRIG_510
+		"[  100.000005] Mem-Info:\n"
+		"[  100.000006] 262144 pages RAM\n"
+		"[  100.000007] Total swap = 0kB\n" TABLE_510
+		"[  100.000012] [   4242]     0  4242   100000    75000   700000        0             0 stress\n" KILLED_510(
+			4242,
+			"stress") "[  100.000030] e1000e: eth0 NIC Link is Up\n"
+				  "[  100.000040] oom_reaper: reaped process 4242 (stress), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB\n"
+				  "[  100.000050] oom_reaper: reaped process 5151 (java), now anon-rss:0kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 2);
+	ck_assert(!c.inc[0]->fragment);
+	ck_assert_uint_eq(c.inc[0]->missing, 0);
+	ck_assert_uint_eq(c.inc[1]->first.line, 12);
+	ck_assert(c.inc[1]->fragment);
+	ck_assert_uint_eq(c.inc[1]->missing, OOM_PARTS_ALL);
+	ck_assert_int_eq(oom_incident_victim(c.inc[1])->pid, 5151);
+	ck_assert_str_eq(oom_incident_victim(c.inc[1])->format_id,
+			 "reaper-reaped");
+	collected_release(&c);
+}
+END_TEST
+
+/*
+ * What only a report prints opens no fragment from user space, and a
+ * sysrq "OOM request ignored" line (the killer disabled) none at all.
+ */
+START_TEST(user_space_and_sysrq_lines_open_no_fragment)
+{
+	struct collected c;
+
+	collect_text(
+		&c,
+		"Dec  3 08:26:51 web-7 myapp[812]: Killed process 4242 (java) total-vm:1kB, anon-rss:\n"
+		"Dec  3 08:26:51 web-7 myapp[812]: Kernel panic - not syncing: Out of memory: system-wide panic_on_oom is enabled\n"
+		"Dec  3 08:26:51 web-7 myapp[812]: Task in /x killed as a result of limit of /x\n"
+		"Dec  3 08:26:52 web-7 kernel: sysrq: OOM request ignored because killer is disabled\n");
+	ck_assert_uint_eq(c.n, 0);
+	collected_release(&c);
+}
+END_TEST
+
 START_TEST(hostile_bytes_do_not_crash)
 {
 	struct collected c;
@@ -606,6 +657,8 @@ Suite *oomlog_suite(void)
 	tcase_add_test(tc, no_killable_process_is_not_truncated);
 	tcase_add_test(tc, memcg_v2_stats_without_prefix);
 	tcase_add_test(tc, memcg_stats_past_the_cap_are_warned_about);
+	tcase_add_test(tc, late_reaper_line_is_no_fragment_of_its_own);
+	tcase_add_test(tc, user_space_and_sysrq_lines_open_no_fragment);
 	tcase_add_test(tc, hostile_bytes_do_not_crash);
 	tcase_add_test(tc, files_errors_name_the_file);
 	tcase_add_test(tc, empty_text_is_no_incident);

@@ -314,6 +314,58 @@ START_TEST(explain_says_what_ran_out_of_swap)
 }
 END_TEST
 
+/*
+ * A lone panic line: the fragment topic comes first, says panic_on_oom
+ * ended the machine and what is missing, and asks for the log of the boot
+ * before, around the incident's minute; no model ran, none "differs".
+ */
+START_TEST(explain_a_fragment_says_what_to_ask_for)
+{
+	struct oom_incident *inc = oom_incident_new();
+	struct explanation *x = malloc(sizeof(*x));
+	struct verdict_list none = {.n = 0};
+	const struct explain_reason *r;
+	const char *panic =
+		"Kernel panic - not syncing: Out of memory: system-wide panic_on_oom is enabled";
+
+	ck_assert_ptr_nonnull(x);
+	inc->panic = oom_incident_str(inc, panic, strlen(panic));
+	inc->fragment = true;
+	inc->missing = OOM_PART_HEADER | OOM_PART_MEMINFO | OOM_PART_TASK_TABLE;
+	inc->time_utc = 1796286411; /* 2026-12-03T08:26:51Z */
+	inc->time_source = "syslog";
+	explain_incident(x, inc, &none);
+	ck_assert_uint_gt(x->n, 0);
+	ck_assert_int_eq(x->r[0].topic, EXPLAIN_FRAGMENT);
+	ck_assert_str_eq(x->r[0].code, "fragment_panic");
+	ck_assert_msg(strstr(x->r[0].text, "vm.panic_on_oom") &&
+			      strstr(x->r[0].text, "its task table"),
+		      "%s", x->r[0].text);
+	ck_assert_ptr_null(reason(x, "fragment_missing"));
+	r = reason(x, "fragment_would_show");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->value, 7);
+	r = reason(x, "fragment_ask");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->value, 1796286411);
+	ck_assert_msg(
+		strstr(r->text,
+		       "journalctl -k -b -1 --since \"2026-12-03 08:25:51\" --until \"2026-12-03 08:28:51\"") &&
+			strstr(r->text,
+			       "/var/log/messages from Dec  3 08:25 on"),
+		"%s", r->text);
+	ck_assert_ptr_nonnull(reason(x, "models_no_table"));
+	ck_assert_ptr_null(reason(x, "model_differs"));
+	/* a whole report explains no fragment */
+	inc->fragment = false;
+	inc->missing = 0;
+	explain_incident(x, inc, &none);
+	ck_assert_ptr_null(reason(x, "fragment_ask"));
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
 /* A memcg OOM names the group, its usage, limit and failcnt, and advice. */
 START_TEST(explain_memcg_limit_and_advice)
 {
@@ -476,6 +528,7 @@ Suite *reports_suite(void)
 	tcase_add_loop_test(tc, explain_says_what_ran_out_of_swap, 0,
 			    sizeof(swap_cases) / sizeof(swap_cases[0]));
 	tcase_add_test(tc, explain_memcg_limit_and_advice);
+	tcase_add_test(tc, explain_a_fragment_says_what_to_ask_for);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
 	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);

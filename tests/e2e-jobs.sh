@@ -57,6 +57,7 @@ tests/db-canon.sh --ids "$tmp/split.db" | cmp -s - "$tmp/split1.rows" && ok || b
 	sed 's/^\(\[[^]]*\] \)Possible fork-bomb detected : \([0-9]*([^)]*)\)/\1Possible fork-bomb detected : \2\n\1/' \
 		fixtures/generated/forkbomb.2.6.32-rfc.dmesg-T-en.log
 } >"$tmp/fb-split.log"
+touch -d "1 hour ago" "$tmp/fb-split.log" # an mtime old enough to trust, however slow the run
 "$bin" ingest -q --jobs 1 --db "$tmp/fb1.db" "$tmp/fb-split.log" 2>"$tmp/fb1.err"
 OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/fb2.db" "$tmp/fb-split.log" 2>"$tmp/fb2.err"
 same_ingest "a fork-bomb warning before a cut" fb1 fb2
@@ -82,6 +83,7 @@ grep -q "cut.log.gz:1: 1 NUL bytes inside the text" "$tmp/err" && grep -q "skipp
 # that the first chunk stops at the cut whatever the threads' timing)
 cat fixtures/generated/memcg.5.8.syslog.log fixtures/generated/cpuset.5.15.raw.log |
 	grep -v "Not tainted" >"$tmp/boot-split.log"
+touch -d "1 hour ago" "$tmp/boot-split.log" # an mtime old enough to trust, however slow the run
 "$bin" ingest -q --jobs 1 --db "$tmp/boot1.db" "$tmp/boot-split.log" 2>"$tmp/boot1.err"
 OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/boot2.db" "$tmp/boot-split.log" 2>"$tmp/boot2.err"
 same_ingest "a boot time learnt in the chunk before" boot1 boot2
@@ -105,6 +107,7 @@ cr_line() {
 	cat fixtures/generated/memcg.5.8.syslog.log
 	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
 } >"$tmp/long-split.log"
+touch -d "1 hour ago" "$tmp/long-split.log" # an mtime old enough to trust, however slow the run
 "$bin" ingest -q --jobs 1 --db "$tmp/long1.db" "$tmp/long-split.log" 2>"$tmp/long1.err"
 OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/long2.db" "$tmp/long-split.log" 2>"$tmp/long2.err"
 same_ingest "a line of megabytes before a cut" long1 long2
@@ -123,6 +126,7 @@ grep -q "split 1 files into [3-9] chunks, read on over [2-9] cuts" "$tmp/long2.e
 	cr_line
 	sed 's/9120/9300/' fixtures/generated/cpuset.5.15.raw.log
 } >"$tmp/long-late.log"
+touch -d "1 hour ago" "$tmp/long-late.log" # an mtime old enough to trust, however slow the run
 "$bin" ingest -q --jobs 1 --db "$tmp/late1.db" "$tmp/long-late.log" 2>"$tmp/late1.err"
 OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/late2.db" "$tmp/long-late.log" 2>"$tmp/late2.err"
 same_ingest "a line of megabytes, its chunk done first" late1 late2

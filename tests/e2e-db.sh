@@ -74,19 +74,38 @@ grep -q ": ok: 24 sources, 75 incidents (75 sightings)" "$tmp/out" && ok || { ba
 
 # another writer: wait for it, saying so; give up only when asked
 if command -v python3 >/dev/null 2>&1; then
-	hold() { # DB READYFILE SECONDS: hold the write lock that long
-		rm -f "$2"
-		python3 -c 'import sqlite3, sys, time
+	# hold DB READYFILE SECONDS [RELEASEFILE]: hold the write lock that
+	# long, or until RELEASEFILE exists; return once it is held
+	hold() {
+		rm -f "$2" "${4:-$2.none}"
+		python3 -c 'import os, sqlite3, sys, time
 c = sqlite3.connect(sys.argv[1], isolation_level=None, timeout=30)
 c.execute("BEGIN IMMEDIATE"); open(sys.argv[2], "w").close()
-time.sleep(float(sys.argv[3])); c.execute("COMMIT")' "$@" &
+end = time.monotonic() + float(sys.argv[3])
+while time.monotonic() < end and not os.path.exists(sys.argv[4]):
+    time.sleep(0.02)
+c.execute("COMMIT")' "$1" "$2" "$3" "${4:-$2.none}" &
 		holder=$!
-		n=0; while [ ! -e "$2" ] && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+		n=0; while [ ! -e "$2" ] && [ $n -lt 1200 ]; do sleep 0.05; n=$((n + 1)); done
+	}
+	# until_said FILE TEXT PID: until FILE holds TEXT or PID has ended (a minute at most)
+	until_said() {
+		n=0
+		while ! grep -q "$2" "$1" && kill -0 "$3" 2>/dev/null && [ $n -lt 1200 ]; do
+			sleep 0.05; n=$((n + 1))
+		done
 	}
 	wdb=$tmp/w.db
 	"$bin" ingest --quiet --db "$wdb" fixtures/demo
-	hold "$wdb" "$tmp/ready" 1.5
-	expect 0 "ingest waits for another writer" -- "$bin" ingest --db "$wdb" fixtures/kernel-output
+	# the lock is let go only once the ingest says it waits, however slow
+	# the machine: a fixed hold lets a slow ingest start after it ends
+	hold "$wdb" "$tmp/ready" 120 "$tmp/release"
+	"$bin" ingest --db "$wdb" fixtures/kernel-output >"$tmp/out" 2>"$tmp/err" &
+	pid=$!
+	until_said "$tmp/err" "waiting for another writer" "$pid"
+	touch "$tmp/release"
+	wait "$pid"
+	[ $? = 0 ] && ok || { bad "ingest waits for another writer: exit status"; cat "$tmp/err"; }
 	grep -q "^oomlens ingest: waiting for another writer of '$wdb'$" "$tmp/err" && ok || { bad "ingest: waiting message"; cat "$tmp/err"; }
 	grep -q "71 incidents: 71 new" "$tmp/err" && ok || { bad "ingest after the wait"; cat "$tmp/err"; }
 	wait "$holder"
@@ -97,7 +116,7 @@ time.sleep(float(sys.argv[3])); c.execute("COMMIT")' "$@" &
 	# a signal while waiting: ended at once, with what was kept
 	"$bin" ingest --db "$wdb" "$tmp/big.log" fixtures/demo 2>"$tmp/err" &
 	pid=$!
-	n=0; while ! grep -q "waiting for" "$tmp/err" && [ $n -lt 100 ]; do sleep 0.05; n=$((n + 1)); done
+	until_said "$tmp/err" "waiting for" "$pid"
 	kill -TERM "$pid"
 	wait "$pid"
 	[ $? = 143 ] && ok || bad "SIGTERM while waiting: exit 143"

@@ -194,6 +194,8 @@ enum model2009 {
 
 /* oom_adj that disables the OOM killer for a task (2.6.x). */
 #define Y2009_OOM_DISABLE (-17)
+/* oom_score_adj that does the same (2.6.36+; the series' 6.1 port). */
+#define OOM_SCORE_ADJ_MIN (-1000)
 
 /*
  * What badness()/__badness() read of one process, every value exact (a
@@ -294,6 +296,15 @@ enum oom_constraint rfc_guess_oom_context(uint64_t gfp_mask,
 long rfc_fork_bomb(size_t n, const long *parent, const bool *own_mm,
 		   const bool *skip, const uint64_t *start_time,
 		   uint64_t uptime, int nr_procs, uint64_t *bomb);
+
+/*
+ * Whether the RFC's scan passes over a process of a dump (skip[] above):
+ * no mm, init, or OOM-disabled as that kernel reads it (oom_adj -17 on
+ * 2.6.32; oom_score_adj -1000 on the 6.1 port, which has no oom_adj).
+ * A value the dump did not read says nothing.
+ */
+struct dump_task;
+bool rfc_fork_bomb_skips(const struct dump_task *t);
 
 /*
  * What oom_kill_process() of patch 4/6 kills for a fork bomb at index b:

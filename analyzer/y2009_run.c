@@ -722,6 +722,16 @@ static bool forkbomb_from_log(struct yrun *r, const struct analyzer_options *o,
 /* Above this many processes the dump's detector run is skipped (O(n^2)). */
 #define Y_MAX_FORKBOMB_PROCS 20000
 
+bool rfc_fork_bomb_skips(const struct dump_task *t)
+{
+	const struct dump_val *adj = &t->f[DT_OOM_ADJ];
+	const struct dump_val *osa = &t->f[DT_OOM_SCORE_ADJ];
+
+	return !t->mm_addr || t->f[DT_PID].v == 1 ||
+	       (adj->prov == DUMP_READ && adj->v == Y2009_OOM_DISABLE) ||
+	       (osa->prov == DUMP_READ && osa->v == OOM_SCORE_ADJ_MIN);
+}
+
 /*
  * Patch 4/6's detector run on a vmcore's process tree, start times and
  * stale bomb_scores: 1 when it finds a fork bomb (v is then the verdict),
@@ -770,9 +780,7 @@ static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
 		own[i] = p[i]->mm_addr &&
 			 (parent[i] < 0 ||
 			  p[parent[i]]->mm_addr != p[i]->mm_addr);
-		skip[i] = !p[i]->mm_addr || p[i]->f[DT_PID].v == 1 ||
-			  (p[i]->f[DT_OOM_ADJ].prov == DUMP_READ &&
-			   p[i]->f[DT_OOM_ADJ].v == Y2009_OOM_DISABLE);
+		skip[i] = rfc_fork_bomb_skips(p[i]);
 		start[i] = (uint64_t)p[i]->f[DT_START_TIME_NS].v / 1000000000u;
 		bomb[i] = p[i]->f[DT_BOMB_SCORE].prov == DUMP_READ
 				  ? (uint64_t)p[i]->f[DT_BOMB_SCORE].v

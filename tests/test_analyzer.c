@@ -1853,6 +1853,43 @@ START_TEST(test_fork_bomb)
 END_TEST
 
 /*
+ * Who the RFC's fork-bomb scan passes over (4/6's select_bad_process()):
+ * kernel threads (no mm), init, and the OOM-disabled: oom_adj -17 on
+ * 2.6.32, oom_score_adj -1000 (OOM_SCORE_ADJ_MIN) on the 6.1 port, which
+ * has no oom_adj (kernel/patches/0004, "skip = ... == OOM_SCORE_ADJ_MIN").
+ */
+START_TEST(test_fork_bomb_skips)
+{
+	struct dump_task t;
+
+	memset(&t, 0, sizeof(t));
+	t.mm_addr = 0x1000;
+	t.f[DT_PID].v = 42;
+	t.f[DT_PID].prov = DUMP_READ;
+	ck_assert(!rfc_fork_bomb_skips(&t));
+	t.f[DT_OOM_SCORE_ADJ].v = -1000;
+	t.f[DT_OOM_SCORE_ADJ].prov = DUMP_READ;
+	ck_assert(rfc_fork_bomb_skips(&t));
+	t.f[DT_OOM_SCORE_ADJ].v = -999;
+	ck_assert(!rfc_fork_bomb_skips(&t));
+	/* a value not read says nothing */
+	t.f[DT_OOM_SCORE_ADJ].v = -1000;
+	t.f[DT_OOM_SCORE_ADJ].prov = DUMP_ABSENT;
+	ck_assert(!rfc_fork_bomb_skips(&t));
+	t.f[DT_OOM_ADJ].v = Y2009_OOM_DISABLE;
+	t.f[DT_OOM_ADJ].prov = DUMP_READ;
+	ck_assert(rfc_fork_bomb_skips(&t));
+	t.f[DT_OOM_ADJ].v = -16;
+	ck_assert(!rfc_fork_bomb_skips(&t));
+	t.f[DT_PID].v = 1;
+	ck_assert(rfc_fork_bomb_skips(&t));
+	t.f[DT_PID].v = 42;
+	t.mm_addr = 0;
+	ck_assert(rfc_fork_bomb_skips(&t));
+}
+END_TEST
+
+/*
  * As posted and as intended disagree: uptime 4000, everyone started at
  * 4000 (runtime 0: +50% of W as intended) and quiet for 5000 s (q =
  * -2500: the posted code wraps, and the smaller W keeps more of 2^64).
@@ -2109,6 +2146,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_children_of_the_leader);
 	tcase_add_test(tc, test_rfc_lowmem_from_zones);
 	tcase_add_test(tc, test_fork_bomb);
+	tcase_add_test(tc, test_fork_bomb_skips);
 	tcase_add_test(tc, test_rfc_disagree);
 	tcase_add_test(tc, test_classic_overflow_run);
 	tcase_add_test(tc, test_demo_forkbomb);

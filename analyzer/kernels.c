@@ -17,7 +17,13 @@
  *   issue 13 the independent reimplementation that issue 13 reports,
  *            read from 2.6.32-6.1, RHEL6 2.6.32-642, RHEL8 4.18.0-240 and
  *            the stable trees 3.10.105, 3.13.10 and 5.4.214;
- *   6.1.192  Debian's linux-source-6.1, mm/oom_kill.c, read here.
+ *   6.1.192  Debian's linux-source-6.1, mm/oom_kill.c, read here;
+ *   backports ../shared/spec/stable-and-distro-backports.md (2026-12-04),
+ *            which names for each stable and distribution tree the first
+ *            release with a change, its evidence and a confidence. A row
+ *            it settles with high confidence has one formula; where it
+ *            says medium, low or not found, the row keeps the other
+ *            formula too, and the kernel's own choice decides.
  * A row without a tree of its own in brackets follows its upstream era.
  * Only linux-source-6.1 can be installed on the machine the table was
  * built on: every row whose trees are older says so (NOT_HERE), because
@@ -57,19 +63,26 @@ const struct kernel_row kernel_rows[] = {
 	 "Kill line of 2.6.36 (spec 1.7)" NOT_HERE},
 	{"RHEL7 3.10.0-*.el7", "3.10.0-*.el7*", KV(3, 10, 0), KV(3, 10, 0),
 	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V RHEL7 3.10.0-1160]: the 3.14 root bonus" NOT_HERE},
+	 "spec 2.5 [V RHEL7 3.10.0-1160]; backports [V 3.10.0-514, -1160], "
+	 "high: the 3.14 root bonus, the first thread scanned wins a tie "
+	 "(no leader clause)" NOT_HERE},
 	{"RHEL8 4.18.0-240.el8 and later", "4.18.0-*.el8*", KV(4, 18, 0),
 	 KV(4, 18, 0), 240, 65535, F(4_19, LONG, LAST_MAX), NO_ALT,
-	 "issue 13 [RHEL8 4.18.0-240]: no thread-group-leader clause, the "
-	 "last of equal maxima wins" NOT_HERE},
-	{"RHEL8 4.18.0-*.el8 before 240", "4.18.0-*.el8*", KV(4, 18, 0),
-	 KV(4, 18, 0), 0, 239, F(4_19, LONG, FIRST_MAX),
+	 "issue 13, backports [V RHEL8 4.18.0-240], high: no leader clause, "
+	 "the last of equal maxima wins; unsigned, clamped to 1" NOT_HERE},
+	{"RHEL8 4.18.0-148.el8 to 239", "4.18.0-*.el8*", KV(4, 18, 0),
+	 KV(4, 18, 0), 148, 239, F(4_19, LONG, FIRST_MAX),
 	 ALT(4_19, LONG, LAST_MAX),
-	 "upstream 4.18; the RHEL8 build that dropped the leader clause is "
-	 "not established (240 has)" NOT_HERE},
+	 "backports: 147 has the leader clause, 240 the last-wins rule; "
+	 "whether 8.2 (193) dropped it is not known" NOT_HERE},
+	{"RHEL8 4.18.0-147.el8 and before", "4.18.0-*.el8*", KV(4, 18, 0),
+	 KV(4, 18, 0), 0, 147, F(4_19, LONG, FIRST_MAX), NO_ALT,
+	 "backports [V RHEL8 4.18.0-147 (8.1)], high: the leader clause, the "
+	 "first process wins a tie" NOT_HERE},
 	{"RHEL9 5.14.0-*.el9", "5.14.0-*.el9*", KV(5, 14, 0), KV(5, 14, 0),
 	 ANY_BUILD, F(5_9, LONG, LAST_MAX), NO_ALT,
-	 "upstream 5.14 (5.9 form, 5.3 tie rule); not read in a RHEL9 tree" NOT_HERE},
+	 "upstream 5.14 (5.9 form, 5.3 tie rule); backports, medium: the 5.9 "
+	 "form in one derived tree, not tied to a build" NOT_HERE},
 	{"Ubuntu 3.13.0-*", "3.13.0-*", KV(3, 13, 0), KV(3, 13, 0), ANY_BUILD,
 	 F(3_14, LONG, FIRST_MAX), NO_ALT,
 	 "issue 13 [Ubuntu 3.13, stable 3.13.10]: the 3.14 root bonus "
@@ -88,8 +101,8 @@ const struct kernel_row kernel_rows[] = {
 	 "issue 13: the CVE-2011-4097 fix in 3.0.16" NOT_HERE},
 	{"3.1.y", NULL, KV(3, 1, 0), KV(3, 1, 0xffff), ANY_BUILD,
 	 F(2_6_39, INT_OVERFLOW, FIRST_MAX), ALT(2_6_39, LONG, FIRST_MAX),
-	 "issue 13: 3.1.x before its fix overflows; the first fixed 3.1.y is "
-	 "not established" NOT_HERE},
+	 "issue 13: 3.1.x before its fix overflows; backports, low: the fix "
+	 "probably in 3.1.8 (the batch of 3.0.16), no direct evidence" NOT_HERE},
 	{"3.2-3.4", NULL, KV(3, 2, 0), KV(3, 4, 0xffff), ANY_BUILD,
 	 F(2_6_39, LONG, FIRST_MAX), NO_ALT,
 	 "spec 2.5: long points from 3.2 (ff05b6f7ae76)" NOT_HERE},
@@ -98,23 +111,32 @@ const struct kernel_row kernel_rows[] = {
 	 "spec 2.5 [a7f638f9]: pages, adj -30" NOT_HERE},
 	{"3.10.0", NULL, KV(3, 10, 0), KV(3, 10, 0), ANY_BUILD,
 	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form" NOT_HERE},
-	{"3.10.1-3.10.104", NULL, KV(3, 10, 1), KV(3, 10, 104), ANY_BUILD,
-	 F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
-	 "issue 13 [3.10.105]: the 3.14 root bonus; the first 3.10.y with it "
-	 "is not established" NOT_HERE},
-	{"3.10.105 and later 3.10.y", NULL, KV(3, 10, 105), KV(3, 10, 0xffff),
+	{"3.10.1-3.10.29", NULL, KV(3, 10, 1), KV(3, 10, 29), ANY_BUILD,
+	 F(3_5, LONG, FIRST_MAX), NO_ALT,
+	 "backports, high: 3.10.y took the 3.14 root bonus (778c14affaf9) in "
+	 "3.10.30; before it the 3.5 form" NOT_HERE},
+	{"3.10.30 and later 3.10.y", NULL, KV(3, 10, 30), KV(3, 10, 0xffff),
 	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
-	 "issue 13, spec 2.5 [V 3.10.105]: the 3.14 root bonus" NOT_HERE},
-	{"3.11.y-3.12.y", NULL, KV(3, 11, 0), KV(3, 12, 0xffff), ANY_BUILD,
+	 "backports [3.10.30 stable patch, V 3.10.104], high; issue 13, spec "
+	 "2.5 [V 3.10.105]: the 3.14 root bonus" NOT_HERE},
+	{"3.11.y", NULL, KV(3, 11, 0), KV(3, 11, 0xffff), ANY_BUILD,
+	 F(3_5, LONG, FIRST_MAX), NO_ALT,
+	 "backports, high: 3.11.y ended at 3.11.10 before the 3.14 root "
+	 "bonus existed; the 3.5 form" NOT_HERE},
+	{"3.12.0-3.12.23", NULL, KV(3, 12, 0), KV(3, 12, 23), ANY_BUILD,
 	 F(3_5, LONG, FIRST_MAX), ALT(3_14, LONG, FIRST_MAX),
-	 "spec 2.5: the 3.5 form; whether these stable trees took the 3.14 "
-	 "root bonus is not established" NOT_HERE},
+	 "backports: the 3.14 root bonus at or before 3.12.24, the first "
+	 "3.12.y with it not found" NOT_HERE},
+	{"3.12.24 and later 3.12.y", NULL, KV(3, 12, 24), KV(3, 12, 0xffff),
+	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
+	 "backports [one imported 3.12.24 tree], medium: the 3.14 root bonus "
+	 "and the leader clause" NOT_HERE},
 	{"3.13.0", NULL, KV(3, 13, 0), KV(3, 13, 0), ANY_BUILD,
 	 F(3_5, LONG, FIRST_MAX), NO_ALT, "spec 2.5: the 3.5 form" NOT_HERE},
 	{"3.13.1-3.13.9", NULL, KV(3, 13, 1), KV(3, 13, 9), ANY_BUILD,
 	 F(3_14, LONG, FIRST_MAX), ALT(3_5, LONG, FIRST_MAX),
-	 "issue 13 [3.13.10]: the 3.14 root bonus; the first 3.13.y with it "
-	 "is not established" NOT_HERE},
+	 "issue 13 [3.13.10]; backports, medium: the 3.14 root bonus at or "
+	 "before 3.13.11, likely 3.13.3, the first not found" NOT_HERE},
 	{"3.13.10 and later 3.13.y", NULL, KV(3, 13, 10), KV(3, 13, 0xffff),
 	 ANY_BUILD, F(3_14, LONG, FIRST_MAX), NO_ALT,
 	 "issue 13 [3.13.10]: the 3.14 root bonus" NOT_HERE},
@@ -123,23 +145,31 @@ const struct kernel_row kernel_rows[] = {
 	 "spec 2.5 [V 3.19]: root bonus of 3% (778c14affaf)" NOT_HERE},
 	{"4.0-4.14", NULL, KV(4, 0, 0), KV(4, 14, 0xffff), ANY_BUILD,
 	 F(4_0, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V 4.4, 4.14]: + nr_pmds; 4.14.y not read for the 5.9 "
-	 "change" NOT_HERE},
+	 "spec 2.5 [V 4.4, 4.14]: + nr_pmds; backports, moderate: 4.14.y "
+	 "never took the 5.9 change" NOT_HERE},
 	{"4.15-4.16", NULL, KV(4, 15, 0), KV(4, 16, 0xffff), ANY_BUILD,
 	 F(4_15, LONG, FIRST_MAX), NO_ALT, "spec 2.5: pgtables_bytes" NOT_HERE},
 	{"4.17-5.2", NULL, KV(4, 17, 0), KV(5, 2, 0xffff), ANY_BUILD,
 	 F(4_19, LONG, FIRST_MAX), NO_ALT,
-	 "spec 2.5 [V 4.19], 2.6: no root bonus, the first maximum wins" NOT_HERE},
+	 "spec 2.5 [V 4.19], 2.6: no root bonus, the first maximum wins; "
+	 "backports, moderate: 4.19.y took neither the 5.3 tie rule nor "
+	 "the 5.9 change" NOT_HERE},
 	{"5.3", NULL, KV(5, 3, 0), KV(5, 3, 0xffff), ANY_BUILD,
 	 F(4_19, LONG, LAST_MAX), NO_ALT,
 	 "spec 2.6 [V 5.3.1]: the last maximum wins" NOT_HERE},
-	{"5.4.0-5.4.213", NULL, KV(5, 4, 0), KV(5, 4, 213), ANY_BUILD,
-	 F(4_19, LONG, LAST_MAX), ALT(5_9, LONG, LAST_MAX),
-	 "spec 2.5 [V 5.4.214]: 5.4.y took the 5.9 change; the first 5.4.y "
-	 "with it is not established" NOT_HERE},
-	{"5.4.214 and later 5.4.y", NULL, KV(5, 4, 214), KV(5, 4, 0xffff),
+	{"5.4.0-5.4.143 vendor builds", "5.4.*-*", KV(5, 4, 0), KV(5, 4, 143),
+	 ANY_BUILD, F(4_19, LONG, LAST_MAX), ALT(5_9, LONG, LAST_MAX),
+	 "backports: a vendor's release (Ubuntu 5.4.0-N, -aws, -azure, uek) "
+	 "does not name its stable sublevel, and vendors backport on their "
+	 "own: either form" NOT_HERE},
+	{"5.4.0-5.4.143", NULL, KV(5, 4, 0), KV(5, 4, 143), ANY_BUILD,
+	 F(4_19, LONG, LAST_MAX), NO_ALT,
+	 "backports [stable 765437d1f078 between 5.4.143 and 5.4.144], "
+	 "high: before 5.4.144 the 4.19 form, the 5.3 tie rule" NOT_HERE},
+	{"5.4.144 and later 5.4.y", NULL, KV(5, 4, 144), KV(5, 4, 0xffff),
 	 ANY_BUILD, F(5_9, LONG, LAST_MAX), NO_ALT,
-	 "issue 13, spec 2.5 [V 5.4.214]: signed, no clamp, LONG_MIN" NOT_HERE},
+	 "backports, high: 9066e5cfb73c in 5.4.144; issue 13, spec 2.5 "
+	 "[V 5.4.214]: signed, no clamp, LONG_MIN" NOT_HERE},
 	{"5.5-5.8", NULL, KV(5, 5, 0), KV(5, 8, 0xffff), ANY_BUILD,
 	 F(4_19, LONG, LAST_MAX), NO_ALT,
 	 "spec 2.5: clamp at 1 until 5.9" NOT_HERE},

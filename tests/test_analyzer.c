@@ -121,7 +121,14 @@ static const struct {
 	{"3.13.10", MAINLINE_3_14},
 	{"3.0.15", MAINLINE_2_6_39},
 	{"5.4.214", MAINLINE_5_9},
-	{"5.4.213", MAINLINE_4_19},
+	{"5.4.213", MAINLINE_5_9},
+	{"5.4.144", MAINLINE_5_9},
+	{"5.4.143", MAINLINE_4_19},
+	{"3.10.29", MAINLINE_3_5},
+	{"3.10.30", MAINLINE_3_14},
+	{"3.11.10", MAINLINE_3_5},
+	{"3.12.23", MAINLINE_3_5},
+	{"3.12.24", MAINLINE_3_14},
 	{"4.18.0-240.el8.x86_64", MAINLINE_4_19},
 	{"3.10.0-514.6.1.el7.x86_64", MAINLINE_3_14},
 	{"3.10.105", MAINLINE_3_14},
@@ -499,7 +506,7 @@ START_TEST(test_kernel_rows)
 	ck_assert_int_eq(v->victim.pid, 20);
 	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
 	oom_incident_free(inc);
-	/* before 240 the build is not established: both rules disagree */
+	/* 148-239: which build dropped the leader clause is not known */
 	inc = built("4.18.0-193.el8.x86_64", 1000000);
 	add_row(inc, 10, 1000, 5000, 0, "first");
 	add_row(inc, 20, 1000, 5000, 0, "second");
@@ -508,7 +515,15 @@ START_TEST(test_kernel_rows)
 	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
 	ck_assert_ptr_nonnull(
 		strstr(v->deciding_inputs[v->n_deciding_inputs - 1],
-		       "not established"));
+		       "not known"));
+	oom_incident_free(inc);
+	/* 8.1 (147) has the leader clause: the first process wins, surely */
+	inc = built("4.18.0-147.el8.x86_64", 1000000);
+	add_row(inc, 10, 1000, 5000, 0, "first");
+	add_row(inc, 20, 1000, 5000, 0, "second");
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
 	oom_incident_free(inc);
 
 	/*
@@ -546,8 +561,10 @@ START_TEST(test_kernel_rows)
 	/*
 	 * Every adj -500, T = 4000000: the 5.9 form (5.4.214) scores
 	 * a: 5000 - 500 * 4000 = -1995000, b: 1000 - 2000000 = -1999000,
-	 * and kills a; 4.19's clamp makes both 1 and the last (b) wins. For
-	 * 5.4.213 the first 5.4.y with the change is not established.
+	 * and kills a; 4.19's clamp makes both 1 and the last (b) wins.
+	 * 5.4.y took the change in 5.4.144 (backports, high): 5.4.144 and
+	 * 5.4.143 are certain each side; a vendor's 5.4.0-N names no stable
+	 * sublevel, so both forms are scored and the verdict is assumed.
 	 */
 	inc = built("5.4.214", 4000000);
 	add_row(inc, 10, 1000, 5000, -500, "a");
@@ -557,7 +574,23 @@ START_TEST(test_kernel_rows)
 	ck_assert_int_eq(v->victim.pid, 10);
 	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
 	oom_incident_free(inc);
-	inc = built("5.4.213", 4000000);
+	inc = built("5.4.144", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-5.9");
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	oom_incident_free(inc);
+	inc = built("5.4.143", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-4.19");
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	oom_incident_free(inc);
+	inc = built("5.4.0-182-generic", 4000000);
 	add_row(inc, 10, 1000, 5000, -500, "a");
 	add_row(inc, 20, 1000, 1000, -500, "b");
 	v = run1(inc, &vl);
@@ -579,7 +612,9 @@ START_TEST(test_kernel_row_lookup)
 		{"3.10.0-1160.el7.x86_64", "RHEL7 3.10.0-*.el7"},
 		{"4.18.0-553.8.1.el8_10.x86_64",
 		 "RHEL8 4.18.0-240.el8 and later"},
-		{"4.18.0-80.el8.x86_64", "RHEL8 4.18.0-*.el8 before 240"},
+		{"4.18.0-80.el8.x86_64", "RHEL8 4.18.0-147.el8 and before"},
+		{"4.18.0-147.el8.x86_64", "RHEL8 4.18.0-147.el8 and before"},
+		{"4.18.0-193.el8.x86_64", "RHEL8 4.18.0-148.el8 to 239"},
 		{"5.14.0-362.8.1.el9_3.x86_64", "RHEL9 5.14.0-*.el9"},
 		{"3.13.0-170-generic", "Ubuntu 3.13.0-*"},
 		{"2.6.38.8", "2.6.36-2.6.38"},
@@ -587,13 +622,20 @@ START_TEST(test_kernel_row_lookup)
 		{"3.0.101", "3.0.16 and later 3.0.y"},
 		{"3.1.10", "3.1.y"},
 		{"3.4.113", "3.2-3.4"},
-		{"3.10.50", "3.10.1-3.10.104"},
-		{"3.12.74", "3.11.y-3.12.y"},
+		{"3.10.29", "3.10.1-3.10.29"},
+		{"3.10.30", "3.10.30 and later 3.10.y"},
+		{"3.10.50", "3.10.30 and later 3.10.y"},
+		{"3.11.10", "3.11.y"},
+		{"3.12.23", "3.12.0-3.12.23"},
+		{"3.12.24", "3.12.24 and later 3.12.y"},
+		{"3.12.74", "3.12.24 and later 3.12.y"},
 		{"4.14.336-257.562.amzn2.x86_64", "4.0-4.14"},
 		{"4.14.35-2047.518.4.el7uek.x86_64", "4.0-4.14"},
 		{"4.19.0-26-amd64", "4.17-5.2"},
-		{"5.4.0-182-generic", "5.4.0-5.4.213"},
-		{"5.4.17-2136.el8uek.x86_64", "5.4.0-5.4.213"},
+		{"5.4.0-182-generic", "5.4.0-5.4.143 vendor builds"},
+		{"5.4.17-2136.el8uek.x86_64", "5.4.0-5.4.143 vendor builds"},
+		{"5.4.143", "5.4.0-5.4.143"},
+		{"5.4.144", "5.4.144 and later 5.4.y"},
 		{"6.1.0-18-amd64", "5.9 and later"},
 	};
 	size_t i;

@@ -513,9 +513,8 @@ START_TEST(test_kernel_rows)
 	v = run1(inc, &vl);
 	ck_assert_int_eq(v->victim.pid, 10);
 	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
-	ck_assert_ptr_nonnull(
-		strstr(v->deciding_inputs[v->n_deciding_inputs - 1],
-		       "not known"));
+	ck_assert_ptr_nonnull(strstr(
+		v->deciding_inputs[v->n_deciding_inputs - 1], "not known"));
 	oom_incident_free(inc);
 	/* 8.1 (147) has the leader clause: the first process wins, surely */
 	inc = built("4.18.0-147.el8.x86_64", 1000000);

@@ -280,8 +280,10 @@ void html_summary_row(struct html_overview *ov,
 {
 	if (strcmp(row->dim, "all"))
 		return;
-	if (!ov->from_summary) /* the stored verdicts replace the runs' */
+	if (!ov->from_summary) { /* the stored verdicts replace the runs' */
+		memset(ov->models, 0, sizeof(ov->models));
 		ov->n_models = 0;
+	}
 	ov->from_summary = true;
 	rate_add(ov, row->family, row->same_as_kernel, row->differs_from_kernel,
 		 row->no_badness_choice);

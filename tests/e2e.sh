@@ -504,6 +504,14 @@ rm -f "$tmp/golden.db"
 	"$bin" report --db "$tmp/golden.db" --format html -o "$tmp/archive.html" &&
 	"$bin" report --db "$tmp/golden.db" --format json >"$tmp/archive.json" || bad "archive report"
 diff -u fixtures/golden/archive.html "$tmp/archive.html" >"$tmp/diff" && ok || { bad "golden html archive"; head -20 "$tmp/diff"; }
+# the models chart counts each stored verdict once: as many compared as
+# the summary's same + differs (it once added the runs' counts again)
+"$bin" report --db "$tmp/golden.db" --summary |
+	awk '$1 == "all" && $2 == "rfc-2009-as-posted" { print $4, $6; exit }' >"$tmp/posted"
+read -r psame pdiff <"$tmp/posted" &&
+	grep -q "rfc-2009-as-posted</text><rect [^>]*/><text [^>]*>[0-9]*% ($pdiff of $((psame + pdiff)))</text>" \
+		"$tmp/archive.html" && ok ||
+	{ bad "archive html: the models chart counts the stored verdicts once"; cat "$tmp/posted"; }
 diff -u fixtures/golden/archive.json "$tmp/archive.json" >"$tmp/diff" && ok || { bad "golden json archive"; head -20 "$tmp/diff"; }
 # ... and the archive in the other formats: every format, one incident and all
 "$bin" report --db "$tmp/golden.db" >"$tmp/archive.txt" &&

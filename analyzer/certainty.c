@@ -101,6 +101,7 @@ void analyzer_decide(const struct decision *d, struct verdict *v)
 		v->certainty = VERDICT_UNDETERMINED;
 		name_unknowns(d, v);
 		kernel_row = analyzer_kernel_row(d->inc, d->cand);
+		v->kernel_among_candidates = kernel_row < d->n;
 		if (kernel_row < d->n && d->kernel_ran_it) {
 			victim = kernel_row;
 			points = d->score(d->run, victim);

@@ -1060,10 +1060,45 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	return NULL;
 }
 
+/* The model row of a mainline era (its name and version), or NULL. */
+static const struct analyzer_model *era_row(enum mainline_era era)
+{
+	for (size_t i = 0; i < analyzer_n_models; i++)
+		if (analyzer_models[i].param == (int)era &&
+		    !strncmp(analyzer_models[i].name, "mainline-", 9))
+			return &analyzer_models[i];
+	return NULL;
+}
+
+/*
+ * Whether a verdict fits what the kernel printed: its victim is the
+ * kernel's choice (or, undetermined, one of its candidates), and the
+ * printed score, where there is one for that victim, lies in its bounds.
+ */
+static bool fits_the_kernel(const struct oom_incident *inc,
+			    const struct verdict *v)
+{
+	int64_t s = inc->selected.score;
+
+	if (!v->has_victim)
+		return false;
+	if (!analyzer_is_kernels_choice(inc, v->victim.pid))
+		return v->certainty == VERDICT_UNDETERMINED &&
+		       v->kernel_among_candidates;
+	if (inc->selected.present && s != OOM_VAL_NONE &&
+	    inc->selected.pid == v->victim.pid)
+		return v->kernel_score_lo <= s && s <= v->kernel_score_hi;
+	return true;
+}
+
 /*
  * Where the table does not establish which formula the incident's kernel
- * ran (kernel_rows[].has_alt), score with the other one too: a victim
- * the two disagree on is certain no more, and the row's source says why.
+ * ran (kernel_rows[].has_alt), score with the other one too. If they
+ * choose alike (victim and score bounds), nothing changes. Otherwise the
+ * kernel's own choice is the evidence (issue 26): the formula it
+ * contradicts is ruled out, and the verdict says so (formula_evidence);
+ * where it fits both, or neither, or made no badness choice, the victim
+ * is certain no more and the row's source says why.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 check_alt_formula(const struct analyzer_model *m,
@@ -1072,21 +1107,47 @@ check_alt_formula(const struct analyzer_model *m,
 {
 	const struct kernel_row *row =
 		kernel_row_of_release(inc->kernel_release);
+	const struct analyzer_model *alt_row;
 	struct verdict *alt;
 	struct oomlens_error *err;
-	bool differ;
+	bool fits, alt_fits, choice, same_victim;
 
 	if (!row || !row->has_alt || !v->has_victim)
 		return NULL;
+	alt_row = era_row(row->alt.era);
 	alt = malloc(sizeof(*alt));
 	if (!alt)
 		return &oomlens_error_nomem;
-	err = run_era(m, inc, row->alt, false, dump, 0, alt);
-	differ = !err && (!alt->has_victim || alt->victim.pid != v->victim.pid);
-	free(alt);
-	if (err)
+	err = run_era(alt_row ? alt_row : m, inc, row->alt, false, dump, 0,
+		      alt);
+	if (err || (alt->has_victim && alt->victim.pid == v->victim.pid &&
+		    alt->kernel_score_lo == v->kernel_score_lo &&
+		    alt->kernel_score_hi == v->kernel_score_hi)) {
+		free(alt);
 		return err;
-	if (!differ)
+	}
+	choice = !analyzer_kernel_rule(inc) &&
+		 (inc->selected.present || inc->has_victim);
+	fits = choice && fits_the_kernel(inc, v);
+	alt_fits = choice && fits_the_kernel(inc, alt);
+	if (fits != alt_fits) {
+		if (alt_fits)
+			*v = *alt;
+		snprintf(v->formula_evidence, sizeof(v->formula_evidence),
+			 "the kernel's choice shows it ran the %s formula "
+			 "(%s)",
+			 v->model, row->kernels);
+		free(alt);
+		return NULL;
+	}
+	if (choice && !fits)
+		snprintf(v->formula_evidence, sizeof(v->formula_evidence),
+			 "the kernel's choice fits neither formula %s allows "
+			 "(a patched or unknown kernel); the closest is shown",
+			 row->kernels);
+	same_victim = alt->has_victim && alt->victim.pid == v->victim.pid;
+	free(alt);
+	if (same_victim)
 		return NULL;
 	if (v->certainty == VERDICT_CERTAIN)
 		v->certainty = VERDICT_ASSUMED;

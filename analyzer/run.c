@@ -23,9 +23,13 @@ static void set_agreement(const struct oom_incident *inc, struct verdict *v)
 	if (v->kernel_rule) {
 		v->same_as_kernel = false;
 		v->agreement = VERDICT_NO_BADNESS_CHOICE;
+	} else if (v->same_as_kernel) {
+		v->agreement = VERDICT_SAME;
+	} else if (v->certainty == VERDICT_UNDETERMINED &&
+		   v->kernel_among_candidates) {
+		v->agreement = VERDICT_UNDETERMINED_INCLUDES_KERNEL;
 	} else {
-		v->agreement =
-			v->same_as_kernel ? VERDICT_SAME : VERDICT_DIFFERS;
+		v->agreement = VERDICT_DIFFERS;
 	}
 }
 

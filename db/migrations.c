@@ -511,6 +511,45 @@ static const char migration_9[] =
 	"FROM incidents i JOIN sources s ON s.id = i.source_id\n"
 	"LEFT JOIN kills k ON i.has_victim AND k.incident_id = i.id AND k.seq = 0;\n";
 
+/*
+ * 10: a fourth agreement, undetermined_includes_kernel (issue 26): an
+ * undetermined verdict whose candidates include the kernel's victim is
+ * neither same nor differs. SQLite cannot change a CHECK in place, so the
+ * table is made anew and its rows copied; a verdict stored before keeps
+ * its agreement until `oomlens rescore` weighs it again.
+ */
+static const char migration_10[] =
+	"CREATE TABLE model_verdicts_10 ( -- a heuristic model's choice of victim\n"
+	"  incident_id INTEGER NOT NULL -- the incident\n"
+	"    REFERENCES incidents(id) ON DELETE CASCADE,\n"
+	"  model TEXT NOT NULL, -- model name, e.g. mainline-3.14\n"
+	"  family TEXT NOT NULL, -- mainline, linux-2.6.32, mmotm-2009-11,\n"
+	"  -- rfc-2009-as-posted, rfc-2009-as-intended\n"
+	"  model_version INTEGER NOT NULL, -- model version\n"
+	"  victim_pid INTEGER, -- the model's victim; NULL: none eligible\n"
+	"  victim_comm TEXT, -- its name\n"
+	"  score INTEGER, -- its score, in the model's units\n"
+	"  kernel_score_lo INTEGER, -- its score in the units the kernel\n"
+	"  kernel_score_hi INTEGER, -- prints: an interval over the unknowns\n"
+	"  runner_up_pid INTEGER, -- the next best candidate, or NULL\n"
+	"  runner_up_comm TEXT,\n"
+	"  agreement TEXT NOT NULL -- same or differs: victim_pid against the\n"
+	"    -- kernel's badness choice; no_badness_choice: it made none;\n"
+	"    -- undetermined_includes_kernel: undetermined, and the kernel's\n"
+	"    -- victim is one of the model's candidates\n"
+	"    CHECK (agreement IN ('same', 'differs', 'no_badness_choice',\n"
+	"      'undetermined_includes_kernel')),\n"
+	"  kernel_rule TEXT, -- no_badness_choice: what the kernel did instead\n"
+	"  -- (panic_on_oom, oom_kill_allocating_task, ...); else NULL\n"
+	"  certainty TEXT NOT NULL, -- certain, assumed or undetermined\n"
+	"  deciding_inputs TEXT NOT NULL, -- JSON array of input names\n"
+	"  scored_at INTEGER NOT NULL, -- unix time of the rescore\n"
+	"  PRIMARY KEY (incident_id, model, model_version)\n"
+	") WITHOUT ROWID;\n"
+	"INSERT INTO model_verdicts_10 SELECT * FROM model_verdicts;\n"
+	"DROP TABLE model_verdicts;\n"
+	"ALTER TABLE model_verdicts_10 RENAME TO model_verdicts;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -529,6 +568,8 @@ const struct db_migration db_migrations[] = {
 	 migration_8},
 	{9, "fragments and the parts of their reports that are missing",
 	 migration_9},
+	{10, "a fourth agreement: undetermined, the kernel's among candidates",
+	 migration_10},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -242,7 +242,11 @@ read_verdict(sqlite3_stmt *st, struct oom_incident *inc, struct verdict *v)
 	s = (const char *)sqlite3_column_text(st, 9);
 	v->agreement = named(s, "same")	     ? VERDICT_SAME
 		       : named(s, "differs") ? VERDICT_DIFFERS
-					     : VERDICT_NO_BADNESS_CHOICE;
+		       : named(s, "undetermined_includes_kernel")
+			       ? VERDICT_UNDETERMINED_INCLUDES_KERNEL
+			       : VERDICT_NO_BADNESS_CHOICE;
+	v->kernel_among_candidates =
+		v->agreement == VERDICT_UNDETERMINED_INCLUDES_KERNEL;
 	v->same_as_kernel = v->agreement == VERDICT_SAME;
 	s = (const char *)sqlite3_column_text(st, 11);
 	v->certainty = named(s, "certain")   ? VERDICT_CERTAIN

@@ -282,7 +282,8 @@ static const char summary_sql[] =
 	"  sum(differs_from_old IS NOT NULL),"
 	"  sum(certainty = 'certain'), sum(certainty = 'assumed'),"
 	"  sum(certainty = 'undetermined'),"
-	"  sum(agreement = 'no_badness_choice')"
+	"  sum(agreement = 'no_badness_choice'),"
+	"  sum(agreement = 'undetermined_includes_kernel')"
 	" FROM g GROUP BY dim, key, family"
 	" ORDER BY CASE dim WHEN 'all' THEN 0 WHEN 'constraint' THEN 1"
 	"  WHEN 'kernel' THEN 2 WHEN 'host' THEN 3 ELSE 4 END,"
@@ -318,6 +319,7 @@ db_summary(struct db *db,
 		r.assumed = sqlite3_column_int64(st, 9);
 		r.undetermined = sqlite3_column_int64(st, 10);
 		r.no_badness_choice = sqlite3_column_int64(st, 11);
+		r.includes_kernel = sqlite3_column_int64(st, 12);
 		if ((err = fn(ctx, &r)))
 			break;
 	}

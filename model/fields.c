@@ -394,7 +394,7 @@ static bool enum_range(enum field_type type, int *lo, int *hi)
 		return true;
 	case FIELD_AGREEMENT:
 		*lo = VERDICT_SAME;
-		*hi = VERDICT_NO_BADNESS_CHOICE;
+		*hi = VERDICT_UNDETERMINED_INCLUDES_KERNEL;
 		return true;
 	case FIELD_CERTAINTY:
 		*lo = VERDICT_CERTAIN;

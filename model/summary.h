@@ -24,8 +24,11 @@ struct verdict_summary {
 	 * (same_as_kernel + differs_from_kernel). no_badness_choice: the
 	 * kernel chose by another rule, chose nothing, or the report does not
 	 * show its choice (model/verdict.h): counted apart, in no rate.
+	 * includes_kernel: undetermined, and the kernel's victim is one of
+	 * the model's candidates: neither same nor differs, in no rate.
 	 */
 	int64_t same_as_kernel, differs_from_kernel, no_badness_choice;
+	int64_t includes_kernel;
 	/* against mmotm-2009-11, the badness the 2009 RFC replaced */
 	int64_t differs_from_old, compared_with_old;
 	int64_t certain, assumed, undetermined;

@@ -53,6 +53,13 @@ enum verdict_agreement {
 	VERDICT_SAME, /* the model's victim is the kernel's choice */
 	VERDICT_DIFFERS, /* another victim, or none where the kernel chose */
 	VERDICT_NO_BADNESS_CHOICE, /* nothing to compare: verdict.kernel_rule */
+	/*
+	 * Undetermined, and the kernel's victim is one of the candidates:
+	 * what the report leaves unknown decides whether the model would
+	 * have chosen as the kernel did. Neither same nor differs: counted
+	 * apart, in no rate.
+	 */
+	VERDICT_UNDETERMINED_INCLUDES_KERNEL, /* the last (model/fields.c) */
 };
 
 static inline const char *verdict_agreement_name(enum verdict_agreement a)
@@ -64,6 +71,8 @@ static inline const char *verdict_agreement_name(enum verdict_agreement a)
 		return "differs";
 	case VERDICT_NO_BADNESS_CHOICE:
 		return "no_badness_choice";
+	case VERDICT_UNDETERMINED_INCLUDES_KERNEL:
+		return "undetermined_includes_kernel";
 	}
 	return "unknown";
 }
@@ -135,6 +144,13 @@ struct verdict {
 	struct verdict_task candidates[VERDICT_MAX_CANDIDATES];
 	size_t n_candidates; /* how many are stored */
 	size_t n_candidates_total; /* how many there are */
+	/* undetermined: the kernel's victim is one of the candidates */
+	bool kernel_among_candidates;
+	/*
+	 * Where the kernel's release allows more than one formula: what the
+	 * kernel's own choice says of the one it ran, or "" (issue 26)
+	 */
+	char formula_evidence[160];
 	/*
 	 * A remark on the choice, or "": the 2009 RFC models say here where
 	 * "as posted" and "as intended" choose differently, and what their

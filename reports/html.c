@@ -68,7 +68,7 @@ struct keys {
 
 struct model_rate {
 	char model[32];
-	int64_t same, differs, no_choice;
+	int64_t same, differs, no_choice, includes_kernel;
 };
 
 struct html_overview {
@@ -256,7 +256,8 @@ void html_free(struct html_overview *ov)
 }
 
 static void rate_add(struct html_overview *ov, const char *model, int64_t same,
-		     int64_t differs, int64_t no_choice)
+		     int64_t differs, int64_t no_choice,
+		     int64_t includes_kernel)
 {
 	size_t i;
 
@@ -273,6 +274,7 @@ static void rate_add(struct html_overview *ov, const char *model, int64_t same,
 	ov->models[i].same += same;
 	ov->models[i].differs += differs;
 	ov->models[i].no_choice += no_choice;
+	ov->models[i].includes_kernel += includes_kernel;
 }
 
 void html_summary_row(struct html_overview *ov,
@@ -286,7 +288,7 @@ void html_summary_row(struct html_overview *ov,
 	}
 	ov->from_summary = true;
 	rate_add(ov, row->family, row->same_as_kernel, row->differs_from_kernel,
-		 row->no_badness_choice);
+		 row->no_badness_choice, row->includes_kernel);
 }
 
 /* The day of a wallclock text: ISO dates by day, syslog ones by "Mon DD". */
@@ -484,10 +486,12 @@ static void models_table(struct strbuf *sb, const struct oom_incident *inc,
 		"<h3>Models</h3>\n<div class=\"scroll\"><table><tr><th class=\"l\">model</th><th class=\"l\">victim</th><th>kernel score</th><th class=\"l\">against the kernel</th><th class=\"l\">certainty</th><th>candidates</th></tr>\n");
 	for (i = 0; i < models->n; i++) {
 		const struct verdict *v = &models->v[i];
-		const char *cls = v->agreement == VERDICT_SAME ? "same"
-				  : v->agreement == VERDICT_DIFFERS
-					  ? "differs"
-					  : "nochoice";
+		const char *cls =
+			v->agreement == VERDICT_SAME	  ? "same"
+			: v->agreement == VERDICT_DIFFERS ? "differs"
+			: v->agreement == VERDICT_UNDETERMINED_INCLUDES_KERNEL
+				? "maybe"
+				: "nochoice";
 		char cand[24];
 
 		strbuf_addf(sb, "<tr%s><td class=\"l\">",
@@ -523,7 +527,9 @@ static void models_table(struct strbuf *sb, const struct oom_incident *inc,
 			cls,
 			v->agreement == VERDICT_SAME	  ? "same"
 			: v->agreement == VERDICT_DIFFERS ? "differs"
-							  : "no badness choice",
+			: v->agreement == VERDICT_UNDETERMINED_INCLUDES_KERNEL
+				? "undetermined, the kernel's among its candidates"
+				: "no badness choice",
 			verdict_certainty_name(v->certainty),
 			verdict_certainty_name(v->certainty), cand);
 	}
@@ -728,7 +734,9 @@ struct oomlens_error *render_incident_html(struct strbuf *sb,
 		rate_add(ov, models->v[i].model,
 			 models->v[i].agreement == VERDICT_SAME,
 			 models->v[i].agreement == VERDICT_DIFFERS,
-			 models->v[i].agreement == VERDICT_NO_BADNESS_CHOICE);
+			 models->v[i].agreement == VERDICT_NO_BADNESS_CHOICE,
+			 models->v[i].agreement ==
+				 VERDICT_UNDETERMINED_INCLUDES_KERNEL);
 
 	strbuf_addf(
 		sb,
@@ -791,8 +799,9 @@ struct oomlens_error *html_end(struct strbuf *sb, struct html_overview *ov,
 				base ? 100.0 * (double)m->differs / (double)base
 				     : 0;
 			snprintf(nb[i], sizeof(nb[i]),
-				 "%.0f%% (%lld of %lld)%s", val[i],
+				 "%.0f%% (%lld of %lld)%s%s", val[i],
 				 (long long)m->differs, (long long)base,
+				 m->includes_kernel ? " +undetermined" : "",
 				 m->no_choice ? " +no choice" : "");
 			note[i] = nb[i];
 		}

@@ -208,6 +208,8 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 	jw_int(w, "candidates_total", (int64_t)v->n_candidates_total);
 	if (v->note[0])
 		jw_str(w, "note", v->note);
+	if (v->formula_evidence[0])
+		jw_str(w, "formula_evidence", v->formula_evidence);
 	if (v->forkbomb_pid)
 		jw_int(w, "forkbomb_pid", v->forkbomb_pid);
 	if (v->explain.present)

@@ -81,6 +81,8 @@ struct oomlens_error *summary_row(struct summary_report *s,
 		jw_int(&s->w, "same_as_kernel", r->same_as_kernel);
 		jw_int(&s->w, "differs_from_kernel", r->differs_from_kernel);
 		jw_int(&s->w, "no_badness_choice", r->no_badness_choice);
+		jw_int(&s->w, "undetermined_includes_kernel",
+		       r->includes_kernel);
 		jw_int(&s->w, "compared_with_old", r->compared_with_old);
 		jw_int(&s->w, "differs_from_old", r->differs_from_old);
 		jw_object(&s->w, "certainty");
@@ -99,11 +101,12 @@ struct oomlens_error *summary_row(struct summary_report *s,
 			if (!strcmp(dim_titles[i][0], r->dim))
 				title = dim_titles[i][1];
 		snprintf(s->dim, sizeof(s->dim), "%s", r->dim);
-		strbuf_addf(&s->out,
-			    "%s%s\n  %-24s %-22s %6s %15s %15s %9s %15s  %s\n",
-			    s->rows > 1 ? "\n" : "", title, "GROUP", "MODEL",
-			    "N", "SAME AS KERNEL", "DIFFERS", "NO CHOICE",
-			    "DIFFERS FROM OLD", "CERTAIN/ASSUMED/UNDETERMINED");
+		strbuf_addf(
+			&s->out,
+			"%s%s\n  %-24s %-22s %6s %15s %15s %9s %9s %15s  %s\n",
+			s->rows > 1 ? "\n" : "", title, "GROUP", "MODEL", "N",
+			"SAME AS KERNEL", "DIFFERS", "MAY BE", "NO CHOICE",
+			"DIFFERS FROM OLD", "CERTAIN/ASSUMED/UNDETERMINED");
 	}
 	compared = r->same_as_kernel + r->differs_from_kernel;
 	/* the key is a host or a kernel release: escaped (core/escape.h) */
@@ -112,13 +115,14 @@ struct oomlens_error *summary_row(struct summary_report *s,
 		return err;
 	err = strbuf_addf(
 		&s->out,
-		"  %-24.24s %-22.22s %6lld %8lld %s %8lld %s %9lld %8lld %s  %lld/%lld/%lld\n",
+		"  %-24.24s %-22.22s %6lld %8lld %s %8lld %s %9lld %9lld %8lld %s  %lld/%lld/%lld\n",
 		key.buf, r->family, (long long)r->incidents,
 		(long long)r->same_as_kernel,
 		pct(p1, sizeof(p1), r->same_as_kernel, compared),
 		(long long)r->differs_from_kernel,
 		pct(p2, sizeof(p2), r->differs_from_kernel, compared),
-		(long long)r->no_badness_choice, (long long)r->differs_from_old,
+		(long long)r->includes_kernel, (long long)r->no_badness_choice,
+		(long long)r->differs_from_old,
 		pct(p3, sizeof(p3), r->differs_from_old, r->compared_with_old),
 		(long long)r->certain, (long long)r->assumed,
 		(long long)r->undetermined);
@@ -143,6 +147,9 @@ struct oomlens_error *summary_end(struct summary_report *s, size_t *rows)
 			&s->out,
 			"\nSAME AS KERNEL, DIFFERS: of the incidents where the kernel "
 			"chose its victim by badness.\n"
+			"MAY BE: undetermined, and the kernel's victim is one of "
+			"the model's candidates: what the report does not say "
+			"decides; in no rate.\n"
 			"NO CHOICE: the kernel chose by another rule "
 			"(oom_kill_allocating_task), chose nothing (panic_on_oom, no "
 			"eligible task) or the report ends before its choice; in no "

@@ -147,6 +147,8 @@ static void model_line(struct strbuf *sb, struct strpool *pool,
 	if (v->agreement == VERDICT_NO_BADNESS_CHOICE)
 		strbuf_addf(sb, ", the kernel made no badness choice (%s)",
 			    v->kernel_rule);
+	else if (v->agreement == VERDICT_UNDETERMINED_INCLUDES_KERNEL)
+		strbuf_adds(sb, ", the kernel's choice among its candidates");
 	else
 		strbuf_adds(sb, v->same_as_kernel
 					? ", same as the kernel"
@@ -170,6 +172,9 @@ static void model_line(struct strbuf *sb, struct strpool *pool,
 	strbuf_adds(sb, "\n");
 	if (v->note[0])
 		strbuf_addf(sb, "              note: %s\n", tx(pool, v->note));
+	if (v->formula_evidence[0])
+		strbuf_addf(sb, "              evidence: %s\n",
+			    tx(pool, v->formula_evidence));
 }
 
 static void points_text(char *buf, size_t n, uint64_t p, bool is_signed)

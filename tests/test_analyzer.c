@@ -600,6 +600,96 @@ START_TEST(test_kernel_rows)
 }
 END_TEST
 
+/*
+ * An undetermined verdict whose candidates hold the kernel's victim is not
+ * "differs" (issue 26, part 3): the 3.14 formula forced on a 4.19 kernel
+ * that killed rootd may choose rootd or userd (CAP_SYS_ADMIN unknown); its
+ * default pick is userd, yet the kernel's choice is one of its candidates.
+ * A certain verdict for another victim still differs.
+ */
+START_TEST(test_agreement_kernel_among_candidates)
+{
+	struct analyzer_options o;
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = built("4.19.78", 100000);
+	add_row(inc, 1, 0, 1000, 0, "rootd");
+	add_row(inc, 2, 1000, 990, 0, "userd");
+	add_row(inc, 3, 1000, 10, 0, "tiny");
+	inc->selected.present = true;
+	inc->selected.pid = 1;
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline-3.14"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_uint_eq(vl.n, 1);
+	v = &vl.v[0];
+	ck_assert_int_eq(v->certainty, VERDICT_UNDETERMINED);
+	ck_assert_int_eq(v->victim.pid, 2);
+	ck_assert(!v->same_as_kernel);
+	ck_assert_int_eq(v->agreement, VERDICT_UNDETERMINED_INCLUDES_KERNEL);
+	ck_assert_str_eq(verdict_agreement_name(v->agreement),
+			 "undetermined_includes_kernel");
+	/* the kernel killed tiny: no candidate, so it differs */
+	inc->selected.pid = 3;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].agreement, VERDICT_DIFFERS);
+	/* 4.19's own formula is certain: rootd, the kernel's choice */
+	inc->selected.pid = 1;
+	ck_assert_ptr_null(analyzer_options_parse(&o, "mainline-4.19"));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].agreement, VERDICT_SAME);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * The kernel's own choice as evidence (issue 26): a vendor's 5.4.0-N may
+ * have run the 4.19 or the 5.9 form. Every adj -500, T = 4000000: the
+ * 5.9 form kills a (-1995000 against -1999000), 4.19's clamp makes both
+ * 1 and the last, b, wins. The kernel that killed a ran 5.9; the one
+ * that killed b ran 4.19; either way the verdict is certain and says
+ * why. A kernel that killed neither fits no formula of the row.
+ */
+START_TEST(test_kernel_choice_picks_the_formula)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = built("5.4.0-182-generic", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	add_row(inc, 30, 1000, 100, -1000, "c");
+	inc->selected.present = true;
+	inc->selected.pid = 10;
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-5.9");
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(v->agreement, VERDICT_SAME);
+	ck_assert_msg(strstr(v->formula_evidence, "ran the mainline-5.9") !=
+			      NULL,
+		      "%s", v->formula_evidence);
+
+	inc->selected.pid = 20;
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-4.19");
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_ptr_nonnull(strstr(v->formula_evidence, "mainline-4.19"));
+
+	/* c is OOM-disabled: no formula of the row kills it */
+	inc->selected.pid = 30;
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->agreement, VERDICT_DIFFERS);
+	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
+	ck_assert_ptr_nonnull(strstr(v->formula_evidence, "fits neither"));
+	oom_incident_free(inc);
+}
+END_TEST
+
 /* Every row's example release finds its own row. */
 START_TEST(test_kernel_row_lookup)
 {
@@ -2188,6 +2278,8 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_rfc_lowmem_from_zones);
 	tcase_add_test(tc, test_fork_bomb);
 	tcase_add_test(tc, test_fork_bomb_skips);
+	tcase_add_test(tc, test_kernel_choice_picks_the_formula);
+	tcase_add_test(tc, test_agreement_kernel_among_candidates);
 	tcase_add_test(tc, test_rfc_disagree);
 	tcase_add_test(tc, test_classic_overflow_run);
 	tcase_add_test(tc, test_demo_forkbomb);

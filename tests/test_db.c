@@ -1625,6 +1625,48 @@ START_TEST(stored_verdicts_read_back)
 }
 END_TEST
 
+/*
+ * The fourth agreement (issue 26): stored, read back, not listed by
+ * --model-disagrees, and counted apart in the summary, in no rate.
+ */
+START_TEST(undetermined_includes_kernel_is_kept_apart)
+{
+	struct collected c;
+	struct db *db = four_incidents(&c);
+	struct db_incident_query q = {.model_disagrees = true};
+	struct verdict_summary all = {
+		.dim = "all", .key = "all", .family = "rfc-2009-as-posted"};
+	struct verdict_list vl = {0}, back;
+	struct oom_incident *inc = NULL;
+	struct ids l;
+
+	vl.n = 1;
+	snprintf(vl.v[0].model, sizeof(vl.v[0].model), "rfc-2009-as-posted");
+	vl.v[0].model_version = 3;
+	vl.v[0].has_victim = true;
+	vl.v[0].victim = (struct verdict_task){4243, "(sd-pam)", 77};
+	vl.v[0].agreement = VERDICT_UNDETERMINED_INCLUDES_KERNEL;
+	vl.v[0].certainty = VERDICT_UNDETERMINED;
+	OK(db_store_verdicts(db, 3, &vl));
+	ck_assert_str_eq(listed_ids(db, &q, &l), "");
+	OK(db_load_incident(db, 3, &inc));
+	OK(db_load_verdicts(db, 3, inc, &back));
+	ck_assert_uint_eq(back.n, 1);
+	ck_assert_int_eq(back.v[0].agreement,
+			 VERDICT_UNDETERMINED_INCLUDES_KERNEL);
+	ck_assert(back.v[0].kernel_among_candidates);
+	ck_assert(!back.v[0].same_as_kernel);
+	OK(db_summary(db, keep_summary, &all));
+	ck_assert_int_eq(all.incidents, 1);
+	ck_assert_int_eq(all.includes_kernel, 1);
+	ck_assert_int_eq(all.differs_from_kernel, 0);
+	ck_assert_int_eq(all.same_as_kernel, 0);
+	oom_incident_free(inc);
+	collected_release(&c);
+	db_close(db);
+}
+END_TEST
+
 START_TEST(events_are_stored_once)
 {
 	struct oom_event ev = {
@@ -2734,6 +2776,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, loading_what_is_not_there);
 	tcase_add_test(store, verdicts_are_replaced_and_summarised);
 	tcase_add_test(store, summary_counts_no_badness_choice_apart);
+	tcase_add_test(store, undetermined_includes_kernel_is_kept_apart);
 	tcase_add_test(store, grown_log_supersedes_its_truncated_report);
 	tcase_add_test(store, a_failed_upgrade_leaves_the_old_version);
 	suite_add_tcase(s, store);

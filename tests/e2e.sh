@@ -99,6 +99,12 @@ else
 fi
 [ $? = 0 ] && grep -q "Incident 1" "$tmp/out" && ok || bad "100 MB line under a 400 MB address-space limit"
 rm -f "$tmp/longline" "$tmp/garbage"
+# a name of a million characters is rendered in linear time (issue 23
+# item 7: the text wrapping was quadratic, 30 s of CPU where JSON took 0.05)
+{ printf '[ 1.000000] '; head -c 1000000 /dev/zero | tr '\0' 'a'; printf ' invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n'; } >"$tmp/longname"
+( ulimit -t 10 2>/dev/null; exec "$bin" analyze "$tmp/longname" ) >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && grep -q "Incident 1" "$tmp/out" && grep -q "aaaaaaaaaa" "$tmp/out" && ok || { bad "a million-character name in text within 10 s of CPU"; tail -c 300 "$tmp/err"; }
+rm -f "$tmp/longname"
 
 # compressed files and tar archives (a sosreport) are read without extracting
 gzip -c fixtures/demo/rhel7-storm.log >"$tmp/m.log.gz"

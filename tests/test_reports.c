@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/strbuf.h"
 #include "model/fields.h"
 #include "reports/explain.h"
 #include "reports/jsonw.h"
+#include "reports/render.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tests/suites.h"
@@ -449,6 +451,51 @@ START_TEST(html_escapes_every_input_string)
 }
 END_TEST
 
+/* CPU seconds used by this process so far. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	ck_assert_int_eq(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts), 0);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wrapping is linear in the text's length (issue 23 item 7): a line of 4
+ * MB with no blank, and one of 4 MB of short words, each wrapped in well
+ * under a second of CPU (quadratic wrapping took minutes), into lines of at
+ * most TEXT_COLUMNS that hold every byte.
+ */
+START_TEST(wrapping_a_huge_line_is_linear)
+{
+	const size_t n = (size_t)4 << 20;
+	char *s = malloc(n);
+	struct strbuf out = STRBUF_INIT((size_t)64 << 20);
+	double t0;
+	size_t i, kept, col, widest;
+
+	ck_assert_ptr_nonnull(s);
+	for (int words = 0; words < 2; words++) {
+		for (i = 0; i < n; i++)
+			s[i] = words && i % 7 == 6 ? ' ' : 'a';
+		strbuf_reset(&out);
+		t0 = cpu_seconds();
+		ck_assert_ptr_null(render_text_wrapped(&out, s, n));
+		ck_assert_double_lt(cpu_seconds() - t0, 2.0);
+		/* (one check at the end: each ck_assert() writes to a pipe) */
+		for (i = kept = col = widest = 0; i < out.len; i++) {
+			col = out.buf[i] == '\n' ? 0 : col + 1;
+			widest = col > widest ? col : widest;
+			kept += out.buf[i] == 'a';
+		}
+		ck_assert_uint_le(widest, TEXT_COLUMNS);
+		ck_assert_uint_eq(kept, words ? n - n / 7 : n);
+	}
+	strbuf_release(&out);
+	free(s);
+}
+END_TEST
+
 /* The text of file path, NUL-terminated; caller frees. */
 static char *slurp(const char *path)
 {
@@ -531,6 +578,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, explain_a_fragment_says_what_to_ask_for);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
+	tcase_add_test(tc, wrapping_a_huge_line_is_linear);
 	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);
 	suite_add_tcase(s, tc);
 	return s;

@@ -451,6 +451,47 @@ START_TEST(html_escapes_every_input_string)
 }
 END_TEST
 
+/*
+ * A name holding a bidi override shows as what it is in text, HTML and
+ * CSV, not reordered ("x\u202edmetsys" would read "xsystemd"): the
+ * escaping rule of core/escape.h, shared by the three (issue 23 item 12).
+ */
+START_TEST(bidi_controls_are_escaped_in_every_text_format)
+{
+	static const enum report_format fmts[] = {REPORT_TEXT, REPORT_HTML,
+						  REPORT_CSV};
+	struct collected c;
+	struct report *r;
+	char *buf;
+	size_t len;
+	FILE *f;
+
+	collect_text(
+		&c,
+		"[ 5.000000] a invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+		"[ 5.000001] Killed process 7 (x\xe2\x80\xae"
+		"dmetsys\xe2\x81\xa6) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 1);
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		buf = NULL;
+		len = 0;
+		f = open_memstream(&buf, &len);
+		ck_assert_ptr_null(report_begin(&r, fmts[i], f));
+		ck_assert_ptr_null(report_incident(r, c.inc[0]));
+		ck_assert_ptr_null(report_end(r));
+		fclose(f);
+		ck_assert_msg(!strstr(buf, "\xe2\x80\xae") &&
+				      !strstr(buf, "\xe2\x81\xa6"),
+			      "%s: a raw bidi control",
+			      report_format_name(fmts[i]));
+		ck_assert_msg(strstr(buf, "x\\u202edmetsys\\u2066"), "%s: %s",
+			      report_format_name(fmts[i]), buf);
+		free(buf);
+	}
+	collected_release(&c);
+}
+END_TEST
+
 /* CPU seconds used by this process so far. */
 static double cpu_seconds(void)
 {
@@ -579,6 +620,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
 	tcase_add_test(tc, wrapping_a_huge_line_is_linear);
+	tcase_add_test(tc, bidi_controls_are_escaped_in_every_text_format);
 	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);
 	suite_add_tcase(s, tc);
 	return s;

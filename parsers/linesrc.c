@@ -122,6 +122,8 @@ static void emit(struct linesrc *src, struct line *line, size_t len,
 	line->lineno = ++src->lineno;
 	line->offset = src->offset;
 	line->cut = cut;
+	line->nuls = src->nuls;
+	src->nuls = 0;
 	src->start += consumed;
 	src->offset += consumed;
 }
@@ -238,6 +240,32 @@ struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
 	return NULL;
 }
 
+/*
+ * A line over-long for the NUL bytes at its start: drop the run (as far as
+ * it is read), so that the text after it is read as the line.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+drop_nuls(struct linesrc *src)
+{
+	const char *p = src->buf + src->start, *end = src->buf + src->end;
+	size_t run;
+
+	while (p < end && !*p)
+		p++;
+	run = (size_t)(p - (src->buf + src->start));
+	src->nuls += run;
+	src->start += run;
+	src->offset += run;
+	if (src->nuls > LINESRC_MAX_NULS)
+		return oomlens_error_new(
+			OOMLENS_ERR_LIMIT,
+			"cannot read '%s': NUL bytes from byte %llu to %llu and no line in them: not a log, read no further",
+			src->name,
+			(unsigned long long)(src->offset - src->nuls),
+			(unsigned long long)src->offset);
+	return NULL;
+}
+
 struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 				   bool *got)
 {
@@ -264,11 +292,24 @@ struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 			scanned = 0;
 			continue;
 		}
+		if (src->nuls && avail && !*base) {
+			/* the rest of a run being dropped */
+			if ((err = drop_nuls(src)))
+				return err;
+			scanned = 0;
+			continue;
+		}
 		if (nl && (size_t)(nl - base) <= LINESRC_MAX_LINE) {
 			emit(src, line, (size_t)(nl - base),
 			     (size_t)(nl - base) + 1, false);
 			*got = true;
 			return NULL;
+		}
+		if (avail >= LINESRC_MAX_LINE && !*base) {
+			if ((err = drop_nuls(src)))
+				return err;
+			scanned = 0;
+			continue;
 		}
 		if (avail >= LINESRC_MAX_LINE) {
 			/* lines that end in CR alone: end this one at its last */
@@ -288,7 +329,7 @@ struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 			return NULL;
 		}
 		if (src->eof) {
-			if (!avail)
+			if (!avail && !src->nuls)
 				break;
 			emit(src, line, avail, avail, false);
 			*got = true;

@@ -10,7 +10,11 @@
  * rest of it is skipped, unless it holds a CR in its first LINESRC_MAX_LINE
  * bytes (a file whose lines end in CR alone): then it is delivered up to
  * its last such CR, not cut, and the rest follows as the next line. NUL
- * bytes and invalid UTF-8 are passed through.
+ * bytes and invalid UTF-8 are passed through, but for a run of NUL bytes
+ * at the start of a line that would make it over-long (a crashed file's
+ * unwritten blocks): the run is dropped, counted in the line's `nuls`, and
+ * the text after it is the line. A run of more than LINESRC_MAX_NULS bytes
+ * with no line in it is an error (an endless stream of NULs).
  * Line numbers are 1-based; offsets are byte offsets of the line's start.
  */
 
@@ -22,6 +26,7 @@
 #include "core/error.h"
 
 #define LINESRC_MAX_LINE ((size_t)1 << 20)
+#define LINESRC_MAX_NULS ((uint64_t)64 << 20)
 
 /* Reads up to n bytes; returns bytes read, 0 at the end, -1 with errno. */
 typedef ssize_t linesrc_read_fn(void *ctx, void *buf, size_t n);
@@ -37,6 +42,7 @@ struct linesrc {
 	uint64_t lineno;
 	uint64_t offset; /* of buf[start] in the stream */
 	bool eof, skipping;
+	uint64_t nuls; /* NUL bytes dropped ahead of the next line */
 	/*
 	 * A reader that fails may point this at why (else strerror(errno)
 	 * is said); it must stay valid until the reader is called again.
@@ -50,6 +56,8 @@ struct line {
 	uint64_t lineno;
 	uint64_t offset;
 	bool cut; /* longer than LINESRC_MAX_LINE */
+	/* NUL bytes dropped before text (offset is after them): see above */
+	uint64_t nuls;
 };
 
 /*
@@ -64,7 +72,8 @@ linesrc_init_reader(struct linesrc *src, const char *name,
 		    linesrc_read_fn *read, void *ctx);
 /*
  * The next line into *line; *got is false at the end of input.
- * Errors: IO, naming the file and the byte offset.
+ * Errors: IO, naming the file and the byte offset; LIMIT, a run of NUL
+ * bytes over LINESRC_MAX_NULS.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 linesrc_next(struct linesrc *src, struct line *line, bool *got);

@@ -2539,6 +2539,11 @@ parse_lines(struct linesrc *src, const char *name, const char *host,
 				break;
 			continue;
 		}
+		if (line.nuls)
+			source_warn(
+				log, line.lineno,
+				"%llu NUL bytes before the text dropped (a file's unwritten tail after a crash?)",
+				(unsigned long long)line.nuls);
 		cut += line.cut;
 		if (line.cut)
 			source_warn(

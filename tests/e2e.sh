@@ -87,6 +87,18 @@ grep -q "skipped '$bin': an ELF file (a program or library), not a log" "$tmp/er
 # a log that a crash left with a run of NUL bytes at its head is still read
 { head -c 8192 /dev/zero; cat fixtures/demo/rhel7-storm.log; } >"$tmp/nulhead"
 expect 0 "NUL bytes before a log" -- "$bin" analyze "$tmp/nulhead"
+# a run of NUL bytes longer than a line does not take the line after it
+# (issue 23 item 10): here the trigger line, so the incident stays whole
+{ head -c 2097152 /dev/zero; sed 1d fixtures/demo/rhel7-storm.log; } >"$tmp/nulrun"
+expect 0 "a 2 MiB run of NUL bytes before a trigger line" -- "$bin" analyze "$tmp/nulrun"
+grep -qx "Incident 1: $tmp/nulrun lines 1-35" "$tmp/out" && [ "$(grep -c '^Incident' "$tmp/out")" = 3 ] &&
+	grep -q "warning: $tmp/nulrun:1: 2097152 NUL bytes before the text dropped" "$tmp/err" &&
+	! grep -q "longer than" "$tmp/err" && ok || { bad "the line after a long run of NUL bytes is read"; head -3 "$tmp/out"; cat "$tmp/err"; }
+rm -f "$tmp/nulrun"
+# endless NUL bytes and no line: a clear error, not a read without end
+# (issue 23 item 11)
+expect 2 "NUL bytes without end on standard input" -- timeout 60 "$bin" analyze - </dev/zero
+grep -q "^oomlens analyze: .*<stdin>.*NUL bytes from byte 0 to" "$tmp/err" && ok || { bad "endless NUL bytes: the error says why"; cat "$tmp/err"; }
 printf 'a\0b\0[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\0\n' >"$tmp/nul"
 expect 0 "NUL bytes" -- "$bin" analyze --format json "$tmp/nul"
 grep -q "warning: $tmp/nul:1: 1 NUL bytes between two lines: read as a line break" "$tmp/err" && ok || { bad "NUL bytes: a warning names the file and line"; cat "$tmp/err"; }

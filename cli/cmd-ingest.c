@@ -2475,11 +2475,43 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	return err;
 }
 
+/*
+ * The files of the store itself (db/db.h: DB, its WAL and shared memory
+ * files, the PATH-writer lock file, a rollback journal), told by device
+ * and inode so that any name of them matches: "ingest ." in the folder
+ * that holds the database must not read them as sources.
+ */
+static bool store_file(const struct ingest *g, const char *path)
+{
+	static const char *const suffixes[] = {"", "-wal", "-shm", "-writer",
+					       "-journal"};
+	struct stat st, own;
+	char name[4096];
+
+	if (!strcmp(g->db_path, ":memory:") || stat(path, &st))
+		return false;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		int n = snprintf(name, sizeof(name), "%s%s", g->db_path,
+				 suffixes[i]);
+
+		if (n > 0 && (size_t)n < sizeof(name) && !stat(name, &own) &&
+		    own.st_dev == st.st_dev && own.st_ino == st.st_ino)
+			return true;
+	}
+	return false;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct ingest *g = ctx;
 
+	if (store_file(g, path)) {
+		on_skip(g, path, "a file of the database being written (--db)",
+			false);
+		*claimed = true;
+		return NULL;
+	}
 	*claimed = kcore_sniff(path);
 	return *claimed ? ingest_vmcore(g, path) : NULL;
 }

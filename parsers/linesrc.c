@@ -128,7 +128,7 @@ static void emit(struct linesrc *src, struct line *line, size_t len,
 	src->offset += consumed;
 }
 
-/* Pass over [start, to): whole lines, so `to` follows a '\n'. */
+/* Pass over [start, to): the line after it is numbered on. */
 static void skip_bytes(struct linesrc *src, size_t to, uint64_t *skipped)
 {
 	size_t lines =
@@ -221,6 +221,59 @@ struct oomlens_error *linesrc_peek(struct linesrc *src, size_t want,
 			return err;
 	*p = src->buf + src->start;
 	*n = src->end - src->start < want ? src->end - src->start : want;
+	return NULL;
+}
+
+/* A control byte no log line has (as source.c judges binary data). */
+static bool control_byte(unsigned char c)
+{
+	return (c && c < 0x20 && (c < '\t' || c > '\r') && c != 0x1b) ||
+	       c == 0x7f;
+}
+
+struct oomlens_error *linesrc_skip_binary(struct linesrc *src,
+					  linesrc_judge_fn *binary,
+					  size_t block, uint64_t limit,
+					  bool *all)
+{
+	struct oomlens_error *err;
+	size_t pend = 0, n, to; /* pend: bytes at start judged binary */
+	const char *p, *nl;
+	uint64_t dummy = 0;
+
+	*all = false;
+	if (src->offset || src->lineno || !block || block > LINESRC_MAX_LINE / 2)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "linesrc_skip_binary() past the start");
+	for (;;) {
+		while (src->end - src->start < pend + block && !src->eof)
+			if ((err = fill(src)))
+				return err;
+		n = src->end - src->start - pend;
+		n = n < block ? n : block;
+		p = src->buf + src->start + pend;
+		if (!n || src->offset + pend > limit) {
+			/* binary to the end, or as far as it is worth looking */
+			skip_bytes(src, src->start + pend, &dummy);
+			src->binary_head = src->offset;
+			*all = true;
+			return NULL;
+		}
+		if (!binary((const unsigned char *)p, n))
+			break;
+		skip_bytes(src, src->start + pend, &dummy);
+		pend = n;
+	}
+	if (!pend)
+		return NULL; /* text from the start */
+	/* the text goes on after the line holding the garbage's last byte */
+	p = src->buf + src->start;
+	for (to = pend; to > 0 && !control_byte((unsigned char)p[to - 1]);)
+		to--;
+	nl = memchr(p + to, '\n', src->end - src->start - to);
+	to = nl ? (size_t)(nl - p) + 1 : pend;
+	skip_bytes(src, src->start + to, &dummy);
+	src->binary_head = src->offset;
 	return NULL;
 }
 

@@ -43,6 +43,7 @@ struct linesrc {
 	uint64_t offset; /* of buf[start] in the stream */
 	bool eof, skipping;
 	uint64_t nuls; /* NUL bytes dropped ahead of the next line */
+	uint64_t binary_head; /* bytes passed over by linesrc_skip_binary() */
 	/*
 	 * A reader that fails may point this at why (else strerror(errno)
 	 * is said); it must stay valid until the reader is called again.
@@ -102,6 +103,20 @@ linesrc_peek(struct linesrc *src, size_t want, const char **p, size_t *n);
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 linesrc_take(struct linesrc *src, size_t n, const char **p, size_t *got);
+/* True if the block p[0..n) is binary data, not text. */
+typedef bool linesrc_judge_fn(const unsigned char *p, size_t n);
+/*
+ * At the start of the stream only: pass over the blocks of `block` bytes
+ * (at most LINESRC_MAX_LINE / 2) that binary() calls binary, then the line
+ * holding the last control byte of the last one (the garbage's end): the
+ * stream goes on at the line after, line numbers and offsets exact, and
+ * src->binary_head says how many bytes were passed over. *all is true
+ * when no block that is text came before the end or `limit` bytes: then
+ * the stream is binary data and nothing more should be read. Errors: IO.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_skip_binary(struct linesrc *src, linesrc_judge_fn *binary, size_t block,
+		    uint64_t limit, bool *all);
 void linesrc_close(struct linesrc *src);
 
 #endif

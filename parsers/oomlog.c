@@ -2514,6 +2514,10 @@ parse_lines(struct linesrc *src, const char *name, const char *host,
 		err = parse_journal(log, src, &journal);
 	if (err)
 		err = oomlens_error_wrap(err, "%s", name);
+	if (!err && src->binary_head && (!range || range->head))
+		source_warn(log, src->lineno + 1,
+			    "%llu bytes of binary data before the text skipped",
+			    (unsigned long long)src->binary_head);
 	for (; !err && !journal;) {
 		/*
 		 * Quiet for two lines in a row (so that a wrapped line has had

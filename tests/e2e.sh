@@ -82,6 +82,28 @@ grep -q "skipped '$tmp/garbage': binary data, not a log" "$tmp/err" && ok || bad
 # binary input is passed over, not mined for report lines (issue 10 item 4)
 { head -c 3000 /dev/urandom; printf '\n[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n'; head -c 3000 /dev/urandom; } >"$tmp/garbage"
 expect 1 "binary garbage around a trigger line" -- "$bin" analyze "$tmp/garbage"
+# garbage before a log: the log after it is read, and the skip said
+# (issue 23 item 9): random bytes, control bytes, in a file, through a
+# pipe and inside a .gz
+for g in random control; do
+	case $g in
+	random) head -c 4096 /dev/urandom >"$tmp/head" ;;
+	control) head -c 3072 /dev/zero | tr '\0' '\1' >"$tmp/head" ;;
+	esac
+	for i in 1 2 3 4 5 6 7 8 9 10; do cat fixtures/demo/rhel7-storm.log; done >"$tmp/body"
+	cat "$tmp/head" "$tmp/body" >"$tmp/garbled.log"
+	gzip -c "$tmp/garbled.log" >"$tmp/garbled.log.gz"
+	for how in file pipe gz; do
+		case $how in
+		file) expect 0 "$g bytes before a log, $how" -- "$bin" analyze "$tmp/garbled.log" ;;
+		pipe) expect 0 "$g bytes before a log, $how" -- sh -c '"$1" analyze - <"$2"' sh "$bin" "$tmp/garbled.log" ;;
+		gz) expect 0 "$g bytes before a log, $how" -- "$bin" analyze "$tmp/garbled.log.gz" ;;
+		esac
+		[ "$(grep -c '^Incident' "$tmp/out")" = 30 ] && grep -q "warning: .*:[0-9]*: [0-9]* bytes of binary data before the text skipped" "$tmp/err" && ok ||
+			{ bad "$g bytes before a log, $how: 30 incidents and the skip said"; grep -c '^Incident' "$tmp/out"; cat "$tmp/err"; }
+	done
+done
+rm -f "$tmp/head" "$tmp/body" "$tmp/garbled.log" "$tmp/garbled.log.gz"
 expect 1 "an ELF program" -- "$bin" analyze "$bin"
 grep -q "skipped '$bin': an ELF file (a program or library), not a log" "$tmp/err" && ok || bad "an ELF program is said to be no log"
 # a log that a crash left with a run of NUL bytes at its head is still read

@@ -277,6 +277,25 @@ struct oomlens_error *linesrc_skip_binary(struct linesrc *src,
 	return NULL;
 }
 
+struct oomlens_error *linesrc_peek_all(struct linesrc *src, size_t max,
+				       const char **p, size_t *n, bool *whole)
+{
+	struct oomlens_error *err;
+	size_t avail;
+
+	if (max > LINESRC_MAX_LINE)
+		max = LINESRC_MAX_LINE;
+	/* the buffer holds more than max: one byte past it tells the end */
+	while (src->end - src->start <= max && !src->eof)
+		if ((err = fill(src)))
+			return err;
+	avail = src->end - src->start;
+	*p = src->buf + src->start;
+	*n = avail < max ? avail : max;
+	*whole = src->eof && avail <= max;
+	return NULL;
+}
+
 struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
 				   const char **p, size_t *got)
 {

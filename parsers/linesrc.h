@@ -96,6 +96,13 @@ linesrc_skip_to(struct linesrc *src, const struct scan_set *set,
 OOMLENS_MUST_CHECK struct oomlens_error *
 linesrc_peek(struct linesrc *src, size_t want, const char **p, size_t *n);
 /*
+ * linesrc_peek() of up to max bytes (at most LINESRC_MAX_LINE), and
+ * *whole says whether they are all that is left of the stream.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+linesrc_peek_all(struct linesrc *src, size_t max, const char **p, size_t *n,
+		 bool *whole);
+/*
  * Take the next n bytes whatever they hold (a binary field of a journal
  * export): *p points at *got bytes, n unless the input ends first, valid
  * until the next call; n is at most LINESRC_MAX_LINE. Line numbers count the

@@ -306,6 +306,24 @@ static bool empty_tar(const unsigned char *p, size_t n)
 	return true;
 }
 
+/*
+ * A stream read through lines whose head (n bytes) is all NUL bytes: an
+ * empty tar archive written with a record larger than the head? Read on,
+ * up to EMPTY_TAR_MAX, to see the whole stream; nothing is consumed.
+ */
+static bool empty_tar_lines(struct linesrc *lines, const unsigned char *h,
+			    size_t n)
+{
+	const char *p;
+	size_t len;
+	bool whole;
+
+	if (!empty_tar(h, n) ||
+	    linesrc_peek_all(lines, (size_t)EMPTY_TAR_MAX, &p, &len, &whole))
+		return false;
+	return whole && empty_tar((const unsigned char *)p, len);
+}
+
 /* The file at path (size bytes) is an empty tar archive. */
 static bool empty_tar_file(const char *path, int64_t size)
 {
@@ -892,7 +910,8 @@ read_stream(struct walk *w, struct archive *a, struct source_stream *s,
 		return err;
 	r.lines = &lines;
 	s->lines = &lines;
-	if (binary_head && !text_after_binary(w, &lines, s->name)) {
+	if ((binary_head && !text_after_binary(w, &lines, s->name)) ||
+	    empty_tar_lines(&lines, r.head, r.head_len)) {
 		linesrc_close(&lines);
 		*failed = r.failed;
 		return NULL;
@@ -1569,7 +1588,8 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 		struct linesrc lines;
 
 		err = linesrc_init_reader(&lines, name, stdin_lines_reader, in);
-		if (!err && binary_head && !text_after_binary(w, &lines, name)) {
+		if (!err && ((binary_head && !text_after_binary(w, &lines, name)) ||
+			     empty_tar_lines(&lines, in->head, in->len))) {
 			linesrc_close(&lines);
 			w->stats->files++;
 		} else if (!err) {

@@ -104,6 +104,23 @@ for g in random control; do
 	done
 done
 rm -f "$tmp/head" "$tmp/body" "$tmp/garbled.log" "$tmp/garbled.log.gz"
+# an empty tar archive is an empty archive, not text of NUL bytes, whatever
+# its record size and however it comes (issue 23 item 14)
+tar cf "$tmp/e1.tar" -T /dev/null
+tar cf "$tmp/e2.tar" -b 2048 -T /dev/null
+mkdir -p "$tmp/et" && cp "$tmp/e2.tar" "$tmp/et/big.tar" && cp "$tmp/e1.tar" "$tmp/et/messages"
+tar cf "$tmp/outer.tar" -C "$tmp/et" big.tar messages
+for how in e1-file e1-pipe e2-file e2-pipe outer; do
+	case $how in
+	e1-file) expect 1 "an empty tar, $how" -- "$bin" analyze "$tmp/e1.tar" ;;
+	e2-file) expect 1 "an empty tar, $how" -- "$bin" analyze "$tmp/e2.tar" ;;
+	e1-pipe) expect 1 "an empty tar, $how" -- sh -c '"$1" analyze - <"$2"' sh "$bin" "$tmp/e1.tar" ;;
+	e2-pipe) expect 1 "an empty tar, $how" -- sh -c 'cat "$2" | "$1" analyze -' sh "$bin" "$tmp/e2.tar" ;;
+	outer) expect 1 "an empty tar, $how" -- "$bin" analyze "$tmp/outer.tar" ;;
+	esac
+	[ ! -s "$tmp/err" ] && ok || { bad "an empty tar, $how: nothing to say"; cat "$tmp/err"; }
+done
+rm -rf "$tmp/e1.tar" "$tmp/e2.tar" "$tmp/et" "$tmp/outer.tar"
 expect 1 "an ELF program" -- "$bin" analyze "$bin"
 grep -q "skipped '$bin': an ELF file (a program or library), not a log" "$tmp/err" && ok || bad "an ELF program is said to be no log"
 # a log that a crash left with a run of NUL bytes at its head is still read

@@ -1923,10 +1923,15 @@ walk_path(struct walk *w, const char *path, int depth)
 	}
 	if (S_ISLNK(st.st_mode))
 		return walk_link(w, path);
+	/*
+	 * A FIFO met in a folder is not opened: nothing may ever write it,
+	 * and the walk would wait for ever (one named is read, as above).
+	 */
 	if (w->skip)
 		w->skip(w->ctx, path,
-			S_ISDIR(st.st_mode)
-				? "folders nested too deep (not read)"
+			S_ISDIR(st.st_mode) ? "folders nested too deep (not read)"
+			: S_ISFIFO(st.st_mode)
+				? "a FIFO (named pipe) inside a folder: not opened (name it on the command line to read it)"
 				: "not a regular file, folder or pipe (not read)",
 			!depth);
 	w->stats->skipped++;

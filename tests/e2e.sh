@@ -362,6 +362,17 @@ cat fixtures/demo/rhel7-storm.log >"$tmp/fifo" &
 expect 0 "ingest of a FIFO" -- "$bin" ingest --db "$tmp/fifo.db" "$tmp/fifo"
 unblock
 grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "ingest reads a FIFO"; cat "$tmp/err"; }
+# a FIFO met inside a folder is not opened (nothing may ever write it: the
+# walk would hang), as a link there is not followed; it is named as a
+# FIFO, never as "not a ... pipe" (issue 23 item 14)
+mkdir -p "$tmp/fifodir"
+mkfifo "$tmp/fifodir/messages"
+cp fixtures/demo/rhel7-storm.log "$tmp/fifodir/kern.log"
+expect 0 "a FIFO inside a folder" -- timeout 60 "$bin" ingest --db "$tmp/fifodir.db" "$tmp/fifodir"
+grep -q "skipped '$tmp/fifodir/messages': a FIFO (named pipe) inside a folder: not opened (name it on the command line to read it)" "$tmp/err" &&
+	! grep -q "not a regular file, folder or pipe" "$tmp/err" && grep -q "3 incidents: 3 new" "$tmp/err" && ok ||
+	{ bad "a FIFO inside a folder is named and passed over"; cat "$tmp/err"; }
+rm -rf "$tmp/fifodir"
 expect 0 "ingest of a symbolic link" -- "$bin" ingest --db "$tmp/link.db" "$tmp/link.log"
 grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "ingest reads a named link"; cat "$tmp/err"; }
 if command -v bash >/dev/null 2>&1; then

@@ -1505,6 +1505,7 @@ static bool probe_chunk(struct split *sp, size_t c, int fd, const char *name)
 		rr.end = sp->cut_end[c + 1];
 	if (linesrc_init_reader(&src, name, range_read, &rr))
 		return true;
+	src.finite = true; /* a range of a regular file */
 	oomlens_error_free(oomlog_parse_range(&src, name, NULL, &sink, &range));
 	linesrc_close(&src);
 	return !pr.told || pr.depends;
@@ -1608,6 +1609,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j,
 	err = linesrc_init_reader(&src, j->si->name, range_read, &rr);
 	if (!err) {
 		cc.src = &src;
+		src.finite = true; /* a range of a regular file */
 		src.lineno = sp->base[c] - 1;
 		src.offset = sp->start[c];
 		err = oomlog_parse_range(&src, j->si->name, j->si->src.host,

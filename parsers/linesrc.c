@@ -59,7 +59,9 @@ struct oomlens_error *linesrc_open(struct linesrc *src, const char *path)
 			return oomlens_error_errno(OOMLENS_ERR_IO, errno,
 						   "cannot open '%s'", path);
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st))
+		st.st_mode = 0;
+	if (S_ISDIR(st.st_mode)) {
 		if (fd != STDIN_FILENO)
 			close(fd);
 		return oomlens_error_new(OOMLENS_ERR_IO,
@@ -75,6 +77,7 @@ struct oomlens_error *linesrc_open(struct linesrc *src, const char *path)
 	src->ctx = src;
 	src->fd = fd;
 	src->own_fd = fd != STDIN_FILENO;
+	src->finite = S_ISREG(st.st_mode);
 	return NULL;
 }
 
@@ -328,7 +331,7 @@ drop_nuls(struct linesrc *src)
 	src->nuls += run;
 	src->start += run;
 	src->offset += run;
-	if (src->nuls > LINESRC_MAX_NULS)
+	if (!src->finite && src->nuls > LINESRC_MAX_NULS)
 		return oomlens_error_new(
 			OOMLENS_ERR_LIMIT,
 			"cannot read '%s': NUL bytes from byte %llu to %llu and no line in them: not a log, read no further",

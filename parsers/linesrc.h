@@ -13,8 +13,9 @@
  * bytes and invalid UTF-8 are passed through, but for a run of NUL bytes
  * at the start of a line that would make it over-long (a crashed file's
  * unwritten blocks): the run is dropped, counted in the line's `nuls`, and
- * the text after it is the line. A run of more than LINESRC_MAX_NULS bytes
- * with no line in it is an error (an endless stream of NULs).
+ * the text after it is the line. In a stream that may have no end (a pipe,
+ * a device, an archive entry: not `finite`), a run of more than
+ * LINESRC_MAX_NULS bytes with no line in it is an error (/dev/zero).
  * Line numbers are 1-based; offsets are byte offsets of the line's start.
  */
 
@@ -43,6 +44,11 @@ struct linesrc {
 	uint64_t offset; /* of buf[start] in the stream */
 	bool eof, skipping;
 	uint64_t nuls; /* NUL bytes dropped ahead of the next line */
+	/*
+	 * The stream ends (a regular file; linesrc_open() sets it, a reader
+	 * of a file's bytes may): a run of NUL bytes is not bounded.
+	 */
+	bool finite;
 	uint64_t binary_head; /* bytes passed over by linesrc_skip_binary() */
 	/*
 	 * A reader that fails may point this at why (else strerror(errno)
@@ -74,7 +80,7 @@ linesrc_init_reader(struct linesrc *src, const char *name,
 /*
  * The next line into *line; *got is false at the end of input.
  * Errors: IO, naming the file and the byte offset; LIMIT, a run of NUL
- * bytes over LINESRC_MAX_NULS.
+ * bytes over LINESRC_MAX_NULS in a stream that is not finite.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 linesrc_next(struct linesrc *src, struct line *line, bool *got);

@@ -138,6 +138,12 @@ rm -f "$tmp/nulrun"
 # (issue 23 item 11)
 expect 2 "NUL bytes without end on standard input" -- timeout 60 "$bin" analyze - </dev/zero
 grep -q "^oomlens analyze: .*<stdin>.*NUL bytes from byte 0 to" "$tmp/err" && ok || { bad "endless NUL bytes: the error says why"; cat "$tmp/err"; }
+# but a file ends: a long run of NUL bytes at its end is no error, and the
+# incident before it is whole
+{ cat fixtures/demo/rhel7-storm.log; head -c 70000000 /dev/zero; } >"$tmp/nultail"
+expect 0 "a file with 70 MB of NUL bytes at its end" -- "$bin" analyze "$tmp/nultail"
+[ "$(grep -c '^Incident' "$tmp/out")" = 3 ] && ok || { bad "a long NUL tail: 3 incidents"; cat "$tmp/err"; }
+rm -f "$tmp/nultail"
 printf 'a\0b\0[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\0\n' >"$tmp/nul"
 expect 0 "NUL bytes" -- "$bin" analyze --format json "$tmp/nul"
 grep -q "warning: $tmp/nul:1: 1 NUL bytes between two lines: read as a line break" "$tmp/err" && ok || { bad "NUL bytes: a warning names the file and line"; cat "$tmp/err"; }

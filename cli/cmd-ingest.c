@@ -160,6 +160,8 @@ struct source_info {
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
 	bool capped_here; /* its warnings come uncapped: the writer caps */
+	/* binary data at its start that the walk passed over (source.h) */
+	uint64_t binary_head;
 	/*
 	 * false while its content is hashed, its jobs already running: the
 	 * writer stores nothing of it until it is known to be new (else its
@@ -562,6 +564,7 @@ static struct source_info *source_info_new(const struct db_source *src,
 	si->src.host = dup_or_null(src->host, &failed);
 	si->name = dup_or_null(name, &failed);
 	if (s) {
+		si->binary_head = s->lines ? s->lines->binary_head : 0;
 		si->stamp.ref_time = s->ref_time;
 		si->stamp.host_source = dup_or_null(s->host_source, &failed);
 	}
@@ -1636,8 +1639,21 @@ static OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j)
 	err = linesrc_open(&src, j->si->src.path);
 	if (err)
 		return err;
-	err = oomlog_parse_lines(&src, j->si->name, j->si->src.host, &sink,
-				 NULL);
+	/* the binary data the walk passed over, passed over again */
+	for (uint64_t left = j->si->binary_head; left && !err;) {
+		const char *p;
+		size_t got;
+
+		err = linesrc_take(&src,
+				   left < LINESRC_MAX_LINE ? (size_t)left
+							   : LINESRC_MAX_LINE,
+				   &p, &got);
+		left = got ? left - got : 0;
+	}
+	src.binary_head = j->si->binary_head;
+	if (!err)
+		err = oomlog_parse_lines(&src, j->si->name, j->si->src.host,
+					 &sink, NULL);
 	linesrc_close(&src);
 	return err;
 }
@@ -2187,6 +2203,8 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	bool done = false;
 
 	*handled = false;
+	if (s->lines && s->lines->binary_head)
+		return NULL; /* one job, which passes the binary data over */
 	ps.sp = split_plan(g, src->path, s->size);
 	if (!ps.sp)
 		return NULL;

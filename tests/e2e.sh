@@ -93,17 +93,22 @@ for g in random control; do
 	for i in 1 2 3 4 5 6 7 8 9 10; do cat fixtures/demo/rhel7-storm.log; done >"$tmp/body"
 	cat "$tmp/head" "$tmp/body" >"$tmp/garbled.log"
 	gzip -c "$tmp/garbled.log" >"$tmp/garbled.log.gz"
-	for how in file pipe gz; do
+	for how in file pipe gz ingest split; do
+		rm -f "$tmp/garbled.db"*
 		case $how in
 		file) expect 0 "$g bytes before a log, $how" -- "$bin" analyze "$tmp/garbled.log" ;;
 		pipe) expect 0 "$g bytes before a log, $how" -- sh -c '"$1" analyze - <"$2"' sh "$bin" "$tmp/garbled.log" ;;
 		gz) expect 0 "$g bytes before a log, $how" -- "$bin" analyze "$tmp/garbled.log.gz" ;;
+		# a worker reads the file again, and does not split it
+		ingest) expect 0 "$g bytes before a log, $how" -- "$bin" ingest -j2 --db "$tmp/garbled.db" "$tmp/garbled.log" ;;
+		split) OOMLENS_SPLIT_BYTES=8192 expect 0 "$g bytes before a log, $how" -- "$bin" ingest -j2 --db "$tmp/garbled.db" "$tmp/garbled.log" ;;
 		esac
+		case $how in ingest | split) grep -q "30 incidents: 3 new" "$tmp/err" && seq 30 | sed 's/.*/Incident/' >"$tmp/out" ;; esac
 		[ "$(grep -c '^Incident' "$tmp/out")" = 30 ] && grep -q "warning: .*:[0-9]*: [0-9]* bytes of binary data before the text skipped" "$tmp/err" && ok ||
 			{ bad "$g bytes before a log, $how: 30 incidents and the skip said"; grep -c '^Incident' "$tmp/out"; cat "$tmp/err"; }
 	done
 done
-rm -f "$tmp/head" "$tmp/body" "$tmp/garbled.log" "$tmp/garbled.log.gz"
+rm -f "$tmp/head" "$tmp/body" "$tmp/garbled.log" "$tmp/garbled.log.gz" "$tmp/garbled.db"*
 # an empty tar archive is an empty archive, not text of NUL bytes, whatever
 # its record size and however it comes (issue 23 item 14)
 tar cf "$tmp/e1.tar" -T /dev/null

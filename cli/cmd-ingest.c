@@ -160,6 +160,8 @@ struct source_info {
 	const struct dump_state *dump; /* the vmcore being stored, or NULL */
 	const char *dump_path;
 	bool capped_here; /* its warnings come uncapped: the writer caps */
+	/* binary data at its start that the walk passed over (source.h) */
+	uint64_t binary_head;
 	/*
 	 * false while its content is hashed, its jobs already running: the
 	 * writer stores nothing of it until it is known to be new (else its
@@ -562,6 +564,7 @@ static struct source_info *source_info_new(const struct db_source *src,
 	si->src.host = dup_or_null(src->host, &failed);
 	si->name = dup_or_null(name, &failed);
 	if (s) {
+		si->binary_head = s->lines ? s->lines->binary_head : 0;
 		si->stamp.ref_time = s->ref_time;
 		si->stamp.host_source = dup_or_null(s->host_source, &failed);
 	}
@@ -1505,6 +1508,7 @@ static bool probe_chunk(struct split *sp, size_t c, int fd, const char *name)
 		rr.end = sp->cut_end[c + 1];
 	if (linesrc_init_reader(&src, name, range_read, &rr))
 		return true;
+	src.finite = true; /* a range of a regular file */
 	oomlens_error_free(oomlog_parse_range(&src, name, NULL, &sink, &range));
 	linesrc_close(&src);
 	return !pr.told || pr.depends;
@@ -1608,6 +1612,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j,
 	err = linesrc_init_reader(&src, j->si->name, range_read, &rr);
 	if (!err) {
 		cc.src = &src;
+		src.finite = true; /* a range of a regular file */
 		src.lineno = sp->base[c] - 1;
 		src.offset = sp->start[c];
 		err = oomlog_parse_range(&src, j->si->name, j->si->src.host,
@@ -1634,8 +1639,21 @@ static OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j)
 	err = linesrc_open(&src, j->si->src.path);
 	if (err)
 		return err;
-	err = oomlog_parse_lines(&src, j->si->name, j->si->src.host, &sink,
-				 NULL);
+	/* the binary data the walk passed over, passed over again */
+	for (uint64_t left = j->si->binary_head; left && !err;) {
+		const char *p;
+		size_t got;
+
+		err = linesrc_take(&src,
+				   left < LINESRC_MAX_LINE ? (size_t)left
+							   : LINESRC_MAX_LINE,
+				   &p, &got);
+		left = got ? left - got : 0;
+	}
+	src.binary_head = j->si->binary_head;
+	if (!err)
+		err = oomlog_parse_lines(&src, j->si->name, j->si->src.host,
+					 &sink, NULL);
 	linesrc_close(&src);
 	return err;
 }
@@ -2185,6 +2203,8 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	bool done = false;
 
 	*handled = false;
+	if (s->lines && s->lines->binary_head)
+		return NULL; /* one job, which passes the binary data over */
 	ps.sp = split_plan(g, src->path, s->size);
 	if (!ps.sp)
 		return NULL;
@@ -2475,11 +2495,43 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	return err;
 }
 
+/*
+ * The files of the store itself (db/db.h: DB, its WAL and shared memory
+ * files, the PATH-writer lock file, a rollback journal), told by device
+ * and inode so that any name of them matches: "ingest ." in the folder
+ * that holds the database must not read them as sources.
+ */
+static bool store_file(const struct ingest *g, const char *path)
+{
+	static const char *const suffixes[] = {"", "-wal", "-shm", "-writer",
+					       "-journal"};
+	struct stat st, own;
+	char name[4096];
+
+	if (!strcmp(g->db_path, ":memory:") || stat(path, &st))
+		return false;
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		int n = snprintf(name, sizeof(name), "%s%s", g->db_path,
+				 suffixes[i]);
+
+		if (n > 0 && (size_t)n < sizeof(name) && !stat(name, &own) &&
+		    own.st_dev == st.st_dev && own.st_ino == st.st_ino)
+			return true;
+	}
+	return false;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_file(void *ctx, const char *path, bool *claimed)
 {
 	struct ingest *g = ctx;
 
+	if (store_file(g, path)) {
+		on_skip(g, path, "a file of the database being written (--db)",
+			false);
+		*claimed = true;
+		return NULL;
+	}
 	*claimed = kcore_sniff(path);
 	return *claimed ? ingest_vmcore(g, path) : NULL;
 }

@@ -118,6 +118,16 @@ size_t text_fit(const char *s, size_t n, size_t cols, size_t *width)
 }
 
 /*
+ * The bidi embeddings and overrides (U+202A-202E) and isolates
+ * (U+2066-2069): they reorder the text after them, so that a name shows
+ * as another ("x\u202edmetsys" as "xsystemd").
+ */
+static bool is_bidi_control(uint32_t c)
+{
+	return (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+}
+
+/*
  * The character at p: *len bytes that pass as they are (returns 0), or
  * *len bytes replaced by the escape written to out (returns its length).
  */
@@ -132,9 +142,12 @@ static size_t escape_one(const unsigned char *p, size_t n, size_t *len,
 		/* not UTF-8: the byte, in hex */
 		*len = 1;
 		cp = p[0];
-	} else if (cp >= 0x80 && cp <= 0x9f) {
-		memcpy(out, "\\u00", 4);
-		out[4] = hex[cp >> 4];
+	} else if ((cp >= 0x80 && cp <= 0x9f) || is_bidi_control(cp)) {
+		out[0] = '\\';
+		out[1] = 'u';
+		out[2] = hex[cp >> 12];
+		out[3] = hex[(cp >> 8) & 15];
+		out[4] = hex[(cp >> 4) & 15];
 		out[5] = hex[cp & 15];
 		return 6;
 	} else if (cp >= 0x20 && cp != 0x7f && cp != '\\') {

@@ -7,10 +7,12 @@
  * file and archive member names, log lines, a dump's release string) may
  * hold bytes a terminal obeys: ESC starting a CSI or OSC sequence, BEL,
  * backspace, carriage return, C1 controls. Every text output passes them
- * through here, on a terminal or not:
+ * through here, on a terminal or not (text, HTML and CSV alike):
  *
  *	C0 controls and DEL (U+0000-U+001F, U+007F)   \x1b, \x07, \x7f
  *	C1 controls written as UTF-8 (U+0080-U+009F)  \u009b
+ *	bidi embeddings, overrides, isolates          \u202e, \u2066
+ *	  (U+202A-U+202E, U+2066-U+2069)
  *	bytes that are not UTF-8 (raw C1 0x80-0x9f)   \x9b, \xff
  *	the backslash itself                           \\
  *

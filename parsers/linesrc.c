@@ -59,7 +59,9 @@ struct oomlens_error *linesrc_open(struct linesrc *src, const char *path)
 			return oomlens_error_errno(OOMLENS_ERR_IO, errno,
 						   "cannot open '%s'", path);
 	}
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+	if (fstat(fd, &st))
+		st.st_mode = 0;
+	if (S_ISDIR(st.st_mode)) {
 		if (fd != STDIN_FILENO)
 			close(fd);
 		return oomlens_error_new(OOMLENS_ERR_IO,
@@ -75,6 +77,7 @@ struct oomlens_error *linesrc_open(struct linesrc *src, const char *path)
 	src->ctx = src;
 	src->fd = fd;
 	src->own_fd = fd != STDIN_FILENO;
+	src->finite = S_ISREG(st.st_mode);
 	return NULL;
 }
 
@@ -122,11 +125,13 @@ static void emit(struct linesrc *src, struct line *line, size_t len,
 	line->lineno = ++src->lineno;
 	line->offset = src->offset;
 	line->cut = cut;
+	line->nuls = src->nuls;
+	src->nuls = 0;
 	src->start += consumed;
 	src->offset += consumed;
 }
 
-/* Pass over [start, to): whole lines, so `to` follows a '\n'. */
+/* Pass over [start, to): the line after it is numbered on. */
 static void skip_bytes(struct linesrc *src, size_t to, uint64_t *skipped)
 {
 	size_t lines =
@@ -222,6 +227,78 @@ struct oomlens_error *linesrc_peek(struct linesrc *src, size_t want,
 	return NULL;
 }
 
+/* A control byte no log line has (as source.c judges binary data). */
+static bool control_byte(unsigned char c)
+{
+	return (c && c < 0x20 && (c < '\t' || c > '\r') && c != 0x1b) ||
+	       c == 0x7f;
+}
+
+struct oomlens_error *linesrc_skip_binary(struct linesrc *src,
+					  linesrc_judge_fn *binary,
+					  size_t block, uint64_t limit,
+					  bool *all)
+{
+	struct oomlens_error *err;
+	size_t pend = 0, n, to; /* pend: bytes at start judged binary */
+	const char *p, *nl;
+	uint64_t dummy = 0;
+
+	*all = false;
+	if (src->offset || src->lineno || !block || block > LINESRC_MAX_LINE / 2)
+		return oomlens_error_new(OOMLENS_ERR_USAGE,
+					 "linesrc_skip_binary() past the start");
+	for (;;) {
+		while (src->end - src->start < pend + block && !src->eof)
+			if ((err = fill(src)))
+				return err;
+		n = src->end - src->start - pend;
+		n = n < block ? n : block;
+		p = src->buf + src->start + pend;
+		if (!n || src->offset + pend > limit) {
+			/* binary to the end, or as far as it is worth looking */
+			skip_bytes(src, src->start + pend, &dummy);
+			src->binary_head = src->offset;
+			*all = true;
+			return NULL;
+		}
+		if (!binary((const unsigned char *)p, n))
+			break;
+		skip_bytes(src, src->start + pend, &dummy);
+		pend = n;
+	}
+	if (!pend)
+		return NULL; /* text from the start */
+	/* the text goes on after the line holding the garbage's last byte */
+	p = src->buf + src->start;
+	for (to = pend; to > 0 && !control_byte((unsigned char)p[to - 1]);)
+		to--;
+	nl = memchr(p + to, '\n', src->end - src->start - to);
+	to = nl ? (size_t)(nl - p) + 1 : pend;
+	skip_bytes(src, src->start + to, &dummy);
+	src->binary_head = src->offset;
+	return NULL;
+}
+
+struct oomlens_error *linesrc_peek_all(struct linesrc *src, size_t max,
+				       const char **p, size_t *n, bool *whole)
+{
+	struct oomlens_error *err;
+	size_t avail;
+
+	if (max > LINESRC_MAX_LINE)
+		max = LINESRC_MAX_LINE;
+	/* the buffer holds more than max: one byte past it tells the end */
+	while (src->end - src->start <= max && !src->eof)
+		if ((err = fill(src)))
+			return err;
+	avail = src->end - src->start;
+	*p = src->buf + src->start;
+	*n = avail < max ? avail : max;
+	*whole = src->eof && avail <= max;
+	return NULL;
+}
+
 struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
 				   const char **p, size_t *got)
 {
@@ -235,6 +312,32 @@ struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
 	src->lineno += scan_count_newlines(*p, *got);
 	src->start += *got;
 	src->offset += *got;
+	return NULL;
+}
+
+/*
+ * A line over-long for the NUL bytes at its start: drop the run (as far as
+ * it is read), so that the text after it is read as the line.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+drop_nuls(struct linesrc *src)
+{
+	const char *p = src->buf + src->start, *end = src->buf + src->end;
+	size_t run;
+
+	while (p < end && !*p)
+		p++;
+	run = (size_t)(p - (src->buf + src->start));
+	src->nuls += run;
+	src->start += run;
+	src->offset += run;
+	if (!src->finite && src->nuls > LINESRC_MAX_NULS)
+		return oomlens_error_new(
+			OOMLENS_ERR_LIMIT,
+			"cannot read '%s': NUL bytes from byte %llu to %llu and no line in them: not a log, read no further",
+			src->name,
+			(unsigned long long)(src->offset - src->nuls),
+			(unsigned long long)src->offset);
 	return NULL;
 }
 
@@ -264,11 +367,24 @@ struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 			scanned = 0;
 			continue;
 		}
+		if (src->nuls && avail && !*base) {
+			/* the rest of a run being dropped */
+			if ((err = drop_nuls(src)))
+				return err;
+			scanned = 0;
+			continue;
+		}
 		if (nl && (size_t)(nl - base) <= LINESRC_MAX_LINE) {
 			emit(src, line, (size_t)(nl - base),
 			     (size_t)(nl - base) + 1, false);
 			*got = true;
 			return NULL;
+		}
+		if (avail >= LINESRC_MAX_LINE && !*base) {
+			if ((err = drop_nuls(src)))
+				return err;
+			scanned = 0;
+			continue;
 		}
 		if (avail >= LINESRC_MAX_LINE) {
 			/* lines that end in CR alone: end this one at its last */
@@ -288,7 +404,7 @@ struct oomlens_error *linesrc_next(struct linesrc *src, struct line *line,
 			return NULL;
 		}
 		if (src->eof) {
-			if (!avail)
+			if (!avail && !src->nuls)
 				break;
 			emit(src, line, avail, avail, false);
 			*got = true;

@@ -2514,6 +2514,10 @@ parse_lines(struct linesrc *src, const char *name, const char *host,
 		err = parse_journal(log, src, &journal);
 	if (err)
 		err = oomlens_error_wrap(err, "%s", name);
+	if (!err && src->binary_head && (!range || range->head))
+		source_warn(log, src->lineno + 1,
+			    "%llu bytes of binary data before the text skipped",
+			    (unsigned long long)src->binary_head);
 	for (; !err && !journal;) {
 		/*
 		 * Quiet for two lines in a row (so that a wrapped line has had
@@ -2539,6 +2543,11 @@ parse_lines(struct linesrc *src, const char *name, const char *host,
 				break;
 			continue;
 		}
+		if (line.nuls)
+			source_warn(
+				log, line.lineno,
+				"%llu NUL bytes before the text dropped (a file's unwritten tail after a crash?)",
+				(unsigned long long)line.nuls);
 		cut += line.cut;
 		if (line.cut)
 			source_warn(

@@ -37,6 +37,11 @@
  * seen whole.
  */
 #define HEAD_BYTES ((size_t)16384)
+/*
+ * Binary data before a log is looked past this far: a stream that holds
+ * no text block in its first BINARY_LOOK bytes is binary data.
+ */
+#define BINARY_LOOK ((uint64_t)64 << 20)
 /* An empty tar file on disk is told up to this size (tar -b 2048). */
 #define EMPTY_TAR_MAX ((int64_t)1 << 20)
 #define MAX_DEPTH 64
@@ -179,11 +184,13 @@ static bool looks_binary(const unsigned char *h, size_t n)
  * something passed over (a program, a database, binary data).
  */
 static bool not_a_log(const unsigned char *h, size_t n, const char *name,
-		      bool in_file, char *why, size_t cap, bool *failed)
+		      bool in_file, char *why, size_t cap, bool *failed,
+		      bool *binary)
 {
 	const char *dump = dump_kind(h, n);
 
 	*failed = true;
+	*binary = false;
 	if (dump && in_file) {
 		snprintf(
 			why, cap,
@@ -215,26 +222,66 @@ static bool not_a_log(const unsigned char *h, size_t n, const char *name,
 		snprintf(why, cap, "an SQLite database, not a log");
 	else if (n >= 8 && !memcmp(h, "LPKSHHRH", 8))
 		return false; /* a binary journal: parsers/journal.h reads it */
-	else if (looks_binary(h, n))
+	else if ((*binary = looks_binary(h, n)))
 		snprintf(why, cap, "binary data, not a log");
 	else
 		return false;
 	return true;
 }
 
-/* not_a_log(), and if so the input is skipped with the reason. */
+/*
+ * not_a_log(), and if so the input is skipped with the reason; but with
+ * binary_head, a head of binary data only sets *binary_head: the caller
+ * looks further (text_after_binary()).
+ */
 static bool skip_not_a_log(struct walk *w, const unsigned char *h, size_t n,
-			   const char *name, bool in_file)
+			   const char *name, bool in_file, bool *binary_head)
 {
 	char why[256];
-	bool failed;
+	bool failed, binary;
 
-	if (!not_a_log(h, n, name, in_file, why, sizeof(why), &failed))
+	if (!not_a_log(h, n, name, in_file, why, sizeof(why), &failed,
+		       &binary))
 		return false;
+	if (binary && binary_head) {
+		*binary_head = true;
+		return false;
+	}
 	if (w->skip)
 		w->skip(w->ctx, name, why, failed);
 	w->stats->skipped++;
 	return true;
+}
+
+/* linesrc_judge_fn for looks_binary(). */
+static bool binary_block(const unsigned char *p, size_t n)
+{
+	return looks_binary(p, n);
+}
+
+/*
+ * A stream whose head is binary data: garbage before a log? Its blocks of
+ * SNIFF_BYTES are judged one by one, up to BINARY_LOOK bytes, and the log
+ * after the binary ones is read (the parser says how much was skipped).
+ * False, and the stream skipped as binary data, when no text comes.
+ */
+static bool text_after_binary(struct walk *w, struct linesrc *lines,
+			      const char *name)
+{
+	struct oomlens_error *err;
+	bool all;
+
+	err = linesrc_skip_binary(lines, binary_block, SNIFF_BYTES, BINARY_LOOK,
+				  &all);
+	if (!err && !all)
+		return true;
+	if (w->skip)
+		w->skip(w->ctx, name,
+			err ? err->message : "binary data, not a log",
+			err != NULL);
+	w->stats->skipped++;
+	oomlens_error_free(err);
+	return false;
 }
 
 /* The bytes of a head judged by not_a_log(). */
@@ -257,6 +304,24 @@ static bool empty_tar(const unsigned char *p, size_t n)
 		if (p[i])
 			return false;
 	return true;
+}
+
+/*
+ * A stream read through lines whose head (n bytes) is all NUL bytes: an
+ * empty tar archive written with a record larger than the head? Read on,
+ * up to EMPTY_TAR_MAX, to see the whole stream; nothing is consumed.
+ */
+static bool empty_tar_lines(struct linesrc *lines, const unsigned char *h,
+			    size_t n)
+{
+	const char *p;
+	size_t len;
+	bool whole;
+
+	if (!empty_tar(h, n) ||
+	    linesrc_peek_all(lines, (size_t)EMPTY_TAR_MAX, &p, &len, &whole))
+		return false;
+	return whole && empty_tar((const unsigned char *)p, len);
 }
 
 /* The file at path (size bytes) is an empty tar archive. */
@@ -816,6 +881,7 @@ read_stream(struct walk *w, struct archive *a, struct source_stream *s,
 		.a = a, .file_size = lv->size, .floor = inflate_floor()};
 	struct oomlens_error *err;
 	struct linesrc lines;
+	bool binary_head = false;
 
 	*failed = false;
 	while (r.head_len < sizeof(r.head)) {
@@ -836,14 +902,20 @@ read_stream(struct walk *w, struct archive *a, struct source_stream *s,
 	if (!r.head_errno && r.head_len < sizeof(r.head) &&
 	    !dump_name(s->name) && empty_tar(r.head, r.head_len))
 		return NULL;
-	if (!r.head_errno &&
-	    skip_not_a_log(w, r.head, sniffed(r.head_len), s->name, false))
+	if (!r.head_errno && skip_not_a_log(w, r.head, sniffed(r.head_len),
+					    s->name, false, &binary_head))
 		return NULL;
 	err = linesrc_init_reader(&lines, s->name, peeked_reader, &r);
 	if (err)
 		return err;
 	r.lines = &lines;
 	s->lines = &lines;
+	if ((binary_head && !text_after_binary(w, &lines, s->name)) ||
+	    empty_tar_lines(&lines, r.head, r.head_len)) {
+		linesrc_close(&lines);
+		*failed = r.failed;
+		return NULL;
+	}
 	w->stats->streams++;
 	err = w->fn(w->ctx, s);
 	linesrc_close(&lines);
@@ -1242,10 +1314,12 @@ walk_plain(struct walk *w, const char *path, int64_t size, int64_t mtime)
 	unsigned char head[SNIFF_BYTES];
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	ssize_t got = fd < 0 ? -1 : pread(fd, head, sizeof(head), 0);
+	bool binary_head = false;
 
 	if (fd >= 0)
 		close(fd);
-	if (got > 0 && skip_not_a_log(w, head, (size_t)got, path, true)) {
+	if (got > 0 &&
+	    skip_not_a_log(w, head, (size_t)got, path, true, &binary_head)) {
 		w->stats->files++;
 		return NULL;
 	}
@@ -1257,6 +1331,11 @@ walk_plain(struct walk *w, const char *path, int64_t size, int64_t mtime)
 			w->skip(w->ctx, path, err->message, true);
 		w->stats->skipped++;
 		oomlens_error_free(err);
+		return NULL;
+	}
+	if (binary_head && !text_after_binary(w, &lines, path)) {
+		linesrc_close(&lines);
+		w->stats->files++;
 		return NULL;
 	}
 	w->stats->files++;
@@ -1293,7 +1372,8 @@ static void skip_entry(struct walk *w, struct archive *a, const char *name)
 			break;
 		len += (size_t)got;
 	}
-	if (!dump_kind(head, len) || !skip_not_a_log(w, head, len, name, false))
+	if (!dump_kind(head, len) ||
+	    !skip_not_a_log(w, head, len, name, false, NULL))
 		w->stats->skipped++;
 }
 
@@ -1475,6 +1555,7 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 {
 	struct stdin_ahead *in = calloc(1, sizeof(*in));
 	struct oomlens_error *err = NULL;
+	bool binary_head = false;
 	ssize_t r = 1;
 
 	if (!in)
@@ -1499,14 +1580,19 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 		w->ahead = in;
 		err = walk_file(w, path, -1, 0);
 		w->ahead = NULL;
-	} else if (skip_not_a_log(w, in->head, sniffed(in->len), name, false)) {
+	} else if (skip_not_a_log(w, in->head, sniffed(in->len), name, false,
+				  &binary_head)) {
 		w->stats->files++;
 	} else {
 		struct source_stream s = {0};
 		struct linesrc lines;
 
 		err = linesrc_init_reader(&lines, name, stdin_lines_reader, in);
-		if (!err) {
+		if (!err && ((binary_head && !text_after_binary(w, &lines, name)) ||
+			     empty_tar_lines(&lines, in->head, in->len))) {
+			linesrc_close(&lines);
+			w->stats->files++;
+		} else if (!err) {
 			w->stats->files++;
 			w->stats->streams++;
 			s.name = name;
@@ -1837,10 +1923,15 @@ walk_path(struct walk *w, const char *path, int depth)
 	}
 	if (S_ISLNK(st.st_mode))
 		return walk_link(w, path);
+	/*
+	 * A FIFO met in a folder is not opened: nothing may ever write it,
+	 * and the walk would wait for ever (one named is read, as above).
+	 */
 	if (w->skip)
 		w->skip(w->ctx, path,
-			S_ISDIR(st.st_mode)
-				? "folders nested too deep (not read)"
+			S_ISDIR(st.st_mode) ? "folders nested too deep (not read)"
+			: S_ISFIFO(st.st_mode)
+				? "a FIFO (named pipe) inside a folder: not opened (name it on the command line to read it)"
 				: "not a regular file, folder or pipe (not read)",
 			!depth);
 	w->stats->skipped++;

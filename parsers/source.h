@@ -14,8 +14,8 @@
  * directory is followed only where it stays inside the directory named and
  * leads to a file the walk would not read by its own name (a kernel log of
  * an unpacked sosreport linked from a name it reads); links out of it, or
- * round a loop, are said and not followed; FIFOs and devices there are
- * skipped.
+ * round a loop, are said and not followed; FIFOs (said as FIFOs: nothing
+ * may ever write them) and devices there are skipped.
  * Inside an archive only entries that look like kernel logs are read:
  * messages*, kern.log*, syslog*, dmesg*, journal exports (journal*, *.json,
  * *.export: their content tells the format) and *.log

@@ -611,9 +611,12 @@ struct oomlens_error *render_text_wrapped(struct strbuf *out, const char *s,
 		size_t len = eol ? (size_t)(eol - s) : (size_t)(end - s);
 		size_t avail = TEXT_COLUMNS;
 
-		while (text_width(s, len) > avail) {
+		/* (text_fit() stops at avail: linear in the line's length) */
+		for (;;) {
 			size_t fit = text_fit(s, len, avail, NULL), cut = fit;
 
+			if (fit == len)
+				break;
 			while (cut > 0 && s[cut] != ' ')
 				cut--;
 			if (cut == 0)

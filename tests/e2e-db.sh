@@ -168,3 +168,22 @@ if [ -s "$dense" ] && command -v sqlite3 >/dev/null 2>&1; then
 	expect 0 "file order: ingest 1200 reports" -- "$bin" ingest --db "$tmp/o.db" "$dense"
 	[ "$(sqlite3 "$tmp/o.db" "SELECT count(*) FROM incidents a JOIN incidents b ON b.id = a.id + 1 WHERE b.first_line > a.first_line")" = 1199 ] && ok || bad "file order: ids follow the lines"
 fi
+
+# ingest of the folder that holds the database: the store's own files
+# (DB, DB-wal, DB-shm, DB-writer) are not sources (issue 23 item 16)
+own=$tmp/own
+mkdir -p "$own"
+cp fixtures/demo/rhel7-storm.log "$own/messages"
+case $bin in /*) absbin=$bin ;; *) absbin=$PWD/$bin ;; esac
+for run in 1 2; do
+	expect 0 "ingest . beside its database, run $run" -- sh -c 'cd "$1" && exec "$2" ingest --db oomlens.db .' sh "$own" "$absbin"
+	grep -q "warning" "$tmp/err" && { bad "ingest . run $run: no warning about the store's files"; cat "$tmp/err"; } || ok
+	for f in oomlens.db oomlens.db-wal oomlens.db-shm oomlens.db-writer; do
+		grep -q "skipped './$f': .*binary\|skipped './$f': an SQLite" "$tmp/err" && { bad "ingest . run $run: $f judged as input"; cat "$tmp/err"; } || ok
+	done
+done
+grep -q "oomlens.db: 0 sources read.* 1 already ingested" "$tmp/err" && ok || { bad "ingest . twice: only the log is a source"; cat "$tmp/err"; }
+if command -v sqlite3 >/dev/null 2>&1; then
+	[ "$(sqlite3 "$own/oomlens.db" "SELECT group_concat(path) FROM sources")" = "./messages" ] && ok ||
+		{ bad "ingest .: the store's files stored as sources"; sqlite3 "$own/oomlens.db" "SELECT path FROM sources"; }
+fi

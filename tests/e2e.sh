@@ -82,11 +82,73 @@ grep -q "skipped '$tmp/garbage': binary data, not a log" "$tmp/err" && ok || bad
 # binary input is passed over, not mined for report lines (issue 10 item 4)
 { head -c 3000 /dev/urandom; printf '\n[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n'; head -c 3000 /dev/urandom; } >"$tmp/garbage"
 expect 1 "binary garbage around a trigger line" -- "$bin" analyze "$tmp/garbage"
+# garbage before a log: the log after it is read, and the skip said
+# (issue 23 item 9): random bytes, control bytes, in a file, through a
+# pipe and inside a .gz
+for g in random control; do
+	case $g in
+	random) head -c 4096 /dev/urandom >"$tmp/head" ;;
+	control) head -c 3072 /dev/zero | tr '\0' '\1' >"$tmp/head" ;;
+	esac
+	for i in 1 2 3 4 5 6 7 8 9 10; do cat fixtures/demo/rhel7-storm.log; done >"$tmp/body"
+	cat "$tmp/head" "$tmp/body" >"$tmp/garbled.log"
+	gzip -c "$tmp/garbled.log" >"$tmp/garbled.log.gz"
+	for how in file pipe gz ingest split; do
+		rm -f "$tmp/garbled.db"*
+		case $how in
+		file) expect 0 "$g bytes before a log, $how" -- "$bin" analyze "$tmp/garbled.log" ;;
+		pipe) expect 0 "$g bytes before a log, $how" -- sh -c '"$1" analyze - <"$2"' sh "$bin" "$tmp/garbled.log" ;;
+		gz) expect 0 "$g bytes before a log, $how" -- "$bin" analyze "$tmp/garbled.log.gz" ;;
+		# a worker reads the file again, and does not split it
+		ingest) expect 0 "$g bytes before a log, $how" -- "$bin" ingest -j2 --db "$tmp/garbled.db" "$tmp/garbled.log" ;;
+		split) OOMLENS_SPLIT_BYTES=8192 expect 0 "$g bytes before a log, $how" -- "$bin" ingest -j2 --db "$tmp/garbled.db" "$tmp/garbled.log" ;;
+		esac
+		case $how in ingest | split) grep -q "30 incidents: 3 new" "$tmp/err" && seq 30 | sed 's/.*/Incident/' >"$tmp/out" ;; esac
+		[ "$(grep -c '^Incident' "$tmp/out")" = 30 ] && grep -q "warning: .*:[0-9]*: [0-9]* bytes of binary data before the text skipped" "$tmp/err" && ok ||
+			{ bad "$g bytes before a log, $how: 30 incidents and the skip said"; grep -c '^Incident' "$tmp/out"; cat "$tmp/err"; }
+	done
+done
+rm -f "$tmp/head" "$tmp/body" "$tmp/garbled.log" "$tmp/garbled.log.gz" "$tmp/garbled.db"*
+# an empty tar archive is an empty archive, not text of NUL bytes, whatever
+# its record size and however it comes (issue 23 item 14)
+tar cf "$tmp/e1.tar" -T /dev/null
+tar cf "$tmp/e2.tar" -b 2048 -T /dev/null
+mkdir -p "$tmp/et" && cp "$tmp/e2.tar" "$tmp/et/big.tar" && cp "$tmp/e1.tar" "$tmp/et/messages"
+tar cf "$tmp/outer.tar" -C "$tmp/et" big.tar messages
+for how in e1-file e1-pipe e2-file e2-pipe outer; do
+	case $how in
+	e1-file) expect 1 "an empty tar, $how" -- "$bin" analyze "$tmp/e1.tar" ;;
+	e2-file) expect 1 "an empty tar, $how" -- "$bin" analyze "$tmp/e2.tar" ;;
+	e1-pipe) expect 1 "an empty tar, $how" -- sh -c '"$1" analyze - <"$2"' sh "$bin" "$tmp/e1.tar" ;;
+	e2-pipe) expect 1 "an empty tar, $how" -- sh -c 'cat "$2" | "$1" analyze -' sh "$bin" "$tmp/e2.tar" ;;
+	outer) expect 1 "an empty tar, $how" -- "$bin" analyze "$tmp/outer.tar" ;;
+	esac
+	[ ! -s "$tmp/err" ] && ok || { bad "an empty tar, $how: nothing to say"; cat "$tmp/err"; }
+done
+rm -rf "$tmp/e1.tar" "$tmp/e2.tar" "$tmp/et" "$tmp/outer.tar"
 expect 1 "an ELF program" -- "$bin" analyze "$bin"
 grep -q "skipped '$bin': an ELF file (a program or library), not a log" "$tmp/err" && ok || bad "an ELF program is said to be no log"
 # a log that a crash left with a run of NUL bytes at its head is still read
 { head -c 8192 /dev/zero; cat fixtures/demo/rhel7-storm.log; } >"$tmp/nulhead"
 expect 0 "NUL bytes before a log" -- "$bin" analyze "$tmp/nulhead"
+# a run of NUL bytes longer than a line does not take the line after it
+# (issue 23 item 10): here the trigger line, so the incident stays whole
+{ head -c 2097152 /dev/zero; sed 1d fixtures/demo/rhel7-storm.log; } >"$tmp/nulrun"
+expect 0 "a 2 MiB run of NUL bytes before a trigger line" -- "$bin" analyze "$tmp/nulrun"
+grep -qx "Incident 1: $tmp/nulrun lines 1-35" "$tmp/out" && [ "$(grep -c '^Incident' "$tmp/out")" = 3 ] &&
+	grep -q "warning: $tmp/nulrun:1: 2097152 NUL bytes before the text dropped" "$tmp/err" &&
+	! grep -q "longer than" "$tmp/err" && ok || { bad "the line after a long run of NUL bytes is read"; head -3 "$tmp/out"; cat "$tmp/err"; }
+rm -f "$tmp/nulrun"
+# endless NUL bytes and no line: a clear error, not a read without end
+# (issue 23 item 11)
+expect 2 "NUL bytes without end on standard input" -- timeout 60 "$bin" analyze - </dev/zero
+grep -q "^oomlens analyze: .*<stdin>.*NUL bytes from byte 0 to" "$tmp/err" && ok || { bad "endless NUL bytes: the error says why"; cat "$tmp/err"; }
+# but a file ends: a long run of NUL bytes at its end is no error, and the
+# incident before it is whole
+{ cat fixtures/demo/rhel7-storm.log; head -c 70000000 /dev/zero; } >"$tmp/nultail"
+expect 0 "a file with 70 MB of NUL bytes at its end" -- "$bin" analyze "$tmp/nultail"
+[ "$(grep -c '^Incident' "$tmp/out")" = 3 ] && ok || { bad "a long NUL tail: 3 incidents"; cat "$tmp/err"; }
+rm -f "$tmp/nultail"
 printf 'a\0b\0[ 1.000000] x invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\0\n' >"$tmp/nul"
 expect 0 "NUL bytes" -- "$bin" analyze --format json "$tmp/nul"
 grep -q "warning: $tmp/nul:1: 1 NUL bytes between two lines: read as a line break" "$tmp/err" && ok || { bad "NUL bytes: a warning names the file and line"; cat "$tmp/err"; }
@@ -99,6 +161,12 @@ else
 fi
 [ $? = 0 ] && grep -q "Incident 1" "$tmp/out" && ok || bad "100 MB line under a 400 MB address-space limit"
 rm -f "$tmp/longline" "$tmp/garbage"
+# a name of a million characters is rendered in linear time (issue 23
+# item 7: the text wrapping was quadratic, 30 s of CPU where JSON took 0.05)
+{ printf '[ 1.000000] '; head -c 1000000 /dev/zero | tr '\0' 'a'; printf ' invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n'; } >"$tmp/longname"
+( ulimit -t 10 2>/dev/null; exec "$bin" analyze "$tmp/longname" ) >"$tmp/out" 2>"$tmp/err"
+[ $? = 0 ] && grep -q "Incident 1" "$tmp/out" && grep -q "aaaaaaaaaa" "$tmp/out" && ok || { bad "a million-character name in text within 10 s of CPU"; tail -c 300 "$tmp/err"; }
+rm -f "$tmp/longname"
 
 # compressed files and tar archives (a sosreport) are read without extracting
 gzip -c fixtures/demo/rhel7-storm.log >"$tmp/m.log.gz"
@@ -305,6 +373,17 @@ cat fixtures/demo/rhel7-storm.log >"$tmp/fifo" &
 expect 0 "ingest of a FIFO" -- "$bin" ingest --db "$tmp/fifo.db" "$tmp/fifo"
 unblock
 grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "ingest reads a FIFO"; cat "$tmp/err"; }
+# a FIFO met inside a folder is not opened (nothing may ever write it: the
+# walk would hang), as a link there is not followed; it is named as a
+# FIFO, never as "not a ... pipe" (issue 23 item 14)
+mkdir -p "$tmp/fifodir"
+mkfifo "$tmp/fifodir/messages"
+cp fixtures/demo/rhel7-storm.log "$tmp/fifodir/kern.log"
+expect 0 "a FIFO inside a folder" -- timeout 60 "$bin" ingest --db "$tmp/fifodir.db" "$tmp/fifodir"
+grep -q "skipped '$tmp/fifodir/messages': a FIFO (named pipe) inside a folder: not opened (name it on the command line to read it)" "$tmp/err" &&
+	! grep -q "not a regular file, folder or pipe" "$tmp/err" && grep -q "3 incidents: 3 new" "$tmp/err" && ok ||
+	{ bad "a FIFO inside a folder is named and passed over"; cat "$tmp/err"; }
+rm -rf "$tmp/fifodir"
 expect 0 "ingest of a symbolic link" -- "$bin" ingest --db "$tmp/link.db" "$tmp/link.log"
 grep -q "3 incidents: 3 new" "$tmp/err" && ok || { bad "ingest reads a named link"; cat "$tmp/err"; }
 if command -v bash >/dev/null 2>&1; then

@@ -7,11 +7,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/strbuf.h"
 #include "model/fields.h"
 #include "reports/explain.h"
 #include "reports/jsonw.h"
+#include "reports/render.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tests/suites.h"
@@ -449,6 +451,92 @@ START_TEST(html_escapes_every_input_string)
 }
 END_TEST
 
+/*
+ * A name holding a bidi override shows as what it is in text, HTML and
+ * CSV, not reordered ("x\u202edmetsys" would read "xsystemd"): the
+ * escaping rule of core/escape.h, shared by the three (issue 23 item 12).
+ */
+START_TEST(bidi_controls_are_escaped_in_every_text_format)
+{
+	static const enum report_format fmts[] = {REPORT_TEXT, REPORT_HTML,
+						  REPORT_CSV};
+	struct collected c;
+	struct report *r;
+	char *buf;
+	size_t len;
+	FILE *f;
+
+	collect_text(
+		&c,
+		"[ 5.000000] a invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0\n"
+		"[ 5.000001] Killed process 7 (x\xe2\x80\xae"
+		"dmetsys\xe2\x81\xa6) total-vm:4kB, anon-rss:4kB, file-rss:0kB, shmem-rss:0kB\n");
+	ck_assert_uint_eq(c.n, 1);
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		buf = NULL;
+		len = 0;
+		f = open_memstream(&buf, &len);
+		ck_assert_ptr_null(report_begin(&r, fmts[i], f));
+		ck_assert_ptr_null(report_incident(r, c.inc[0]));
+		ck_assert_ptr_null(report_end(r));
+		fclose(f);
+		ck_assert_msg(!strstr(buf, "\xe2\x80\xae") &&
+				      !strstr(buf, "\xe2\x81\xa6"),
+			      "%s: a raw bidi control",
+			      report_format_name(fmts[i]));
+		ck_assert_msg(strstr(buf, "x\\u202edmetsys\\u2066"), "%s: %s",
+			      report_format_name(fmts[i]), buf);
+		free(buf);
+	}
+	collected_release(&c);
+}
+END_TEST
+
+/* CPU seconds used by this process so far. */
+static double cpu_seconds(void)
+{
+	struct timespec ts;
+
+	ck_assert_int_eq(clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts), 0);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * Wrapping is linear in the text's length (issue 23 item 7): a line of 4
+ * MB with no blank, and one of 4 MB of short words, each wrapped in well
+ * under a second of CPU (quadratic wrapping took minutes), into lines of at
+ * most TEXT_COLUMNS that hold every byte.
+ */
+START_TEST(wrapping_a_huge_line_is_linear)
+{
+	const size_t n = (size_t)4 << 20;
+	char *s = malloc(n);
+	struct strbuf out = STRBUF_INIT((size_t)64 << 20);
+	double t0;
+	size_t i, kept, col, widest;
+
+	ck_assert_ptr_nonnull(s);
+	for (int words = 0; words < 2; words++) {
+		for (i = 0; i < n; i++)
+			s[i] = words && i % 7 == 6 ? ' ' : 'a';
+		strbuf_reset(&out);
+		t0 = cpu_seconds();
+		ck_assert_ptr_null(render_text_wrapped(&out, s, n));
+		ck_assert_double_lt(cpu_seconds() - t0, 2.0);
+		/* (one check at the end: each ck_assert() writes to a pipe) */
+		for (i = kept = col = widest = 0; i < out.len; i++) {
+			col = out.buf[i] == '\n' ? 0 : col + 1;
+			widest = col > widest ? col : widest;
+			kept += out.buf[i] == 'a';
+		}
+		ck_assert_uint_le(widest, TEXT_COLUMNS);
+		ck_assert_uint_eq(kept, words ? n - n / 7 : n);
+	}
+	strbuf_release(&out);
+	free(s);
+}
+END_TEST
+
 /* The text of file path, NUL-terminated; caller frees. */
 static char *slurp(const char *path)
 {
@@ -531,6 +619,8 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, explain_a_fragment_says_what_to_ask_for);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
+	tcase_add_test(tc, wrapping_a_huge_line_is_linear);
+	tcase_add_test(tc, bidi_controls_are_escaped_in_every_text_format);
 	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);
 	suite_add_tcase(s, tc);
 	return s;

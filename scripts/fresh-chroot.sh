@@ -41,6 +41,7 @@ deb $FRESH_MIRROR $FRESH_SUITE-updates main
 deb http://deb.debian.org/debian-security $FRESH_SUITE-security main
 EOF
 		rm -rf "$tmp/var/cache/apt/archives/"*.deb
+		chmod 755 "$tmp"
 		tar -C "$tmp" -cf "$tarball.tmp" . && mv "$tarball.tmp" "$tarball" ||
 			fresh_die "cannot write $tarball"
 		rm -rf "$tmp" "$tmp.log"
@@ -51,6 +52,9 @@ EOF
 fresh_root() {
 	root=$(mktemp -d "${FRESH_WORK:-/var/tmp}/oomlens-fresh.XXXXXX") || fresh_die "no scratch folder"
 	tar -C "$root" -xf "$1" || fresh_die "cannot unpack $1"
+	# mktemp made it 0700: the system users of the chroot (_apt, man) must
+	# get through it as through any /
+	chmod 755 "$root"
 	echo "$root"
 }
 

@@ -11,7 +11,9 @@
 #   fresh_root TARBALL    a new root unpacked from it, path printed
 #   fresh_run ROOT CMD    CMD run by /bin/sh in ROOT, with /proc, /sys and
 #                         /dev mounted in a private mount namespace (gone
-#                         when CMD ends) and the host's resolver
+#                         when CMD ends) and the host's resolver; of the
+#                         caller's environment only CK_TIMEOUT_MULTIPLIER
+#                         passes (Check's timeouts on a loaded machine)
 FRESH_CACHE=${FRESH_CACHE:-/var/cache/oomlens-fresh}
 FRESH_MIRROR=${FRESH_MIRROR:-http://deb.debian.org/debian}
 FRESH_SUITE=bookworm
@@ -68,5 +70,6 @@ fresh_run() {
 		mount -t sysfs sys "$root/sys" &&
 		mount --rbind /dev "$root/dev" || exit 2
 		exec chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-			HOME=/root TERM=dumb /bin/sh -c "$*"' sh "$root" "$@"
+			HOME=/root TERM=dumb ${CK_TIMEOUT_MULTIPLIER:+CK_TIMEOUT_MULTIPLIER=$CK_TIMEOUT_MULTIPLIER} \
+			/bin/sh -c "$*"' sh "$root" "$@"
 }

@@ -19,7 +19,7 @@ rm -rf "$out"
 mkdir -p "$out/src"
 git archive --prefix="oomlens-$version/" "$rev" | tar -C "$out/src" -xf -
 (cd "$out/src/oomlens-$version" &&
-	DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:-} parallel=$(nproc)" dpkg-buildpackage -us -uc -b) \
+	DEB_BUILD_OPTIONS="${DEB_BUILD_OPTIONS:+$DEB_BUILD_OPTIONS }parallel=$(nproc)" dpkg-buildpackage -us -uc -b) \
 	>"$out/build.log" 2>&1 ||
 	{ tail -40 "$out/build.log" >&2; echo "$0: dpkg-buildpackage failed (log: $out/build.log)" >&2; exit 1; }
 find "$out/src" -maxdepth 1 -type f -exec mv {} "$out/" \;

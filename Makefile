@@ -12,6 +12,10 @@ WARNINGS += -Wconversion -Wsign-conversion -Wmissing-prototypes -Wformat=2 -Werr
 endif
 override CFLAGS += -std=gnu11 $(WARNINGS)
 override CPPFLAGS += -D_GNU_SOURCE -I.
+# The version, in one place: the first line of debian/changelog (a native
+# package, so no Debian revision). `oomlens --version`, the man page
+# (scripts/mkman.sh asks the binary) and the package all take it from there.
+VERSION := ${shell sed -n '1s/^oomlens (\([^)]*\)).*/\1/p' debian/changelog}
 # libsystemd: binary journal files (/var/log/journal/*/*.journal) are read
 # through its sd-journal (parsers/journalfile.c).
 LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf libsystemd 2>/dev/null || \
@@ -41,13 +45,16 @@ GEN := fixtures/gen/oomgen
 .DELETE_ON_ERROR:
 
 .PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
-	install uninstall check-install
+	install uninstall check-install check-fresh deb check-deb
 
 all: oomlens
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+$(BUILD)/cli/main.o: override CPPFLAGS += -DOOMLENS_VERSION='"$(VERSION)"'
+$(BUILD)/cli/main.o: debian/changelog
 
 oomlens: $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -71,13 +78,11 @@ $(KDW)/types-nodebug.elf: $(KDW)/types.elf
 	objcopy --strip-debug $< $@
 # ... and their BTF, encoded from that DWARF by pahole (dwarves): the BTF
 # back end of dumps/ktypes.h must answer as the DWARF one
-# (tests/ktypes-compare, run by tests/e2e.sh).
+# (tests/ktypes-compare, run by tests/e2e.sh). Detached: `pahole -J` would
+# run llvm-objcopy, which Debian's dwarves does not depend on.
 KDW_BTF := $(KDW)/types.btf $(KDW)/types-32.btf $(KDW)/types-dwarf2.btf
 $(KDW)/%.btf: $(KDW)/%.elf
-	cp $< $(@:.btf=-btf.elf)
-	pahole -J $(@:.btf=-btf.elf)
-	objcopy --dump-section .BTF=$@ $(@:.btf=-btf.elf)
-	rm -f $(@:.btf=-btf.elf)
+	pahole --btf_encode_detached=$@ $<
 $(BUILD)/tests/ktypes-compare: tests/ktypes-compare.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
@@ -203,6 +208,30 @@ demo: deps
 
 deps:
 	@scripts/deps.sh
+
+# The README's two commands (make demo, make check) as root in a fresh
+# Debian 12 chroot (debootstrap minbase with build-essential and git, cached
+# in /var/cache/oomlens-fresh) on a clean copy of the committed tree
+# (git archive HEAD) with ../shared beside it: the check for a dependency
+# that only this machine has. Needs root; long (30 min or more); not part
+# of check. Run it before resolving an issue that adds a build or test
+# dependency.
+check-fresh:
+	scripts/check-fresh.sh
+
+# The Debian package (debian/), built by dpkg-buildpackage -us -uc -b from
+# git archive HEAD into build/deb/ with the test suite run during the
+# build, then lintian (no error, no warning). Commit first: uncommitted
+# changes are not in the package.
+deb:
+	scripts/make-deb.sh build/deb
+
+# build/deb/'s package installed into a fresh Debian 12 chroot with only
+# its dependencies: analyze, ingest, report --format html, vmcore (the
+# package's autopkgtest, debian/tests/smoke) and man oomlens there. Needs
+# root and make deb first; long; not part of check.
+check-deb:
+	scripts/check-deb.sh build/deb
 
 # The RFC lab (fixtures/rfc-lab/README.md): builds Debian's 6.1 kernel with
 # kernel/patches/ (cached), boots it in qemu per scenario, dumps it at the

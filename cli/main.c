@@ -13,8 +13,9 @@
 #include "cli/commands.h"
 #include "core/banned.h"
 
+/* The Makefile sets it from debian/changelog, the version's one place. */
 #ifndef OOMLENS_VERSION
-#define OOMLENS_VERSION "0.1.0"
+#error "OOMLENS_VERSION is not defined: build with the Makefile"
 #endif
 
 #define ARRAY_LEN(a) (sizeof(a) / sizeof((a)[0]))

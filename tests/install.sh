@@ -19,6 +19,11 @@ check "binary in /usr/bin" "[ -x '$dest/usr/bin/oomlens' ]"
 check "installed binary runs" "'$dest/usr/bin/oomlens' --version | grep -q '^oomlens '"
 page=$dest/usr/share/man/man1/oomlens.1
 check "man page installed" "[ -s '$page' ]"
+# one version, from debian/changelog (the Makefile's VERSION): the package's,
+# the binary's and the man page's
+ver=$(sed -n '1s/^oomlens (\([^)]*\)).*/\1/p' debian/changelog)
+check "--version is debian/changelog's ($ver)" "[ -n '$ver' ] && [ \"\$('$dest/usr/bin/oomlens' --version)\" = 'oomlens $ver' ]"
+check "man page's version is debian/changelog's" "grep -q '^\.TH OOMLENS 1 .*\"oomlens $ver\"' '$page'"
 warn=$(MANWIDTH=80 man --warnings -l "$page" 2>&1 >/dev/null)
 check "man -l renders without a warning" "[ -z \"\$warn\" ]"
 text=$(MANWIDTH=80 man -l "$page" 2>/dev/null)

@@ -513,6 +513,10 @@ for x in txt csv jsonl; do
 	diff -u "fixtures/golden/archive.$x" "$tmp/archive.$x" >"$tmp/diff" && ok || { bad "golden $x archive"; head -20 "$tmp/diff"; }
 done
 expect 2 "report --summary --format html" -- "$bin" report --db "$tmp/golden.db" --summary --format html
+# HTML numbers a stored incident by its database id, as text, JSON and CSV do
+expect 0 "report --incident 3 --format html" -- "$bin" report --db "$tmp/golden.db" --incident 3 --format html
+grep -q '<h2>Incident 3: ' "$tmp/out" && grep -q 'id="incident-3"' "$tmp/out" && ! grep -q '<h2>Incident 1: ' "$tmp/out" && ok ||
+	{ bad "html: incident 3 is Incident 3"; grep '<h2>' "$tmp/out"; }
 
 # vmcores (synthetic dumps of fixtures/vmgen, built into BUILD/fixtures/vmcore)
 bdir=$(dirname "$bin")

@@ -103,6 +103,25 @@ static OOMLENS_MUST_CHECK struct oomlens_error *show(struct report_ctx *c,
 	return err;
 }
 
+/*
+ * --incident ID: that incident; a missing one is "none matched", said on
+ * stderr, with the empty report and exit status 1 as a filter that
+ * matched nothing.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+show_one(struct report_ctx *c, int64_t id, const char *db_path)
+{
+	struct oomlens_error *err = show(c, id);
+
+	if (err && err->code == OOMLENS_ERR_USAGE) {
+		cli_print(stderr, "oomlens report: no incident %lld in '%s'",
+			  (long long)id, db_path);
+		oomlens_error_free(err);
+		err = NULL;
+	}
+	return err;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_row(void *ctx, const struct db_incident_row *row)
 {
@@ -433,7 +452,7 @@ int cmd_report(int argc, char **argv)
 	else if (fmt == REPORT_CSV && ropt.table == CSV_EVENTS)
 		err = db_list_events(c.db, on_event, &c);
 	else if (id > 0)
-		err = show(&c, id);
+		err = show_one(&c, id, db_path);
 	else
 		err = db_query_incidents(c.db, &q, on_row, &c);
 	if (!err && fmt == REPORT_HTML && id <= 0)

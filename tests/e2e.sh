@@ -148,7 +148,13 @@ expect 0 "report list" -- "$bin" report --db "$db"
 [ "$(grep -c '^ *[0-9]' "$tmp/out")" = 75 ] && ok || bad "report lists 75 incidents"
 expect 0 "report one" -- "$bin" report --db "$db" --incident 2
 grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "report --incident shows it in full"
-expect 2 "report bad id" -- "$bin" report --db "$db" --incident 99999
+# a missing id is "none matched", as --help says: exit 1, the empty report
+expect 1 "report: no such id" -- "$bin" report --db "$db" --incident 99999
+grep -qx "oomlens report: no incident 99999 in '$db'" "$tmp/err" && grep -q "No kernel OOM-killer incident found" "$tmp/out" && ok ||
+	{ bad "report: no such id, said"; cat "$tmp/out" "$tmp/err"; }
+expect 1 "report: no such id, json" -- "$bin" report --db "$db" --incident 99999 --format json
+grep -q '"incidents": \[\]' "$tmp/out" && ok || { bad "report: no such id, json: no incident"; cat "$tmp/out"; }
+"$bin" report --help | grep -q "1 none stored (or none matched)" && ok || bad "report --help: 1 is none matched"
 OOMLENS_DB=$db expect 0 "OOMLENS_DB" -- "$bin" report --check
 # rescore and the summary over the stored incidents
 expect 1 "summary before rescore" -- "$bin" report --db "$db" --summary
@@ -260,8 +266,8 @@ expect 2 "analyze: bad --top" -- "$bin" analyze --top 0 fixtures/demo/rhel7-stor
 expect 0 "summary -o" -- "$bin" report --db "$db" --summary -o "$tmp/summary.txt"
 grep -q "^By kernel version" "$tmp/summary.txt" && ok || bad "--summary -o writes the file"
 echo old >"$tmp/keep.txt"
-expect 2 "report -o, failing" -- "$bin" report --db "$db" --incident 99999 -o "$tmp/keep.txt"
-[ "$(cat "$tmp/keep.txt")" = old ] && [ -z "$(ls "$tmp" | grep 'keep.txt.')" ] && ok || bad "-o: a failed report leaves the old file, no temporary"
+expect 1 "report -o, none matched" -- "$bin" report --db "$db" --incident 99999 -o "$tmp/keep.txt"
+grep -q "No kernel OOM-killer incident found" "$tmp/keep.txt" && [ -z "$(ls "$tmp" | grep 'keep.txt.')" ] && ok || bad "-o: none matched writes the empty report, no temporary"
 expect 2 "report -o, no such folder" -- "$bin" report --db "$db" -o "$tmp/no/such/r.txt"
 # a file that is not a database
 echo "not a database" >"$tmp/text.db"

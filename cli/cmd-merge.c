@@ -84,6 +84,9 @@ int cmd_merge(int argc, char **argv)
 	}
 	db_path = cli_db_path(db_path);
 	for (i = optind; i < argc; i++)
+		if (!cli_db_exists("merge", argv[i]))
+			return EXIT_TROUBLE;
+	for (i = optind; i < argc; i++)
 		if (same_file(argv[i], db_path)) {
 			cli_print(
 				stderr,

@@ -131,6 +131,15 @@ void cli_say_waiting(void *ctx, const char *path, long pid,
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);
 
+/*
+ * For a command that needs an existing store (rescore, merge's shards):
+ * false, with "oomlens CMD: cannot open 'PATH': no such database" on
+ * stderr as report says it, if there is no file at path; so that the
+ * command creates nothing and exits EXIT_TROUBLE. Any other problem is
+ * left to opening it.
+ */
+bool cli_db_exists(const char *cmd, const char *path);
+
 /* What a vmcore read without debuginfo (OOMLENS_ERR_MISSING) needs. */
 #define CLI_DEBUGINFO_HINT "give --vmlinux FILE or --debuginfo DIR to read it"
 

@@ -140,6 +140,18 @@ const char *cli_db_path(const char *given)
 	return env && *env ? env : "oomlens.db";
 }
 
+bool cli_db_exists(const char *cmd, const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, ":memory:") || stat(path, &st) == 0 ||
+	    errno != ENOENT)
+		return true;
+	cli_print(stderr, "oomlens %s: cannot open '%s': no such database",
+		  cmd, path);
+	return false;
+}
+
 static bool readable(const char *path)
 {
 	struct stat st;

@@ -12,6 +12,15 @@ for opt in --check --summary "--format json"; do
 	[ ! -e "$tmp/typo.db" ] && ok || bad "report $opt created '$tmp/typo.db'"
 done
 
+# every command that needs an existing store refuses a missing one as
+# report does: the same message and status, and nothing created
+expect 2 "rescore of a missing database" -- "$bin" rescore --db "$tmp/typo.db"
+grep -qx "oomlens rescore: cannot open '$tmp/typo.db': no such database" "$tmp/err" && ok || { bad "rescore: no such database"; cat "$tmp/err"; }
+[ -z "$(ls "$tmp" | grep typo)" ] && ok || { bad "rescore created '$tmp/typo.db'"; ls "$tmp" | grep typo; rm -f "$tmp"/typo.db*; }
+expect 2 "merge of a missing shard" -- "$bin" merge --db "$tmp/merged-typo.db" "$tmp/typo.db"
+grep -qx "oomlens merge: cannot open '$tmp/typo.db': no such database" "$tmp/err" && ok || { bad "merge: no such shard"; cat "$tmp/err"; }
+[ -z "$(ls "$tmp" | grep typo)" ] && ok || { bad "merge of a missing shard created files"; ls "$tmp" | grep typo; rm -f "$tmp"/*typo.db*; }
+
 # and work on a read-only mount (needs a mount namespace: root or user
 # namespaces; not in every sandbox)
 ro=$tmp/ro

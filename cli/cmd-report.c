@@ -184,8 +184,7 @@ static int show_summary(struct db *db, enum report_format fmt,
 	if (!err)
 		err = cli_output_close(o, true);
 	if (err) {
-		oomlens_error_free(cli_output_close(o, false));
-		return cli_fail("report", err);
+		return cli_fail("report", cli_output_abort(o, err));
 	}
 	return rows ? EXIT_FOUND : EXIT_NONE;
 }
@@ -438,7 +437,8 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (check)
 		return check_db(c.db, db_path);
-	if ((err = cli_output_open(&out, out_path)))
+	if ((err = cli_output_check(out_path, db_path)) ||
+	    (err = cli_output_open(&out, out_path)))
 		goto fail;
 	if (summary)
 		return show_summary(c.db, fmt, &out);
@@ -469,7 +469,7 @@ int cmd_report(int argc, char **argv)
 	db_close(c.db);
 	return c.shown ? EXIT_FOUND : EXIT_NONE;
 fail_out:
-	oomlens_error_free(cli_output_close(&out, false));
+	err = cli_output_abort(&out, err);
 fail:
 	db_close(c.db);
 	return cli_fail("report", err);

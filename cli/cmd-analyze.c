@@ -436,13 +436,16 @@ int cmd_analyze(int argc, char **argv)
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 
-	if ((err = cli_output_open(&out, out_path)))
+	err = NULL;
+	for (i = 0; i < nfiles && !err; i++)
+		err = cli_output_check(out_path, files[i]);
+	if (!err && a.vmlinux)
+		err = cli_output_check(out_path, a.vmlinux);
+	if (err || (err = cli_output_open(&out, out_path)))
 		return cli_fail("analyze", err);
 	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
-	if ((err = report_begin_with(&a.report, fmt, out.f, &ropt))) {
-		oomlens_error_free(cli_output_close(&out, false));
-		return cli_fail("analyze", err);
-	}
+	if ((err = report_begin_with(&a.report, fmt, out.f, &ropt)))
+		return cli_fail("analyze", cli_output_abort(&out, err));
 	a.sink.incident = on_incident;
 	a.sink.event = on_event;
 	a.sink.warning = on_warning;
@@ -464,8 +467,7 @@ int cmd_analyze(int argc, char **argv)
 	if (!err)
 		err = cli_output_close(&out, true);
 	if (err) {
-		oomlens_error_free(cli_output_close(&out, false));
-		return cli_fail("analyze", err);
+		return cli_fail("analyze", cli_output_abort(&out, err));
 	}
 	if (a.status == EXIT_FOUND && !a.incidents)
 		a.status = EXIT_NONE;

@@ -49,7 +49,8 @@ static const char ingest_usage[] =
 	"two files, is stored once (see docs/schema.md, identity).\n"
 	"\n"
 	"  --db FILE   the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
-	"  -q, --quiet no progress line and no summary\n"
+	"  -q, --quiet no progress line, no warnings and no summary (errors\n"
+	"              are still said)\n"
 	"  -j, --jobs N  parse on N threads (default: one per online CPU; 1:\n"
 	"              the walking thread alone), feeding the one thread that\n"
 	"              writes: plain files on the N, a log of 16 MB or more\n"
@@ -486,7 +487,8 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 	g->skipped++;
 	if (failed)
 		g->status = EXIT_TROUBLE;
-	if (!g->quiet) {
+	/* --quiet silences what is passed over, never an error */
+	if (failed || !g->quiet) {
 		pthread_mutex_lock(&g->print_lock);
 		if (g->progress)
 			fputc('\n', stderr);
@@ -2466,16 +2468,15 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	if (d.partial) {
 		/* read and stored, so counted as a source, not as a skip */
 		g->status = EXIT_TROUBLE;
-		if (!g->quiet) {
-			pthread_mutex_lock(&g->print_lock);
-			if (g->progress)
-				fputc('\n', stderr);
-			cli_print(stderr,
-				  "oomlens ingest: '%s': vmcore read in part "
-				  "(damaged); what was read is stored",
-				  path);
-			pthread_mutex_unlock(&g->print_lock);
-		}
+		/* an error (exit 2): said even with --quiet */
+		pthread_mutex_lock(&g->print_lock);
+		if (g->progress)
+			fputc('\n', stderr);
+		cli_print(stderr,
+			  "oomlens ingest: '%s': vmcore read in part "
+			  "(damaged); what was read is stored",
+			  path);
+		pthread_mutex_unlock(&g->print_lock);
 	}
 	src.format = "vmcore";
 	si = source_info_new(&src, path, NULL);

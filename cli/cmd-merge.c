@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cli/commands.h"
 #include "db/db.h"
@@ -33,15 +32,6 @@ static const char merge_usage[] =
 	"  -h, --help  this text\n"
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
-
-/* Is path the file out names (the same inode)? */
-static bool same_file(const char *path, const char *out)
-{
-	struct stat a, b;
-
-	return stat(path, &a) == 0 && stat(out, &b) == 0 &&
-	       a.st_dev == b.st_dev && a.st_ino == b.st_ino;
-}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -84,7 +74,10 @@ int cmd_merge(int argc, char **argv)
 	}
 	db_path = cli_db_path(db_path);
 	for (i = optind; i < argc; i++)
-		if (same_file(argv[i], db_path)) {
+		if (!cli_db_exists("merge", argv[i]))
+			return EXIT_TROUBLE;
+	for (i = optind; i < argc; i++)
+		if (cli_same_file(argv[i], db_path)) {
 			cli_print(
 				stderr,
 				"oomlens merge: '%s' is the database merged into",

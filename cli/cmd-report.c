@@ -103,6 +103,25 @@ static OOMLENS_MUST_CHECK struct oomlens_error *show(struct report_ctx *c,
 	return err;
 }
 
+/*
+ * --incident ID: that incident; a missing one is "none matched", said on
+ * stderr, with the empty report and exit status 1 as a filter that
+ * matched nothing.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+show_one(struct report_ctx *c, int64_t id, const char *db_path)
+{
+	struct oomlens_error *err = show(c, id);
+
+	if (err && err->code == OOMLENS_ERR_USAGE) {
+		cli_print(stderr, "oomlens report: no incident %lld in '%s'",
+			  (long long)id, db_path);
+		oomlens_error_free(err);
+		err = NULL;
+	}
+	return err;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 on_row(void *ctx, const struct db_incident_row *row)
 {
@@ -165,8 +184,7 @@ static int show_summary(struct db *db, enum report_format fmt,
 	if (!err)
 		err = cli_output_close(o, true);
 	if (err) {
-		oomlens_error_free(cli_output_close(o, false));
-		return cli_fail("report", err);
+		return cli_fail("report", cli_output_abort(o, err));
 	}
 	return rows ? EXIT_FOUND : EXIT_NONE;
 }
@@ -419,7 +437,8 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (check)
 		return check_db(c.db, db_path);
-	if ((err = cli_output_open(&out, out_path)))
+	if ((err = cli_output_check(out_path, db_path)) ||
+	    (err = cli_output_open(&out, out_path)))
 		goto fail;
 	if (summary)
 		return show_summary(c.db, fmt, &out);
@@ -433,7 +452,7 @@ int cmd_report(int argc, char **argv)
 	else if (fmt == REPORT_CSV && ropt.table == CSV_EVENTS)
 		err = db_list_events(c.db, on_event, &c);
 	else if (id > 0)
-		err = show(&c, id);
+		err = show_one(&c, id, db_path);
 	else
 		err = db_query_incidents(c.db, &q, on_row, &c);
 	if (!err && fmt == REPORT_HTML && id <= 0)
@@ -450,7 +469,7 @@ int cmd_report(int argc, char **argv)
 	db_close(c.db);
 	return c.shown ? EXIT_FOUND : EXIT_NONE;
 fail_out:
-	oomlens_error_free(cli_output_close(&out, false));
+	err = cli_output_abort(&out, err);
 fail:
 	db_close(c.db);
 	return cli_fail("report", err);

@@ -27,7 +27,9 @@ static const char rescore_usage[] =
 	"scored with the dump's process state as known inputs. 'oomlens report\n"
 	"--summary' then compares them over the whole archive.\n"
 	"\n"
-	"  --db FILE      the database (default: $OOMLENS_DB, else ./oomlens.db)\n"
+	"  --db FILE      the database, written by 'oomlens ingest' (default:\n"
+	"                 $OOMLENS_DB, else ./oomlens.db); a missing one is an\n"
+	"                 error, not created\n"
 	"  -m, --model L  the models, as 'oomlens analyze --help' lists them\n"
 	"                 (default: the same as analyze)\n"
 	"  -F, --force    rescore every incident, even one already scored by\n"
@@ -164,6 +166,8 @@ int cmd_rescore(int argc, char **argv)
 		return cli_fail("rescore", err);
 	}
 	db_path = cli_db_path(db_path);
+	if (!cli_db_exists("rescore", db_path))
+		return EXIT_TROUBLE;
 	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
 	    !(err = db_begin(r.db))) {
 		err = db_each_incident_id(r.db, rescore_one, &r);

@@ -99,25 +99,62 @@ struct cli_when {
 bool cli_parse_when(const char *arg, bool until, struct cli_when *out);
 
 /*
- * Where a report goes: stdout, or -o FILE written to a temporary file
- * beside it ("FILE.XXXXXX") and renamed over FILE only once whole, so that
- * FILE is never half-written.
+ * Is path the file other names: the same device and inode, through
+ * symlinks and hard links ("-" is standard input)? False if either cannot
+ * be stat()ed.
+ */
+bool cli_same_file(const char *path, const char *other);
+
+/*
+ * -o path against an input of the command (a log, a vmlinux, "-" for
+ * standard input, the database): an error (USAGE) "-o 'PATH' would
+ * overwrite 'INPUT', which this command reads" if they are the same file
+ * (cli_same_file()), unless it is a character device (/dev/null is no
+ * file to lose). NULL otherwise, or for path NULL or "-".
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+cli_output_check(const char *path, const char *input);
+
+/*
+ * Where a report goes: stdout, or -o FILE. A regular file (or a new one)
+ * is written to a temporary file beside it ("FILE.XXXXXX", beside the
+ * target of a symlink, which stays a symlink) and renamed over it only
+ * once whole, so that FILE is never half-written; anything else that
+ * exists (a FIFO, a character device) is opened and written into, never
+ * replaced.
  */
 struct cli_output {
 	FILE *f; /* write here */
 	const char *path; /* FILE (borrowed), or NULL for stdout */
+	char *target; /* what the temporary file replaces: FILE, or where
+			 its symlink leads */
 	char *tmp; /* the temporary file while open, else NULL */
+	bool direct; /* FILE itself is open: not a regular file */
 };
 
-/* path NULL or "-": stdout. Errors: IO, NOMEM; o->f is stdout then. */
+/*
+ * path NULL or "-": stdout. Errors: IO, NOMEM; o->f is stdout then. Check
+ * the inputs first (cli_output_check()).
+ */
 OOMLENS_MUST_CHECK struct oomlens_error *cli_output_open(struct cli_output *o,
 							 const char *path);
 /*
- * keep: flush, sync and rename the temporary file over FILE; else remove
- * it. No-op for stdout. Errors: IO (the temporary file is removed).
+ * keep: flush, sync and rename the temporary file over FILE (or flush
+ * what is written into FILE itself); else remove it. No-op for stdout.
+ * Errors: IO, "cannot write 'FILE': File too large ..." past the file
+ * size limit (main() ignores SIGXFSZ, so that a write fails with EFBIG);
+ * the temporary file is removed.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *cli_output_close(struct cli_output *o,
 							  bool keep);
+/*
+ * After err ended the report: close o without keeping it (the temporary
+ * file removed) and return err, naming -o FILE in it if writing there
+ * failed ("-o 'FILE': cannot write the report: File too large").
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+cli_output_abort(struct cli_output *o, struct oomlens_error *err);
+
 /* Colour for o: a terminal, not a file, and NO_COLOR unset or empty. */
 bool cli_colour(const struct cli_output *o);
 
@@ -130,6 +167,15 @@ void cli_say_waiting(void *ctx, const char *path, long pid,
 
 /* The database path: the given one, else $OOMLENS_DB, else "oomlens.db". */
 const char *cli_db_path(const char *given);
+
+/*
+ * For a command that needs an existing store (rescore, merge's shards):
+ * false, with "oomlens CMD: cannot open 'PATH': no such database" on
+ * stderr as report says it, if there is no file at path; so that the
+ * command creates nothing and exits EXIT_TROUBLE. Any other problem is
+ * left to opening it.
+ */
+bool cli_db_exists(const char *cmd, const char *path);
 
 /* What a vmcore read without debuginfo (OOMLENS_ERR_MISSING) needs. */
 #define CLI_DEBUGINFO_HINT "give --vmlinux FILE or --debuginfo DIR to read it"

@@ -7,6 +7,7 @@
  * FILE written whole or not at all (a temporary file renamed).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +141,18 @@ const char *cli_db_path(const char *given)
 	return env && *env ? env : "oomlens.db";
 }
 
+bool cli_db_exists(const char *cmd, const char *path)
+{
+	struct stat st;
+
+	if (!strcmp(path, ":memory:") || stat(path, &st) == 0 ||
+	    errno != ENOENT)
+		return true;
+	cli_print(stderr, "oomlens %s: cannot open '%s': no such database",
+		  cmd, path);
+	return false;
+}
+
 static bool readable(const char *path)
 {
 	struct stat st;
@@ -222,8 +235,63 @@ bool cli_parse_when(const char *arg, bool until, struct cli_when *out)
 	return true;
 }
 
+bool cli_same_file(const char *path, const char *other)
+{
+	struct stat a, b;
+
+	if ((strcmp(path, "-") ? stat(path, &a) : fstat(STDIN_FILENO, &a)) ||
+	    (strcmp(other, "-") ? stat(other, &b) : fstat(STDIN_FILENO, &b)))
+		return false;
+	return a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+struct oomlens_error *cli_output_check(const char *path, const char *input)
+{
+	struct stat st;
+
+	if (!path || !strcmp(path, "-") || !cli_same_file(path, input))
+		return NULL;
+	if (stat(path, &st) == 0 && S_ISCHR(st.st_mode))
+		return NULL;
+	return oomlens_error_new(
+		OOMLENS_ERR_USAGE,
+		"-o '%s' would overwrite '%s', which this command reads", path,
+		input);
+}
+
+/* -o FILE that exists and is no regular file: written into, as it is. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_direct(struct cli_output *o, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+
+	if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+		struct oomlens_error *err = oomlens_error_errno(
+			OOMLENS_ERR_IO, errno, "cannot write '%s'", path);
+
+		if (fd >= 0)
+			close(fd);
+		o->f = stdout;
+		return err;
+	}
+	o->path = path;
+	o->direct = true;
+	return NULL;
+}
+
+static void output_clear(struct cli_output *o)
+{
+	free(o->tmp);
+	free(o->target);
+	o->tmp = o->target = NULL;
+	o->direct = false;
+	o->f = stdout;
+}
+
 struct oomlens_error *cli_output_open(struct cli_output *o, const char *path)
 {
+	struct oomlens_error *err;
+	struct stat st;
 	mode_t mask;
 	int fd;
 
@@ -231,59 +299,86 @@ struct oomlens_error *cli_output_open(struct cli_output *o, const char *path)
 	o->f = stdout;
 	if (!path || !strcmp(path, "-"))
 		return NULL;
-	if (asprintf(&o->tmp, "%s.XXXXXX", path) < 0) {
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return open_direct(o, path);
+	/* through a symlink: its target is replaced, the link kept */
+	o->target = lstat(path, &st) == 0 && S_ISLNK(st.st_mode)
+			    ? realpath(path, NULL)
+			    : strdup(path);
+	if (!o->target || asprintf(&o->tmp, "%s.XXXXXX", o->target) < 0) {
+		err = o->target ? &oomlens_error_nomem
+				: oomlens_error_errno(OOMLENS_ERR_IO, errno,
+						      "cannot write '%s'", path);
 		o->tmp = NULL;
-		return &oomlens_error_nomem;
+		output_clear(o);
+		return err;
 	}
 	fd = mkstemp(o->tmp);
 	if (fd < 0) {
-		struct oomlens_error *err = oomlens_error_errno(
-			OOMLENS_ERR_IO, errno, "cannot write '%s'", path);
-
-		free(o->tmp);
-		o->tmp = NULL;
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write '%s'", path);
+		output_clear(o);
 		return err;
 	}
 	/* mkstemp() makes it 0600: a report is as readable as any file */
 	mask = umask(0);
 	umask(mask);
 	if (fchmod(fd, 0666 & ~mask) != 0 || !(o->f = fdopen(fd, "w"))) {
-		struct oomlens_error *err = oomlens_error_errno(
-			OOMLENS_ERR_IO, errno, "cannot write '%s'", o->tmp);
-
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write '%s'", o->tmp);
 		close(fd);
 		unlink(o->tmp);
-		free(o->tmp);
-		o->tmp = NULL;
-		o->f = stdout;
+		output_clear(o);
 		return err;
 	}
 	o->path = path;
 	return NULL;
 }
 
+/* "cannot write 'FILE'" for errno e, saying when it is the size limit. */
+static struct oomlens_error *write_error(const struct cli_output *o, int e)
+{
+	if (e == EFBIG)
+		return oomlens_error_new(
+			OOMLENS_ERR_IO,
+			"cannot write '%s': File too large (over the file size limit, ulimit -f)%s",
+			o->path, o->direct ? "" : "; nothing written");
+	return oomlens_error_errno(OOMLENS_ERR_IO, e, "cannot write '%s'",
+				   o->path);
+}
+
 struct oomlens_error *cli_output_close(struct cli_output *o, bool keep)
 {
 	struct oomlens_error *err = NULL;
+	bool failed = ferror(o->f) != 0;
 
-	if (!o->tmp)
+	if (!o->tmp && !o->direct)
 		return NULL;
-	if (keep && (fflush(o->f) != 0 || fsync(fileno(o->f)) != 0))
-		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
-					  "cannot write '%s'", o->tmp);
+	if (keep && (fflush(o->f) != 0 ||
+		     (!o->direct && fsync(fileno(o->f)) != 0)))
+		err = write_error(o, errno);
+	else if (keep && failed)
+		err = write_error(o, EIO);
 	if (fclose(o->f) != 0 && keep && !err)
-		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
-					  "cannot write '%s'", o->tmp);
-	if (keep && !err && rename(o->tmp, o->path) != 0)
+		err = write_error(o, errno);
+	if (o->tmp && keep && !err && rename(o->tmp, o->target) != 0)
 		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
 					  "cannot rename '%s' to '%s'", o->tmp,
-					  o->path);
-	if (!keep || err)
+					  o->target);
+	if (o->tmp && (!keep || err))
 		unlink(o->tmp);
-	free(o->tmp);
-	o->tmp = NULL;
-	o->f = stdout;
+	output_clear(o);
 	return err;
+}
+
+struct oomlens_error *cli_output_abort(struct cli_output *o,
+				      struct oomlens_error *err)
+{
+	bool failed = (o->tmp || o->direct) && ferror(o->f);
+	const char *path = o->path;
+
+	oomlens_error_free(cli_output_close(o, false));
+	return failed ? oomlens_error_wrap(err, "-o '%s'", path) : err;
 }
 
 bool cli_colour(const struct cli_output *o)

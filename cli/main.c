@@ -6,6 +6,7 @@
  * nothing below cli/ exits or prints to a terminal.
  */
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,12 @@ int main(int argc, char **argv)
 {
 	const struct command *cmd;
 
+	/*
+	 * Past the file size limit (ulimit -f) a write fails with EFBIG, said
+	 * and cleaned up (no -o FILE.XXXXXX left), instead of a SIGXFSZ that
+	 * kills the process halfway.
+	 */
+	signal(SIGXFSZ, SIG_IGN);
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_TROUBLE;

@@ -19,9 +19,8 @@ static struct oomlens_error *html_incident(struct report *r, int64_t id,
 					   const struct verdict_list *models,
 					   bool brief)
 {
-	(void)id; /* the page numbers incidents in their order */
 	(void)brief; /* the page has no table: every incident is whole */
-	return render_incident_html(&r->out, r->html, inc, r->incidents,
+	return render_incident_html(&r->out, r->html, inc, r->incidents, id,
 				    models);
 }
 

@@ -712,9 +712,11 @@ static void facts(struct strbuf *sb, const struct oom_incident *inc)
 struct oomlens_error *render_incident_html(struct strbuf *sb,
 					   struct html_overview *ov,
 					   const struct oom_incident *inc,
-					   size_t index,
+					   size_t index, int64_t id,
 					   const struct verdict_list *models)
 {
+	/* a stored incident under its database id, as in text and JSON */
+	long long n = id != OOM_VAL_NONE ? (long long)id : (long long)index;
 	const struct oom_kill *v = oom_incident_victim(inc);
 	int64_t victim = v ? v->pid : OOM_VAL_NONE;
 	struct explanation *x = malloc(sizeof(*x));
@@ -740,8 +742,8 @@ struct oomlens_error *render_incident_html(struct strbuf *sb,
 
 	strbuf_addf(
 		sb,
-		"<section id=\"incident-%zu\" class=\"incident\">\n<h2>Incident %zu: ",
-		index, index);
+		"<section id=\"incident-%lld\" class=\"incident\">\n<h2>Incident %lld: ",
+		n, n);
 	esc(sb, inc->source);
 	strbuf_addf(sb, " lines %llu-%llu%s%s%s%s</h2>\n",
 		    (unsigned long long)inc->first.line,

@@ -122,7 +122,9 @@ render_event_text(struct strbuf *sb, const struct oom_event *ev);
 
 /*
  * HTML (reports/html.c): html_begin() writes the page's head and makes
- * the overview that render_incident_html() adds each incident to (and
+ * the overview that render_incident_html() adds each incident to (as
+ * number `index`, 1-based, or as the stored incident id when id is not
+ * OOM_VAL_NONE, as text and JSON number it; and
  * html_summary_row() the stored verdicts' rates); html_end() writes the
  * overview, events (text already escaped for a terminal) and the end.
  */
@@ -130,7 +132,7 @@ OOMLENS_MUST_CHECK struct oomlens_error *html_begin(struct strbuf *sb,
 						    struct html_overview **out);
 OOMLENS_MUST_CHECK struct oomlens_error *
 render_incident_html(struct strbuf *sb, struct html_overview *ov,
-		     const struct oom_incident *inc, size_t index,
+		     const struct oom_incident *inc, size_t index, int64_t id,
 		     const struct verdict_list *models);
 void html_summary_row(struct html_overview *ov,
 		      const struct verdict_summary *row);

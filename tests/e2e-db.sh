@@ -12,6 +12,28 @@ for opt in --check --summary "--format json"; do
 	[ ! -e "$tmp/typo.db" ] && ok || bad "report $opt created '$tmp/typo.db'"
 done
 
+# every command that needs an existing store refuses a missing one as
+# report does: the same message and status, and nothing created
+expect 2 "rescore of a missing database" -- "$bin" rescore --db "$tmp/typo.db"
+grep -qx "oomlens rescore: cannot open '$tmp/typo.db': no such database" "$tmp/err" && ok || { bad "rescore: no such database"; cat "$tmp/err"; }
+[ -z "$(ls "$tmp" | grep typo)" ] && ok || { bad "rescore created '$tmp/typo.db'"; ls "$tmp" | grep typo; rm -f "$tmp"/typo.db*; }
+expect 2 "merge of a missing shard" -- "$bin" merge --db "$tmp/merged-typo.db" "$tmp/typo.db"
+grep -qx "oomlens merge: cannot open '$tmp/typo.db': no such database" "$tmp/err" && ok || { bad "merge: no such shard"; cat "$tmp/err"; }
+[ -z "$(ls "$tmp" | grep typo)" ] && ok || { bad "merge of a missing shard created files"; ls "$tmp" | grep typo; rm -f "$tmp"/*typo.db*; }
+
+# --quiet silences progress and the summary, never an error
+expect 2 "ingest -q of a missing path" -- "$bin" ingest -q --db "$tmp/q.db" "$tmp/no-such.log"
+grep -q "oomlens ingest: skipped '$tmp/no-such.log': No such file or directory" "$tmp/err" && ok || { bad "ingest -q: the error said"; cat "$tmp/err"; }
+grep -q "sources read" "$tmp/err" && bad "ingest -q: a summary" || ok
+# ... so that the fleet recipe's "see above" has something above
+printf '%s\n' "$PWD/fixtures/demo/rhel7-storm.log" "$tmp/no-such.log" >"$tmp/q.list"
+expect 0 "ingest-shard.sh with a missing file" -- sh scripts/fleet/ingest-shard.sh "$tmp/q.list" 1 0 "$tmp/q-shards" "$bin"
+grep -q "skipped '$tmp/no-such.log'" "$tmp/err" && grep -q "see above" "$tmp/err" && ok || { bad "ingest-shard.sh: what 'see above' means is above"; cat "$tmp/err"; }
+if command -v parallel >/dev/null 2>&1; then
+	expect 0 "parallel.sh with a missing file" -- sh scripts/fleet/parallel.sh -n 2 -j 1 -o "$tmp/q-pshards" -b "$bin" "$tmp/q.list" "$tmp/q-merged.db"
+	grep -q "skipped '$tmp/no-such.log'" "$tmp/err" && grep -q "see above" "$tmp/err" && ok || { bad "parallel.sh: what 'see above' means is above"; cat "$tmp/err"; }
+fi
+
 # and work on a read-only mount (needs a mount namespace: root or user
 # namespaces; not in every sandbox)
 ro=$tmp/ro

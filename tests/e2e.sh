@@ -216,7 +216,13 @@ expect 0 "report list" -- "$bin" report --db "$db"
 [ "$(grep -c '^ *[0-9]' "$tmp/out")" = 75 ] && ok || bad "report lists 75 incidents"
 expect 0 "report one" -- "$bin" report --db "$db" --incident 2
 grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "report --incident shows it in full"
-expect 2 "report bad id" -- "$bin" report --db "$db" --incident 99999
+# a missing id is "none matched", as --help says: exit 1, the empty report
+expect 1 "report: no such id" -- "$bin" report --db "$db" --incident 99999
+grep -qx "oomlens report: no incident 99999 in '$db'" "$tmp/err" && grep -q "No kernel OOM-killer incident found" "$tmp/out" && ok ||
+	{ bad "report: no such id, said"; cat "$tmp/out" "$tmp/err"; }
+expect 1 "report: no such id, json" -- "$bin" report --db "$db" --incident 99999 --format json
+grep -q '"incidents": \[\]' "$tmp/out" && ok || { bad "report: no such id, json: no incident"; cat "$tmp/out"; }
+"$bin" report --help | grep -q "1 none stored (or none matched)" && ok || bad "report --help: 1 is none matched"
 OOMLENS_DB=$db expect 0 "OOMLENS_DB" -- "$bin" report --check
 # rescore and the summary over the stored incidents
 expect 1 "summary before rescore" -- "$bin" report --db "$db" --summary
@@ -328,8 +334,8 @@ expect 2 "analyze: bad --top" -- "$bin" analyze --top 0 fixtures/demo/rhel7-stor
 expect 0 "summary -o" -- "$bin" report --db "$db" --summary -o "$tmp/summary.txt"
 grep -q "^By kernel version" "$tmp/summary.txt" && ok || bad "--summary -o writes the file"
 echo old >"$tmp/keep.txt"
-expect 2 "report -o, failing" -- "$bin" report --db "$db" --incident 99999 -o "$tmp/keep.txt"
-[ "$(cat "$tmp/keep.txt")" = old ] && [ -z "$(ls "$tmp" | grep 'keep.txt.')" ] && ok || bad "-o: a failed report leaves the old file, no temporary"
+expect 1 "report -o, none matched" -- "$bin" report --db "$db" --incident 99999 -o "$tmp/keep.txt"
+grep -q "No kernel OOM-killer incident found" "$tmp/keep.txt" && [ -z "$(ls "$tmp" | grep 'keep.txt.')" ] && ok || bad "-o: none matched writes the empty report, no temporary"
 expect 2 "report -o, no such folder" -- "$bin" report --db "$db" -o "$tmp/no/such/r.txt"
 # a file that is not a database
 echo "not a database" >"$tmp/text.db"
@@ -565,6 +571,64 @@ expect 2 "analyze -o into a missing folder" -- "$bin" analyze --format html -o "
 grep -q "cannot write '$tmp/no/such/dir/x.html'" "$tmp/err" && [ ! -s "$tmp/out" ] && ok || bad "analyze -o error"
 expect 0 "analyze -o" -- "$bin" analyze -o "$tmp/o.txt" fixtures/demo/rfc-forkbomb.log
 [ ! -s "$tmp/out" ] && cmp -s "$tmp/o.txt" fixtures/golden/rfc-forkbomb.txt && ok || bad "analyze -o wrote elsewhere or differently"
+# -o FILE never writes over an input or the database, through a symlink or
+# a hard link too (the same device and inode)
+cp fixtures/demo/rfc-forkbomb.log "$tmp/in.log"
+ln -s in.log "$tmp/in-link.log"
+ln "$tmp/in.log" "$tmp/in-hard.log"
+for o in in.log in-link.log in-hard.log; do
+	expect 2 "analyze -o $o of in.log" -- "$bin" analyze -o "$tmp/$o" "$tmp/in.log"
+	grep -q "would overwrite '$tmp/in.log', which this command reads" "$tmp/err" && ok || { bad "analyze -o $o: said"; cat "$tmp/err"; }
+	cmp -s "$tmp/in.log" fixtures/demo/rfc-forkbomb.log && [ -L "$tmp/in-link.log" ] && ok || bad "analyze -o $o: the input is written over"
+done
+expect 2 "analyze -o FILE < FILE" -- sh -c '"$0" analyze -o "$1" - <"$1"' "$bin" "$tmp/in.log"
+cmp -s "$tmp/in.log" fixtures/demo/rfc-forkbomb.log && ok || bad "analyze -o FILE < FILE: the input is written over"
+expect 2 "analyze -o the vmlinux" -- "$bin" analyze --vmlinux "$tmp/in.log" -o "$tmp/in-link.log" "$tmp/nope.vmcore"
+cmp -s "$tmp/in.log" fixtures/demo/rfc-forkbomb.log && ok || bad "analyze -o the vmlinux: written over"
+"$bin" ingest --quiet --db "$tmp/o.db" "$tmp/in.log"
+ln -s o.db "$tmp/o-link.db"
+cp "$tmp/o.db" "$tmp/o.db.orig"
+for o in o.db o-link.db; do
+	expect 2 "report -o $o of o.db" -- "$bin" report --db "$tmp/o.db" -o "$tmp/$o"
+	grep -q "would overwrite '$tmp/o.db', which this command reads" "$tmp/err" && ok || { bad "report -o the database: said"; cat "$tmp/err"; }
+	cmp -s "$tmp/o.db" "$tmp/o.db.orig" && [ -L "$tmp/o-link.db" ] && ok || bad "report -o $o: the database is written over"
+	expect 2 "report --summary -o $o" -- "$bin" report --db "$tmp/o.db" --summary -o "$tmp/$o"
+	cmp -s "$tmp/o.db" "$tmp/o.db.orig" && ok || bad "report --summary -o $o: the database is written over"
+done
+# a symlink to another file: written through, the link kept
+echo old >"$tmp/target.txt"
+ln -s target.txt "$tmp/out-link.txt"
+expect 0 "analyze -o a symlink" -- "$bin" analyze -o "$tmp/out-link.txt" fixtures/demo/rfc-forkbomb.log
+[ -L "$tmp/out-link.txt" ] && cmp -s "$tmp/target.txt" fixtures/golden/rfc-forkbomb.txt && ok || bad "analyze -o a symlink: the target written, the link kept"
+# what is not a regular file is written into, never replaced: a FIFO
+mkfifo "$tmp/o.fifo"
+timeout 20 cat "$tmp/o.fifo" >"$tmp/fifo.out" &
+expect 0 "analyze -o a FIFO" -- timeout 20 "$bin" analyze -o "$tmp/o.fifo" fixtures/demo/rfc-forkbomb.log
+wait
+[ -p "$tmp/o.fifo" ] && cmp -s "$tmp/fifo.out" fixtures/golden/rfc-forkbomb.txt && [ -z "$(ls "$tmp" | grep 'o.fifo.')" ] && ok ||
+	{ bad "analyze -o a FIFO: written into, kept a FIFO"; ls -l "$tmp" | grep fifo; }
+# ... and a character device: /dev/null itself only where it cannot be
+# replaced (not as root); as root a null device of our own
+if [ "$(id -u)" != 0 ]; then
+	expect 0 "analyze -o /dev/null" -- "$bin" analyze -o /dev/null fixtures/demo/rfc-forkbomb.log
+	[ -c /dev/null ] && [ ! -s "$tmp/out" ] && ok || bad "analyze -o /dev/null: still a device"
+elif mknod "$tmp/null" c 1 3 2>/dev/null && echo x >"$tmp/null" 2>/dev/null; then
+	expect 0 "analyze -o a null device" -- "$bin" analyze -o "$tmp/null" fixtures/demo/rfc-forkbomb.log
+	[ -c "$tmp/null" ] && [ ! -s "$tmp/out" ] && [ -z "$(ls "$tmp" | grep 'null.')" ] && ok || bad "analyze -o a null device: still a device"
+	expect 2 "analyze -o a null device, also an input" -- "$bin" analyze -o "$tmp/null" fixtures/demo/rfc-forkbomb.log "$tmp/null"
+	grep -q "would overwrite" "$tmp/err" && bad "-o a device that is an input: no file to lose" || ok
+else
+	echo "skipped: -o on a character device (no mknod here)"
+fi
+# a file size limit (SIGXFSZ) ends the write with an error, no temporary
+echo old >"$tmp/big.html"
+expect 2 "analyze -o beyond ulimit -f" -- sh -c 'ulimit -f 8; exec "$0" analyze --format html -o "$1" fixtures/demo/rhel7-storm.log' "$bin" "$tmp/big.html"
+grep -q "'$tmp/big.html'.*File too large" "$tmp/err" && ok || { bad "ulimit -f: said"; cat "$tmp/err"; }
+[ "$(cat "$tmp/big.html")" = old ] && [ -z "$(ls "$tmp" | grep 'big.html.')" ] && ok || { bad "ulimit -f: the old file kept, no temporary"; ls "$tmp" | grep big; }
+# (a limit the database's -shm file fits in: the report's write fails)
+expect 2 "report -o beyond ulimit -f" -- sh -c 'ulimit -f 200; exec "$0" report --db "$1" --format html -o "$2"' "$bin" "$tmp/t.db" "$tmp/big.html"
+grep -q "^oomlens report: -o '$tmp/big.html': cannot write the report: File too large" "$tmp/err" && ok || { bad "report, ulimit -f: said"; cat "$tmp/err"; }
+[ "$(cat "$tmp/big.html")" = old ] && [ -z "$(ls "$tmp" | grep 'big.html.')" ] && ok || { bad "report, ulimit -f: the old file kept, no temporary"; ls "$tmp" | grep big; }
 
 # Golden HTML of each demo log, and the archive of them all (report);
 # syslog dates take their year from the file's mtime: a fixed one
@@ -600,6 +664,10 @@ for x in txt csv jsonl; do
 	diff -u "fixtures/golden/archive.$x" "$tmp/archive.$x" >"$tmp/diff" && ok || { bad "golden $x archive"; head -20 "$tmp/diff"; }
 done
 expect 2 "report --summary --format html" -- "$bin" report --db "$tmp/golden.db" --summary --format html
+# HTML numbers a stored incident by its database id, as text, JSON and CSV do
+expect 0 "report --incident 3 --format html" -- "$bin" report --db "$tmp/golden.db" --incident 3 --format html
+grep -q '<h2>Incident 3: ' "$tmp/out" && grep -q 'id="incident-3"' "$tmp/out" && ! grep -q '<h2>Incident 1: ' "$tmp/out" && ok ||
+	{ bad "html: incident 3 is Incident 3"; grep '<h2>' "$tmp/out"; }
 
 # vmcores (synthetic dumps of fixtures/vmgen, built into BUILD/fixtures/vmcore)
 bdir=$(dirname "$bin")

@@ -804,15 +804,11 @@ static void score_size(struct explanation *x, const struct oom_incident *inc,
 		    : ": the rest is most likely swap, which this table does not list");
 }
 
-static void victim(struct explanation *x, const struct oom_incident *inc,
-		   const struct verdict_list *models)
+/* vm.oom_kill_allocating_task: the kernel chose by rule, not by size. */
+static void victim_by_rule(struct explanation *x,
+			   const struct verdict_list *models)
 {
-	const struct oom_kill *v = oom_incident_victim(inc);
-	const struct oom_task *row;
-	unsigned page_kb = oom_incident_page_kb(inc);
-	struct explain_task s, top[1];
-	char a[32], b[32], c[32], names[160];
-	size_t i, n_skip, groups = 0;
+	size_t i;
 
 	for (i = 0; models && i < models->n; i++)
 		if (models->v[i].kernel_rule &&
@@ -821,125 +817,175 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 			add(x, EXPLAIN_VICTIM, "allocating_task", OOM_VAL_NONE,
 			    OOM_VAL_NONE,
 			    "The kernel killed the task that asked for memory, by rule (vm.oom_kill_allocating_task = 1), not the largest.");
-			break;
+			return;
 		}
-	if (!v) {
-		if (inc->panic)
-			add(x, EXPLAIN_VICTIM, "panic", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The kernel panicked instead of killing a process: %s.",
-			    inc->panic);
-		else if (inc->no_killable)
-			add(x, EXPLAIN_VICTIM, "no_killable", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The kernel found no process it was allowed to kill.");
-		else
-			add(x, EXPLAIN_VICTIM, "victim_unknown", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The report stops before the kill, so the victim is not known.");
+}
+
+/* No victim: a panic, nothing killable, or a report cut before the kill. */
+static void victim_none(struct explanation *x, const struct oom_incident *inc)
+{
+	if (inc->panic)
+		add(x, EXPLAIN_VICTIM, "panic", OOM_VAL_NONE, OOM_VAL_NONE,
+		    "The kernel panicked instead of killing a process: %s.",
+		    inc->panic);
+	else if (inc->no_killable)
+		add(x, EXPLAIN_VICTIM, "no_killable", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The kernel found no process it was allowed to kill.");
+	else
+		add(x, EXPLAIN_VICTIM, "victim_unknown", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The report stops before the kill, so the victim is not known.");
+}
+
+/* The victim's size: its task-table row, else its Killed line. */
+static struct explain_task victim_size(const struct oom_incident *inc,
+				       const struct oom_kill *v,
+				       const struct oom_task *row)
+{
+	struct explain_task s;
+
+	if (row)
+		return size_of(row, oom_incident_page_kb(inc));
+	memset(&s, 0, sizeof(s));
+	s.rss = add_known(v->anon_rss_kb,
+			  add_known(v->file_rss_kb, v->shmem_rss_kb));
+	s.swap = s.pt = OOM_VAL_NONE;
+	s.total = s.rss;
+	return s;
+}
+
+/* Before 2.6.36 the badness was the virtual size (total_vm). */
+static void victim_total_vm(struct explanation *x,
+			    const struct oom_incident *inc,
+			    const struct oom_kill *v,
+			    const struct oom_task *row)
+{
+	int64_t vm = known(v->total_vm_kb)
+			     ? v->total_vm_kb
+			     : (row ? oom_task_kb(row, TASK_TOTAL_VM,
+						  oom_incident_page_kb(inc))
+				    : OOM_VAL_NONE);
+	char a[32], here[64];
+
+	if (known(vm))
+		snprintf(here, sizeof(here), ", here %s",
+			 report_human_kb(a, sizeof(a), vm));
+	else
+		here[0] = 0;
+	add(x, EXPLAIN_VICTIM, "victim_total_vm", vm, OOM_VAL_NONE,
+	    "The kernel killed %s (pid %lld). Kernels before 2.6.36 score a process mainly by its virtual size (total_vm%s) plus half that of its children, so a large address space weighs more than resident memory.",
+	    nz(v->comm), (long long)v->pid, here);
+}
+
+/* From 2.6.36: rss + swap + page tables, and which of them weighed most. */
+static void victim_terms(struct explanation *x, const struct oom_incident *inc,
+			 const struct oom_kill *v, const struct oom_task *row,
+			 const struct explain_task *s)
+{
+	const char *dom = "resident memory", *code = "victim_rss";
+	char a[32], b[32], c[32], score[48];
+
+	if (known(s->swap) && s->swap > (known(s->rss) ? s->rss : 0)) {
+		dom = "swap";
+		code = "victim_swap";
+	}
+	if (known(s->pt) && s->pt > (known(s->rss) ? s->rss : 0) &&
+	    (!known(s->swap) || s->pt > s->swap)) {
+		dom = "page tables";
+		code = "victim_pagetables";
+	}
+	if (inc->selected.present && known(inc->selected.score))
+		snprintf(score, sizeof(score), ", score %lld",
+			 (long long)inc->selected.score);
+	else
+		score[0] = 0;
+	if (known(s->swap) && known(s->pt))
+		add(x, EXPLAIN_VICTIM, code, s->total, x->mem.total_kb,
+		    "The kernel killed %s (pid %lld)%s: its score counts resident memory %s, swap %s and page tables %s; %s weighed most.",
+		    nz(v->comm), (long long)v->pid, score,
+		    report_human_kb(a, sizeof(a), s->rss),
+		    report_human_kb(b, sizeof(b), s->swap),
+		    report_human_kb(c, sizeof(c), s->pt), dom);
+	else
+		add(x, EXPLAIN_VICTIM, "victim_rss", s->total, x->mem.total_kb,
+		    "The kernel killed %s (pid %lld)%s: its score counts resident memory (%s here), swap and page tables%s.",
+		    nz(v->comm), (long long)v->pid, score,
+		    report_human_kb(a, sizeof(a), s->rss),
+		    row		   ? ", which this table does not show"
+		    : inc->n_tasks ? "; the task table does not list it"
+				   : "; the report has no task table");
+}
+
+/* The victim's oom_score_adj, when it moved the score. */
+static void victim_adj(struct explanation *x, int64_t vadj)
+{
+	if (vadj > 0)
+		add(x, EXPLAIN_VICTIM, "adj_raised", vadj, OOM_VAL_NONE,
+		    "Its oom_score_adj of %lld raised its score by %lld per mille of %s.",
+		    (long long)vadj, (long long)vadj, total_name(&x->mem));
+	else if (vadj < 0 && vadj > -1000)
+		add(x, EXPLAIN_VICTIM, "adj_lowered", vadj, OOM_VAL_NONE,
+		    "Its oom_score_adj of %lld lowered its score, and it was still chosen.",
+		    (long long)vadj);
+}
+
+/* The victim against the largest process of the table (2.6.36+). */
+static void victim_against_largest(struct explanation *x,
+				   const struct oom_incident *inc,
+				   const struct oom_task *row,
+				   const struct explain_task *s)
+{
+	struct explain_task top[1];
+	char a[32], b[32];
+	int64_t vadj, tadj;
+
+	if (!explain_top_tasks(inc, top, 1))
 		return;
-	}
-	row = oom_incident_task(inc, v->pid);
-	if (row) {
-		s = size_of(row, page_kb);
-	} else {
-		memset(&s, 0, sizeof(s));
-		s.rss = add_known(v->anon_rss_kb,
-				  add_known(v->file_rss_kb, v->shmem_rss_kb));
-		s.swap = s.pt = OOM_VAL_NONE;
-		s.total = s.rss;
-	}
-	if (old_badness(inc, models)) {
-		int64_t vm = known(v->total_vm_kb)
-				     ? v->total_vm_kb
-				     : (row ? oom_task_kb(row, TASK_TOTAL_VM,
-							  page_kb)
-					    : OOM_VAL_NONE);
+	vadj = adj_of(row);
+	tadj = adj_of(top[0].t);
+	if (inc->n_tasks == 1)
+		add(x, EXPLAIN_VICTIM, "victim_largest", s->total,
+		    x->mem.total_kb,
+		    "It was the only process in the task table.");
+	else if (top[0].t == row ||
+		 top[0].t->col[TASK_PID] == row->col[TASK_PID])
+		add(x, EXPLAIN_VICTIM, "victim_largest", s->total,
+		    x->mem.total_kb,
+		    "It was the largest of the %zu processes by resident memory, swap and page tables.",
+		    inc->n_tasks);
+	else
+		add(x, EXPLAIN_VICTIM, "victim_not_largest", s->total,
+		    top[0].total,
+		    "It was not the largest: %s (pid %lld) held %s against its %s%s.",
+		    nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID],
+		    report_human_kb(a, sizeof(a), top[0].total),
+		    report_human_kb(b, sizeof(b), s->total),
+		    why_not_largest(inc, tadj, vadj));
+	score_size(x, inc, s);
+	victim_adj(x, vadj);
+}
 
-		if (known(vm))
-			snprintf(names, sizeof(names), ", here %s",
-				 report_human_kb(a, sizeof(a), vm));
-		else
-			names[0] = 0;
-		add(x, EXPLAIN_VICTIM, "victim_total_vm", vm, OOM_VAL_NONE,
-		    "The kernel killed %s (pid %lld). Kernels before 2.6.36 score a process mainly by its virtual size (total_vm%s) plus half that of its children, so a large address space weighs more than resident memory.",
-		    nz(v->comm), (long long)v->pid, names);
-	} else {
-		const char *dom = "resident memory", *code = "victim_rss";
+/* The processes oom_score_adj -1000 kept out of the choice. */
+static void victim_skipped(struct explanation *x,
+			   const struct oom_incident *inc)
+{
+	char names[160];
+	size_t n_skip = unkillable(inc, names, sizeof(names));
 
-		if (known(s.swap) && s.swap > (known(s.rss) ? s.rss : 0)) {
-			dom = "swap";
-			code = "victim_swap";
-		}
-		if (known(s.pt) && s.pt > (known(s.rss) ? s.rss : 0) &&
-		    (!known(s.swap) || s.pt > s.swap)) {
-			dom = "page tables";
-			code = "victim_pagetables";
-		}
-		if (inc->selected.present && known(inc->selected.score))
-			snprintf(names, sizeof(names), ", score %lld",
-				 (long long)inc->selected.score);
-		else
-			names[0] = 0;
-		if (known(s.swap) && known(s.pt))
-			add(x, EXPLAIN_VICTIM, code, s.total, x->mem.total_kb,
-			    "The kernel killed %s (pid %lld)%s: its score counts resident memory %s, swap %s and page tables %s; %s weighed most.",
-			    nz(v->comm), (long long)v->pid, names,
-			    report_human_kb(a, sizeof(a), s.rss),
-			    report_human_kb(b, sizeof(b), s.swap),
-			    report_human_kb(c, sizeof(c), s.pt), dom);
-		else
-			add(x, EXPLAIN_VICTIM, "victim_rss", s.total,
-			    x->mem.total_kb,
-			    "The kernel killed %s (pid %lld)%s: its score counts resident memory (%s here), swap and page tables%s.",
-			    nz(v->comm), (long long)v->pid, names,
-			    report_human_kb(a, sizeof(a), s.rss),
-			    row		   ? ", which this table does not show"
-			    : inc->n_tasks ? "; the task table does not list it"
-					   : "; the report has no task table");
-	}
-	if (row && explain_top_tasks(inc, top, 1) &&
-	    !old_badness(inc, models)) {
-		int64_t vadj = adj_of(row), tadj = adj_of(top[0].t);
-
-		if (inc->n_tasks == 1)
-			add(x, EXPLAIN_VICTIM, "victim_largest", s.total,
-			    x->mem.total_kb,
-			    "It was the only process in the task table.");
-		else if (top[0].t == row ||
-			 top[0].t->col[TASK_PID] == row->col[TASK_PID])
-			add(x, EXPLAIN_VICTIM, "victim_largest", s.total,
-			    x->mem.total_kb,
-			    "It was the largest of the %zu processes by resident memory, swap and page tables.",
-			    inc->n_tasks);
-		else
-			add(x, EXPLAIN_VICTIM, "victim_not_largest", s.total,
-			    top[0].total,
-			    "It was not the largest: %s (pid %lld) held %s against its %s%s.",
-			    nz(top[0].t->comm),
-			    (long long)top[0].t->col[TASK_PID],
-			    report_human_kb(a, sizeof(a), top[0].total),
-			    report_human_kb(b, sizeof(b), s.total),
-			    why_not_largest(inc, tadj, vadj));
-		score_size(x, inc, &s);
-		if (vadj > 0)
-			add(x, EXPLAIN_VICTIM, "adj_raised", vadj, OOM_VAL_NONE,
-			    "Its oom_score_adj of %lld raised its score by %lld per mille of %s.",
-			    (long long)vadj, (long long)vadj,
-			    total_name(&x->mem));
-		else if (vadj < 0 && vadj > -1000)
-			add(x, EXPLAIN_VICTIM, "adj_lowered", vadj,
-			    OOM_VAL_NONE,
-			    "Its oom_score_adj of %lld lowered its score, and it was still chosen.",
-			    (long long)vadj);
-	}
-	n_skip = unkillable(inc, names, sizeof(names));
 	if (n_skip)
 		add(x, EXPLAIN_VICTIM, "skipped_unkillable", (int64_t)n_skip,
 		    OOM_VAL_NONE,
 		    "%zu process%s with oom_score_adj -1000 could never be chosen: %s%s.",
 		    n_skip, n_skip == 1 ? "" : "es", names,
 		    n_skip > MAX_NAMED ? " and others" : "");
+}
+
+/* A memcg OOM chooses within the group; memory.oom.group kills it all. */
+static void victim_memcg(struct explanation *x, const struct oom_incident *inc)
+{
+	size_t i, groups = 0;
+
 	if (inc->constraint == OOM_CONSTRAINT_MEMCG && inc->memcg.limit_path)
 		add(x, EXPLAIN_VICTIM, "memcg_candidates",
 		    (int64_t)inc->n_tasks, OOM_VAL_NONE,
@@ -952,6 +998,13 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 		    OOM_VAL_NONE,
 		    "memory.oom.group was set: %zu more process%s of the group died with it.",
 		    groups, groups == 1 ? "" : "es");
+}
+
+/* The patched kernel's fork-bomb kill, and what oom_reaper freed. */
+static void victim_after(struct explanation *x, const struct oom_incident *inc)
+{
+	char a[32], b[32], c[32];
+
 	if (inc->n_forkbombs)
 		add(x, EXPLAIN_VICTIM, "forkbomb", inc->forkbombs[0].pid,
 		    OOM_VAL_NONE,
@@ -968,6 +1021,32 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 		    report_human_kb(a, sizeof(a), inc->reaper.anon_rss_kb),
 		    report_human_kb(b, sizeof(b), inc->reaper.file_rss_kb),
 		    report_human_kb(c, sizeof(c), inc->reaper.shmem_rss_kb));
+}
+
+static void victim(struct explanation *x, const struct oom_incident *inc,
+		   const struct verdict_list *models)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct oom_task *row;
+	struct explain_task s;
+
+	victim_by_rule(x, models);
+	if (!v) {
+		victim_none(x, inc);
+		return;
+	}
+	row = oom_incident_task(inc, v->pid);
+	s = victim_size(inc, v, row);
+	if (old_badness(inc, models)) {
+		victim_total_vm(x, inc, v, row);
+	} else {
+		victim_terms(x, inc, v, row, &s);
+		if (row)
+			victim_against_largest(x, inc, row, &s);
+	}
+	victim_skipped(x, inc);
+	victim_memcg(x, inc);
+	victim_after(x, inc);
 }
 
 /* "w1, w2 and 3 more" of v's deciding inputs, in plain words. */
@@ -1049,6 +1128,51 @@ static void one_model(struct explanation *x, const struct oom_incident *inc,
 		    v->certainty == VERDICT_ASSUMED ? in : "");
 }
 
+/*
+ * The advice rules, one function each, in the order their sentences are
+ * given. Each reads the incident (and x->mem, filled before) and adds at
+ * most a sentence or two with the evidence it rests on.
+ */
+typedef void advice_rule(struct explanation *x, const struct oom_incident *inc,
+			 const struct verdict_list *models);
+
+/* A memcg OOM: a higher limit, or memory.high below it. */
+static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
+			 const struct verdict_list *models)
+{
+	const struct oom_memcg *cg = &inc->memcg;
+	const char *path =
+		nz(cg->limit_path ? cg->limit_path : cg->task_path);
+	struct explain_reason *r;
+	char a[32], b[32];
+
+	(void)models;
+	if (inc->constraint != OOM_CONSTRAINT_MEMCG)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "raise_memcg_limit", cg->memory.usage_kb,
+		cg->memory.limit_kb,
+		"Give %s a higher limit (memory.max, or memory.limit_in_bytes on cgroup v1), or make what runs in it use less.",
+		path);
+	if (known(cg->memory.limit_kb))
+		evidence(r, "usage %s of limit %s, failcnt %lld",
+			 report_human_kb(a, sizeof(a), cg->memory.usage_kb),
+			 report_human_kb(b, sizeof(b), cg->memory.limit_kb),
+			 (long long)(known(cg->memory.failcnt)
+					     ? cg->memory.failcnt
+					     : 0));
+	else
+		evidence(r, "a memcg OOM of %s (%s)", path,
+			 nz(inc->constraint_evidence));
+	if (!known(cg->memory.limit_kb) || cg->memory.limit_kb >= UNLIMITED_KB)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "memory_high", cg->memory.limit_kb / 10 * 9,
+		cg->memory.limit_kb,
+		"Set memory.high a little below the limit (say %s) so the group is slowed down and reclaimed before it is killed.",
+		report_human_kb(a, sizeof(a), cg->memory.limit_kb / 10 * 9));
+	evidence(r, "limit %s reached",
+		 report_human_kb(b, sizeof(b), cg->memory.limit_kb));
+}
+
 /* The task with the most swap, or NULL (no swap column, or none used). */
 static const struct oom_task *most_swapped(const struct oom_incident *inc)
 {
@@ -1067,148 +1191,146 @@ static const struct oom_task *most_swapped(const struct oom_incident *inc)
 	return best;
 }
 
-static void advice(struct explanation *x, const struct oom_incident *inc,
-		   const struct verdict_list *models)
+/* A global OOM without swap, or with swap full. */
+static void advise_swap(struct explanation *x, const struct oom_incident *inc,
+			const struct verdict_list *models)
 {
 	const struct explain_memory *m = &x->mem;
-	const struct oom_memcg *cg = &inc->memcg;
-	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct oom_task *w;
 	struct explain_reason *r;
-	struct explain_task top[1];
-	char a[32], b[32];
-	unsigned page_kb = oom_incident_page_kb(inc);
-	int64_t vm = 0;
-	int share = -1;
-	size_t i;
+	char a[32], b[32], who[96];
 
-	if (inc->trigger.order == -1) {
-		r = add(x, EXPLAIN_ADVICE, "ask_who", OOM_VAL_NONE,
-			OOM_VAL_NONE,
-			"Find out who pressed sysrq f (or wrote f to /proc/sysrq-trigger) before tuning anything.");
-		evidence(r, "order=-1 in the trigger line");
+	(void)models;
+	if (strcmp(m->scope, "global") || !inc->mem.present ||
+	    !known(m->swap_total_kb))
+		return;
+	if (m->swap_total_kb == 0) {
+		r = add(x, EXPLAIN_ADVICE, "add_swap", 0, OOM_VAL_NONE,
+			"Consider some swap (or zram): without it, memory that is rarely used stays in RAM.");
+		evidence(r, "Total swap = 0 kB");
 		return;
 	}
-	if (inc->constraint == OOM_CONSTRAINT_MEMCG) {
-		const char *path =
-			nz(cg->limit_path ? cg->limit_path : cg->task_path);
+	if (!known(m->swap_free_kb) ||
+	    m->swap_free_kb * 1000 >
+		    m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
+		return;
+	w = most_swapped(inc);
+	if (w)
+		snprintf(who, sizeof(who), " (%.40s, pid %lld, held the most)",
+			 nz(w->comm), (long long)w->col[TASK_PID]);
+	else
+		who[0] = 0;
+	r = add(x, EXPLAIN_ADVICE, "swap_full", m->swap_free_kb,
+		m->swap_total_kb,
+		"Find what filled swap%s rather than adding more: more swap only delays the OOM when a process keeps growing.",
+		who);
+	evidence(r, "Free swap %s of %s",
+		 report_human_kb(a, sizeof(a), m->swap_free_kb),
+		 report_human_kb(b, sizeof(b), m->swap_total_kb));
+}
 
-		r = add(x, EXPLAIN_ADVICE, "raise_memcg_limit",
-			cg->memory.usage_kb, cg->memory.limit_kb,
-			"Give %s a higher limit (memory.max, or memory.limit_in_bytes on cgroup v1), or make what runs in it use less.",
-			path);
-		if (known(cg->memory.limit_kb))
-			evidence(r, "usage %s of limit %s, failcnt %lld",
-				 report_human_kb(a, sizeof(a),
-						 cg->memory.usage_kb),
-				 report_human_kb(b, sizeof(b),
-						 cg->memory.limit_kb),
-				 (long long)(known(cg->memory.failcnt)
-						     ? cg->memory.failcnt
-						     : 0));
-		else
-			evidence(r, "a memcg OOM of %s (%s)", path,
-				 nz(inc->constraint_evidence));
-		if (known(cg->memory.limit_kb) &&
-		    cg->memory.limit_kb < UNLIMITED_KB) {
-			r = add(x, EXPLAIN_ADVICE, "memory_high",
-				cg->memory.limit_kb / 10 * 9,
-				cg->memory.limit_kb,
-				"Set memory.high a little below the limit (say %s) so the group is slowed down and reclaimed before it is killed.",
-				report_human_kb(a, sizeof(a),
-						cg->memory.limit_kb / 10 * 9));
-			evidence(r, "limit %s reached",
-				 report_human_kb(b, sizeof(b),
-						 cg->memory.limit_kb));
-		}
-	}
-	if (strcmp(m->scope, "global") == 0 && inc->mem.present &&
-	    known(m->swap_total_kb)) {
-		if (m->swap_total_kb == 0) {
-			r = add(x, EXPLAIN_ADVICE, "add_swap", 0, OOM_VAL_NONE,
-				"Consider some swap (or zram): without it, memory that is rarely used stays in RAM.");
-			evidence(r, "Total swap = 0 kB");
-		} else if (known(m->swap_free_kb) &&
-			   m->swap_free_kb * 1000 <=
-				   m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE) {
-			const struct oom_task *w = most_swapped(inc);
-			char who[96];
+/* One process held 30% or more of what it could fill. */
+static void advise_process(struct explanation *x,
+			   const struct oom_incident *inc,
+			   const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	bool group = strcmp(m->scope, "global") != 0;
+	struct explain_task top[1];
+	struct explain_reason *r;
+	char a[32], b[32];
+	int64_t have, room;
+	int share;
 
-			if (w)
-				snprintf(who, sizeof(who),
-					 " (%.40s, pid %lld, held the most)",
-					 nz(w->comm),
-					 (long long)w->col[TASK_PID]);
-			else
-				who[0] = 0;
-			r = add(x, EXPLAIN_ADVICE, "swap_full", m->swap_free_kb,
-				m->swap_total_kb,
-				"Find what filled swap%s rather than adding more: more swap only delays the OOM when a process keeps growing.",
-				who);
-			evidence(r, "Free swap %s of %s",
-				 report_human_kb(a, sizeof(a), m->swap_free_kb),
-				 report_human_kb(b, sizeof(b),
-						 m->swap_total_kb));
-		}
-	}
-	if (explain_top_tasks(inc, top, 1) && known(m->total_kb)) {
-		/*
-		 * The share of what it could fill: RAM plus swap, or for a
-		 * memcg its limit, which charges resident memory.
-		 */
-		bool group = strcmp(m->scope, "global") != 0;
-		int64_t have = group ? top[0].rss : top[0].total;
-		int64_t room = m->total_kb + (!group && known(m->swap_total_kb)
-						      ? m->swap_total_kb
-						      : 0);
+	(void)models;
+	if (!explain_top_tasks(inc, top, 1) || !known(m->total_kb))
+		return;
+	/*
+	 * The share of what it could fill: RAM plus swap, or for a memcg
+	 * its limit, which charges resident memory.
+	 */
+	have = group ? top[0].rss : top[0].total;
+	room = m->total_kb +
+	       (!group && known(m->swap_total_kb) ? m->swap_total_kb : 0);
+	share = pct(have, room);
+	if (share < 30 || share > 100)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "look_at_process", top[0].t->col[TASK_PID],
+		top[0].total,
+		"Look at %s (pid %lld) first: it held %d%% of %s. A limit of its own (a cgroup, systemd's MemoryMax=) makes it fail alone instead of the machine.",
+		nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID], share,
+		group ? "the group's limit"
+		: known(m->swap_total_kb) && m->swap_total_kb > 0
+			? "RAM plus swap"
+			: "RAM");
+	evidence(r, "task table: rss %s, swap %s",
+		 report_human_kb(a, sizeof(a), top[0].rss),
+		 report_human_kb(b, sizeof(b), top[0].swap));
+}
 
-		share = pct(have, room);
-	}
-	if (share >= 30 && share <= 100) {
-		r = add(x, EXPLAIN_ADVICE, "look_at_process",
-			top[0].t->col[TASK_PID], top[0].total,
-			"Look at %s (pid %lld) first: it held %d%% of %s. A limit of its own (a cgroup, systemd's MemoryMax=) makes it fail alone instead of the machine.",
-			nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID],
-			share,
-			strcmp(m->scope, "global") ? "the group's limit"
-			: known(m->swap_total_kb) && m->swap_total_kb > 0
-				? "RAM plus swap"
-				: "RAM");
-		evidence(r, "task table: rss %s, swap %s",
-			 report_human_kb(a, sizeof(a), top[0].rss),
-			 report_human_kb(b, sizeof(b), top[0].swap));
-	}
-	if (v && !inc->n_forkbombs && models && models->n &&
-	    models->v[0].agreement == VERDICT_SAME &&
-	    models->v[0].has_runner_up) {
-		const struct verdict *mv = &models->v[0];
+/* The models agree with the kernel: protect the victim, or expose another. */
+static void advise_adj(struct explanation *x, const struct oom_incident *inc,
+		       const struct verdict_list *models)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct verdict *mv;
+	struct explain_reason *r;
 
-		r = add(x, EXPLAIN_ADVICE, "oom_score_adj", v->pid,
-			mv->runner_up.pid,
-			"If %s must survive, lower its oom_score_adj (for example to -500) or raise that of a process you can lose; the next choice was %s (pid %lld).",
-			nz(v->comm), nz(mv->runner_up.comm),
-			(long long)mv->runner_up.pid);
-		evidence(r, "%s's runner-up", mv->model);
-	}
+	if (!v || inc->n_forkbombs || !models || !models->n ||
+	    models->v[0].agreement != VERDICT_SAME ||
+	    !models->v[0].has_runner_up)
+		return;
+	mv = &models->v[0];
+	r = add(x, EXPLAIN_ADVICE, "oom_score_adj", v->pid, mv->runner_up.pid,
+		"If %s must survive, lower its oom_score_adj (for example to -500) or raise that of a process you can lose; the next choice was %s (pid %lld).",
+		nz(v->comm), nz(mv->runner_up.comm),
+		(long long)mv->runner_up.pid);
+	evidence(r, "%s's runner-up", mv->model);
+}
+
+/* The processes had reserved far more address space than memory. */
+static void advise_overcommit(struct explanation *x,
+			      const struct oom_incident *inc,
+			      const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	unsigned page_kb = oom_incident_page_kb(inc);
+	struct explain_reason *r;
+	int64_t vm = 0, room;
+	char a[32], b[32];
+	size_t i;
+
+	(void)models;
 	for (i = 0; i < inc->n_tasks; i++) {
 		int64_t t = oom_task_kb(&inc->tasks[i], TASK_TOTAL_VM, page_kb);
 
 		if (known(t) && t > 0 && vm <= INT64_MAX - t)
 			vm += t;
 	}
-	if (!strcmp(m->scope, "global") && known(m->total_kb) &&
-	    m->total_kb > 0 &&
-	    vm / 2 > m->total_kb +
-			     (known(m->swap_total_kb) ? m->swap_total_kb : 0)) {
-		int64_t room = m->total_kb +
-			       (known(m->swap_total_kb) ? m->swap_total_kb : 0);
+	if (strcmp(m->scope, "global") || !known(m->total_kb) ||
+	    m->total_kb <= 0)
+		return;
+	room = m->total_kb + (known(m->swap_total_kb) ? m->swap_total_kb : 0);
+	if (vm / 2 <= room)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "overcommit", vm, room,
+		"The processes had reserved %s of address space, %.1f times RAM plus swap: with vm.overcommit_memory = 2 (and vm.overcommit_ratio) such requests fail when made instead of ending in the OOM killer, if the programs handle that.",
+		report_human_kb(a, sizeof(a), vm), (double)vm / (double)room);
+	evidence(r, "sum of total_vm in the task table, %s",
+		 report_human_kb(b, sizeof(b), vm));
+}
 
-		r = add(x, EXPLAIN_ADVICE, "overcommit", vm, room,
-			"The processes had reserved %s of address space, %.1f times RAM plus swap: with vm.overcommit_memory = 2 (and vm.overcommit_ratio) such requests fail when made instead of ending in the OOM killer, if the programs handle that.",
-			report_human_kb(a, sizeof(a), vm),
-			(double)vm / (double)room);
-		evidence(r, "sum of total_vm in the task table, %s",
-			 report_human_kb(b, sizeof(b), vm));
-	}
+/* Kernel memory: slab caches, shared memory, reserved huge pages. */
+static void advise_kernel_memory(struct explanation *x,
+				 const struct oom_incident *inc,
+				 const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	struct explain_reason *r;
+	char a[32];
+
+	(void)inc;
+	(void)models;
 	if (known(m->slab_kb) && pct(m->slab_kb, m->total_kb) >= 20) {
 		r = add(x, EXPLAIN_ADVICE, "slab", m->slab_kb, m->total_kb,
 			"Look at the kernel's slab caches (slabtop, /proc/slabinfo): a kernel cache, not a process, held much of the memory.");
@@ -1232,13 +1354,47 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 			 report_human_kb(a, sizeof(a), m->hugepages_kb),
 			 pct(m->hugepages_kb, m->total_kb));
 	}
-	if (inc->trigger.order > 3 && inc->trigger.order < 20) {
-		r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
+}
+
+/* A high-order allocation: fragmentation. */
+static void advise_fragmentation(struct explanation *x,
+				 const struct oom_incident *inc,
+				 const struct verdict_list *models)
+{
+	struct explain_reason *r;
+
+	(void)models;
+	if (inc->trigger.order <= 3 || inc->trigger.order >= 20)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
+		OOM_VAL_NONE,
+		"If memory was free but fragmented, raise vm.min_free_kbytes or let compaction run (vm.compaction_proactiveness).");
+	evidence(r, "order=%lld in the trigger line",
+		 (long long)inc->trigger.order);
+}
+
+static advice_rule *const advice_rules[] = {
+	advise_memcg,	   advise_swap,		 advise_process,
+	advise_adj,	   advise_overcommit,	 advise_kernel_memory,
+	advise_fragmentation,
+};
+
+static void advice(struct explanation *x, const struct oom_incident *inc,
+		   const struct verdict_list *models)
+{
+	struct explain_reason *r;
+	size_t i;
+
+	if (inc->trigger.order == -1) {
+		/* sysrq f: nothing to tune until it is known who pressed it */
+		r = add(x, EXPLAIN_ADVICE, "ask_who", OOM_VAL_NONE,
 			OOM_VAL_NONE,
-			"If memory was free but fragmented, raise vm.min_free_kbytes or let compaction run (vm.compaction_proactiveness).");
-		evidence(r, "order=%lld in the trigger line",
-			 (long long)inc->trigger.order);
+			"Find out who pressed sysrq f (or wrote f to /proc/sysrq-trigger) before tuning anything.");
+		evidence(r, "order=-1 in the trigger line");
+		return;
 	}
+	for (i = 0; i < sizeof(advice_rules) / sizeof(advice_rules[0]); i++)
+		advice_rules[i](x, inc, models);
 }
 
 /* ---- fragments (issue 22) ------------------------------------------- */

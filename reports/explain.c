@@ -26,6 +26,36 @@
 #define SWAP_EXHAUSTED_PERMILLE 10
 #define TOP_PROCESSES 3
 #define MAX_NAMED 3 /* processes named in one sentence */
+/* Committed this many times CommitLimit, or more: strict overcommit is no fix. */
+#define OVERCOMMIT_NEAR 2
+
+/*
+ * The kernel facts the sentences rest on: the releases each holds for
+ * (KV(); until 0: still so in the newest tree read) and where it was read.
+ * A rule that depends on one names it (KF_...) and asks fact_holds(), so a
+ * fact is checked, and corrected, here once. Trust a tree over the spec.
+ */
+enum kernel_fact {
+	KF_COMMIT_LIMIT,
+	KF_COMMIT_NOT_PRINTED,
+	KF_COUNT
+};
+
+static const struct explain_fact kernel_facts[KF_COUNT] = {
+	[KF_COMMIT_LIMIT] =
+		{0, 0, true,
+		 "vm.overcommit_memory = 2 refuses a request once Committed_AS would pass CommitLimit = (RAM - huge pages) * overcommit_ratio / 100 + swap (or overcommit_kbytes + swap); Committed_AS counts private writable mappings only, so total_vm overstates it",
+		 "linux-source-6.1 mm/util.c vm_commit_limit(), __vm_enough_memory(); mm/mmap.c accountable_mapping()"},
+	[KF_COMMIT_NOT_PRINTED] =
+		{0, 0, true,
+		 "the OOM report's Mem-Info (show_free_areas) prints neither Committed_AS nor CommitLimit: they are read only where a log carries them as Mem-Info counters",
+		 "linux-source-6.1 mm/page_alloc.c show_free_areas()"},
+};
+
+const struct explain_fact *explain_kernel_fact(size_t i)
+{
+	return i < KF_COUNT ? &kernel_facts[i] : NULL;
+}
 
 static const char *const topic_names[EXPLAIN_TOPIC_COUNT] = {
 	[EXPLAIN_RAN_OUT] = "ran_out",	 [EXPLAIN_ZONES] = "zones",
@@ -1288,36 +1318,77 @@ static void advise_adj(struct explanation *x, const struct oom_incident *inc,
 	evidence(r, "%s's runner-up", mv->model);
 }
 
-/* The processes had reserved far more address space than memory. */
-static void advise_overcommit(struct explanation *x,
-			      const struct oom_incident *inc,
-			      const struct verdict_list *models)
+/* Sum of total_vm over the task table, in kB (0: none). */
+static int64_t total_vm_kb(const struct oom_incident *inc)
 {
-	const struct explain_memory *m = &x->mem;
 	unsigned page_kb = oom_incident_page_kb(inc);
-	struct explain_reason *r;
-	int64_t vm = 0, room;
-	char a[32], b[32];
+	int64_t vm = 0;
 	size_t i;
 
-	(void)models;
 	for (i = 0; i < inc->n_tasks; i++) {
 		int64_t t = oom_task_kb(&inc->tasks[i], TASK_TOTAL_VM, page_kb);
 
 		if (known(t) && t > 0 && vm <= INT64_MAX - t)
 			vm += t;
 	}
+	return vm;
+}
+
+/*
+ * Strict overcommit (KF_COMMIT_LIMIT) turns the OOM into failed requests
+ * only where the committed address space is near what CommitLimit would
+ * allow: past it, but within OVERCOMMIT_NEAR times. From Committed_AS and
+ * CommitLimit where the log has them (KF_COMMIT_NOT_PRINTED), else from
+ * the sum of total_vm against RAM (less huge pages) plus swap, the
+ * CommitLimit of overcommit_ratio 100. Far past it, strict overcommit
+ * would refuse the machine's ordinary allocations: say what to do instead.
+ */
+static void advise_overcommit(struct explanation *x,
+			      const struct oom_incident *inc,
+			      const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	int64_t committed = stat_kb(inc, "global", "Committed_AS");
+	int64_t limit = stat_kb(inc, "global", "CommitLimit");
+	bool printed = known(committed) && known(limit) && limit > 0;
+	struct explain_reason *r;
+	char a[32], b[32];
+
+	(void)models;
 	if (strcmp(m->scope, "global") || !known(m->total_kb) ||
 	    m->total_kb <= 0)
 		return;
-	room = m->total_kb + (known(m->swap_total_kb) ? m->swap_total_kb : 0);
-	if (vm / 2 <= room)
+	if (!printed) {
+		committed = total_vm_kb(inc);
+		limit = m->total_kb +
+			(known(m->swap_total_kb) ? m->swap_total_kb : 0);
+		if (known(m->hugepages_kb) && m->hugepages_kb < m->total_kb)
+			limit -= m->hugepages_kb;
+	}
+	if (committed <= limit)
 		return;
-	r = add(x, EXPLAIN_ADVICE, "overcommit", vm, room,
-		"The processes had reserved %s of address space, %.1f times RAM plus swap: with vm.overcommit_memory = 2 (and vm.overcommit_ratio) such requests fail when made instead of ending in the OOM killer, if the programs handle that.",
-		report_human_kb(a, sizeof(a), vm), (double)vm / (double)room);
-	evidence(r, "sum of total_vm in the task table, %s",
-		 report_human_kb(b, sizeof(b), vm));
+	if (committed / OVERCOMMIT_NEAR <= limit)
+		r = add(x, EXPLAIN_ADVICE, "overcommit", committed, limit,
+			"The processes had %s %s, %.1f times %s: with vm.overcommit_memory = 2 (and vm.overcommit_ratio chosen so the usual load fits) the requests past it fail when made instead of ending in the OOM killer, if the programs handle that.",
+			printed ? "committed" : "reserved address space of",
+			report_human_kb(a, sizeof(a), committed),
+			(double)committed / (double)limit,
+			printed ? "CommitLimit" : "RAM plus swap");
+	else
+		r = add(x, EXPLAIN_ADVICE, "overcommit_far", committed, limit,
+			"The processes had %s %s, %.1f times %s: strict overcommit (vm.overcommit_memory = 2) would refuse their ordinary allocations, so it is no fix here; much of such address space is never used. Find the process that grew and give it a limit of its own (a cgroup's memory.max), or add memory.",
+			printed ? "committed" : "reserved address space of",
+			report_human_kb(a, sizeof(a), committed),
+			(double)committed / (double)limit,
+			printed ? "CommitLimit" : "RAM plus swap");
+	if (printed)
+		evidence(r, "Committed_AS %s, CommitLimit %s",
+			 report_human_kb(a, sizeof(a), committed),
+			 report_human_kb(b, sizeof(b), limit));
+	else
+		evidence(r, "sum of total_vm in the task table %s, RAM plus swap %s",
+			 report_human_kb(a, sizeof(a), committed),
+			 report_human_kb(b, sizeof(b), limit));
 }
 
 /* Kernel memory: slab caches, shared memory, reserved huge pages. */

@@ -403,6 +403,118 @@ START_TEST(explain_memcg_limit_and_advice)
 }
 END_TEST
 
+/* n processes of total_vm vm_kb each into inc (pids 100...). */
+static void add_tasks(struct oom_incident *inc, size_t n, int64_t vm_kb,
+		      int64_t rss_kb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct oom_task t;
+
+		oom_task_init(&t);
+		t.col[TASK_PID] = (int64_t)(100 + i);
+		t.col[TASK_TOTAL_VM] = vm_kb / 4;
+		t.col[TASK_RSS] = rss_kb / 4;
+		t.comm = "app";
+		ck_assert_ptr_null(oom_incident_add_task(inc, &t));
+	}
+}
+
+/*
+ * Strict overcommit (vm.overcommit_memory = 2) is advised only where the
+ * committed address space is near what CommitLimit would allow: from
+ * Committed_AS and CommitLimit where the report prints them, else from
+ * the task table's total_vm against RAM plus swap. Far above it, strict
+ * overcommit would refuse ordinary allocations: say what else to do.
+ */
+static const struct {
+	const char *what;
+	int64_t vm_times; /* sum of total_vm, times RAM + swap (4 GiB + 4 GiB) */
+	int64_t committed, commit_limit; /* kB, 0: not printed */
+	const char *code, *absent;
+} overcommit_cases[] = {
+	{"total_vm 150x RAM+swap", 150, 0, 0, "overcommit_far", "overcommit"},
+	{"total_vm 1.5x RAM+swap", 0, 0, 0, "overcommit", "overcommit_far"},
+	{"total_vm within RAM+swap", 1, 0, 0, NULL, "overcommit"},
+	{"Committed_AS 1.2x CommitLimit, total_vm 150x", 150, 7549747,
+	 6291456, "overcommit", "overcommit_far"},
+	{"Committed_AS 20x CommitLimit", 1, 125829120, 6291456,
+	 "overcommit_far", "overcommit"},
+	{"Committed_AS under CommitLimit, total_vm 150x", 150, 3145728,
+	 6291456, NULL, "overcommit_far"},
+};
+
+START_TEST(explain_overcommit_only_where_it_could_work)
+{
+	struct oom_incident *inc = global_oom(0, 4194304);
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+	int64_t room = 8388608; /* kB */
+
+	ck_assert_ptr_nonnull(x);
+	if (overcommit_cases[_i].vm_times)
+		add_tasks(inc, 10, overcommit_cases[_i].vm_times * room / 10,
+			  65536);
+	else
+		add_tasks(inc, 10, room * 3 / 2 / 10, 65536);
+	if (overcommit_cases[_i].commit_limit) {
+		ck_assert_ptr_null(oom_incident_add_stat(
+			inc, "global", "Committed_AS", 12,
+			overcommit_cases[_i].committed, UNIT_KB));
+		ck_assert_ptr_null(oom_incident_add_stat(
+			inc, "global", "CommitLimit", 11,
+			overcommit_cases[_i].commit_limit, UNIT_KB));
+	}
+	explain_incident(x, inc, NULL);
+	ck_assert_msg(!reason(x, overcommit_cases[_i].absent), "%s: %s",
+		      overcommit_cases[_i].what,
+		      reason(x, overcommit_cases[_i].absent)->text);
+	if (overcommit_cases[_i].code) {
+		r = reason(x, overcommit_cases[_i].code);
+		ck_assert_msg(r, "%s: no %s", overcommit_cases[_i].what,
+			      overcommit_cases[_i].code);
+		ck_assert_int_eq(r->topic, EXPLAIN_ADVICE);
+		if (overcommit_cases[_i].commit_limit) {
+			ck_assert_int_eq(r->value,
+					 overcommit_cases[_i].committed);
+			ck_assert_int_eq(r->limit,
+					 overcommit_cases[_i].commit_limit);
+			ck_assert_msg(strstr(r->evidence, "Committed_AS"),
+				      "%s", r->evidence);
+		} else {
+			ck_assert_int_eq(r->limit, room);
+		}
+	} else {
+		ck_assert_ptr_null(reason(x, "overcommit"));
+		ck_assert_ptr_null(reason(x, "overcommit_far"));
+	}
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * Every kernel fact an explanation rests on names the tree it was read in
+ * (a linux-source tree or the spec) and a sane range of releases.
+ */
+START_TEST(explain_kernel_facts_name_their_source)
+{
+	const struct explain_fact *f;
+	size_t i;
+
+	for (i = 0; (f = explain_kernel_fact(i)); i++) {
+		ck_assert_msg(f->fact && strlen(f->fact) > 20, "fact %zu", i);
+		ck_assert_msg(f->read && (!strncmp(f->read, "linux-source-", 13) ||
+					  strstr(f->read, "spec/")),
+			      "fact %zu (%s) names no tree: %s", i, f->fact,
+			      f->read ? f->read : "(null)");
+		ck_assert_msg(!f->until || f->until > f->from, "fact %zu", i);
+	}
+	ck_assert_uint_gt(i, 1);
+}
+END_TEST
+
 /* The models' jargon in plain words; an unknown input as it is. */
 START_TEST(explain_inputs_in_plain_words)
 {
@@ -529,6 +641,10 @@ Suite *reports_suite(void)
 			    sizeof(swap_cases) / sizeof(swap_cases[0]));
 	tcase_add_test(tc, explain_memcg_limit_and_advice);
 	tcase_add_test(tc, explain_a_fragment_says_what_to_ask_for);
+	tcase_add_loop_test(tc, explain_overcommit_only_where_it_could_work, 0,
+			    sizeof(overcommit_cases) /
+				    sizeof(overcommit_cases[0]));
+	tcase_add_test(tc, explain_kernel_facts_name_their_source);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
 	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);

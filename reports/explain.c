@@ -38,6 +38,7 @@
 enum kernel_fact {
 	KF_COMMIT_LIMIT,
 	KF_COMMIT_NOT_PRINTED,
+	KF_ZONE_WATERMARKS,
 	KF_COUNT
 };
 
@@ -50,6 +51,10 @@ static const struct explain_fact kernel_facts[KF_COUNT] = {
 		{0, 0, true,
 		 "the OOM report's Mem-Info (show_free_areas) prints neither Committed_AS nor CommitLimit: they are read only where a log carries them as Mem-Info counters",
 		 "linux-source-6.1 mm/page_alloc.c show_free_areas()"},
+	[KF_ZONE_WATERMARKS] =
+		{0, 0, true,
+		 "a zone's min, low and high watermarks are shares of its managed pages: a zone the kernel manages no page of prints 0 for all three, which says nothing of shortage",
+		 "linux-source-6.1 mm/page_alloc.c __setup_per_zone_wmarks()"},
 };
 
 const struct explain_fact *explain_kernel_fact(size_t i)
@@ -603,7 +608,11 @@ static void zones(struct explanation *x)
 		const struct explain_zone *z = &x->zones[i];
 		const char *code, *words;
 
-		if (known(z->min_kb) && z->free_kb < z->min_kb) {
+		if (z->min_kb == 0 && z->low_kb == 0 && z->high_kb == 0) {
+			/* KF_ZONE_WATERMARKS */
+			code = "zone_no_watermarks";
+			words = "watermarks of 0 (the kernel manages none of its pages), so these numbers say nothing of whether it was short";
+		} else if (known(z->min_kb) && z->free_kb < z->min_kb) {
 			code = "zone_below_min";
 			words = "below min: only the kernel's reserves were left";
 		} else if (known(z->low_kb) && z->free_kb < z->low_kb) {

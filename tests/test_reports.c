@@ -403,6 +403,58 @@ START_TEST(explain_memcg_limit_and_advice)
 }
 END_TEST
 
+/* A zone line's counters, in kB, into inc. */
+static void add_zone(struct oom_incident *inc, const char *scope,
+		     int64_t free_kb, int64_t min_kb, int64_t low_kb,
+		     int64_t high_kb, int64_t present_kb)
+{
+	const struct {
+		const char *key;
+		int64_t kb;
+	} c[] = {{"free", free_kb}, {"min", min_kb},	      {"low", low_kb},
+		 {"high", high_kb}, {"present", present_kb}};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_ptr_null(oom_incident_add_stat(
+			inc, scope, c[i].key, strlen(c[i].key), c[i].kb,
+			UNIT_KB));
+}
+
+/*
+ * A zone printed "free:0kB min:0kB low:0kB high:0kB" (no page of it
+ * managed: its watermarks are computed from managed pages) says nothing
+ * of shortage; it is not "above high". A zone with watermarks above its
+ * free memory, or below, is judged against them.
+ */
+START_TEST(explain_zone_of_zero_watermarks_says_nothing)
+{
+	struct oom_incident *inc = global_oom(0, 0);
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+
+	ck_assert_ptr_nonnull(x);
+	add_zone(inc, "node 0 DMA", 0, 0, 0, 0, 15992);
+	add_zone(inc, "node 0 DMA32", 90000, 5000, 6000, 7000, 2080624);
+	add_zone(inc, "node 0 Normal", 40000, 44000, 55000, 66000, 2097152);
+	explain_incident(x, inc, NULL);
+	r = reason(x, "zone_no_watermarks");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->topic, EXPLAIN_ZONES);
+	ck_assert_msg(strstr(r->text, "node 0 DMA:") &&
+			      strstr(r->text, "say nothing"),
+		      "%s", r->text);
+	r = reason(x, "zone_above_high");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(strstr(r->text, "node 0 DMA32:"), "%s", r->text);
+	r = reason(x, "zone_below_min");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(strstr(r->text, "node 0 Normal:"), "%s", r->text);
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
 /* n processes of total_vm vm_kb each into inc (pids 100...). */
 static void add_tasks(struct oom_incident *inc, size_t n, int64_t vm_kb,
 		      int64_t rss_kb)
@@ -645,6 +697,7 @@ Suite *reports_suite(void)
 			    sizeof(overcommit_cases) /
 				    sizeof(overcommit_cases[0]));
 	tcase_add_test(tc, explain_kernel_facts_name_their_source);
+	tcase_add_test(tc, explain_zone_of_zero_watermarks_says_nothing);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
 	tcase_add_test(tc, json_keys_of_the_field_tables_are_documented);

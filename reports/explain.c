@@ -39,6 +39,10 @@ enum kernel_fact {
 	KF_COMMIT_LIMIT,
 	KF_COMMIT_NOT_PRINTED,
 	KF_ZONE_WATERMARKS,
+	KF_OOM_SCORE_ADJ,
+	KF_MEMCG_V1_V2,
+	KF_MEMORY_HIGH,
+	KF_COMPACTION_PROACTIVENESS,
 	KF_COUNT
 };
 
@@ -55,7 +59,33 @@ static const struct explain_fact kernel_facts[KF_COUNT] = {
 		{0, 0, true,
 		 "a zone's min, low and high watermarks are shares of its managed pages: a zone the kernel manages no page of prints 0 for all three, which says nothing of shortage",
 		 "linux-source-6.1 mm/page_alloc.c __setup_per_zone_wmarks()"},
+	[KF_OOM_SCORE_ADJ] =
+		{KV(2u, 6u, 36u), 0, true,
+		 "/proc/PID/oom_score_adj (-1000..1000, -1000: never chosen) exists from 2.6.36 (a63d83f427fb); before it only oom_adj (-17..15, -17: never chosen), which later kernels keep as a scaled alias; distribution kernels (RHEL 6's 2.6.32) carry it earlier, as their task table's oom_score_adj column shows",
+		 "../shared/spec/kernel-oom-formats-and-heuristics.md (oom_adj, task table rows); linux-source-6.1 fs/proc/base.c"},
+	[KF_MEMCG_V1_V2] =
+		{0, 0, false,
+		 "a memcg OOM report prints 'memory+swap:' and 'kmem:' counters under cgroup v1 and a 'swap:' counter under cgroup v2",
+		 "linux-source-6.1 mm/memcontrol.c mem_cgroup_print_oom_meminfo(); ../shared/spec/kernel-oom-formats-and-heuristics.md (memcg block)"},
+	[KF_MEMORY_HIGH] =
+		{KV(4u, 5u, 0u), 0, true,
+		 "memory.high and memory.max are files of cgroup v2 only (stable from 4.5); cgroup v1 has memory.limit_in_bytes and no throttling limit below it",
+		 "linux-source-6.1 mm/memcontrol.c (memory_files[] v2, mem_cgroup_legacy_files[] v1); 4.5 (cgroup v2 out of its devel flag) from mainline history, not read in a tree here"},
+	[KF_COMPACTION_PROACTIVENESS] =
+		{KV(5u, 9u, 0u), 0, true,
+		 "vm.compaction_proactiveness (proactive compaction) from 5.9; earlier kernels compact on demand only, or when 1 is written to /proc/sys/vm/compact_memory",
+		 "linux-source-6.1 mm/compaction.c sysctl_compaction_proactiveness; 5.9 from mainline history, not read in a tree here"},
 };
+
+/* Whether fact f holds for kernel version kv (0: unknown). */
+static bool fact_holds(enum kernel_fact f, unsigned kv)
+{
+	const struct explain_fact *k = &kernel_facts[f];
+
+	if (!kv)
+		return k->if_unknown;
+	return kv >= k->from && (!k->until || kv < k->until);
+}
 
 const struct explain_fact *explain_kernel_fact(size_t i)
 {
@@ -1175,6 +1205,58 @@ static void one_model(struct explanation *x, const struct oom_incident *inc,
 typedef void advice_rule(struct explanation *x, const struct oom_incident *inc,
 			 const struct verdict_list *models);
 
+/* The kernel's base version from its release, or 0 (unknown). */
+static unsigned kv_of(const struct oom_incident *inc)
+{
+	return inc->kernel_release
+		       ? kversion_parse(inc->kernel_release,
+					strlen(inc->kernel_release))
+		       : 0;
+}
+
+/*
+ * The cgroup version of a memcg OOM from what its report prints
+ * (KF_MEMCG_V1_V2): 2, 1, or 0 when it cannot be told.
+ */
+static int memcg_version(const struct oom_incident *inc)
+{
+	const struct oom_memcg *cg = &inc->memcg;
+	const char *scope = memcg_scope(inc);
+
+	if (known(cg->memsw.usage_kb) || known(cg->memsw.limit_kb) ||
+	    known(cg->kmem.usage_kb) || known(cg->kmem.limit_kb))
+		return 1;
+	if (known(cg->swap.usage_kb) || known(cg->swap.limit_kb))
+		return 2;
+	if (scope && known(stat_kb(inc, scope, "anon")))
+		return 2;
+	if (scope && known(stat_kb(inc, scope, "rss")))
+		return 1;
+	return 0;
+}
+
+/*
+ * Whether the kernel has oom_score_adj (KF_OOM_SCORE_ADJ): its task table
+ * or trigger line prints it, a table of oom_adj alone says not, else the
+ * release decides.
+ */
+static bool has_oom_score_adj(const struct oom_incident *inc)
+{
+	bool adj_only = false;
+	size_t i;
+
+	if (known(inc->trigger.oom_score_adj))
+		return true;
+	for (i = 0; i < inc->n_tasks; i++) {
+		if (known(inc->tasks[i].col[TASK_OOM_SCORE_ADJ]))
+			return true;
+		adj_only |= known(inc->tasks[i].col[TASK_OOM_ADJ]);
+	}
+	if (adj_only || known(inc->trigger.oom_adj))
+		return false;
+	return fact_holds(KF_OOM_SCORE_ADJ, kv_of(inc));
+}
+
 /* A memcg OOM: a higher limit, or memory.high below it. */
 static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
 			 const struct verdict_list *models)
@@ -1182,6 +1264,7 @@ static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
 	const struct oom_memcg *cg = &inc->memcg;
 	const char *path =
 		nz(cg->limit_path ? cg->limit_path : cg->task_path);
+	int version = memcg_version(inc);
 	struct explain_reason *r;
 	char a[32], b[32];
 
@@ -1190,8 +1273,11 @@ static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
 		return;
 	r = add(x, EXPLAIN_ADVICE, "raise_memcg_limit", cg->memory.usage_kb,
 		cg->memory.limit_kb,
-		"Give %s a higher limit (memory.max, or memory.limit_in_bytes on cgroup v1), or make what runs in it use less.",
-		path);
+		"Give %s a higher limit (%s), or make what runs in it use less.",
+		path,
+		version == 2	? "memory.max"
+		: version == 1	? "memory.limit_in_bytes, cgroup v1"
+				: "memory.max, or memory.limit_in_bytes on cgroup v1");
 	if (known(cg->memory.limit_kb))
 		evidence(r, "usage %s of limit %s, failcnt %lld",
 			 report_human_kb(a, sizeof(a), cg->memory.usage_kb),
@@ -1202,7 +1288,10 @@ static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
 	else
 		evidence(r, "a memcg OOM of %s (%s)", path,
 			 nz(inc->constraint_evidence));
-	if (!known(cg->memory.limit_kb) || cg->memory.limit_kb >= UNLIMITED_KB)
+	/* memory.high is cgroup v2's (KF_MEMORY_HIGH) */
+	if (!known(cg->memory.limit_kb) ||
+	    cg->memory.limit_kb >= UNLIMITED_KB || version == 1 ||
+	    !fact_holds(KF_MEMORY_HIGH, kv_of(inc)))
 		return;
 	r = add(x, EXPLAIN_ADVICE, "memory_high", cg->memory.limit_kb / 10 * 9,
 		cg->memory.limit_kb,
@@ -1321,9 +1410,12 @@ static void advise_adj(struct explanation *x, const struct oom_incident *inc,
 		return;
 	mv = &models->v[0];
 	r = add(x, EXPLAIN_ADVICE, "oom_score_adj", v->pid, mv->runner_up.pid,
-		"If %s must survive, lower its oom_score_adj (for example to -500) or raise that of a process you can lose; the next choice was %s (pid %lld).",
-		nz(v->comm), nz(mv->runner_up.comm),
-		(long long)mv->runner_up.pid);
+		"If %s must survive, lower its %s or raise that of a process you can lose; the next choice was %s (pid %lld).",
+		nz(v->comm),
+		has_oom_score_adj(inc)
+			? "oom_score_adj (for example to -500)"
+			: "oom_adj (for example to -8; this kernel has no oom_score_adj)",
+		nz(mv->runner_up.comm), (long long)mv->runner_up.pid);
 	evidence(r, "%s's runner-up", mv->model);
 }
 
@@ -1444,11 +1536,16 @@ static void advise_fragmentation(struct explanation *x,
 	struct explain_reason *r;
 
 	(void)models;
-	if (inc->trigger.order <= 3 || inc->trigger.order >= 20)
+	/* a memcg is out of its limit, not of contiguous pages */
+	if (inc->trigger.order <= 3 || inc->trigger.order >= 20 ||
+	    inc->constraint == OOM_CONSTRAINT_MEMCG)
 		return;
 	r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
 		OOM_VAL_NONE,
-		"If memory was free but fragmented, raise vm.min_free_kbytes or let compaction run (vm.compaction_proactiveness).");
+		"If memory was free but fragmented, raise vm.min_free_kbytes or %s.",
+		fact_holds(KF_COMPACTION_PROACTIVENESS, kv_of(inc))
+			? "let compaction run (vm.compaction_proactiveness)"
+			: "compact it before it runs short (echo 1 > /proc/sys/vm/compact_memory; this kernel has no vm.compaction_proactiveness)");
 	evidence(r, "order=%lld in the trigger line",
 		 (long long)inc->trigger.order);
 }

@@ -3,6 +3,7 @@
  * Unit tests of the renderers: valid JSON whatever the input strings hold,
  * text and JSON of an incident, one type per verdict key, the summary.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -567,6 +568,250 @@ START_TEST(explain_kernel_facts_name_their_source)
 }
 END_TEST
 
+/* ---- one case per advice rule: when it fires, and when it must not -- */
+
+static void set_stat(struct oom_incident *inc, const char *scope,
+		     const char *key, int64_t value, enum oom_unit unit)
+{
+	ck_assert_ptr_null(oom_incident_add_stat(inc, scope, key, strlen(key),
+						 value, unit));
+}
+
+/* A memcg OOM of a 20 MiB limit; version 1, 2, or 0 (not told). */
+static void memcg_oom(struct oom_incident *inc, int version)
+{
+	inc->constraint = OOM_CONSTRAINT_MEMCG;
+	inc->memcg.present = true;
+	inc->memcg.limit_path = oom_incident_str(inc, "/app", 4);
+	inc->memcg.memory.usage_kb = inc->memcg.memory.limit_kb = 20480;
+	inc->memcg.memory.failcnt = 3;
+	if (version == 1)
+		inc->memcg.memsw.usage_kb = inc->memcg.memsw.limit_kb = 40960;
+	if (version == 2) {
+		inc->memcg.swap.usage_kb = 0;
+		inc->memcg.swap.limit_kb = 8388608;
+	}
+}
+
+/* The victim pid 100 (the one task), chosen the same by a model. */
+static void same_victim(struct oom_incident *inc, struct verdict_list *vl)
+{
+	struct oom_kill *k = oom_incident_add_kill(inc, OOM_KILL_VICTIM);
+
+	ck_assert_ptr_nonnull(k);
+	k->pid = 100;
+	k->comm = "app";
+	inc->has_victim = true;
+	vl->n = 1;
+	snprintf(vl->v[0].model, sizeof(vl->v[0].model), "mainline-6.1");
+	vl->v[0].has_victim = true;
+	vl->v[0].victim.pid = 100;
+	vl->v[0].victim.comm = "app";
+	vl->v[0].agreement = VERDICT_SAME;
+	vl->v[0].certainty = VERDICT_CERTAIN;
+	vl->v[0].has_runner_up = true;
+	vl->v[0].runner_up.pid = 200;
+	vl->v[0].runner_up.comm = "other";
+}
+
+static void s_sysrq(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = -1;
+}
+static void s_plain(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)inc;
+	(void)vl;
+}
+static void s_memcg_v1(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	memcg_oom(inc, 1);
+}
+static void s_memcg_v2(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	memcg_oom(inc, 2);
+}
+static void s_memcg_4_4(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	memcg_oom(inc, 0);
+	inc->kernel_release = "4.4.0-210-generic";
+}
+static void s_no_swap(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->mem.total_swap_kb = inc->mem.free_swap_kb = 0;
+}
+static void s_swap_full(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->mem.free_swap_kb = 0;
+}
+static void s_big_task(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->mem.total_swap_kb = inc->mem.free_swap_kb = 0;
+	add_tasks(inc, 1, 2097152, 1677722); /* 40% of 4 GiB, no swap */
+}
+static void s_small_task(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	add_tasks(inc, 1, 2097152, 419430); /* 10% of 4 GiB */
+}
+static void s_same(struct oom_incident *inc, struct verdict_list *vl)
+{
+	add_tasks(inc, 1, 2097152, 419430);
+	inc->tasks[0].col[TASK_OOM_SCORE_ADJ] = 0;
+	same_victim(inc, vl);
+}
+static void s_same_2_6_32(struct oom_incident *inc, struct verdict_list *vl)
+{
+	add_tasks(inc, 1, 2097152, 419430);
+	inc->tasks[0].col[TASK_OOM_ADJ] = 0; /* 2.6.25-2.6.35 table */
+	inc->kernel_release = "2.6.32";
+	same_victim(inc, vl);
+	snprintf(vl->v[0].model, sizeof(vl->v[0].model), "y2009");
+}
+static void s_differs(struct oom_incident *inc, struct verdict_list *vl)
+{
+	s_same(inc, vl);
+	vl->v[0].agreement = VERDICT_DIFFERS;
+}
+static void s_slab(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "slab_unreclaimable", 314573, UNIT_PAGES);
+}
+static void s_little_slab(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "slab_unreclaimable", 52428, UNIT_PAGES);
+}
+static void s_shmem(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "shmem", 314573, UNIT_PAGES);
+}
+static void s_little_shmem(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "shmem", 52428, UNIT_PAGES);
+}
+static void s_hugepages(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "node 0 hugepages-2048kB", "total", 512, UNIT_COUNT);
+}
+static void s_few_hugepages(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "node 0 hugepages-2048kB", "total", 64, UNIT_COUNT);
+}
+static void s_order4(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 4;
+}
+static void s_order4_5_4(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 4;
+	inc->kernel_release = "5.4.0-42-generic";
+}
+static void s_order4_memcg(struct oom_incident *inc, struct verdict_list *vl)
+{
+	inc->trigger.order = 4;
+	s_memcg_v2(inc, vl);
+}
+
+/* The advice of code in x, or NULL (held has a "hugepages" too). */
+static const struct explain_reason *advice_of(const struct explanation *x,
+					      const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (x->r[i].topic == EXPLAIN_ADVICE &&
+		    !strcmp(x->r[i].code, code))
+			return &x->r[i];
+	return NULL;
+}
+
+static const struct {
+	const char *what;
+	void (*setup)(struct oom_incident *inc, struct verdict_list *vl);
+	const char *code;
+	bool fires;
+	const char *words; /* in the sentence when it fires */
+} advice_cases[] = {
+	{"sysrq", s_sysrq, "ask_who", true, "sysrq f"},
+	{"not sysrq", s_plain, "ask_who", false, NULL},
+	{"memcg v1", s_memcg_v1, "raise_memcg_limit", true,
+	 "(memory.limit_in_bytes, cgroup v1)"},
+	{"memcg v2", s_memcg_v2, "raise_memcg_limit", true, "(memory.max)"},
+	{"global", s_plain, "raise_memcg_limit", false, NULL},
+	{"memcg v2", s_memcg_v2, "memory_high", true, "memory.high"},
+	{"memcg v1 has no memory.high", s_memcg_v1, "memory_high", false,
+	 NULL},
+	{"memcg of 4.4 has no memory.high", s_memcg_4_4, "memory_high", false,
+	 NULL},
+	{"no swap", s_no_swap, "add_swap", true, "swap (or zram)"},
+	{"swap", s_plain, "add_swap", false, NULL},
+	{"swap full", s_swap_full, "swap_full", true, "filled swap"},
+	{"swap half free", s_plain, "swap_full", false, NULL},
+	{"a task of 40%", s_big_task, "look_at_process", true, "40%"},
+	{"a task of 10%", s_small_task, "look_at_process", false, NULL},
+	{"models agree", s_same, "oom_score_adj", true,
+	 "lower its oom_score_adj (for example to -500)"},
+	{"2.6.32: oom_adj", s_same_2_6_32, "oom_score_adj", true,
+	 "lower its oom_adj (for example to -8"},
+	{"models differ", s_differs, "oom_score_adj", false, NULL},
+	{"slab 30%", s_slab, "slab", true, "slab caches"},
+	{"slab 5%", s_little_slab, "slab", false, NULL},
+	{"shmem 30%", s_shmem, "shmem", true, "tmpfs"},
+	{"shmem 5%", s_little_shmem, "shmem", false, NULL},
+	{"huge pages 25%", s_hugepages, "hugepages", true, "vm.nr_hugepages"},
+	{"huge pages 3%", s_few_hugepages, "hugepages", false, NULL},
+	{"order 4", s_order4, "fragmentation", true,
+	 "vm.compaction_proactiveness"},
+	{"order 4 on 5.4", s_order4_5_4, "fragmentation", true,
+	 "/proc/sys/vm/compact_memory"},
+	{"order 0", s_plain, "fragmentation", false, NULL},
+	{"order 4 in a memcg", s_order4_memcg, "fragmentation", false, NULL},
+};
+
+START_TEST(explain_each_advice_rule_fires_only_where_it_holds)
+{
+	struct oom_incident *inc = global_oom(4194302, 8388604);
+	struct explanation *x = malloc(sizeof(*x));
+	struct verdict_list *vl = calloc(1, sizeof(*vl));
+	const struct explain_reason *r;
+
+	ck_assert_ptr_nonnull(x);
+	ck_assert_ptr_nonnull(vl);
+	advice_cases[_i].setup(inc, vl);
+	explain_incident(x, inc, vl);
+	r = advice_of(x, advice_cases[_i].code);
+	if (advice_cases[_i].fires) {
+		ck_assert_msg(r, "%s: no %s", advice_cases[_i].what,
+			      advice_cases[_i].code);
+		ck_assert_int_eq(r->topic, EXPLAIN_ADVICE);
+		ck_assert_msg(r->evidence[0], "%s: no evidence",
+			      advice_cases[_i].what);
+		ck_assert_msg(strstr(r->text, advice_cases[_i].words),
+			      "%s: %s", advice_cases[_i].what, r->text);
+	} else {
+		ck_assert_msg(!r, "%s: %s", advice_cases[_i].what, r->text);
+	}
+	free(vl);
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
 /* The models' jargon in plain words; an unknown input as it is. */
 START_TEST(explain_inputs_in_plain_words)
 {
@@ -697,6 +942,8 @@ Suite *reports_suite(void)
 			    sizeof(overcommit_cases) /
 				    sizeof(overcommit_cases[0]));
 	tcase_add_test(tc, explain_kernel_facts_name_their_source);
+	tcase_add_loop_test(tc, explain_each_advice_rule_fires_only_where_it_holds,
+			    0, sizeof(advice_cases) / sizeof(advice_cases[0]));
 	tcase_add_test(tc, explain_zone_of_zero_watermarks_says_nothing);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);

@@ -517,10 +517,83 @@ static const char *total_name(const struct explain_memory *m)
 	return strcmp(m->scope, "global") ? "the group's limit" : "RAM";
 }
 
+/* A memcg OOM: the group's limit, and its memory+swap limit (v1). */
+static void ran_out_memcg(struct explanation *x,
+			  const struct oom_incident *inc)
+{
+	const struct oom_memcg *cg = &inc->memcg;
+	char a[32], b[32];
+
+	if (known(cg->memory.limit_kb) &&
+	    cg->memory.limit_kb < UNLIMITED_KB)
+		add(x, EXPLAIN_RAN_OUT, "memcg_limit",
+		    cg->memory.usage_kb, cg->memory.limit_kb,
+		    "The memory cgroup %s reached its limit: it used %s of %s%s%lld times.",
+		    nz(cg->limit_path),
+		    report_human_kb(a, sizeof(a), cg->memory.usage_kb),
+		    report_human_kb(b, sizeof(b), cg->memory.limit_kb),
+		    known(cg->memory.failcnt)
+			    ? ", and allocations had hit the limit "
+			    : "",
+		    known(cg->memory.failcnt)
+			    ? (long long)cg->memory.failcnt
+			    : 0LL);
+	else
+		add(x, EXPLAIN_RAN_OUT, "memcg_limit", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The memory cgroup %s reached its limit; the report does not print the limit.",
+		    nz(cg->limit_path ? cg->limit_path
+				      : cg->task_path));
+	if (known(cg->memsw.limit_kb) &&
+	    cg->memsw.limit_kb < UNLIMITED_KB &&
+	    known(cg->memsw.usage_kb))
+		add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit",
+		    cg->memsw.usage_kb, cg->memsw.limit_kb,
+		    "Its memory plus swap used %s of %s%s.",
+		    report_human_kb(a, sizeof(a), cg->memsw.usage_kb),
+		    report_human_kb(b, sizeof(b), cg->memsw.limit_kb),
+		    cg->memsw.usage_kb / 100 * 99 >=
+				    cg->memsw.limit_kb / 100 * 98
+			    ? ", so swap could not take more either"
+			    : "");
+}
+
+/* Swap against RAM, and an allocation of contiguous pages. */
+static void ran_out_swap(struct explanation *x, const struct oom_incident *inc)
+{
+	const struct explain_memory *m = &x->mem;
+	char a[32], b[32];
+
+	if (!inc->mem.present || !known(m->swap_total_kb))
+		return;
+	if (m->swap_total_kb == 0)
+		add(x, EXPLAIN_RAN_OUT, "no_swap", 0, 0,
+		    "There was no swap, so anonymous memory could not leave RAM.");
+	else if (known(m->swap_free_kb) &&
+		 m->swap_free_kb * 1000 <=
+			 m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
+		add(x, EXPLAIN_RAN_OUT, "swap_exhausted", m->swap_free_kb,
+		    m->swap_total_kb, "Swap was exhausted: %s free of %s.",
+		    report_human_kb(a, sizeof(a), m->swap_free_kb),
+		    report_human_kb(b, sizeof(b), m->swap_total_kb));
+	else if (known(m->swap_free_kb))
+		add(x, EXPLAIN_RAN_OUT, "swap_left", m->swap_free_kb,
+		    m->swap_total_kb,
+		    "Swap still had %s free of %s (%d%%): what filled RAM could not be swapped out, or not fast enough.",
+		    report_human_kb(a, sizeof(a), m->swap_free_kb),
+		    report_human_kb(b, sizeof(b), m->swap_total_kb),
+		    pct(m->swap_free_kb, m->swap_total_kb));
+	if (inc->trigger.order > 0 && known(inc->trigger.order) &&
+	    inc->trigger.order < 20)
+		add(x, EXPLAIN_RAN_OUT, "high_order", inc->trigger.order,
+		    OOM_VAL_NONE,
+		    "The allocation asked for %lld contiguous pages (order %lld), which fragmented memory can refuse while smaller pieces are free.",
+		    1LL << inc->trigger.order, (long long)inc->trigger.order);
+}
+
 static void ran_out(struct explanation *x, const struct oom_incident *inc)
 {
 	const struct explain_memory *m = &x->mem;
-	const struct oom_memcg *cg = &inc->memcg;
 	char a[32], b[32], c[32], p[16];
 
 	if (inc->trigger.order == -1) {
@@ -532,38 +605,7 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 	}
 	switch (inc->constraint) {
 	case OOM_CONSTRAINT_MEMCG:
-		if (known(cg->memory.limit_kb) &&
-		    cg->memory.limit_kb < UNLIMITED_KB)
-			add(x, EXPLAIN_RAN_OUT, "memcg_limit",
-			    cg->memory.usage_kb, cg->memory.limit_kb,
-			    "The memory cgroup %s reached its limit: it used %s of %s%s%lld times.",
-			    nz(cg->limit_path),
-			    report_human_kb(a, sizeof(a), cg->memory.usage_kb),
-			    report_human_kb(b, sizeof(b), cg->memory.limit_kb),
-			    known(cg->memory.failcnt)
-				    ? ", and allocations had hit the limit "
-				    : "",
-			    known(cg->memory.failcnt)
-				    ? (long long)cg->memory.failcnt
-				    : 0LL);
-		else
-			add(x, EXPLAIN_RAN_OUT, "memcg_limit", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The memory cgroup %s reached its limit; the report does not print the limit.",
-			    nz(cg->limit_path ? cg->limit_path
-					      : cg->task_path));
-		if (known(cg->memsw.limit_kb) &&
-		    cg->memsw.limit_kb < UNLIMITED_KB &&
-		    known(cg->memsw.usage_kb))
-			add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit",
-			    cg->memsw.usage_kb, cg->memsw.limit_kb,
-			    "Its memory plus swap used %s of %s%s.",
-			    report_human_kb(a, sizeof(a), cg->memsw.usage_kb),
-			    report_human_kb(b, sizeof(b), cg->memsw.limit_kb),
-			    cg->memsw.usage_kb / 100 * 99 >=
-					    cg->memsw.limit_kb / 100 * 98
-				    ? ", so swap could not take more either"
-				    : "");
+		ran_out_memcg(x, inc);
 		return;
 	case OOM_CONSTRAINT_CPUSET:
 	case OOM_CONSTRAINT_MEMPOLICY:
@@ -602,31 +644,7 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 			    report_human_kb(c, sizeof(c), m->file_kb));
 		break;
 	}
-	if (!inc->mem.present || !known(m->swap_total_kb))
-		return;
-	if (m->swap_total_kb == 0)
-		add(x, EXPLAIN_RAN_OUT, "no_swap", 0, 0,
-		    "There was no swap, so anonymous memory could not leave RAM.");
-	else if (known(m->swap_free_kb) &&
-		 m->swap_free_kb * 1000 <=
-			 m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
-		add(x, EXPLAIN_RAN_OUT, "swap_exhausted", m->swap_free_kb,
-		    m->swap_total_kb, "Swap was exhausted: %s free of %s.",
-		    report_human_kb(a, sizeof(a), m->swap_free_kb),
-		    report_human_kb(b, sizeof(b), m->swap_total_kb));
-	else if (known(m->swap_free_kb))
-		add(x, EXPLAIN_RAN_OUT, "swap_left", m->swap_free_kb,
-		    m->swap_total_kb,
-		    "Swap still had %s free of %s (%d%%): what filled RAM could not be swapped out, or not fast enough.",
-		    report_human_kb(a, sizeof(a), m->swap_free_kb),
-		    report_human_kb(b, sizeof(b), m->swap_total_kb),
-		    pct(m->swap_free_kb, m->swap_total_kb));
-	if (inc->trigger.order > 0 && known(inc->trigger.order) &&
-	    inc->trigger.order < 20)
-		add(x, EXPLAIN_RAN_OUT, "high_order", inc->trigger.order,
-		    OOM_VAL_NONE,
-		    "The allocation asked for %lld contiguous pages (order %lld), which fragmented memory can refuse while smaller pieces are free.",
-		    1LL << inc->trigger.order, (long long)inc->trigger.order);
+	ran_out_swap(x, inc);
 }
 
 static void zones(struct explanation *x)
@@ -662,14 +680,12 @@ static void zones(struct explanation *x)
 	}
 }
 
-static void held(struct explanation *x, const struct oom_incident *inc)
+/* What RAM (or the group's limit) held, by counter; the kB counted. */
+static int64_t held_composition(struct explanation *x)
 {
 	const struct explain_memory *m = &x->mem;
-	struct explain_task top[TOP_PROCESSES];
-	size_t i, n;
-	int64_t sum_rss = 0, counted = 0;
-	char a[32], b[32], c[64], pb[16];
-	unsigned page_kb = oom_incident_page_kb(inc);
+	int64_t counted = 0;
+	char a[32], b[32], pb[16];
 
 	if (known(m->total_kb) && (known(m->anon_kb) || known(m->file_kb))) {
 		const struct {
@@ -713,6 +729,15 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		if (known(m->hugepages_kb) && m->hugepages_kb <= m->total_kb)
 			counted += m->hugepages_kb;
 	}
+	return counted;
+}
+
+/* Huge pages, and RAM in none of the counters (counted: the kB in some). */
+static void held_kernel(struct explanation *x, int64_t counted)
+{
+	const struct explain_memory *m = &x->mem;
+	char a[32], b[32];
+
 	if (known(m->hugepages_kb) && known(m->total_kb) &&
 	    m->hugepages_kb > m->total_kb)
 		add(x, EXPLAIN_HELD, "hugepages_inconsistent", m->hugepages_kb,
@@ -732,6 +757,18 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		    "%s (%d%% of RAM) is in none of these counters: kernel allocations outside slab, drivers, or memory reserved at boot.",
 		    report_human_kb(a, sizeof(a), m->total_kb - counted),
 		    pct(m->total_kb - counted, m->total_kb));
+}
+
+/* The task table's total and its largest processes. */
+static void held_tasks(struct explanation *x, const struct oom_incident *inc)
+{
+	const struct explain_memory *m = &x->mem;
+	struct explain_task top[TOP_PROCESSES];
+	size_t i, n;
+	int64_t sum_rss = 0;
+	char a[32], b[32], c[64], pb[16];
+	unsigned page_kb = oom_incident_page_kb(inc);
+
 	n = explain_top_tasks(inc, top, TOP_PROCESSES);
 	for (i = 0; i < inc->n_tasks; i++) {
 		int64_t r = oom_task_kb(&inc->tasks[i], TASK_RSS, page_kb);
@@ -775,6 +812,12 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 			    : "",
 		    known(s->swap) && s->swap > 0 ? " in swap" : "");
 	}
+}
+
+static void held(struct explanation *x, const struct oom_incident *inc)
+{
+	held_kernel(x, held_composition(x));
+	held_tasks(x, inc);
 }
 
 /* "a (1), b (2) and c (3)" of up to MAX_NAMED tasks of adj -1000. */

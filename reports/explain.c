@@ -518,16 +518,14 @@ static const char *total_name(const struct explain_memory *m)
 }
 
 /* A memcg OOM: the group's limit, and its memory+swap limit (v1). */
-static void ran_out_memcg(struct explanation *x,
-			  const struct oom_incident *inc)
+static void ran_out_memcg(struct explanation *x, const struct oom_incident *inc)
 {
 	const struct oom_memcg *cg = &inc->memcg;
 	char a[32], b[32];
 
-	if (known(cg->memory.limit_kb) &&
-	    cg->memory.limit_kb < UNLIMITED_KB)
-		add(x, EXPLAIN_RAN_OUT, "memcg_limit",
-		    cg->memory.usage_kb, cg->memory.limit_kb,
+	if (known(cg->memory.limit_kb) && cg->memory.limit_kb < UNLIMITED_KB)
+		add(x, EXPLAIN_RAN_OUT, "memcg_limit", cg->memory.usage_kb,
+		    cg->memory.limit_kb,
 		    "The memory cgroup %s reached its limit: it used %s of %s%s%lld times.",
 		    nz(cg->limit_path),
 		    report_human_kb(a, sizeof(a), cg->memory.usage_kb),
@@ -535,21 +533,17 @@ static void ran_out_memcg(struct explanation *x,
 		    known(cg->memory.failcnt)
 			    ? ", and allocations had hit the limit "
 			    : "",
-		    known(cg->memory.failcnt)
-			    ? (long long)cg->memory.failcnt
-			    : 0LL);
+		    known(cg->memory.failcnt) ? (long long)cg->memory.failcnt
+					      : 0LL);
 	else
 		add(x, EXPLAIN_RAN_OUT, "memcg_limit", OOM_VAL_NONE,
 		    OOM_VAL_NONE,
 		    "The memory cgroup %s reached its limit; the report does not print the limit.",
-		    nz(cg->limit_path ? cg->limit_path
-				      : cg->task_path));
-	if (known(cg->memsw.limit_kb) &&
-	    cg->memsw.limit_kb < UNLIMITED_KB &&
+		    nz(cg->limit_path ? cg->limit_path : cg->task_path));
+	if (known(cg->memsw.limit_kb) && cg->memsw.limit_kb < UNLIMITED_KB &&
 	    known(cg->memsw.usage_kb))
-		add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit",
-		    cg->memsw.usage_kb, cg->memsw.limit_kb,
-		    "Its memory plus swap used %s of %s%s.",
+		add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit", cg->memsw.usage_kb,
+		    cg->memsw.limit_kb, "Its memory plus swap used %s of %s%s.",
 		    report_human_kb(a, sizeof(a), cg->memsw.usage_kb),
 		    report_human_kb(b, sizeof(b), cg->memsw.limit_kb),
 		    cg->memsw.usage_kb / 100 * 99 >=
@@ -1251,10 +1245,9 @@ typedef void advice_rule(struct explanation *x, const struct oom_incident *inc,
 /* The kernel's base version from its release, or 0 (unknown). */
 static unsigned kv_of(const struct oom_incident *inc)
 {
-	return inc->kernel_release
-		       ? kversion_parse(inc->kernel_release,
-					strlen(inc->kernel_release))
-		       : 0;
+	return inc->kernel_release ? kversion_parse(inc->kernel_release,
+						    strlen(inc->kernel_release))
+				   : 0;
 }
 
 /*
@@ -1305,8 +1298,7 @@ static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
 			 const struct verdict_list *models)
 {
 	const struct oom_memcg *cg = &inc->memcg;
-	const char *path =
-		nz(cg->limit_path ? cg->limit_path : cg->task_path);
+	const char *path = nz(cg->limit_path ? cg->limit_path : cg->task_path);
 	int version = memcg_version(inc);
 	struct explain_reason *r;
 	char a[32], b[32];
@@ -1318,9 +1310,10 @@ static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
 		cg->memory.limit_kb,
 		"Give %s a higher limit (%s), or make what runs in it use less.",
 		path,
-		version == 2	? "memory.max"
-		: version == 1	? "memory.limit_in_bytes, cgroup v1"
-				: "memory.max, or memory.limit_in_bytes on cgroup v1");
+		version == 2 ? "memory.max"
+		: version == 1
+			? "memory.limit_in_bytes, cgroup v1"
+			: "memory.max, or memory.limit_in_bytes on cgroup v1");
 	if (known(cg->memory.limit_kb))
 		evidence(r, "usage %s of limit %s, failcnt %lld",
 			 report_human_kb(a, sizeof(a), cg->memory.usage_kb),
@@ -1382,8 +1375,7 @@ static void advise_swap(struct explanation *x, const struct oom_incident *inc,
 		return;
 	}
 	if (!known(m->swap_free_kb) ||
-	    m->swap_free_kb * 1000 >
-		    m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
+	    m->swap_free_kb * 1000 > m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
 		return;
 	w = most_swapped(inc);
 	if (w)
@@ -1530,9 +1522,11 @@ static void advise_overcommit(struct explanation *x,
 			 report_human_kb(a, sizeof(a), committed),
 			 report_human_kb(b, sizeof(b), limit));
 	else
-		evidence(r, "sum of total_vm in the task table %s, RAM plus swap %s",
-			 report_human_kb(a, sizeof(a), committed),
-			 report_human_kb(b, sizeof(b), limit));
+		evidence(
+			r,
+			"sum of total_vm in the task table %s, RAM plus swap %s",
+			report_human_kb(a, sizeof(a), committed),
+			report_human_kb(b, sizeof(b), limit));
 }
 
 /* Kernel memory: slab caches, shared memory, reserved huge pages. */
@@ -1594,8 +1588,8 @@ static void advise_fragmentation(struct explanation *x,
 }
 
 static advice_rule *const advice_rules[] = {
-	advise_memcg,	   advise_swap,		 advise_process,
-	advise_adj,	   advise_overcommit,	 advise_kernel_memory,
+	advise_memcg,	      advise_swap,	 advise_process,
+	advise_adj,	      advise_overcommit, advise_kernel_memory,
 	advise_fragmentation,
 };
 

@@ -412,14 +412,17 @@ static void add_zone(struct oom_incident *inc, const char *scope,
 	const struct {
 		const char *key;
 		int64_t kb;
-	} c[] = {{"free", free_kb}, {"min", min_kb},	      {"low", low_kb},
-		 {"high", high_kb}, {"present", present_kb}};
+	} c[] = {{"free", free_kb},
+		 {"min", min_kb},
+		 {"low", low_kb},
+		 {"high", high_kb},
+		 {"present", present_kb}};
 	size_t i;
 
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
-		ck_assert_ptr_null(oom_incident_add_stat(
-			inc, scope, c[i].key, strlen(c[i].key), c[i].kb,
-			UNIT_KB));
+		ck_assert_ptr_null(oom_incident_add_stat(inc, scope, c[i].key,
+							 strlen(c[i].key),
+							 c[i].kb, UNIT_KB));
 }
 
 /*
@@ -490,12 +493,12 @@ static const struct {
 	{"total_vm 150x RAM+swap", 150, 0, 0, "overcommit_far", "overcommit"},
 	{"total_vm 1.5x RAM+swap", 0, 0, 0, "overcommit", "overcommit_far"},
 	{"total_vm within RAM+swap", 1, 0, 0, NULL, "overcommit"},
-	{"Committed_AS 1.2x CommitLimit, total_vm 150x", 150, 7549747,
-	 6291456, "overcommit", "overcommit_far"},
+	{"Committed_AS 1.2x CommitLimit, total_vm 150x", 150, 7549747, 6291456,
+	 "overcommit", "overcommit_far"},
 	{"Committed_AS 20x CommitLimit", 1, 125829120, 6291456,
 	 "overcommit_far", "overcommit"},
-	{"Committed_AS under CommitLimit, total_vm 150x", 150, 3145728,
-	 6291456, NULL, "overcommit_far"},
+	{"Committed_AS under CommitLimit, total_vm 150x", 150, 3145728, 6291456,
+	 NULL, "overcommit_far"},
 };
 
 START_TEST(explain_overcommit_only_where_it_could_work)
@@ -533,8 +536,8 @@ START_TEST(explain_overcommit_only_where_it_could_work)
 					 overcommit_cases[_i].committed);
 			ck_assert_int_eq(r->limit,
 					 overcommit_cases[_i].commit_limit);
-			ck_assert_msg(strstr(r->evidence, "Committed_AS"),
-				      "%s", r->evidence);
+			ck_assert_msg(strstr(r->evidence, "Committed_AS"), "%s",
+				      r->evidence);
 		} else {
 			ck_assert_int_eq(r->limit, room);
 		}
@@ -558,8 +561,9 @@ START_TEST(explain_kernel_facts_name_their_source)
 
 	for (i = 0; (f = explain_kernel_fact(i)); i++) {
 		ck_assert_msg(f->fact && strlen(f->fact) > 20, "fact %zu", i);
-		ck_assert_msg(f->read && (!strncmp(f->read, "linux-source-", 13) ||
-					  strstr(f->read, "spec/")),
+		ck_assert_msg(f->read &&
+				      (!strncmp(f->read, "linux-source-", 13) ||
+				       strstr(f->read, "spec/")),
 			      "fact %zu (%s) names no tree: %s", i, f->fact,
 			      f->read ? f->read : "(null)");
 		ck_assert_msg(!f->until || f->until > f->from, "fact %zu", i);
@@ -754,8 +758,7 @@ static const struct {
 	{"memcg v2", s_memcg_v2, "raise_memcg_limit", true, "(memory.max)"},
 	{"global", s_plain, "raise_memcg_limit", false, NULL},
 	{"memcg v2", s_memcg_v2, "memory_high", true, "memory.high"},
-	{"memcg v1 has no memory.high", s_memcg_v1, "memory_high", false,
-	 NULL},
+	{"memcg v1 has no memory.high", s_memcg_v1, "memory_high", false, NULL},
 	{"memcg of 4.4 has no memory.high", s_memcg_4_4, "memory_high", false,
 	 NULL},
 	{"no swap", s_no_swap, "add_swap", true, "swap (or zram)"},
@@ -801,8 +804,8 @@ START_TEST(explain_each_advice_rule_fires_only_where_it_holds)
 		ck_assert_int_eq(r->topic, EXPLAIN_ADVICE);
 		ck_assert_msg(r->evidence[0], "%s: no evidence",
 			      advice_cases[_i].what);
-		ck_assert_msg(strstr(r->text, advice_cases[_i].words),
-			      "%s: %s", advice_cases[_i].what, r->text);
+		ck_assert_msg(strstr(r->text, advice_cases[_i].words), "%s: %s",
+			      advice_cases[_i].what, r->text);
 	} else {
 		ck_assert_msg(!r, "%s: %s", advice_cases[_i].what, r->text);
 	}
@@ -942,7 +945,8 @@ Suite *reports_suite(void)
 			    sizeof(overcommit_cases) /
 				    sizeof(overcommit_cases[0]));
 	tcase_add_test(tc, explain_kernel_facts_name_their_source);
-	tcase_add_loop_test(tc, explain_each_advice_rule_fires_only_where_it_holds,
+	tcase_add_loop_test(tc,
+			    explain_each_advice_rule_fires_only_where_it_holds,
 			    0, sizeof(advice_cases) / sizeof(advice_cases[0]));
 	tcase_add_test(tc, explain_zone_of_zero_watermarks_says_nothing);
 	tcase_add_test(tc, explain_inputs_in_plain_words);

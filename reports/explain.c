@@ -26,6 +26,71 @@
 #define SWAP_EXHAUSTED_PERMILLE 10
 #define TOP_PROCESSES 3
 #define MAX_NAMED 3 /* processes named in one sentence */
+/* Committed this many times CommitLimit, or more: strict overcommit is no fix. */
+#define OVERCOMMIT_NEAR 2
+
+/*
+ * The kernel facts the sentences rest on: the releases each holds for
+ * (KV(); until 0: still so in the newest tree read) and where it was read.
+ * A rule that depends on one names it (KF_...) and asks fact_holds(), so a
+ * fact is checked, and corrected, here once. Trust a tree over the spec.
+ */
+enum kernel_fact {
+	KF_COMMIT_LIMIT,
+	KF_COMMIT_NOT_PRINTED,
+	KF_ZONE_WATERMARKS,
+	KF_OOM_SCORE_ADJ,
+	KF_MEMCG_V1_V2,
+	KF_MEMORY_HIGH,
+	KF_COMPACTION_PROACTIVENESS,
+	KF_COUNT
+};
+
+static const struct explain_fact kernel_facts[KF_COUNT] = {
+	[KF_COMMIT_LIMIT] =
+		{0, 0, true,
+		 "vm.overcommit_memory = 2 refuses a request once Committed_AS would pass CommitLimit = (RAM - huge pages) * overcommit_ratio / 100 + swap (or overcommit_kbytes + swap); Committed_AS counts private writable mappings only, so total_vm overstates it",
+		 "linux-source-6.1 mm/util.c vm_commit_limit(), __vm_enough_memory(); mm/mmap.c accountable_mapping()"},
+	[KF_COMMIT_NOT_PRINTED] =
+		{0, 0, true,
+		 "the OOM report's Mem-Info (show_free_areas) prints neither Committed_AS nor CommitLimit: they are read only where a log carries them as Mem-Info counters",
+		 "linux-source-6.1 mm/page_alloc.c show_free_areas()"},
+	[KF_ZONE_WATERMARKS] =
+		{0, 0, true,
+		 "a zone's min, low and high watermarks are shares of its managed pages: a zone the kernel manages no page of prints 0 for all three, which says nothing of shortage",
+		 "linux-source-6.1 mm/page_alloc.c __setup_per_zone_wmarks()"},
+	[KF_OOM_SCORE_ADJ] =
+		{KV(2u, 6u, 36u), 0, true,
+		 "/proc/PID/oom_score_adj (-1000..1000, -1000: never chosen) exists from 2.6.36 (a63d83f427fb); before it only oom_adj (-17..15, -17: never chosen), which later kernels keep as a scaled alias; distribution kernels (RHEL 6's 2.6.32) carry it earlier, as their task table's oom_score_adj column shows",
+		 "../shared/spec/kernel-oom-formats-and-heuristics.md (oom_adj, task table rows); linux-source-6.1 fs/proc/base.c"},
+	[KF_MEMCG_V1_V2] =
+		{0, 0, false,
+		 "a memcg OOM report prints 'memory+swap:' and 'kmem:' counters under cgroup v1 and a 'swap:' counter under cgroup v2",
+		 "linux-source-6.1 mm/memcontrol.c mem_cgroup_print_oom_meminfo(); ../shared/spec/kernel-oom-formats-and-heuristics.md (memcg block)"},
+	[KF_MEMORY_HIGH] =
+		{KV(4u, 5u, 0u), 0, true,
+		 "memory.high and memory.max are files of cgroup v2 only (stable from 4.5); cgroup v1 has memory.limit_in_bytes and no throttling limit below it",
+		 "linux-source-6.1 mm/memcontrol.c (memory_files[] v2, mem_cgroup_legacy_files[] v1); 4.5 (cgroup v2 out of its devel flag) from mainline history, not read in a tree here"},
+	[KF_COMPACTION_PROACTIVENESS] =
+		{KV(5u, 9u, 0u), 0, true,
+		 "vm.compaction_proactiveness (proactive compaction) from 5.9; earlier kernels compact on demand only, or when 1 is written to /proc/sys/vm/compact_memory",
+		 "linux-source-6.1 mm/compaction.c sysctl_compaction_proactiveness; 5.9 from mainline history, not read in a tree here"},
+};
+
+/* Whether fact f holds for kernel version kv (0: unknown). */
+static bool fact_holds(enum kernel_fact f, unsigned kv)
+{
+	const struct explain_fact *k = &kernel_facts[f];
+
+	if (!kv)
+		return k->if_unknown;
+	return kv >= k->from && (!k->until || kv < k->until);
+}
+
+const struct explain_fact *explain_kernel_fact(size_t i)
+{
+	return i < KF_COUNT ? &kernel_facts[i] : NULL;
+}
 
 static const char *const topic_names[EXPLAIN_TOPIC_COUNT] = {
 	[EXPLAIN_RAN_OUT] = "ran_out",	 [EXPLAIN_ZONES] = "zones",
@@ -452,10 +517,77 @@ static const char *total_name(const struct explain_memory *m)
 	return strcmp(m->scope, "global") ? "the group's limit" : "RAM";
 }
 
+/* A memcg OOM: the group's limit, and its memory+swap limit (v1). */
+static void ran_out_memcg(struct explanation *x, const struct oom_incident *inc)
+{
+	const struct oom_memcg *cg = &inc->memcg;
+	char a[32], b[32];
+
+	if (known(cg->memory.limit_kb) && cg->memory.limit_kb < UNLIMITED_KB)
+		add(x, EXPLAIN_RAN_OUT, "memcg_limit", cg->memory.usage_kb,
+		    cg->memory.limit_kb,
+		    "The memory cgroup %s reached its limit: it used %s of %s%s%lld times.",
+		    nz(cg->limit_path),
+		    report_human_kb(a, sizeof(a), cg->memory.usage_kb),
+		    report_human_kb(b, sizeof(b), cg->memory.limit_kb),
+		    known(cg->memory.failcnt)
+			    ? ", and allocations had hit the limit "
+			    : "",
+		    known(cg->memory.failcnt) ? (long long)cg->memory.failcnt
+					      : 0LL);
+	else
+		add(x, EXPLAIN_RAN_OUT, "memcg_limit", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The memory cgroup %s reached its limit; the report does not print the limit.",
+		    nz(cg->limit_path ? cg->limit_path : cg->task_path));
+	if (known(cg->memsw.limit_kb) && cg->memsw.limit_kb < UNLIMITED_KB &&
+	    known(cg->memsw.usage_kb))
+		add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit", cg->memsw.usage_kb,
+		    cg->memsw.limit_kb, "Its memory plus swap used %s of %s%s.",
+		    report_human_kb(a, sizeof(a), cg->memsw.usage_kb),
+		    report_human_kb(b, sizeof(b), cg->memsw.limit_kb),
+		    cg->memsw.usage_kb / 100 * 99 >=
+				    cg->memsw.limit_kb / 100 * 98
+			    ? ", so swap could not take more either"
+			    : "");
+}
+
+/* Swap against RAM, and an allocation of contiguous pages. */
+static void ran_out_swap(struct explanation *x, const struct oom_incident *inc)
+{
+	const struct explain_memory *m = &x->mem;
+	char a[32], b[32];
+
+	if (!inc->mem.present || !known(m->swap_total_kb))
+		return;
+	if (m->swap_total_kb == 0)
+		add(x, EXPLAIN_RAN_OUT, "no_swap", 0, 0,
+		    "There was no swap, so anonymous memory could not leave RAM.");
+	else if (known(m->swap_free_kb) &&
+		 m->swap_free_kb * 1000 <=
+			 m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
+		add(x, EXPLAIN_RAN_OUT, "swap_exhausted", m->swap_free_kb,
+		    m->swap_total_kb, "Swap was exhausted: %s free of %s.",
+		    report_human_kb(a, sizeof(a), m->swap_free_kb),
+		    report_human_kb(b, sizeof(b), m->swap_total_kb));
+	else if (known(m->swap_free_kb))
+		add(x, EXPLAIN_RAN_OUT, "swap_left", m->swap_free_kb,
+		    m->swap_total_kb,
+		    "Swap still had %s free of %s (%d%%): what filled RAM could not be swapped out, or not fast enough.",
+		    report_human_kb(a, sizeof(a), m->swap_free_kb),
+		    report_human_kb(b, sizeof(b), m->swap_total_kb),
+		    pct(m->swap_free_kb, m->swap_total_kb));
+	if (inc->trigger.order > 0 && known(inc->trigger.order) &&
+	    inc->trigger.order < 20)
+		add(x, EXPLAIN_RAN_OUT, "high_order", inc->trigger.order,
+		    OOM_VAL_NONE,
+		    "The allocation asked for %lld contiguous pages (order %lld), which fragmented memory can refuse while smaller pieces are free.",
+		    1LL << inc->trigger.order, (long long)inc->trigger.order);
+}
+
 static void ran_out(struct explanation *x, const struct oom_incident *inc)
 {
 	const struct explain_memory *m = &x->mem;
-	const struct oom_memcg *cg = &inc->memcg;
 	char a[32], b[32], c[32], p[16];
 
 	if (inc->trigger.order == -1) {
@@ -467,38 +599,7 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 	}
 	switch (inc->constraint) {
 	case OOM_CONSTRAINT_MEMCG:
-		if (known(cg->memory.limit_kb) &&
-		    cg->memory.limit_kb < UNLIMITED_KB)
-			add(x, EXPLAIN_RAN_OUT, "memcg_limit",
-			    cg->memory.usage_kb, cg->memory.limit_kb,
-			    "The memory cgroup %s reached its limit: it used %s of %s%s%lld times.",
-			    nz(cg->limit_path),
-			    report_human_kb(a, sizeof(a), cg->memory.usage_kb),
-			    report_human_kb(b, sizeof(b), cg->memory.limit_kb),
-			    known(cg->memory.failcnt)
-				    ? ", and allocations had hit the limit "
-				    : "",
-			    known(cg->memory.failcnt)
-				    ? (long long)cg->memory.failcnt
-				    : 0LL);
-		else
-			add(x, EXPLAIN_RAN_OUT, "memcg_limit", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The memory cgroup %s reached its limit; the report does not print the limit.",
-			    nz(cg->limit_path ? cg->limit_path
-					      : cg->task_path));
-		if (known(cg->memsw.limit_kb) &&
-		    cg->memsw.limit_kb < UNLIMITED_KB &&
-		    known(cg->memsw.usage_kb))
-			add(x, EXPLAIN_RAN_OUT, "memcg_memsw_limit",
-			    cg->memsw.usage_kb, cg->memsw.limit_kb,
-			    "Its memory plus swap used %s of %s%s.",
-			    report_human_kb(a, sizeof(a), cg->memsw.usage_kb),
-			    report_human_kb(b, sizeof(b), cg->memsw.limit_kb),
-			    cg->memsw.usage_kb / 100 * 99 >=
-					    cg->memsw.limit_kb / 100 * 98
-				    ? ", so swap could not take more either"
-				    : "");
+		ran_out_memcg(x, inc);
 		return;
 	case OOM_CONSTRAINT_CPUSET:
 	case OOM_CONSTRAINT_MEMPOLICY:
@@ -537,31 +638,7 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 			    report_human_kb(c, sizeof(c), m->file_kb));
 		break;
 	}
-	if (!inc->mem.present || !known(m->swap_total_kb))
-		return;
-	if (m->swap_total_kb == 0)
-		add(x, EXPLAIN_RAN_OUT, "no_swap", 0, 0,
-		    "There was no swap, so anonymous memory could not leave RAM.");
-	else if (known(m->swap_free_kb) &&
-		 m->swap_free_kb * 1000 <=
-			 m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
-		add(x, EXPLAIN_RAN_OUT, "swap_exhausted", m->swap_free_kb,
-		    m->swap_total_kb, "Swap was exhausted: %s free of %s.",
-		    report_human_kb(a, sizeof(a), m->swap_free_kb),
-		    report_human_kb(b, sizeof(b), m->swap_total_kb));
-	else if (known(m->swap_free_kb))
-		add(x, EXPLAIN_RAN_OUT, "swap_left", m->swap_free_kb,
-		    m->swap_total_kb,
-		    "Swap still had %s free of %s (%d%%): what filled RAM could not be swapped out, or not fast enough.",
-		    report_human_kb(a, sizeof(a), m->swap_free_kb),
-		    report_human_kb(b, sizeof(b), m->swap_total_kb),
-		    pct(m->swap_free_kb, m->swap_total_kb));
-	if (inc->trigger.order > 0 && known(inc->trigger.order) &&
-	    inc->trigger.order < 20)
-		add(x, EXPLAIN_RAN_OUT, "high_order", inc->trigger.order,
-		    OOM_VAL_NONE,
-		    "The allocation asked for %lld contiguous pages (order %lld), which fragmented memory can refuse while smaller pieces are free.",
-		    1LL << inc->trigger.order, (long long)inc->trigger.order);
+	ran_out_swap(x, inc);
 }
 
 static void zones(struct explanation *x)
@@ -573,7 +650,11 @@ static void zones(struct explanation *x)
 		const struct explain_zone *z = &x->zones[i];
 		const char *code, *words;
 
-		if (known(z->min_kb) && z->free_kb < z->min_kb) {
+		if (z->min_kb == 0 && z->low_kb == 0 && z->high_kb == 0) {
+			/* KF_ZONE_WATERMARKS */
+			code = "zone_no_watermarks";
+			words = "watermarks of 0 (the kernel manages none of its pages), so these numbers say nothing of whether it was short";
+		} else if (known(z->min_kb) && z->free_kb < z->min_kb) {
 			code = "zone_below_min";
 			words = "below min: only the kernel's reserves were left";
 		} else if (known(z->low_kb) && z->free_kb < z->low_kb) {
@@ -593,14 +674,12 @@ static void zones(struct explanation *x)
 	}
 }
 
-static void held(struct explanation *x, const struct oom_incident *inc)
+/* What RAM (or the group's limit) held, by counter; the kB counted. */
+static int64_t held_composition(struct explanation *x)
 {
 	const struct explain_memory *m = &x->mem;
-	struct explain_task top[TOP_PROCESSES];
-	size_t i, n;
-	int64_t sum_rss = 0, counted = 0;
-	char a[32], b[32], c[64], pb[16];
-	unsigned page_kb = oom_incident_page_kb(inc);
+	int64_t counted = 0;
+	char a[32], b[32], pb[16];
 
 	if (known(m->total_kb) && (known(m->anon_kb) || known(m->file_kb))) {
 		const struct {
@@ -644,6 +723,15 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		if (known(m->hugepages_kb) && m->hugepages_kb <= m->total_kb)
 			counted += m->hugepages_kb;
 	}
+	return counted;
+}
+
+/* Huge pages, and RAM in none of the counters (counted: the kB in some). */
+static void held_kernel(struct explanation *x, int64_t counted)
+{
+	const struct explain_memory *m = &x->mem;
+	char a[32], b[32];
+
 	if (known(m->hugepages_kb) && known(m->total_kb) &&
 	    m->hugepages_kb > m->total_kb)
 		add(x, EXPLAIN_HELD, "hugepages_inconsistent", m->hugepages_kb,
@@ -663,6 +751,18 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 		    "%s (%d%% of RAM) is in none of these counters: kernel allocations outside slab, drivers, or memory reserved at boot.",
 		    report_human_kb(a, sizeof(a), m->total_kb - counted),
 		    pct(m->total_kb - counted, m->total_kb));
+}
+
+/* The task table's total and its largest processes. */
+static void held_tasks(struct explanation *x, const struct oom_incident *inc)
+{
+	const struct explain_memory *m = &x->mem;
+	struct explain_task top[TOP_PROCESSES];
+	size_t i, n;
+	int64_t sum_rss = 0;
+	char a[32], b[32], c[64], pb[16];
+	unsigned page_kb = oom_incident_page_kb(inc);
+
 	n = explain_top_tasks(inc, top, TOP_PROCESSES);
 	for (i = 0; i < inc->n_tasks; i++) {
 		int64_t r = oom_task_kb(&inc->tasks[i], TASK_RSS, page_kb);
@@ -706,6 +806,12 @@ static void held(struct explanation *x, const struct oom_incident *inc)
 			    : "",
 		    known(s->swap) && s->swap > 0 ? " in swap" : "");
 	}
+}
+
+static void held(struct explanation *x, const struct oom_incident *inc)
+{
+	held_kernel(x, held_composition(x));
+	held_tasks(x, inc);
 }
 
 /* "a (1), b (2) and c (3)" of up to MAX_NAMED tasks of adj -1000. */
@@ -804,15 +910,11 @@ static void score_size(struct explanation *x, const struct oom_incident *inc,
 		    : ": the rest is most likely swap, which this table does not list");
 }
 
-static void victim(struct explanation *x, const struct oom_incident *inc,
-		   const struct verdict_list *models)
+/* vm.oom_kill_allocating_task: the kernel chose by rule, not by size. */
+static void victim_by_rule(struct explanation *x,
+			   const struct verdict_list *models)
 {
-	const struct oom_kill *v = oom_incident_victim(inc);
-	const struct oom_task *row;
-	unsigned page_kb = oom_incident_page_kb(inc);
-	struct explain_task s, top[1];
-	char a[32], b[32], c[32], names[160];
-	size_t i, n_skip, groups = 0;
+	size_t i;
 
 	for (i = 0; models && i < models->n; i++)
 		if (models->v[i].kernel_rule &&
@@ -821,125 +923,175 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 			add(x, EXPLAIN_VICTIM, "allocating_task", OOM_VAL_NONE,
 			    OOM_VAL_NONE,
 			    "The kernel killed the task that asked for memory, by rule (vm.oom_kill_allocating_task = 1), not the largest.");
-			break;
+			return;
 		}
-	if (!v) {
-		if (inc->panic)
-			add(x, EXPLAIN_VICTIM, "panic", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The kernel panicked instead of killing a process: %s.",
-			    inc->panic);
-		else if (inc->no_killable)
-			add(x, EXPLAIN_VICTIM, "no_killable", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The kernel found no process it was allowed to kill.");
-		else
-			add(x, EXPLAIN_VICTIM, "victim_unknown", OOM_VAL_NONE,
-			    OOM_VAL_NONE,
-			    "The report stops before the kill, so the victim is not known.");
+}
+
+/* No victim: a panic, nothing killable, or a report cut before the kill. */
+static void victim_none(struct explanation *x, const struct oom_incident *inc)
+{
+	if (inc->panic)
+		add(x, EXPLAIN_VICTIM, "panic", OOM_VAL_NONE, OOM_VAL_NONE,
+		    "The kernel panicked instead of killing a process: %s.",
+		    inc->panic);
+	else if (inc->no_killable)
+		add(x, EXPLAIN_VICTIM, "no_killable", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The kernel found no process it was allowed to kill.");
+	else
+		add(x, EXPLAIN_VICTIM, "victim_unknown", OOM_VAL_NONE,
+		    OOM_VAL_NONE,
+		    "The report stops before the kill, so the victim is not known.");
+}
+
+/* The victim's size: its task-table row, else its Killed line. */
+static struct explain_task victim_size(const struct oom_incident *inc,
+				       const struct oom_kill *v,
+				       const struct oom_task *row)
+{
+	struct explain_task s;
+
+	if (row)
+		return size_of(row, oom_incident_page_kb(inc));
+	memset(&s, 0, sizeof(s));
+	s.rss = add_known(v->anon_rss_kb,
+			  add_known(v->file_rss_kb, v->shmem_rss_kb));
+	s.swap = s.pt = OOM_VAL_NONE;
+	s.total = s.rss;
+	return s;
+}
+
+/* Before 2.6.36 the badness was the virtual size (total_vm). */
+static void victim_total_vm(struct explanation *x,
+			    const struct oom_incident *inc,
+			    const struct oom_kill *v,
+			    const struct oom_task *row)
+{
+	int64_t vm = known(v->total_vm_kb)
+			     ? v->total_vm_kb
+			     : (row ? oom_task_kb(row, TASK_TOTAL_VM,
+						  oom_incident_page_kb(inc))
+				    : OOM_VAL_NONE);
+	char a[32], here[64];
+
+	if (known(vm))
+		snprintf(here, sizeof(here), ", here %s",
+			 report_human_kb(a, sizeof(a), vm));
+	else
+		here[0] = 0;
+	add(x, EXPLAIN_VICTIM, "victim_total_vm", vm, OOM_VAL_NONE,
+	    "The kernel killed %s (pid %lld). Kernels before 2.6.36 score a process mainly by its virtual size (total_vm%s) plus half that of its children, so a large address space weighs more than resident memory.",
+	    nz(v->comm), (long long)v->pid, here);
+}
+
+/* From 2.6.36: rss + swap + page tables, and which of them weighed most. */
+static void victim_terms(struct explanation *x, const struct oom_incident *inc,
+			 const struct oom_kill *v, const struct oom_task *row,
+			 const struct explain_task *s)
+{
+	const char *dom = "resident memory", *code = "victim_rss";
+	char a[32], b[32], c[32], score[48];
+
+	if (known(s->swap) && s->swap > (known(s->rss) ? s->rss : 0)) {
+		dom = "swap";
+		code = "victim_swap";
+	}
+	if (known(s->pt) && s->pt > (known(s->rss) ? s->rss : 0) &&
+	    (!known(s->swap) || s->pt > s->swap)) {
+		dom = "page tables";
+		code = "victim_pagetables";
+	}
+	if (inc->selected.present && known(inc->selected.score))
+		snprintf(score, sizeof(score), ", score %lld",
+			 (long long)inc->selected.score);
+	else
+		score[0] = 0;
+	if (known(s->swap) && known(s->pt))
+		add(x, EXPLAIN_VICTIM, code, s->total, x->mem.total_kb,
+		    "The kernel killed %s (pid %lld)%s: its score counts resident memory %s, swap %s and page tables %s; %s weighed most.",
+		    nz(v->comm), (long long)v->pid, score,
+		    report_human_kb(a, sizeof(a), s->rss),
+		    report_human_kb(b, sizeof(b), s->swap),
+		    report_human_kb(c, sizeof(c), s->pt), dom);
+	else
+		add(x, EXPLAIN_VICTIM, "victim_rss", s->total, x->mem.total_kb,
+		    "The kernel killed %s (pid %lld)%s: its score counts resident memory (%s here), swap and page tables%s.",
+		    nz(v->comm), (long long)v->pid, score,
+		    report_human_kb(a, sizeof(a), s->rss),
+		    row		   ? ", which this table does not show"
+		    : inc->n_tasks ? "; the task table does not list it"
+				   : "; the report has no task table");
+}
+
+/* The victim's oom_score_adj, when it moved the score. */
+static void victim_adj(struct explanation *x, int64_t vadj)
+{
+	if (vadj > 0)
+		add(x, EXPLAIN_VICTIM, "adj_raised", vadj, OOM_VAL_NONE,
+		    "Its oom_score_adj of %lld raised its score by %lld per mille of %s.",
+		    (long long)vadj, (long long)vadj, total_name(&x->mem));
+	else if (vadj < 0 && vadj > -1000)
+		add(x, EXPLAIN_VICTIM, "adj_lowered", vadj, OOM_VAL_NONE,
+		    "Its oom_score_adj of %lld lowered its score, and it was still chosen.",
+		    (long long)vadj);
+}
+
+/* The victim against the largest process of the table (2.6.36+). */
+static void victim_against_largest(struct explanation *x,
+				   const struct oom_incident *inc,
+				   const struct oom_task *row,
+				   const struct explain_task *s)
+{
+	struct explain_task top[1];
+	char a[32], b[32];
+	int64_t vadj, tadj;
+
+	if (!explain_top_tasks(inc, top, 1))
 		return;
-	}
-	row = oom_incident_task(inc, v->pid);
-	if (row) {
-		s = size_of(row, page_kb);
-	} else {
-		memset(&s, 0, sizeof(s));
-		s.rss = add_known(v->anon_rss_kb,
-				  add_known(v->file_rss_kb, v->shmem_rss_kb));
-		s.swap = s.pt = OOM_VAL_NONE;
-		s.total = s.rss;
-	}
-	if (old_badness(inc, models)) {
-		int64_t vm = known(v->total_vm_kb)
-				     ? v->total_vm_kb
-				     : (row ? oom_task_kb(row, TASK_TOTAL_VM,
-							  page_kb)
-					    : OOM_VAL_NONE);
+	vadj = adj_of(row);
+	tadj = adj_of(top[0].t);
+	if (inc->n_tasks == 1)
+		add(x, EXPLAIN_VICTIM, "victim_largest", s->total,
+		    x->mem.total_kb,
+		    "It was the only process in the task table.");
+	else if (top[0].t == row ||
+		 top[0].t->col[TASK_PID] == row->col[TASK_PID])
+		add(x, EXPLAIN_VICTIM, "victim_largest", s->total,
+		    x->mem.total_kb,
+		    "It was the largest of the %zu processes by resident memory, swap and page tables.",
+		    inc->n_tasks);
+	else
+		add(x, EXPLAIN_VICTIM, "victim_not_largest", s->total,
+		    top[0].total,
+		    "It was not the largest: %s (pid %lld) held %s against its %s%s.",
+		    nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID],
+		    report_human_kb(a, sizeof(a), top[0].total),
+		    report_human_kb(b, sizeof(b), s->total),
+		    why_not_largest(inc, tadj, vadj));
+	score_size(x, inc, s);
+	victim_adj(x, vadj);
+}
 
-		if (known(vm))
-			snprintf(names, sizeof(names), ", here %s",
-				 report_human_kb(a, sizeof(a), vm));
-		else
-			names[0] = 0;
-		add(x, EXPLAIN_VICTIM, "victim_total_vm", vm, OOM_VAL_NONE,
-		    "The kernel killed %s (pid %lld). Kernels before 2.6.36 score a process mainly by its virtual size (total_vm%s) plus half that of its children, so a large address space weighs more than resident memory.",
-		    nz(v->comm), (long long)v->pid, names);
-	} else {
-		const char *dom = "resident memory", *code = "victim_rss";
+/* The processes oom_score_adj -1000 kept out of the choice. */
+static void victim_skipped(struct explanation *x,
+			   const struct oom_incident *inc)
+{
+	char names[160];
+	size_t n_skip = unkillable(inc, names, sizeof(names));
 
-		if (known(s.swap) && s.swap > (known(s.rss) ? s.rss : 0)) {
-			dom = "swap";
-			code = "victim_swap";
-		}
-		if (known(s.pt) && s.pt > (known(s.rss) ? s.rss : 0) &&
-		    (!known(s.swap) || s.pt > s.swap)) {
-			dom = "page tables";
-			code = "victim_pagetables";
-		}
-		if (inc->selected.present && known(inc->selected.score))
-			snprintf(names, sizeof(names), ", score %lld",
-				 (long long)inc->selected.score);
-		else
-			names[0] = 0;
-		if (known(s.swap) && known(s.pt))
-			add(x, EXPLAIN_VICTIM, code, s.total, x->mem.total_kb,
-			    "The kernel killed %s (pid %lld)%s: its score counts resident memory %s, swap %s and page tables %s; %s weighed most.",
-			    nz(v->comm), (long long)v->pid, names,
-			    report_human_kb(a, sizeof(a), s.rss),
-			    report_human_kb(b, sizeof(b), s.swap),
-			    report_human_kb(c, sizeof(c), s.pt), dom);
-		else
-			add(x, EXPLAIN_VICTIM, "victim_rss", s.total,
-			    x->mem.total_kb,
-			    "The kernel killed %s (pid %lld)%s: its score counts resident memory (%s here), swap and page tables%s.",
-			    nz(v->comm), (long long)v->pid, names,
-			    report_human_kb(a, sizeof(a), s.rss),
-			    row		   ? ", which this table does not show"
-			    : inc->n_tasks ? "; the task table does not list it"
-					   : "; the report has no task table");
-	}
-	if (row && explain_top_tasks(inc, top, 1) &&
-	    !old_badness(inc, models)) {
-		int64_t vadj = adj_of(row), tadj = adj_of(top[0].t);
-
-		if (inc->n_tasks == 1)
-			add(x, EXPLAIN_VICTIM, "victim_largest", s.total,
-			    x->mem.total_kb,
-			    "It was the only process in the task table.");
-		else if (top[0].t == row ||
-			 top[0].t->col[TASK_PID] == row->col[TASK_PID])
-			add(x, EXPLAIN_VICTIM, "victim_largest", s.total,
-			    x->mem.total_kb,
-			    "It was the largest of the %zu processes by resident memory, swap and page tables.",
-			    inc->n_tasks);
-		else
-			add(x, EXPLAIN_VICTIM, "victim_not_largest", s.total,
-			    top[0].total,
-			    "It was not the largest: %s (pid %lld) held %s against its %s%s.",
-			    nz(top[0].t->comm),
-			    (long long)top[0].t->col[TASK_PID],
-			    report_human_kb(a, sizeof(a), top[0].total),
-			    report_human_kb(b, sizeof(b), s.total),
-			    why_not_largest(inc, tadj, vadj));
-		score_size(x, inc, &s);
-		if (vadj > 0)
-			add(x, EXPLAIN_VICTIM, "adj_raised", vadj, OOM_VAL_NONE,
-			    "Its oom_score_adj of %lld raised its score by %lld per mille of %s.",
-			    (long long)vadj, (long long)vadj,
-			    total_name(&x->mem));
-		else if (vadj < 0 && vadj > -1000)
-			add(x, EXPLAIN_VICTIM, "adj_lowered", vadj,
-			    OOM_VAL_NONE,
-			    "Its oom_score_adj of %lld lowered its score, and it was still chosen.",
-			    (long long)vadj);
-	}
-	n_skip = unkillable(inc, names, sizeof(names));
 	if (n_skip)
 		add(x, EXPLAIN_VICTIM, "skipped_unkillable", (int64_t)n_skip,
 		    OOM_VAL_NONE,
 		    "%zu process%s with oom_score_adj -1000 could never be chosen: %s%s.",
 		    n_skip, n_skip == 1 ? "" : "es", names,
 		    n_skip > MAX_NAMED ? " and others" : "");
+}
+
+/* A memcg OOM chooses within the group; memory.oom.group kills it all. */
+static void victim_memcg(struct explanation *x, const struct oom_incident *inc)
+{
+	size_t i, groups = 0;
+
 	if (inc->constraint == OOM_CONSTRAINT_MEMCG && inc->memcg.limit_path)
 		add(x, EXPLAIN_VICTIM, "memcg_candidates",
 		    (int64_t)inc->n_tasks, OOM_VAL_NONE,
@@ -952,6 +1104,13 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 		    OOM_VAL_NONE,
 		    "memory.oom.group was set: %zu more process%s of the group died with it.",
 		    groups, groups == 1 ? "" : "es");
+}
+
+/* The patched kernel's fork-bomb kill, and what oom_reaper freed. */
+static void victim_after(struct explanation *x, const struct oom_incident *inc)
+{
+	char a[32], b[32], c[32];
+
 	if (inc->n_forkbombs)
 		add(x, EXPLAIN_VICTIM, "forkbomb", inc->forkbombs[0].pid,
 		    OOM_VAL_NONE,
@@ -968,6 +1127,32 @@ static void victim(struct explanation *x, const struct oom_incident *inc,
 		    report_human_kb(a, sizeof(a), inc->reaper.anon_rss_kb),
 		    report_human_kb(b, sizeof(b), inc->reaper.file_rss_kb),
 		    report_human_kb(c, sizeof(c), inc->reaper.shmem_rss_kb));
+}
+
+static void victim(struct explanation *x, const struct oom_incident *inc,
+		   const struct verdict_list *models)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct oom_task *row;
+	struct explain_task s;
+
+	victim_by_rule(x, models);
+	if (!v) {
+		victim_none(x, inc);
+		return;
+	}
+	row = oom_incident_task(inc, v->pid);
+	s = victim_size(inc, v, row);
+	if (old_badness(inc, models)) {
+		victim_total_vm(x, inc, v, row);
+	} else {
+		victim_terms(x, inc, v, row, &s);
+		if (row)
+			victim_against_largest(x, inc, row, &s);
+	}
+	victim_skipped(x, inc);
+	victim_memcg(x, inc);
+	victim_after(x, inc);
 }
 
 /* "w1, w2 and 3 more" of v's deciding inputs, in plain words. */
@@ -1049,6 +1234,109 @@ static void one_model(struct explanation *x, const struct oom_incident *inc,
 		    v->certainty == VERDICT_ASSUMED ? in : "");
 }
 
+/*
+ * The advice rules, one function each, in the order their sentences are
+ * given. Each reads the incident (and x->mem, filled before) and adds at
+ * most a sentence or two with the evidence it rests on.
+ */
+typedef void advice_rule(struct explanation *x, const struct oom_incident *inc,
+			 const struct verdict_list *models);
+
+/* The kernel's base version from its release, or 0 (unknown). */
+static unsigned kv_of(const struct oom_incident *inc)
+{
+	return inc->kernel_release ? kversion_parse(inc->kernel_release,
+						    strlen(inc->kernel_release))
+				   : 0;
+}
+
+/*
+ * The cgroup version of a memcg OOM from what its report prints
+ * (KF_MEMCG_V1_V2): 2, 1, or 0 when it cannot be told.
+ */
+static int memcg_version(const struct oom_incident *inc)
+{
+	const struct oom_memcg *cg = &inc->memcg;
+	const char *scope = memcg_scope(inc);
+
+	if (known(cg->memsw.usage_kb) || known(cg->memsw.limit_kb) ||
+	    known(cg->kmem.usage_kb) || known(cg->kmem.limit_kb))
+		return 1;
+	if (known(cg->swap.usage_kb) || known(cg->swap.limit_kb))
+		return 2;
+	if (scope && known(stat_kb(inc, scope, "anon")))
+		return 2;
+	if (scope && known(stat_kb(inc, scope, "rss")))
+		return 1;
+	return 0;
+}
+
+/*
+ * Whether the kernel has oom_score_adj (KF_OOM_SCORE_ADJ): its task table
+ * or trigger line prints it, a table of oom_adj alone says not, else the
+ * release decides.
+ */
+static bool has_oom_score_adj(const struct oom_incident *inc)
+{
+	bool adj_only = false;
+	size_t i;
+
+	if (known(inc->trigger.oom_score_adj))
+		return true;
+	for (i = 0; i < inc->n_tasks; i++) {
+		if (known(inc->tasks[i].col[TASK_OOM_SCORE_ADJ]))
+			return true;
+		adj_only |= known(inc->tasks[i].col[TASK_OOM_ADJ]);
+	}
+	if (adj_only || known(inc->trigger.oom_adj))
+		return false;
+	return fact_holds(KF_OOM_SCORE_ADJ, kv_of(inc));
+}
+
+/* A memcg OOM: a higher limit, or memory.high below it. */
+static void advise_memcg(struct explanation *x, const struct oom_incident *inc,
+			 const struct verdict_list *models)
+{
+	const struct oom_memcg *cg = &inc->memcg;
+	const char *path = nz(cg->limit_path ? cg->limit_path : cg->task_path);
+	int version = memcg_version(inc);
+	struct explain_reason *r;
+	char a[32], b[32];
+
+	(void)models;
+	if (inc->constraint != OOM_CONSTRAINT_MEMCG)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "raise_memcg_limit", cg->memory.usage_kb,
+		cg->memory.limit_kb,
+		"Give %s a higher limit (%s), or make what runs in it use less.",
+		path,
+		version == 2 ? "memory.max"
+		: version == 1
+			? "memory.limit_in_bytes, cgroup v1"
+			: "memory.max, or memory.limit_in_bytes on cgroup v1");
+	if (known(cg->memory.limit_kb))
+		evidence(r, "usage %s of limit %s, failcnt %lld",
+			 report_human_kb(a, sizeof(a), cg->memory.usage_kb),
+			 report_human_kb(b, sizeof(b), cg->memory.limit_kb),
+			 (long long)(known(cg->memory.failcnt)
+					     ? cg->memory.failcnt
+					     : 0));
+	else
+		evidence(r, "a memcg OOM of %s (%s)", path,
+			 nz(inc->constraint_evidence));
+	/* memory.high is cgroup v2's (KF_MEMORY_HIGH) */
+	if (!known(cg->memory.limit_kb) ||
+	    cg->memory.limit_kb >= UNLIMITED_KB || version == 1 ||
+	    !fact_holds(KF_MEMORY_HIGH, kv_of(inc)))
+		return;
+	r = add(x, EXPLAIN_ADVICE, "memory_high", cg->memory.limit_kb / 10 * 9,
+		cg->memory.limit_kb,
+		"Set memory.high a little below the limit (say %s) so the group is slowed down and reclaimed before it is killed.",
+		report_human_kb(a, sizeof(a), cg->memory.limit_kb / 10 * 9));
+	evidence(r, "limit %s reached",
+		 report_human_kb(b, sizeof(b), cg->memory.limit_kb));
+}
+
 /* The task with the most swap, or NULL (no swap column, or none used). */
 static const struct oom_task *most_swapped(const struct oom_incident *inc)
 {
@@ -1067,148 +1355,191 @@ static const struct oom_task *most_swapped(const struct oom_incident *inc)
 	return best;
 }
 
-static void advice(struct explanation *x, const struct oom_incident *inc,
-		   const struct verdict_list *models)
+/* A global OOM without swap, or with swap full. */
+static void advise_swap(struct explanation *x, const struct oom_incident *inc,
+			const struct verdict_list *models)
 {
 	const struct explain_memory *m = &x->mem;
-	const struct oom_memcg *cg = &inc->memcg;
-	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct oom_task *w;
 	struct explain_reason *r;
-	struct explain_task top[1];
-	char a[32], b[32];
-	unsigned page_kb = oom_incident_page_kb(inc);
-	int64_t vm = 0;
-	int share = -1;
-	size_t i;
+	char a[32], b[32], who[96];
 
-	if (inc->trigger.order == -1) {
-		r = add(x, EXPLAIN_ADVICE, "ask_who", OOM_VAL_NONE,
-			OOM_VAL_NONE,
-			"Find out who pressed sysrq f (or wrote f to /proc/sysrq-trigger) before tuning anything.");
-		evidence(r, "order=-1 in the trigger line");
+	(void)models;
+	if (strcmp(m->scope, "global") || !inc->mem.present ||
+	    !known(m->swap_total_kb))
+		return;
+	if (m->swap_total_kb == 0) {
+		r = add(x, EXPLAIN_ADVICE, "add_swap", 0, OOM_VAL_NONE,
+			"Consider some swap (or zram): without it, memory that is rarely used stays in RAM.");
+		evidence(r, "Total swap = 0 kB");
 		return;
 	}
-	if (inc->constraint == OOM_CONSTRAINT_MEMCG) {
-		const char *path =
-			nz(cg->limit_path ? cg->limit_path : cg->task_path);
+	if (!known(m->swap_free_kb) ||
+	    m->swap_free_kb * 1000 > m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE)
+		return;
+	w = most_swapped(inc);
+	if (w)
+		snprintf(who, sizeof(who), " (%.40s, pid %lld, held the most)",
+			 nz(w->comm), (long long)w->col[TASK_PID]);
+	else
+		who[0] = 0;
+	r = add(x, EXPLAIN_ADVICE, "swap_full", m->swap_free_kb,
+		m->swap_total_kb,
+		"Find what filled swap%s rather than adding more: more swap only delays the OOM when a process keeps growing.",
+		who);
+	evidence(r, "Free swap %s of %s",
+		 report_human_kb(a, sizeof(a), m->swap_free_kb),
+		 report_human_kb(b, sizeof(b), m->swap_total_kb));
+}
 
-		r = add(x, EXPLAIN_ADVICE, "raise_memcg_limit",
-			cg->memory.usage_kb, cg->memory.limit_kb,
-			"Give %s a higher limit (memory.max, or memory.limit_in_bytes on cgroup v1), or make what runs in it use less.",
-			path);
-		if (known(cg->memory.limit_kb))
-			evidence(r, "usage %s of limit %s, failcnt %lld",
-				 report_human_kb(a, sizeof(a),
-						 cg->memory.usage_kb),
-				 report_human_kb(b, sizeof(b),
-						 cg->memory.limit_kb),
-				 (long long)(known(cg->memory.failcnt)
-						     ? cg->memory.failcnt
-						     : 0));
-		else
-			evidence(r, "a memcg OOM of %s (%s)", path,
-				 nz(inc->constraint_evidence));
-		if (known(cg->memory.limit_kb) &&
-		    cg->memory.limit_kb < UNLIMITED_KB) {
-			r = add(x, EXPLAIN_ADVICE, "memory_high",
-				cg->memory.limit_kb / 10 * 9,
-				cg->memory.limit_kb,
-				"Set memory.high a little below the limit (say %s) so the group is slowed down and reclaimed before it is killed.",
-				report_human_kb(a, sizeof(a),
-						cg->memory.limit_kb / 10 * 9));
-			evidence(r, "limit %s reached",
-				 report_human_kb(b, sizeof(b),
-						 cg->memory.limit_kb));
-		}
-	}
-	if (strcmp(m->scope, "global") == 0 && inc->mem.present &&
-	    known(m->swap_total_kb)) {
-		if (m->swap_total_kb == 0) {
-			r = add(x, EXPLAIN_ADVICE, "add_swap", 0, OOM_VAL_NONE,
-				"Consider some swap (or zram): without it, memory that is rarely used stays in RAM.");
-			evidence(r, "Total swap = 0 kB");
-		} else if (known(m->swap_free_kb) &&
-			   m->swap_free_kb * 1000 <=
-				   m->swap_total_kb * SWAP_EXHAUSTED_PERMILLE) {
-			const struct oom_task *w = most_swapped(inc);
-			char who[96];
+/* One process held 30% or more of what it could fill. */
+static void advise_process(struct explanation *x,
+			   const struct oom_incident *inc,
+			   const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	bool group = strcmp(m->scope, "global") != 0;
+	struct explain_task top[1];
+	struct explain_reason *r;
+	char a[32], b[32];
+	int64_t have, room;
+	int share;
 
-			if (w)
-				snprintf(who, sizeof(who),
-					 " (%.40s, pid %lld, held the most)",
-					 nz(w->comm),
-					 (long long)w->col[TASK_PID]);
-			else
-				who[0] = 0;
-			r = add(x, EXPLAIN_ADVICE, "swap_full", m->swap_free_kb,
-				m->swap_total_kb,
-				"Find what filled swap%s rather than adding more: more swap only delays the OOM when a process keeps growing.",
-				who);
-			evidence(r, "Free swap %s of %s",
-				 report_human_kb(a, sizeof(a), m->swap_free_kb),
-				 report_human_kb(b, sizeof(b),
-						 m->swap_total_kb));
-		}
-	}
-	if (explain_top_tasks(inc, top, 1) && known(m->total_kb)) {
-		/*
-		 * The share of what it could fill: RAM plus swap, or for a
-		 * memcg its limit, which charges resident memory.
-		 */
-		bool group = strcmp(m->scope, "global") != 0;
-		int64_t have = group ? top[0].rss : top[0].total;
-		int64_t room = m->total_kb + (!group && known(m->swap_total_kb)
-						      ? m->swap_total_kb
-						      : 0);
+	(void)models;
+	if (!explain_top_tasks(inc, top, 1) || !known(m->total_kb))
+		return;
+	/*
+	 * The share of what it could fill: RAM plus swap, or for a memcg
+	 * its limit, which charges resident memory.
+	 */
+	have = group ? top[0].rss : top[0].total;
+	room = m->total_kb +
+	       (!group && known(m->swap_total_kb) ? m->swap_total_kb : 0);
+	share = pct(have, room);
+	if (share < 30 || share > 100)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "look_at_process", top[0].t->col[TASK_PID],
+		top[0].total,
+		"Look at %s (pid %lld) first: it held %d%% of %s. A limit of its own (a cgroup, systemd's MemoryMax=) makes it fail alone instead of the machine.",
+		nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID], share,
+		group ? "the group's limit"
+		: known(m->swap_total_kb) && m->swap_total_kb > 0
+			? "RAM plus swap"
+			: "RAM");
+	evidence(r, "task table: rss %s, swap %s",
+		 report_human_kb(a, sizeof(a), top[0].rss),
+		 report_human_kb(b, sizeof(b), top[0].swap));
+}
 
-		share = pct(have, room);
-	}
-	if (share >= 30 && share <= 100) {
-		r = add(x, EXPLAIN_ADVICE, "look_at_process",
-			top[0].t->col[TASK_PID], top[0].total,
-			"Look at %s (pid %lld) first: it held %d%% of %s. A limit of its own (a cgroup, systemd's MemoryMax=) makes it fail alone instead of the machine.",
-			nz(top[0].t->comm), (long long)top[0].t->col[TASK_PID],
-			share,
-			strcmp(m->scope, "global") ? "the group's limit"
-			: known(m->swap_total_kb) && m->swap_total_kb > 0
-				? "RAM plus swap"
-				: "RAM");
-		evidence(r, "task table: rss %s, swap %s",
-			 report_human_kb(a, sizeof(a), top[0].rss),
-			 report_human_kb(b, sizeof(b), top[0].swap));
-	}
-	if (v && !inc->n_forkbombs && models && models->n &&
-	    models->v[0].agreement == VERDICT_SAME &&
-	    models->v[0].has_runner_up) {
-		const struct verdict *mv = &models->v[0];
+/* The models agree with the kernel: protect the victim, or expose another. */
+static void advise_adj(struct explanation *x, const struct oom_incident *inc,
+		       const struct verdict_list *models)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	const struct verdict *mv;
+	struct explain_reason *r;
 
-		r = add(x, EXPLAIN_ADVICE, "oom_score_adj", v->pid,
-			mv->runner_up.pid,
-			"If %s must survive, lower its oom_score_adj (for example to -500) or raise that of a process you can lose; the next choice was %s (pid %lld).",
-			nz(v->comm), nz(mv->runner_up.comm),
-			(long long)mv->runner_up.pid);
-		evidence(r, "%s's runner-up", mv->model);
-	}
+	if (!v || inc->n_forkbombs || !models || !models->n ||
+	    models->v[0].agreement != VERDICT_SAME ||
+	    !models->v[0].has_runner_up)
+		return;
+	mv = &models->v[0];
+	r = add(x, EXPLAIN_ADVICE, "oom_score_adj", v->pid, mv->runner_up.pid,
+		"If %s must survive, lower its %s or raise that of a process you can lose; the next choice was %s (pid %lld).",
+		nz(v->comm),
+		has_oom_score_adj(inc)
+			? "oom_score_adj (for example to -500)"
+			: "oom_adj (for example to -8; this kernel has no oom_score_adj)",
+		nz(mv->runner_up.comm), (long long)mv->runner_up.pid);
+	evidence(r, "%s's runner-up", mv->model);
+}
+
+/* Sum of total_vm over the task table, in kB (0: none). */
+static int64_t total_vm_kb(const struct oom_incident *inc)
+{
+	unsigned page_kb = oom_incident_page_kb(inc);
+	int64_t vm = 0;
+	size_t i;
+
 	for (i = 0; i < inc->n_tasks; i++) {
 		int64_t t = oom_task_kb(&inc->tasks[i], TASK_TOTAL_VM, page_kb);
 
 		if (known(t) && t > 0 && vm <= INT64_MAX - t)
 			vm += t;
 	}
-	if (!strcmp(m->scope, "global") && known(m->total_kb) &&
-	    m->total_kb > 0 &&
-	    vm / 2 > m->total_kb +
-			     (known(m->swap_total_kb) ? m->swap_total_kb : 0)) {
-		int64_t room = m->total_kb +
-			       (known(m->swap_total_kb) ? m->swap_total_kb : 0);
+	return vm;
+}
 
-		r = add(x, EXPLAIN_ADVICE, "overcommit", vm, room,
-			"The processes had reserved %s of address space, %.1f times RAM plus swap: with vm.overcommit_memory = 2 (and vm.overcommit_ratio) such requests fail when made instead of ending in the OOM killer, if the programs handle that.",
-			report_human_kb(a, sizeof(a), vm),
-			(double)vm / (double)room);
-		evidence(r, "sum of total_vm in the task table, %s",
-			 report_human_kb(b, sizeof(b), vm));
+/*
+ * Strict overcommit (KF_COMMIT_LIMIT) turns the OOM into failed requests
+ * only where the committed address space is near what CommitLimit would
+ * allow: past it, but within OVERCOMMIT_NEAR times. From Committed_AS and
+ * CommitLimit where the log has them (KF_COMMIT_NOT_PRINTED), else from
+ * the sum of total_vm against RAM (less huge pages) plus swap, the
+ * CommitLimit of overcommit_ratio 100. Far past it, strict overcommit
+ * would refuse the machine's ordinary allocations: say what to do instead.
+ */
+static void advise_overcommit(struct explanation *x,
+			      const struct oom_incident *inc,
+			      const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	int64_t committed = stat_kb(inc, "global", "Committed_AS");
+	int64_t limit = stat_kb(inc, "global", "CommitLimit");
+	bool printed = known(committed) && known(limit) && limit > 0;
+	struct explain_reason *r;
+	char a[32], b[32];
+
+	(void)models;
+	if (strcmp(m->scope, "global") || !known(m->total_kb) ||
+	    m->total_kb <= 0)
+		return;
+	if (!printed) {
+		committed = total_vm_kb(inc);
+		limit = m->total_kb +
+			(known(m->swap_total_kb) ? m->swap_total_kb : 0);
+		if (known(m->hugepages_kb) && m->hugepages_kb < m->total_kb)
+			limit -= m->hugepages_kb;
 	}
+	if (committed <= limit)
+		return;
+	if (committed / OVERCOMMIT_NEAR <= limit)
+		r = add(x, EXPLAIN_ADVICE, "overcommit", committed, limit,
+			"The processes had %s %s, %.1f times %s: with vm.overcommit_memory = 2 (and vm.overcommit_ratio chosen so the usual load fits) the requests past it fail when made instead of ending in the OOM killer, if the programs handle that.",
+			printed ? "committed" : "reserved address space of",
+			report_human_kb(a, sizeof(a), committed),
+			(double)committed / (double)limit,
+			printed ? "CommitLimit" : "RAM plus swap");
+	else
+		r = add(x, EXPLAIN_ADVICE, "overcommit_far", committed, limit,
+			"The processes had %s %s, %.1f times %s: strict overcommit (vm.overcommit_memory = 2) would refuse their ordinary allocations, so it is no fix here; much of such address space is never used. Find the process that grew and give it a limit of its own (a cgroup's memory.max), or add memory.",
+			printed ? "committed" : "reserved address space of",
+			report_human_kb(a, sizeof(a), committed),
+			(double)committed / (double)limit,
+			printed ? "CommitLimit" : "RAM plus swap");
+	if (printed)
+		evidence(r, "Committed_AS %s, CommitLimit %s",
+			 report_human_kb(a, sizeof(a), committed),
+			 report_human_kb(b, sizeof(b), limit));
+	else
+		evidence(
+			r,
+			"sum of total_vm in the task table %s, RAM plus swap %s",
+			report_human_kb(a, sizeof(a), committed),
+			report_human_kb(b, sizeof(b), limit));
+}
+
+/* Kernel memory: slab caches, shared memory, reserved huge pages. */
+static void advise_kernel_memory(struct explanation *x,
+				 const struct oom_incident *inc,
+				 const struct verdict_list *models)
+{
+	const struct explain_memory *m = &x->mem;
+	struct explain_reason *r;
+	char a[32];
+
+	(void)inc;
+	(void)models;
 	if (known(m->slab_kb) && pct(m->slab_kb, m->total_kb) >= 20) {
 		r = add(x, EXPLAIN_ADVICE, "slab", m->slab_kb, m->total_kb,
 			"Look at the kernel's slab caches (slabtop, /proc/slabinfo): a kernel cache, not a process, held much of the memory.");
@@ -1232,13 +1563,52 @@ static void advice(struct explanation *x, const struct oom_incident *inc,
 			 report_human_kb(a, sizeof(a), m->hugepages_kb),
 			 pct(m->hugepages_kb, m->total_kb));
 	}
-	if (inc->trigger.order > 3 && inc->trigger.order < 20) {
-		r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
+}
+
+/* A high-order allocation: fragmentation. */
+static void advise_fragmentation(struct explanation *x,
+				 const struct oom_incident *inc,
+				 const struct verdict_list *models)
+{
+	struct explain_reason *r;
+
+	(void)models;
+	/* a memcg is out of its limit, not of contiguous pages */
+	if (inc->trigger.order <= 3 || inc->trigger.order >= 20 ||
+	    inc->constraint == OOM_CONSTRAINT_MEMCG)
+		return;
+	r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
+		OOM_VAL_NONE,
+		"If memory was free but fragmented, raise vm.min_free_kbytes or %s.",
+		fact_holds(KF_COMPACTION_PROACTIVENESS, kv_of(inc))
+			? "let compaction run (vm.compaction_proactiveness)"
+			: "compact it before it runs short (echo 1 > /proc/sys/vm/compact_memory; this kernel has no vm.compaction_proactiveness)");
+	evidence(r, "order=%lld in the trigger line",
+		 (long long)inc->trigger.order);
+}
+
+static advice_rule *const advice_rules[] = {
+	advise_memcg,	      advise_swap,	 advise_process,
+	advise_adj,	      advise_overcommit, advise_kernel_memory,
+	advise_fragmentation,
+};
+
+static void advice(struct explanation *x, const struct oom_incident *inc,
+		   const struct verdict_list *models)
+{
+	struct explain_reason *r;
+	size_t i;
+
+	if (inc->trigger.order == -1) {
+		/* sysrq f: nothing to tune until it is known who pressed it */
+		r = add(x, EXPLAIN_ADVICE, "ask_who", OOM_VAL_NONE,
 			OOM_VAL_NONE,
-			"If memory was free but fragmented, raise vm.min_free_kbytes or let compaction run (vm.compaction_proactiveness).");
-		evidence(r, "order=%lld in the trigger line",
-			 (long long)inc->trigger.order);
+			"Find out who pressed sysrq f (or wrote f to /proc/sysrq-trigger) before tuning anything.");
+		evidence(r, "order=-1 in the trigger line");
+		return;
 	}
+	for (i = 0; i < sizeof(advice_rules) / sizeof(advice_rules[0]); i++)
+		advice_rules[i](x, inc, models);
 }
 
 /* ---- fragments (issue 22) ------------------------------------------- */

@@ -18,6 +18,7 @@
  * explain_incident() is pure: no I/O, no allocation, deterministic.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -117,6 +118,21 @@ void explain_incident(struct explanation *x, const struct oom_incident *inc,
  * much swap each process used (...)"; the input itself when it has none.
  */
 const char *explain_input_words(const char *input);
+
+/*
+ * A fact of kernel versions an explanation rests on: it holds for
+ * releases from <= v < until (KV() of model/kversion.h; until 0: still so
+ * in the newest tree read), if_unknown is what is assumed of a kernel of
+ * unknown release; read names the tree (and file) it was read in.
+ */
+struct explain_fact {
+	unsigned from, until;
+	bool if_unknown;
+	const char *fact, *read;
+};
+
+/* The i-th kernel fact of explain.c's table, or NULL past the last. */
+const struct explain_fact *explain_kernel_fact(size_t i);
 
 /* "1.5 GiB" from kB into buf; "?" when kb is OOM_VAL_NONE. */
 const char *report_human_kb(char *buf, size_t n, int64_t kb);

@@ -3,6 +3,7 @@
  * Unit tests of the renderers: valid JSON whatever the input strings hold,
  * text and JSON of an incident, one type per verdict key, the summary.
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -405,6 +406,417 @@ START_TEST(explain_memcg_limit_and_advice)
 }
 END_TEST
 
+/* A zone line's counters, in kB, into inc. */
+static void add_zone(struct oom_incident *inc, const char *scope,
+		     int64_t free_kb, int64_t min_kb, int64_t low_kb,
+		     int64_t high_kb, int64_t present_kb)
+{
+	const struct {
+		const char *key;
+		int64_t kb;
+	} c[] = {{"free", free_kb},
+		 {"min", min_kb},
+		 {"low", low_kb},
+		 {"high", high_kb},
+		 {"present", present_kb}};
+	size_t i;
+
+	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++)
+		ck_assert_ptr_null(oom_incident_add_stat(inc, scope, c[i].key,
+							 strlen(c[i].key),
+							 c[i].kb, UNIT_KB));
+}
+
+/*
+ * A zone printed "free:0kB min:0kB low:0kB high:0kB" (no page of it
+ * managed: its watermarks are computed from managed pages) says nothing
+ * of shortage; it is not "above high". A zone with watermarks above its
+ * free memory, or below, is judged against them.
+ */
+START_TEST(explain_zone_of_zero_watermarks_says_nothing)
+{
+	struct oom_incident *inc = global_oom(0, 0);
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+
+	ck_assert_ptr_nonnull(x);
+	add_zone(inc, "node 0 DMA", 0, 0, 0, 0, 15992);
+	add_zone(inc, "node 0 DMA32", 90000, 5000, 6000, 7000, 2080624);
+	add_zone(inc, "node 0 Normal", 40000, 44000, 55000, 66000, 2097152);
+	explain_incident(x, inc, NULL);
+	r = reason(x, "zone_no_watermarks");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_int_eq(r->topic, EXPLAIN_ZONES);
+	ck_assert_msg(strstr(r->text, "node 0 DMA:") &&
+			      strstr(r->text, "say nothing"),
+		      "%s", r->text);
+	r = reason(x, "zone_above_high");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(strstr(r->text, "node 0 DMA32:"), "%s", r->text);
+	r = reason(x, "zone_below_min");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(strstr(r->text, "node 0 Normal:"), "%s", r->text);
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* n processes of total_vm vm_kb each into inc (pids 100...). */
+static void add_tasks(struct oom_incident *inc, size_t n, int64_t vm_kb,
+		      int64_t rss_kb)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		struct oom_task t;
+
+		oom_task_init(&t);
+		t.col[TASK_PID] = (int64_t)(100 + i);
+		t.col[TASK_TOTAL_VM] = vm_kb / 4;
+		t.col[TASK_RSS] = rss_kb / 4;
+		t.comm = "app";
+		ck_assert_ptr_null(oom_incident_add_task(inc, &t));
+	}
+}
+
+/*
+ * Strict overcommit (vm.overcommit_memory = 2) is advised only where the
+ * committed address space is near what CommitLimit would allow: from
+ * Committed_AS and CommitLimit where the report prints them, else from
+ * the task table's total_vm against RAM plus swap. Far above it, strict
+ * overcommit would refuse ordinary allocations: say what else to do.
+ */
+static const struct {
+	const char *what;
+	int64_t vm_times; /* sum of total_vm, times RAM + swap (4 GiB + 4 GiB) */
+	int64_t committed, commit_limit; /* kB, 0: not printed */
+	const char *code, *absent;
+} overcommit_cases[] = {
+	{"total_vm 150x RAM+swap", 150, 0, 0, "overcommit_far", "overcommit"},
+	{"total_vm 1.5x RAM+swap", 0, 0, 0, "overcommit", "overcommit_far"},
+	{"total_vm within RAM+swap", 1, 0, 0, NULL, "overcommit"},
+	{"Committed_AS 1.2x CommitLimit, total_vm 150x", 150, 7549747, 6291456,
+	 "overcommit", "overcommit_far"},
+	{"Committed_AS 20x CommitLimit", 1, 125829120, 6291456,
+	 "overcommit_far", "overcommit"},
+	{"Committed_AS under CommitLimit, total_vm 150x", 150, 3145728, 6291456,
+	 NULL, "overcommit_far"},
+};
+
+START_TEST(explain_overcommit_only_where_it_could_work)
+{
+	struct oom_incident *inc = global_oom(0, 4194304);
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+	int64_t room = 8388608; /* kB */
+
+	ck_assert_ptr_nonnull(x);
+	if (overcommit_cases[_i].vm_times)
+		add_tasks(inc, 10, overcommit_cases[_i].vm_times * room / 10,
+			  65536);
+	else
+		add_tasks(inc, 10, room * 3 / 2 / 10, 65536);
+	if (overcommit_cases[_i].commit_limit) {
+		ck_assert_ptr_null(oom_incident_add_stat(
+			inc, "global", "Committed_AS", 12,
+			overcommit_cases[_i].committed, UNIT_KB));
+		ck_assert_ptr_null(oom_incident_add_stat(
+			inc, "global", "CommitLimit", 11,
+			overcommit_cases[_i].commit_limit, UNIT_KB));
+	}
+	explain_incident(x, inc, NULL);
+	ck_assert_msg(!reason(x, overcommit_cases[_i].absent), "%s: %s",
+		      overcommit_cases[_i].what,
+		      reason(x, overcommit_cases[_i].absent)->text);
+	if (overcommit_cases[_i].code) {
+		r = reason(x, overcommit_cases[_i].code);
+		ck_assert_msg(r, "%s: no %s", overcommit_cases[_i].what,
+			      overcommit_cases[_i].code);
+		ck_assert_int_eq(r->topic, EXPLAIN_ADVICE);
+		if (overcommit_cases[_i].commit_limit) {
+			ck_assert_int_eq(r->value,
+					 overcommit_cases[_i].committed);
+			ck_assert_int_eq(r->limit,
+					 overcommit_cases[_i].commit_limit);
+			ck_assert_msg(strstr(r->evidence, "Committed_AS"), "%s",
+				      r->evidence);
+		} else {
+			ck_assert_int_eq(r->limit, room);
+		}
+	} else {
+		ck_assert_ptr_null(reason(x, "overcommit"));
+		ck_assert_ptr_null(reason(x, "overcommit_far"));
+	}
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * Every kernel fact an explanation rests on names the tree it was read in
+ * (a linux-source tree or the spec) and a sane range of releases.
+ */
+START_TEST(explain_kernel_facts_name_their_source)
+{
+	const struct explain_fact *f;
+	size_t i;
+
+	for (i = 0; (f = explain_kernel_fact(i)); i++) {
+		ck_assert_msg(f->fact && strlen(f->fact) > 20, "fact %zu", i);
+		ck_assert_msg(f->read &&
+				      (!strncmp(f->read, "linux-source-", 13) ||
+				       strstr(f->read, "spec/")),
+			      "fact %zu (%s) names no tree: %s", i, f->fact,
+			      f->read ? f->read : "(null)");
+		ck_assert_msg(!f->until || f->until > f->from, "fact %zu", i);
+	}
+	ck_assert_uint_gt(i, 1);
+}
+END_TEST
+
+/* ---- one case per advice rule: when it fires, and when it must not -- */
+
+static void set_stat(struct oom_incident *inc, const char *scope,
+		     const char *key, int64_t value, enum oom_unit unit)
+{
+	ck_assert_ptr_null(oom_incident_add_stat(inc, scope, key, strlen(key),
+						 value, unit));
+}
+
+/* A memcg OOM of a 20 MiB limit; version 1, 2, or 0 (not told). */
+static void memcg_oom(struct oom_incident *inc, int version)
+{
+	inc->constraint = OOM_CONSTRAINT_MEMCG;
+	inc->memcg.present = true;
+	inc->memcg.limit_path = oom_incident_str(inc, "/app", 4);
+	inc->memcg.memory.usage_kb = inc->memcg.memory.limit_kb = 20480;
+	inc->memcg.memory.failcnt = 3;
+	if (version == 1)
+		inc->memcg.memsw.usage_kb = inc->memcg.memsw.limit_kb = 40960;
+	if (version == 2) {
+		inc->memcg.swap.usage_kb = 0;
+		inc->memcg.swap.limit_kb = 8388608;
+	}
+}
+
+/* The victim pid 100 (the one task), chosen the same by a model. */
+static void same_victim(struct oom_incident *inc, struct verdict_list *vl)
+{
+	struct oom_kill *k = oom_incident_add_kill(inc, OOM_KILL_VICTIM);
+
+	ck_assert_ptr_nonnull(k);
+	k->pid = 100;
+	k->comm = "app";
+	inc->has_victim = true;
+	vl->n = 1;
+	snprintf(vl->v[0].model, sizeof(vl->v[0].model), "mainline-6.1");
+	vl->v[0].has_victim = true;
+	vl->v[0].victim.pid = 100;
+	vl->v[0].victim.comm = "app";
+	vl->v[0].agreement = VERDICT_SAME;
+	vl->v[0].certainty = VERDICT_CERTAIN;
+	vl->v[0].has_runner_up = true;
+	vl->v[0].runner_up.pid = 200;
+	vl->v[0].runner_up.comm = "other";
+}
+
+static void s_sysrq(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = -1;
+}
+static void s_plain(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)inc;
+	(void)vl;
+}
+static void s_memcg_v1(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	memcg_oom(inc, 1);
+}
+static void s_memcg_v2(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	memcg_oom(inc, 2);
+}
+static void s_memcg_4_4(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	memcg_oom(inc, 0);
+	inc->kernel_release = "4.4.0-210-generic";
+}
+static void s_no_swap(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->mem.total_swap_kb = inc->mem.free_swap_kb = 0;
+}
+static void s_swap_full(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->mem.free_swap_kb = 0;
+}
+static void s_big_task(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->mem.total_swap_kb = inc->mem.free_swap_kb = 0;
+	add_tasks(inc, 1, 2097152, 1677722); /* 40% of 4 GiB, no swap */
+}
+static void s_small_task(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	add_tasks(inc, 1, 2097152, 419430); /* 10% of 4 GiB */
+}
+static void s_same(struct oom_incident *inc, struct verdict_list *vl)
+{
+	add_tasks(inc, 1, 2097152, 419430);
+	inc->tasks[0].col[TASK_OOM_SCORE_ADJ] = 0;
+	same_victim(inc, vl);
+}
+static void s_same_2_6_32(struct oom_incident *inc, struct verdict_list *vl)
+{
+	add_tasks(inc, 1, 2097152, 419430);
+	inc->tasks[0].col[TASK_OOM_ADJ] = 0; /* 2.6.25-2.6.35 table */
+	inc->kernel_release = "2.6.32";
+	same_victim(inc, vl);
+	snprintf(vl->v[0].model, sizeof(vl->v[0].model), "y2009");
+}
+static void s_differs(struct oom_incident *inc, struct verdict_list *vl)
+{
+	s_same(inc, vl);
+	vl->v[0].agreement = VERDICT_DIFFERS;
+}
+static void s_slab(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "slab_unreclaimable", 314573, UNIT_PAGES);
+}
+static void s_little_slab(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "slab_unreclaimable", 52428, UNIT_PAGES);
+}
+static void s_shmem(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "shmem", 314573, UNIT_PAGES);
+}
+static void s_little_shmem(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "global", "shmem", 52428, UNIT_PAGES);
+}
+static void s_hugepages(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "node 0 hugepages-2048kB", "total", 512, UNIT_COUNT);
+}
+static void s_few_hugepages(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	set_stat(inc, "node 0 hugepages-2048kB", "total", 64, UNIT_COUNT);
+}
+static void s_order4(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 4;
+}
+static void s_order4_5_4(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 4;
+	inc->kernel_release = "5.4.0-42-generic";
+}
+static void s_order4_memcg(struct oom_incident *inc, struct verdict_list *vl)
+{
+	inc->trigger.order = 4;
+	s_memcg_v2(inc, vl);
+}
+
+/* The advice of code in x, or NULL (held has a "hugepages" too). */
+static const struct explain_reason *advice_of(const struct explanation *x,
+					      const char *code)
+{
+	size_t i;
+
+	for (i = 0; i < x->n; i++)
+		if (x->r[i].topic == EXPLAIN_ADVICE &&
+		    !strcmp(x->r[i].code, code))
+			return &x->r[i];
+	return NULL;
+}
+
+static const struct {
+	const char *what;
+	void (*setup)(struct oom_incident *inc, struct verdict_list *vl);
+	const char *code;
+	bool fires;
+	const char *words; /* in the sentence when it fires */
+} advice_cases[] = {
+	{"sysrq", s_sysrq, "ask_who", true, "sysrq f"},
+	{"not sysrq", s_plain, "ask_who", false, NULL},
+	{"memcg v1", s_memcg_v1, "raise_memcg_limit", true,
+	 "(memory.limit_in_bytes, cgroup v1)"},
+	{"memcg v2", s_memcg_v2, "raise_memcg_limit", true, "(memory.max)"},
+	{"global", s_plain, "raise_memcg_limit", false, NULL},
+	{"memcg v2", s_memcg_v2, "memory_high", true, "memory.high"},
+	{"memcg v1 has no memory.high", s_memcg_v1, "memory_high", false, NULL},
+	{"memcg of 4.4 has no memory.high", s_memcg_4_4, "memory_high", false,
+	 NULL},
+	{"no swap", s_no_swap, "add_swap", true, "swap (or zram)"},
+	{"swap", s_plain, "add_swap", false, NULL},
+	{"swap full", s_swap_full, "swap_full", true, "filled swap"},
+	{"swap half free", s_plain, "swap_full", false, NULL},
+	{"a task of 40%", s_big_task, "look_at_process", true, "40%"},
+	{"a task of 10%", s_small_task, "look_at_process", false, NULL},
+	{"models agree", s_same, "oom_score_adj", true,
+	 "lower its oom_score_adj (for example to -500)"},
+	{"2.6.32: oom_adj", s_same_2_6_32, "oom_score_adj", true,
+	 "lower its oom_adj (for example to -8"},
+	{"models differ", s_differs, "oom_score_adj", false, NULL},
+	{"slab 30%", s_slab, "slab", true, "slab caches"},
+	{"slab 5%", s_little_slab, "slab", false, NULL},
+	{"shmem 30%", s_shmem, "shmem", true, "tmpfs"},
+	{"shmem 5%", s_little_shmem, "shmem", false, NULL},
+	{"huge pages 25%", s_hugepages, "hugepages", true, "vm.nr_hugepages"},
+	{"huge pages 3%", s_few_hugepages, "hugepages", false, NULL},
+	{"order 4", s_order4, "fragmentation", true,
+	 "vm.compaction_proactiveness"},
+	{"order 4 on 5.4", s_order4_5_4, "fragmentation", true,
+	 "/proc/sys/vm/compact_memory"},
+	{"order 0", s_plain, "fragmentation", false, NULL},
+	{"order 4 in a memcg", s_order4_memcg, "fragmentation", false, NULL},
+};
+
+START_TEST(explain_each_advice_rule_fires_only_where_it_holds)
+{
+	struct oom_incident *inc = global_oom(4194302, 8388604);
+	struct explanation *x = malloc(sizeof(*x));
+	struct verdict_list *vl = calloc(1, sizeof(*vl));
+	const struct explain_reason *r;
+
+	ck_assert_ptr_nonnull(x);
+	ck_assert_ptr_nonnull(vl);
+	advice_cases[_i].setup(inc, vl);
+	explain_incident(x, inc, vl);
+	r = advice_of(x, advice_cases[_i].code);
+	if (advice_cases[_i].fires) {
+		ck_assert_msg(r, "%s: no %s", advice_cases[_i].what,
+			      advice_cases[_i].code);
+		ck_assert_int_eq(r->topic, EXPLAIN_ADVICE);
+		ck_assert_msg(r->evidence[0], "%s: no evidence",
+			      advice_cases[_i].what);
+		ck_assert_msg(strstr(r->text, advice_cases[_i].words), "%s: %s",
+			      advice_cases[_i].what, r->text);
+	} else {
+		ck_assert_msg(!r, "%s: %s", advice_cases[_i].what, r->text);
+	}
+	free(vl);
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
 /* The models' jargon in plain words; an unknown input as it is. */
 START_TEST(explain_inputs_in_plain_words)
 {
@@ -617,6 +1029,14 @@ Suite *reports_suite(void)
 			    sizeof(swap_cases) / sizeof(swap_cases[0]));
 	tcase_add_test(tc, explain_memcg_limit_and_advice);
 	tcase_add_test(tc, explain_a_fragment_says_what_to_ask_for);
+	tcase_add_loop_test(tc, explain_overcommit_only_where_it_could_work, 0,
+			    sizeof(overcommit_cases) /
+				    sizeof(overcommit_cases[0]));
+	tcase_add_test(tc, explain_kernel_facts_name_their_source);
+	tcase_add_loop_test(tc,
+			    explain_each_advice_rule_fires_only_where_it_holds,
+			    0, sizeof(advice_cases) / sizeof(advice_cases[0]));
+	tcase_add_test(tc, explain_zone_of_zero_watermarks_says_nothing);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
 	tcase_add_test(tc, wrapping_a_huge_line_is_linear);

@@ -169,22 +169,44 @@ bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
 	return readable(out);
 }
 
+bool cli_parse_uptime(const char *arg, bool unit, double *out)
+{
+	size_t i = 0, digits = 0, fraction = 0;
+	char *end;
+	double up;
+
+	while (arg[i] >= '0' && arg[i] <= '9')
+		i++, digits++;
+	if (arg[i] == '.')
+		for (i++; arg[i] >= '0' && arg[i] <= '9';)
+			i++, fraction++;
+	if (!digits || (arg[digits] == '.' && !fraction))
+		return false;
+	if (arg[i] == 's')
+		i++;
+	else if (unit)
+		return false;
+	/* 400 digits are finite text but no double: refuse, as 1e400 */
+	if (arg[i] || digits > 15)
+		return false;
+	errno = 0;
+	up = strtod(arg, &end);
+	if (errno || end == arg)
+		return false;
+	*out = up;
+	return true;
+}
+
 bool cli_parse_when(const char *arg, bool until, struct cli_when *out)
 {
 	int y, mo, d, h = 0, mi = 0, s = 0, n = 0;
-	char *end;
 	struct tm tm = {0};
 	time_t t;
 
 	if (*arg >= '0' && *arg <= '9' && !strchr(arg, '-')) {
-		/* seconds since boot, "3600" or "3600s" */
-		double up = strtod(arg, &end);
-
-		if (end == arg || (*end && strcmp(end, "s")) || up < 0)
-			return false;
+		/* seconds since boot, "3600s": a bare number is refused */
 		out->is_utc = false;
-		out->uptime = up;
-		return true;
+		return cli_parse_uptime(arg, true, &out->uptime);
 	}
 	if (sscanf(arg, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
 		return false;
@@ -199,6 +221,9 @@ bool cli_parse_when(const char *arg, bool until, struct cli_when *out)
 			if (sscanf(arg + 1, "%2d%n", &s, &k) != 1 || k != 2)
 				return false;
 			arg += 1 + k;
+		} else if (until) {
+			/* a minute alone, as an upper bound: its last second */
+			s = 59;
 		}
 	} else if (until) {
 		/* a day alone, as an upper bound: its last second */

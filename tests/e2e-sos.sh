@@ -43,6 +43,12 @@ web-7.example.com|hostname|2026-12-03 08:35:02|syslog"
 	expect 0 "sosreport web-7: report --until a day" -- "$bin" report --db "$db" --until 2026-11-26 --format jsonl
 	[ "$(grep -c '"time":"2026-11-26T23:00:00Z"' "$tmp/out")" = 1 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
 		ok || { bad "sosreport web-7: --until a day is its last second"; cat "$tmp/out"; }
+	# a minute alone as --until is its last second, as a day alone is
+	expect 0 "sosreport web-7: report --until a minute" -- "$bin" report --db "$db" --until 2026-12-03T08:35 --format jsonl
+	[ "$(wc -l <"$tmp/out")" = 4 ] && grep -q '"time":"2026-12-03T08:35:02Z"' "$tmp/out" &&
+		ok || { bad "sosreport web-7: --until a minute is its last second"; cat "$tmp/out"; }
+	expect 0 "sosreport web-7: report --until a second" -- "$bin" report --db "$db" --until 2026-12-03T08:35:00 --format jsonl
+	[ "$(wc -l <"$tmp/out")" = 3 ] && ok || { bad "sosreport web-7: --until a second is that second"; cat "$tmp/out"; }
 	expect 1 "sosreport web-7: report --since after them all" -- "$bin" report --db "$db" --since 2026-12-03T08:35:03Z
 	expect 0 "sosreport web-7: report --sort -time" -- "$bin" report --db "$db" --sort -time --format jsonl
 	[ "$(grep -o '"time":"[^"]*"' "$tmp/out" | tr '\n' ' ')" = '"time":"2026-12-03T08:35:02Z" "time":"2026-12-03T08:26:51Z" "time":"2026-11-28T03:06:40Z" "time":"2026-11-26T23:00:00Z" ' ] &&

@@ -205,8 +205,19 @@ expect 0 "report --constraint" -- "$bin" report --db "$db" --constraint memcg --
 [ "$(wc -l <"$tmp/out")" -ge 1 ] && ! grep -v '"constraint":"memcg"' "$tmp/out" | grep -q . && ok || bad "--constraint memcg: only memcg"
 expect 0 "report --limit --sort" -- "$bin" report --db "$db" --sort -id --limit 2
 [ "$(grep -c '^ *[0-9]' "$tmp/out")" = 2 ] && grep -q '^ *75 ' "$tmp/out" && ok || { bad "--sort -id --limit 2: 75 first"; cat "$tmp/out"; }
-expect 0 "report --since --until uptime" -- "$bin" report --db "$db" --since 4 --until 4.999s --format jsonl
-[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -v '"uptime":4\.[0-9]*,' "$tmp/out" | grep -q . && ok || bad "--since 4 --until 4.999s: uptimes in range"
+expect 0 "report --since --until uptime" -- "$bin" report --db "$db" --since 4s --until 4.999s --format jsonl
+[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -v '"uptime":4\.[0-9]*,' "$tmp/out" | grep -q . && ok || bad "--since 4s --until 4.999s: uptimes in range"
+cp "$tmp/out" "$tmp/uptime-range"
+expect 0 "report --since-uptime --until-uptime" -- "$bin" report --db "$db" --since-uptime 4 --until-uptime 4.999 --format jsonl
+cmp -s "$tmp/out" "$tmp/uptime-range" && ok || bad "--since-uptime 4 --until-uptime 4.999: as 4s and 4.999s"
+# a number is seconds since boot only with its s, or as --since-uptime:
+# 20261203 is a date without its dashes, 1e400 and 0x10 no uptime
+for when in 20261203 4 1e400 1e3s 0x10 0x10s inf nan -5s 4.s; do
+	expect 2 "report: --since $when refused" -- "$bin" report --db "$db" --since "$when"
+done
+grep -q "seconds since boot take an s (3600s) or --since-uptime" "$tmp/err" && ok || { bad "--since 4.s: the message says how"; cat "$tmp/err"; }
+expect 2 "report: --until-uptime 1e3 refused" -- "$bin" report --db "$db" --until-uptime 1e3
+expect 2 "report: --since-uptime with a date refused" -- "$bin" report --db "$db" --since-uptime 2026-12-03
 expect 1 "report: nothing matches" -- "$bin" report --db "$db" --host nosuch
 expect 2 "report: bad --since" -- "$bin" report --db "$db" --since 2026-02-30
 expect 2 "report: bad --sort" -- "$bin" report --db "$db" --sort size

@@ -550,7 +550,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	expect 2 "vmcore without --vmlinux, a dump without kallsyms" -- "$bin" vmcore "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q -- "is a kdump vmcore (Linux 2.6.32-rc5-mm1-oomrenewal, build id [0-9a-f]*) and no debuginfo was given; its VMCOREINFO names no kallsyms tables (a kernel before 6.0) to find its own BTF with: give --vmlinux FILE or --debuginfo DIR" "$tmp/err" && ok || { bad "vmcore: says kallsyms are missing and what to give"; cat "$tmp/err"; }
 	expect 0 "vmcore ps" -- "$bin" vmcore --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.elf"
-	grep -q "^   5120       1  RU .* bomb.sh$" "$tmp/out" && ok || bad "vmcore ps: bomb.sh 5120 row"
+	grep -q "^ *5120 \+1 RU .* bomb.sh$" "$tmp/out" && ok || bad "vmcore ps: bomb.sh 5120 row"
+	# the process table fits 80 columns, as the rest of the text does
+	[ "$(grep -v '^vmcore \|^warning: ' "$tmp/out" | LC_ALL=C.UTF-8 wc -L)" -le 80 ] && ok || { bad "vmcore ps: 80 columns"; cat "$tmp/out"; }
 	expect 0 "vmcore flattened" -- "$bin" vmcore --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.flat"
 	grep -q "(flattened kdump)" "$tmp/out" && ok || bad "vmcore: flattened format named"
 	expect 0 "vmcore log" -- "$bin" vmcore --log --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump"
@@ -632,6 +634,8 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	# with a debuginfo, dumps are read and logs beside them too
 	expect 0 "analyze --vmlinux: a dump and a log" -- "$bin" analyze --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump" fixtures/demo/rhel7-storm.log
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/flat" && grep -q "Killed:     4711 (java)" "$tmp/flat" && ok || bad "analyze --vmlinux: the dump and the log are both read"
+	# its process table fits 80 columns: no row wrapped by the text's wrap
+	grep -q "^ *1500 \+1 IN .* postgres$" "$tmp/out" && grep -q "^ *PID \+PPID ST .* COMM$" "$tmp/out" && ok || { bad "analyze --vmlinux: the process table's rows whole"; cat "$tmp/out"; }
 	expect 0 "analyze --debuginfo" -- "$bin" analyze --debuginfo "$tmp/dbg" "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.elf: 2.6.32-rc5-mm1-oomrenewal" "$tmp/flat" && ok || bad "analyze --debuginfo: the dump is read"
 	expect 2 "ingest: a headerless file named vmcore" -- "$bin" ingest --db "$tmp/h.db" "$tmp/crash"
@@ -671,7 +675,7 @@ mini=$bdir/fixtures/vmcore-lab/mini-memcg.elf
 if [ -r "$mini" ]; then
 	expect 0 "vmcore: a 6.1 dump through its BTF" -- "$bin" vmcore --ps "$mini"
 	grep -q "types from btf, symbols from kallsyms" "$tmp/out" && ok || bad "vmcore: the text names BTF and kallsyms"
-	grep -q "^    150       1  IN      41964      16588      25076     0        5.201  swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
+	grep -q "^ *150 \+1 IN \+41964 \+16588 \+25076 \+0 \+5.201 swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
 	expect 0 "analyze: a vmcore without --vmlinux" -- "$bin" analyze "$mini"
 	grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze BTF: the victim"; head -20 "$tmp/out"; }
 	if command -v python3 >/dev/null 2>&1; then

@@ -141,6 +141,18 @@ void cli_say_waiting(void *ctx, const char *path, long pid,
 const char *cli_db_path(const char *given);
 
 /* What a vmcore read without debuginfo (OOMLENS_ERR_MISSING) needs. */
+struct dump_state;
+struct oomlog_sink;
+
+/*
+ * The log of dump d, read as a log named name into sink; an incident
+ * whose own lines do not name its kernel (the banner rate-limited or cut)
+ * gets the dump's release (VMCOREINFO OSRELEASE).
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+cli_parse_dump_log(const struct dump_state *d, const char *name,
+		   const struct oomlog_sink *sink);
+
 #define CLI_DEBUGINFO_HINT "give --vmlinux FILE or --debuginfo DIR to read it"
 
 /*

@@ -18,6 +18,8 @@
 #include "cli/commands.h"
 #include "core/escape.h"
 #include "core/scan.h"
+#include "model/dump.h"
+#include "parsers/oomlog.h"
 #include "core/banned.h"
 
 void cli_print(FILE *f, const char *fmt, ...)
@@ -344,4 +346,60 @@ int cli_usage_error(const char *cmd, const char *usage)
 	       stderr);
 	fprintf(stderr, "'oomlens help %s' for the options\n", cmd);
 	return EXIT_TROUBLE;
+}
+
+/* cli_parse_dump_log(): the caller's sink, and the release to give. */
+struct dump_log_sink {
+	const struct oomlog_sink *to;
+	const char *release;
+};
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+dump_log_incident(void *ctx, struct oom_incident *inc)
+{
+	struct dump_log_sink *s = ctx;
+
+	if (!inc->kernel_release && s->release) {
+		inc->kernel_release =
+			oom_incident_str(inc, s->release, strlen(s->release));
+		if (!inc->kernel_release) {
+			oom_incident_free(inc);
+			return &oomlens_error_nomem;
+		}
+	}
+	return s->to->incident(s->to->ctx, inc);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+dump_log_event(void *ctx, const struct oom_event *ev)
+{
+	struct dump_log_sink *s = ctx;
+
+	return s->to->event(s->to->ctx, ev);
+}
+
+static void dump_log_warning(void *ctx, const char *source, uint64_t line,
+			     const char *text)
+{
+	struct dump_log_sink *s = ctx;
+
+	s->to->warning(s->to->ctx, source, line, text);
+}
+
+struct oomlens_error *cli_parse_dump_log(const struct dump_state *d,
+					 const char *name,
+					 const struct oomlog_sink *sink)
+{
+	struct dump_log_sink s = {
+		.to = sink,
+		.release = d->osrelease[0] ? d->osrelease : NULL,
+	};
+	struct oomlog_sink wrap = {
+		.incident = dump_log_incident,
+		.event = sink->event ? dump_log_event : NULL,
+		.warning = sink->warning ? dump_log_warning : NULL,
+		.ctx = &s,
+	};
+
+	return oomlog_parse_text(d->log, d->log_len, name, &wrap);
 }

@@ -636,6 +636,13 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/flat" && grep -q "Killed:     4711 (java)" "$tmp/flat" && ok || bad "analyze --vmlinux: the dump and the log are both read"
 	# its process table fits 80 columns: no row wrapped by the text's wrap
 	grep -q "^ *1500 \+1 IN .* postgres$" "$tmp/out" && grep -q "^ *PID \+PPID ST .* COMM$" "$tmp/out" && ok || { bad "analyze --vmlinux: the process table's rows whole"; cat "$tmp/out"; }
+	# an incident of a dump's log whose banner is not in it: its release
+	# is the dump's (VMCOREINFO OSRELEASE), not unknown
+	expect 0 "analyze: a dump's incident without its banner" -- "$bin" analyze --vmlinux "$vmc/x86_64-6.2.vmlinux" "$vmc/x86_64-6.2.kdump"
+	grep -q "^  Kernel:     6.2.0-vmgen$" "$tmp/out" && ! grep -q "Kernel: *unknown" "$tmp/out" && ok || { bad "analyze: a dump's incident has the dump's release"; grep -n "Kernel" "$tmp/out"; }
+	expect 0 "ingest: a dump's incident without its banner" -- "$bin" ingest --quiet --db "$tmp/rel.db" --vmlinux "$vmc/x86_64-6.2.vmlinux" "$vmc/x86_64-6.2.kdump"
+	expect 0 "report: a dump's incident without its banner" -- "$bin" report --db "$tmp/rel.db" --format jsonl
+	grep -q '"kernel_release":"6.2.0-vmgen"' "$tmp/out" && ok || { bad "ingest: a dump's incident stores the dump's release"; head -c 600 "$tmp/out"; }
 	expect 0 "analyze --debuginfo" -- "$bin" analyze --debuginfo "$tmp/dbg" "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.elf: 2.6.32-rc5-mm1-oomrenewal" "$tmp/flat" && ok || bad "analyze --debuginfo: the dump is read"
 	expect 2 "ingest: a headerless file named vmcore" -- "$bin" ingest --db "$tmp/h.db" "$tmp/crash"

@@ -34,6 +34,14 @@ grep -q "did you mean 'ingest'?" "$tmp/err" && ok || bad "did you mean ingest"
 [ "$(wc -l <"$tmp/err")" -eq 2 ] && ok || bad "an unknown command gives two lines, not the whole help"
 expect 0 "help CMD" -- "$bin" help vmcore
 grep -q "^usage: oomlens vmcore" "$tmp/out" && ok || bad "help vmcore prints vmcore's usage"
+# the overview's usage of each command agrees with its --help: an option
+# it shows as required (not in brackets) is required in --help too
+for c in analyze ingest merge rescore vmcore report; do
+	need=$("$bin" help | sed -n "s/^  $c //p" | sed 's/\[[^]]*\]//g' | grep -o -- '--[a-z-]*' | sort -u)
+	have=$("$bin" $c --help | sed -n '/^usage:/,/^$/p' | sed 's/\[[^]]*\]//g' | grep -o -- '--[a-z-]*' | sort -u)
+	extra=$(printf '%s\n' "$need" | grep . | grep -vxF -- "$have")
+	[ -z "$extra" ] && ok || bad "oomlens help: '$c' requires $extra, its --help does not"
+done
 expect 2 "help of an unknown CMD" -- "$bin" help nosuch
 expect 0 "-V" -- "$bin" -V
 grep -qE "^oomlens [0-9]+\.[0-9]+" "$tmp/out" && ok || bad "-V prints the version"
@@ -684,6 +692,9 @@ if [ -r "$mini" ]; then
 	grep -q "types from btf, symbols from kallsyms" "$tmp/out" && ok || bad "vmcore: the text names BTF and kallsyms"
 	grep -q "^ *150 \+1 IN \+41964 \+16588 \+25076 \+0 \+5.201 swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
 	expect 0 "analyze: a vmcore without --vmlinux" -- "$bin" analyze "$mini"
+	# on standard input a dump needs a file, not debuginfo: this one has BTF
+	expect 2 "analyze: a BTF vmcore on standard input" -- sh -c "\"$bin\" analyze - <\"$mini\""
+	grep -q "a kdump vmcore (ELF): oomlens reads a dump only from a plain file" "$tmp/err" && ! grep -q -- "--vmlinux\|--debuginfo" "$tmp/err" && ok || { bad "analyze: a BTF dump on stdin is not told to give debuginfo"; cat "$tmp/err"; }
 	grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze BTF: the victim"; head -20 "$tmp/out"; }
 	if command -v python3 >/dev/null 2>&1; then
 		"$bin" vmcore --format json "$mini" |

@@ -678,6 +678,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the hang costs one dump, named"; cat "$tmp/err"; }
 	expect 2 "analyze: a dump whose reader hangs" -- env OOMLENS_TEST_DUMP_HANG=b-crash.vmcore "$bin" analyze --dump-timeout 1 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
 	grep -q "took longer than 1 s" "$tmp/err" && ok || bad "analyze: the hang is named"
+	expect 2 "vmcore: a dump whose reader hangs" -- env OOMLENS_TEST_DUMP_HANG=b-crash.vmcore "$bin" vmcore --dump-timeout 1 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
+	grep -q "'$tmp/many/b-crash.vmcore': the dump reader took longer than 1 s and was stopped (--dump-timeout)" "$tmp/err" && ok || { bad "vmcore: --dump-timeout stops the reader"; cat "$tmp/err"; }
+	expect 2 "vmcore: bad --dump-timeout" -- "$bin" vmcore --dump-timeout 0 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
 	expect 2 "bad --dump-timeout" -- "$bin" ingest --db "$tmp/h.db" --dump-timeout 0 "$tmp/many"
 	expect 2 "bad --dump-timeout text" -- "$bin" analyze --dump-timeout 1x "$tmp/many/d.log"
 else

@@ -703,6 +703,16 @@ if [ -r "$mini" ]; then
 		"$bin" vmcore --format json "$mini" |
 			python3 -c 'import json,sys; d=json.load(sys.stdin)["vmcore"]; assert d["types"]=="btf" and d["symbols"]=="kallsyms", d' &&
 			ok || bad "vmcore JSON: types btf, symbols kallsyms"
+		# a damaged BTF costs the process table, not the log: its layout
+		# is in VMCOREINFO (the type section's length made too long)
+		python3 -c 'import struct,sys; b=bytearray(open(sys.argv[1],"rb").read()); i=b.find(b"\x9f\xeb\x01\x00\x18\x00\x00\x00"); assert i > 0; struct.pack_into("<I", b, i + 12, 0x7fffffff); open(sys.argv[2],"wb").write(b)' "$mini" "$tmp/badbtf.elf"
+		expect 1 "vmcore: a dump with a damaged BTF" -- "$bin" vmcore --log "$tmp/badbtf.elf"
+		grep "^<" "$tmp/out" >"$tmp/badbtf.log"
+		"$bin" vmcore --log "$mini" | grep "^<" >"$tmp/goodbtf.log"
+		grep -q "not valid BTF.*no types, so no process table; the log read with the layout VMCOREINFO gives" "$tmp/out" &&
+			[ -s "$tmp/badbtf.log" ] && cmp -s "$tmp/badbtf.log" "$tmp/goodbtf.log" && ok || { bad "vmcore: a damaged BTF keeps the log"; head -3 "$tmp/out"; cat "$tmp/err"; }
+		expect 2 "analyze: a dump with a damaged BTF" -- "$bin" analyze "$tmp/badbtf.elf"
+		grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze: a damaged BTF, the incident from the log"; cat "$tmp/err"; }
 		mkdir -p "$tmp/btfdumps" "$tmp/nodbg2"
 		cp "$mini" "$tmp/btfdumps/"
 		expect 0 "ingest: a dump without debuginfo through BTF" -- "$bin" ingest --db "$tmp/btf.db" "$tmp/btfdumps"

@@ -695,10 +695,10 @@ if [ -r "$mini" ]; then
 	grep -q "types from btf, symbols from kallsyms" "$tmp/out" && ok || bad "vmcore: the text names BTF and kallsyms"
 	grep -q "^ *150 \+1 IN \+41964 \+16588 \+25076 \+0 \+5.201 swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
 	expect 0 "analyze: a vmcore without --vmlinux" -- "$bin" analyze "$mini"
+	grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze BTF: the victim"; head -20 "$tmp/out"; }
 	# on standard input a dump needs a file, not debuginfo: this one has BTF
 	expect 2 "analyze: a BTF vmcore on standard input" -- sh -c "\"$bin\" analyze - <\"$mini\""
 	grep -q "a kdump vmcore (ELF): oomlens reads a dump only from a plain file" "$tmp/err" && ! grep -q -- "--vmlinux\|--debuginfo" "$tmp/err" && ok || { bad "analyze: a BTF dump on stdin is not told to give debuginfo"; cat "$tmp/err"; }
-	grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze BTF: the victim"; head -20 "$tmp/out"; }
 	if command -v python3 >/dev/null 2>&1; then
 		"$bin" vmcore --format json "$mini" |
 			python3 -c 'import json,sys; d=json.load(sys.stdin)["vmcore"]; assert d["types"]=="btf" and d["symbols"]=="kallsyms", d' &&

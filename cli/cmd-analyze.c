@@ -283,7 +283,7 @@ analyze_vmcore(struct analyze_ctx *a, const char *path)
 	err = report_dump(a->report, &d, path);
 	a->models.dump = &d;
 	if (!err)
-		err = oomlog_parse_text(d.log, d.log_len, path, &a->sink);
+		err = cli_parse_dump_log(&d, path, &a->sink);
 	a->models.dump = NULL;
 	dump_state_release(&d);
 	return err;

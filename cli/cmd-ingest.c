@@ -2350,7 +2350,7 @@ run_inline(struct ingest *g, struct source_info *si, const char *host,
 	job_submit(g, j);
 	sink.ctx = j;
 	if (d)
-		err = oomlog_parse_text(d->log, d->log_len, si->name, &sink);
+		err = cli_parse_dump_log(d, si->name, &sink);
 	else
 		err = oomlog_parse_lines(lines, si->name, host, &sink, NULL);
 	job_end(g, j, err, true);

@@ -43,11 +43,18 @@ static const char report_usage[] =
 	"  -n, --top N       text: list the N largest tasks (default 10)\n"
 	"\n"
 	"Filters (each narrows the list; any number, with any format):\n"
-	"  --host HOST       the incident's host (else its source's)\n"
+	"  --host HOST       the incident's host (else its source's); a name\n"
+	"                    without a dot also finds it with a domain: web-7\n"
+	"                    is web-7.example.com\n"
 	"  --since WHEN      at or after WHEN: a UTC date or time,\n"
 	"  --until WHEN      2026-12-03 or 2026-12-03T10:00[:00][Z], on the\n"
-	"                    wall clock; or seconds since boot (3600, 3600s), on\n"
-	"                    the uptime, where the log gives no date\n"
+	"                    wall clock (as --until, a day or a minute without\n"
+	"                    seconds is its last second: 10:00 is 10:00:59); or\n"
+	"                    seconds since boot with their s (3600s), on the\n"
+	"                    uptime, where the log gives no date; a bare number\n"
+	"                    (20261203, 3600) is refused\n"
+	"  --since-uptime S  at or after S seconds since boot (3600, 3600.5)\n"
+	"  --until-uptime S  at or before S seconds since boot\n"
 	"  --kernel REL      a kernel release prefix: 5.14 is 5.14.0-284.el9,\n"
 	"                    not 5.140\n"
 	"  --victim COMM     the kernel's victim, by its name\n"
@@ -55,8 +62,8 @@ static const char report_usage[] =
 	"  --model-disagrees only where a 2009 RFC model would have killed\n"
 	"                    another task than the kernel (run 'oomlens rescore')\n"
 	"  --sort KEY        time (default: by wall clock, else uptime; unknown\n"
-	"                    last), id, host, kernel, victim or tasks; -KEY for\n"
-	"                    the reverse order\n"
+	"                    last), id, host, kernel (by version: 3.2 before\n"
+	"                    3.10), victim or tasks; -KEY for the reverse order\n"
 	"  --limit N         at most N incidents\n"
 	"\n"
 	"  -s, --summary     over all incidents: how often each model's victim is\n"
@@ -256,8 +263,8 @@ static bool parse_when(const char *opt, const char *arg, bool until,
 	if (!cli_parse_when(arg, until, &w)) {
 		cli_print(
 			stderr,
-			"oomlens report: bad %s '%s' (a UTC date, 2026-12-03 or 2026-12-03T10:00:00Z, or seconds since boot)",
-			opt, arg);
+			"oomlens report: bad %s '%s' (a UTC date or time, 2026-12-03 or 2026-12-03T10:00[:00][Z]; seconds since boot take an s (3600s) or %s-uptime)",
+			opt, arg, opt);
 		return false;
 	}
 	if (w.is_utc && until)
@@ -271,10 +278,32 @@ static bool parse_when(const char *opt, const char *arg, bool until,
 	return true;
 }
 
+/* --since-uptime, --until-uptime: seconds since boot, "3600" or "3600s". */
+static bool parse_uptime(const char *opt, const char *arg, bool until,
+			 struct db_incident_query *q)
+{
+	double up;
+
+	if (!cli_parse_uptime(arg, false, &up)) {
+		cli_print(
+			stderr,
+			"oomlens report: bad %s '%s' (seconds since boot: 3600 or 3600.5)",
+			opt, arg);
+		return false;
+	}
+	if (until)
+		q->has_until_uptime = true, q->until_uptime = up;
+	else
+		q->has_since_uptime = true, q->since_uptime = up;
+	return true;
+}
+
 enum {
 	OPT_HOST = 256,
 	OPT_SINCE,
 	OPT_UNTIL,
+	OPT_SINCE_UPTIME,
+	OPT_UNTIL_UPTIME,
 	OPT_KERNEL,
 	OPT_VICTIM,
 	OPT_CONSTRAINT,
@@ -297,6 +326,8 @@ int cmd_report(int argc, char **argv)
 		{"host", required_argument, NULL, OPT_HOST},
 		{"since", required_argument, NULL, OPT_SINCE},
 		{"until", required_argument, NULL, OPT_UNTIL},
+		{"since-uptime", required_argument, NULL, OPT_SINCE_UPTIME},
+		{"until-uptime", required_argument, NULL, OPT_UNTIL_UPTIME},
 		{"kernel", required_argument, NULL, OPT_KERNEL},
 		{"victim", required_argument, NULL, OPT_VICTIM},
 		{"constraint", required_argument, NULL, OPT_CONSTRAINT},
@@ -361,6 +392,14 @@ int cmd_report(int argc, char **argv)
 			if (!parse_when(opt == OPT_SINCE ? "--since"
 							 : "--until",
 					optarg, opt == OPT_UNTIL, &q))
+				return EXIT_TROUBLE;
+			break;
+		case OPT_SINCE_UPTIME:
+		case OPT_UNTIL_UPTIME:
+			if (!parse_uptime(opt == OPT_SINCE_UPTIME
+						  ? "--since-uptime"
+						  : "--until-uptime",
+					  optarg, opt == OPT_UNTIL_UPTIME, &q))
 				return EXIT_TROUBLE;
 			break;
 		case OPT_KERNEL:

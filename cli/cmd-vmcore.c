@@ -17,7 +17,7 @@
 
 static const char vmcore_usage[] =
 	"usage: oomlens vmcore [--vmlinux FILE] [--ps] [--log] [--format text|json]\n"
-	"                      [--force] VMCORE\n"
+	"                      [--force] [--dump-timeout SECONDS] VMCORE\n"
 	"\n"
 	"Read a kdump vmcore (ELF, kdump-compressed or makedumpfile's flattened\n"
 	"format) and print its processes and/or the kernel log it holds. Members\n"
@@ -36,6 +36,10 @@ static const char vmcore_usage[] =
 	"  -f, --format FMT  text (default) or json: {\"vmcore\": {...},\n"
 	"                    \"tasks\": [...], \"log\": ...} (docs/json-schema.md)\n"
 	"      --force       read even when the debuginfo does not match the dump\n"
+	"      --dump-timeout SECONDS\n"
+	"                    stop reading the dump after this long, as damaged\n"
+	"                    (default 600): it is read in a child process, so a\n"
+	"                    library that crashes or loops on it costs no more\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 read, 1 read but partial (see the warnings), 2 error.\n";
@@ -65,6 +69,7 @@ int cmd_vmcore(int argc, char **argv)
 		{"log", no_argument, NULL, 'l'},
 		{"format", required_argument, NULL, 'f'},
 		{"force", no_argument, NULL, 'F'},
+		{"dump-timeout", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -99,6 +104,15 @@ int cmd_vmcore(int argc, char **argv)
 		case 'F':
 			opt.force = true;
 			break;
+		case 'T':
+			if (!cli_parse_seconds(optarg, &opt.timeout_secs)) {
+				cli_print(
+					stderr,
+					"oomlens vmcore: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			break;
 		case 'h':
 			fputs(vmcore_usage, stdout);
 			return 0;
@@ -115,7 +129,7 @@ int cmd_vmcore(int argc, char **argv)
 		ps = true;
 	opt.no_log = !log;
 	opt.no_tasks = !ps;
-	err = vmcore_read(argv[optind], vmlinux, &opt, &d);
+	err = vmcore_read_isolated(argv[optind], vmlinux, &opt, &d);
 	if (err) {
 		/* no debuginfo given and the dump cannot stand in for it */
 		cli_print(stderr, "oomlens vmcore: %s%s", err->message,

@@ -92,11 +92,20 @@ struct cli_when {
 
 /*
  * A wall-clock time in UTC, "YYYY-MM-DD", "YYYY-MM-DDTHH:MM[:SS]" (or a
- * blank for the T), with an optional "Z" or "+00:00"; or seconds since boot,
- * "3600" or "3600s". A day alone is its first second, or its last when
- * until is true. False for anything else (a date that does not exist).
+ * blank for the T), with an optional "Z" or "+00:00"; or seconds since
+ * boot with their unit, "3600s" or "3600.5s". A day or a minute without
+ * its seconds is its first second, or its last when until is true. False
+ * for anything else: a date that does not exist, or a bare number
+ * (20261203 is no uptime, nor are 1e3 or 0x10).
  */
 bool cli_parse_when(const char *arg, bool until, struct cli_when *out);
+
+/*
+ * Seconds since boot as digits, with an optional fraction and an optional
+ * "s" when unit is false ("3600", "3600.5s"), or with the "s" required
+ * when it is true: no sign, exponent, hex, inf or nan. False otherwise.
+ */
+bool cli_parse_uptime(const char *arg, bool unit, double *out);
 
 /*
  * Is path the file other names: the same device and inode, through
@@ -178,6 +187,18 @@ const char *cli_db_path(const char *given);
 bool cli_db_exists(const char *cmd, const char *path);
 
 /* What a vmcore read without debuginfo (OOMLENS_ERR_MISSING) needs. */
+struct dump_state;
+struct oomlog_sink;
+
+/*
+ * The log of dump d, read as a log named name into sink; an incident
+ * whose own lines do not name its kernel (the banner rate-limited or cut)
+ * gets the dump's release (VMCOREINFO OSRELEASE).
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+cli_parse_dump_log(const struct dump_state *d, const char *name,
+		   const struct oomlog_sink *sink);
+
 #define CLI_DEBUGINFO_HINT "give --vmlinux FILE or --debuginfo DIR to read it"
 
 /*

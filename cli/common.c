@@ -19,6 +19,8 @@
 #include "cli/commands.h"
 #include "core/escape.h"
 #include "core/scan.h"
+#include "model/dump.h"
+#include "parsers/oomlog.h"
 #include "core/banned.h"
 
 void cli_print(FILE *f, const char *fmt, ...)
@@ -182,22 +184,44 @@ bool cli_find_debuginfo(void *dir_arg, const char *rel, const char *id,
 	return readable(out);
 }
 
+bool cli_parse_uptime(const char *arg, bool unit, double *out)
+{
+	size_t i = 0, digits = 0, fraction = 0;
+	char *end;
+	double up;
+
+	while (arg[i] >= '0' && arg[i] <= '9')
+		i++, digits++;
+	if (arg[i] == '.')
+		for (i++; arg[i] >= '0' && arg[i] <= '9';)
+			i++, fraction++;
+	if (!digits || (arg[digits] == '.' && !fraction))
+		return false;
+	if (arg[i] == 's')
+		i++;
+	else if (unit)
+		return false;
+	/* 400 digits are finite text but no double: refuse, as 1e400 */
+	if (arg[i] || digits > 15)
+		return false;
+	errno = 0;
+	up = strtod(arg, &end);
+	if (errno || end == arg)
+		return false;
+	*out = up;
+	return true;
+}
+
 bool cli_parse_when(const char *arg, bool until, struct cli_when *out)
 {
 	int y, mo, d, h = 0, mi = 0, s = 0, n = 0;
-	char *end;
 	struct tm tm = {0};
 	time_t t;
 
 	if (*arg >= '0' && *arg <= '9' && !strchr(arg, '-')) {
-		/* seconds since boot, "3600" or "3600s" */
-		double up = strtod(arg, &end);
-
-		if (end == arg || (*end && strcmp(end, "s")) || up < 0)
-			return false;
+		/* seconds since boot, "3600s": a bare number is refused */
 		out->is_utc = false;
-		out->uptime = up;
-		return true;
+		return cli_parse_uptime(arg, true, &out->uptime);
 	}
 	if (sscanf(arg, "%4d-%2d-%2d%n", &y, &mo, &d, &n) != 3 || n != 10)
 		return false;
@@ -212,6 +236,9 @@ bool cli_parse_when(const char *arg, bool until, struct cli_when *out)
 			if (sscanf(arg + 1, "%2d%n", &s, &k) != 1 || k != 2)
 				return false;
 			arg += 1 + k;
+		} else if (until) {
+			/* a minute alone, as an upper bound: its last second */
+			s = 59;
 		}
 	} else if (until) {
 		/* a day alone, as an upper bound: its last second */
@@ -414,4 +441,60 @@ int cli_usage_error(const char *cmd, const char *usage)
 	       stderr);
 	fprintf(stderr, "'oomlens help %s' for the options\n", cmd);
 	return EXIT_TROUBLE;
+}
+
+/* cli_parse_dump_log(): the caller's sink, and the release to give. */
+struct dump_log_sink {
+	const struct oomlog_sink *to;
+	const char *release;
+};
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+dump_log_incident(void *ctx, struct oom_incident *inc)
+{
+	struct dump_log_sink *s = ctx;
+
+	if (!inc->kernel_release && s->release) {
+		inc->kernel_release =
+			oom_incident_str(inc, s->release, strlen(s->release));
+		if (!inc->kernel_release) {
+			oom_incident_free(inc);
+			return &oomlens_error_nomem;
+		}
+	}
+	return s->to->incident(s->to->ctx, inc);
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+dump_log_event(void *ctx, const struct oom_event *ev)
+{
+	struct dump_log_sink *s = ctx;
+
+	return s->to->event(s->to->ctx, ev);
+}
+
+static void dump_log_warning(void *ctx, const char *source, uint64_t line,
+			     const char *text)
+{
+	struct dump_log_sink *s = ctx;
+
+	s->to->warning(s->to->ctx, source, line, text);
+}
+
+struct oomlens_error *cli_parse_dump_log(const struct dump_state *d,
+					 const char *name,
+					 const struct oomlog_sink *sink)
+{
+	struct dump_log_sink s = {
+		.to = sink,
+		.release = d->osrelease[0] ? d->osrelease : NULL,
+	};
+	struct oomlog_sink wrap = {
+		.incident = dump_log_incident,
+		.event = sink->event ? dump_log_event : NULL,
+		.warning = sink->warning ? dump_log_warning : NULL,
+		.ctx = &s,
+	};
+
+	return oomlog_parse_text(d->log, d->log_len, name, &wrap);
 }

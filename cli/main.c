@@ -38,7 +38,7 @@ static const struct command commands[] = {
 	{"rescore", cmd_rescore,
 	 "rescore [--db FILE] [--model LIST]        run the models on every stored incident"},
 	{"vmcore", cmd_vmcore,
-	 "vmcore --vmlinux FILE [--ps] [--log] VMCORE\n"
+	 "vmcore [--vmlinux FILE] [--ps] [--log] VMCORE\n"
 	 "                                           a kdump vmcore's processes and kernel log"},
 	{"report", cmd_report,
 	 "report [--db FILE] [--format FMT] [-o FILE] [FILTER...]\n"

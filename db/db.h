@@ -373,7 +373,11 @@ const char *db_sort_names(void);
  * id. Strings are borrowed for the call; NULL means any.
  */
 struct db_incident_query {
-	const char *host; /* the incident's host (else its source's), exactly */
+	/*
+	 * the incident's host (else its source's): exactly, or by its first
+	 * label where host has no dot (web-7 finds web-7.example.com)
+	 */
+	const char *host;
 	/* wall clock, UTC seconds, inclusive (DB_TIME_COLUMN) */
 	bool has_since_utc, has_until_utc;
 	int64_t since_utc, until_utc;

@@ -14,7 +14,18 @@
 #include <string.h>
 
 #include "core/strbuf.h"
+#include "model/kversion.h"
 #include "core/banned.h"
+
+/* The collation of --sort kernel, on this connection only. */
+#define KERNEL_COLLATION "oomlens_kernel"
+
+static int kernel_collate(void *ctx, int alen, const void *a, int blen,
+			  const void *b)
+{
+	(void)ctx;
+	return kversion_cmp(a, (size_t)alen, b, (size_t)blen);
+}
 
 /* --sort KEY: the ORDER BY of each key, ascending; id breaks ties. */
 static const struct {
@@ -26,9 +37,13 @@ static const struct {
 	[DB_SORT_TIME] = {"time", NULL, NULL},
 	[DB_SORT_HOST] = {"host", "host IS NULL, host, id",
 			  "host IS NULL, host DESC, id"},
+	/* by version (model/kversion.h): 3.2 before 3.10 */
 	[DB_SORT_KERNEL] = {"kernel",
-			    "kernel_release IS NULL, kernel_release, id",
-			    "kernel_release IS NULL, kernel_release DESC, id"},
+			    "kernel_release IS NULL,"
+			    " kernel_release COLLATE " KERNEL_COLLATION ", id",
+			    "kernel_release IS NULL,"
+			    " kernel_release COLLATE " KERNEL_COLLATION
+			    " DESC, id"},
 	[DB_SORT_VICTIM] = {"victim", "victim_comm IS NULL, victim_comm, id",
 			    "victim_comm IS NULL, victim_comm DESC, id"},
 	[DB_SORT_TASKS] = {"tasks", "n_tasks, id", "n_tasks DESC, id"},
@@ -67,7 +82,9 @@ static void query_sql(struct strbuf *sb, const struct db_incident_query *q)
 			" n_sightings");
 	strbuf_addf(sb, ", %s, time_source, host_source", t);
 	strbuf_adds(sb, " FROM v_incidents v WHERE"
-			" (?1 IS NULL OR host = ?1)");
+			/* web-7 is also web-7.example.com: its first label */
+			" (?1 IS NULL OR host = ?1 OR (instr(?1, '.') = 0"
+			" AND substr(host, 1, length(?1) + 1) = ?1 || '.'))");
 	strbuf_addf(sb, " AND (?2 IS NULL OR %s >= ?2)", t);
 	strbuf_addf(sb, " AND (?3 IS NULL OR %s <= ?3)", t);
 	strbuf_adds(sb,
@@ -163,6 +180,13 @@ struct oomlens_error *db_query_incidents(
 	query_sql(&sql, q);
 	if ((err = strbuf_error(&sql)))
 		goto out;
+	rc = sqlite3_create_collation_v2(db->sql, KERNEL_COLLATION,
+					 SQLITE_UTF8, NULL, kernel_collate,
+					 NULL);
+	if (rc != SQLITE_OK) {
+		err = db_fail(db, rc, "sqlite3_create_collation_v2");
+		goto out;
+	}
 	rc = sqlite3_prepare_v2(db->sql, sql.buf, -1, &st, NULL);
 	if (rc != SQLITE_OK) {
 		err = db_fail(db, rc, "sqlite3_prepare_v2");

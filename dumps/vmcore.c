@@ -1078,8 +1078,19 @@ open_dump_types(struct vmc *v, const char *vmcore, struct oomlens_error *nodbg)
 				: NULL);
 	if (!err)
 		err = kallsyms_open(v->kc, vmcore, &v->ks);
-	if (!err)
+	if (!err) {
 		err = read_btf(v, vmcore, &nodbg);
+		if (err && err->code == OOMLENS_ERR_CORRUPT) {
+			/* the log's layout is in VMCOREINFO: read it still */
+			dump_warn(
+				v->d,
+				"%s: no types, so no process table; the log read with the layout VMCOREINFO gives",
+				err->message);
+			v->d->partial = true;
+			oomlens_error_free(err);
+			err = NULL;
+		}
+	}
 	oomlens_error_free(nodbg);
 	v->d->types_source = "btf";
 	v->d->symbols_source = "kallsyms";
@@ -1123,6 +1134,8 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 	if (!out->osrelease[0] && (s = kcore_vmcoreinfo(v.kc, "OSRELEASE")))
 		snprintf(out->osrelease, sizeof(out->osrelease), "%s", s);
 	v.kver = kversion_parse(out->osrelease, strlen(out->osrelease));
+	if (!v.kt) /* a damaged BTF (open_dump_types()): the log only */
+		goto log;
 	find_offset(&v);
 	read_globals(&v);
 	if (!opt->no_tasks) {
@@ -1159,6 +1172,7 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 		if (err)
 			goto done;
 	}
+log:
 	if (!opt->no_log)
 		vmc_read_log(&v);
 	if (kcore_lowmem_reads(v.kc))

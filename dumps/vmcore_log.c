@@ -20,6 +20,7 @@
  * already carry their own), so the log parser reads it like any dmesg. Sizes are capped and every
  * index is checked against the buffer it points into.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,105 @@ static bool prb_layout(struct vmc *v, struct prb *p)
 	return true;
 }
 
+/*
+ * The same layout from VMCOREINFO, for a dump whose types cannot be read
+ * (its BTF damaged): log_buf_vmcoreinfo_setup() of kernel/printk/printk.c
+ * names the offsets and struct sizes since 5.10. The members' own sizes
+ * and kinds, which it does not give, are those of
+ * kernel/printk/printk_ringbuffer.h and printk_ringbuffer.c, unchanged
+ * 5.10-6.12 (size 0: a pointer or long). printk_info's facility and level
+ * have no entry: they follow text_len (u16) as u8 facility, then a byte
+ * whose top 3 bits are level.
+ */
+static const struct prb_vmcoreinfo {
+	const char *member, *outer; /* OFFSET(member) + OFFSET(outer) */
+	size_t field; /* offsetof(struct prb, ...) */
+	enum kfield_kind kind;
+	uint32_t size;
+} prb_vmcoreinfo[] = {
+	{"prb_desc_ring.count_bits", "printk_ringbuffer.desc_ring",
+	 offsetof(struct prb, count_bits), KF_UINT, 4},
+	{"prb_desc_ring.descs", "printk_ringbuffer.desc_ring",
+	 offsetof(struct prb, descs), KF_PTR, 0},
+	{"prb_desc_ring.infos", "printk_ringbuffer.desc_ring",
+	 offsetof(struct prb, infos), KF_PTR, 0},
+	{"prb_desc_ring.head_id", "printk_ringbuffer.desc_ring",
+	 offsetof(struct prb, head_id), KF_UINT, 0},
+	{"prb_desc_ring.tail_id", "printk_ringbuffer.desc_ring",
+	 offsetof(struct prb, tail_id), KF_UINT, 0},
+	{"prb_data_ring.size_bits", "printk_ringbuffer.text_data_ring",
+	 offsetof(struct prb, size_bits), KF_UINT, 4},
+	{"prb_data_ring.data", "printk_ringbuffer.text_data_ring",
+	 offsetof(struct prb, data), KF_PTR, 0},
+	{"prb_desc.state_var", NULL, offsetof(struct prb, state_var), KF_UINT,
+	 0},
+	{"prb_data_blk_lpos.begin", "prb_desc.text_blk_lpos",
+	 offsetof(struct prb, begin), KF_UINT, 0},
+	{"prb_data_blk_lpos.next", "prb_desc.text_blk_lpos",
+	 offsetof(struct prb, next), KF_UINT, 0},
+	{"printk_info.ts_nsec", NULL, offsetof(struct prb, seq_ts), KF_UINT,
+	 8},
+	{"printk_info.text_len", NULL, offsetof(struct prb, text_len), KF_UINT,
+	 2},
+};
+
+/* VMCOREINFO's "OFFSET(name)=dec" or "SIZE(name)=dec" into *out. */
+static bool vmcoreinfo_number(struct vmc *v, const char *what,
+			      const char *name, uint64_t *out)
+{
+	char key[128];
+	const char *val;
+	char *end;
+
+	snprintf(key, sizeof(key), "%s(%s)", what, name);
+	val = kcore_vmcoreinfo(v->kc, key);
+	if (!val || *val < '0' || *val > '9')
+		return false;
+	*out = strtoull(val, &end, 10);
+	return !*end && *out < (1u << 20);
+}
+
+static bool prb_layout_vmcoreinfo(struct vmc *v, struct prb *p,
+				  uint32_t *hsize)
+{
+	uint64_t n, outer;
+	size_t i;
+
+	memset(p, 0, sizeof(*p));
+	if (!vmcoreinfo_number(v, "SIZE", "printk_ringbuffer", &n))
+		return false;
+	*hsize = (uint32_t)n;
+	if (!vmcoreinfo_number(v, "SIZE", "prb_desc", &n))
+		return false;
+	p->desc_size = (uint32_t)n;
+	if (!vmcoreinfo_number(v, "SIZE", "printk_info", &n))
+		return false;
+	p->info_size = (uint32_t)n;
+	for (i = 0; i < sizeof(prb_vmcoreinfo) / sizeof(prb_vmcoreinfo[0]);
+	     i++) {
+		const struct prb_vmcoreinfo *e = &prb_vmcoreinfo[i];
+		struct kfield *f = (struct kfield *)((char *)p + e->field);
+
+		outer = 0;
+		if (!vmcoreinfo_number(v, "OFFSET", e->member, &n) ||
+		    (e->outer &&
+		     !vmcoreinfo_number(v, "OFFSET", e->outer, &outer)))
+			return false;
+		f->kind = e->kind;
+		f->offset = n + outer;
+		f->size = e->size ? e->size : v->psz;
+	}
+	p->facility = p->text_len;
+	p->facility.offset += 2;
+	p->facility.size = 1;
+	p->level = p->text_len;
+	p->level.offset += 3;
+	p->level.size = 1;
+	p->level.bit_offset = 5;
+	p->level.bit_size = 3;
+	return true;
+}
+
 static bool log_ringbuffer(struct vmc *v, struct out *o)
 {
 	struct prb p;
@@ -312,12 +412,22 @@ static bool log_ringbuffer(struct vmc *v, struct out *o)
 	unsigned char *ring = NULL, *d = NULL, *in = NULL;
 	unsigned bits = v->psz * 8;
 	unsigned char hdr[4096];
-	uint32_t hsize = ktypes_struct_size(v->kt, "printk_ringbuffer");
+	uint32_t hsize = 0;
 	bool ok = false;
 
 	if (!global_ptr(v, "prb", &prb_addr))
 		return false;
-	if (!prb_layout(v, &p) || !hsize || hsize > sizeof(hdr)) {
+	if (v->kt) {
+		hsize = ktypes_struct_size(v->kt, "printk_ringbuffer");
+		if (!prb_layout(v, &p))
+			hsize = 0;
+	} else if (!prb_layout_vmcoreinfo(v, &p, &hsize)) {
+		dump_warn(
+			v->d,
+			"no types, and VMCOREINFO lacks the printk_ringbuffer layout");
+		return false;
+	}
+	if (!hsize || hsize > sizeof(hdr)) {
 		dump_warn(v->d,
 			  "the debuginfo lacks the printk_ringbuffer types");
 		return false;
@@ -421,6 +531,8 @@ void vmc_read_log(struct vmc *v)
 
 	if (vmc_symbol(v, "prb", &a))
 		ok = log_ringbuffer(v, &o);
+	else if (!v->kt) /* the older layouts are not in VMCOREINFO whole */
+		ok = false;
 	else if (vmc_symbol(v, "log_first_idx", &a))
 		ok = log_records(v, &o);
 	else if (vmc_symbol(v, "log_end", &a))

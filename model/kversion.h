@@ -23,4 +23,13 @@
 /* The base version of a release string, or 0 if it does not start "N.N". */
 unsigned kversion_parse(const char *release, size_t len);
 
+/*
+ * The order of two release strings, as strcmp() gives its sign: by base
+ * version first (3.2 before 3.10, 5.3 before 5.10), then digit runs as
+ * numbers and the rest byte by byte (4.18.0-80.el8 before
+ * 4.18.0-348.el8). A release without a base version sorts after those
+ * with one.
+ */
+int kversion_cmp(const char *a, size_t alen, const char *b, size_t blen);
+
 #endif

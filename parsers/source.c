@@ -201,7 +201,7 @@ static bool not_a_log(const unsigned char *h, size_t n, const char *name,
 	if (dump) {
 		snprintf(
 			why, cap,
-			"a kdump vmcore (%s): oomlens reads a dump only from a plain file (extract or save it first), with --vmlinux FILE or --debuginfo DIR",
+			"a kdump vmcore (%s): oomlens reads a dump only from a plain file (extract or save it first, then name that file)",
 			dump);
 		return true;
 	}

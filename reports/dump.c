@@ -58,46 +58,75 @@ static void cell(char *out, size_t cap, int64_t v)
 		snprintf(out, cap, "%lld", (long long)v);
 }
 
+/* The process table's columns before COMM, as crash names them. */
+enum { PS_PID, PS_PPID, PS_ST, PS_VSZ, PS_RSS, PS_SWAP, PS_ADJ, PS_START, PS_N };
+static const char *const ps_heading[PS_N] = {
+	"PID", "PPID", "ST", "VSZ", "RSS", "SWAP", "ADJ", "START",
+};
+
+/* Task t's cells, '-' for what the dump did not hold. */
+static void ps_cells(const struct dump_state *d, const struct dump_task *t,
+		     char c[PS_N][32])
+{
+	const struct dump_val *a = dump_val_known(&t->f[DT_OOM_SCORE_ADJ])
+					   ? &t->f[DT_OOM_SCORE_ADJ]
+					   : &t->f[DT_OOM_ADJ];
+
+	snprintf(c[PS_PID], 32, "%lld", (long long)t->f[DT_PID].v);
+	snprintf(c[PS_PPID], 32, "%lld", (long long)t->f[DT_PPID].v);
+	snprintf(c[PS_ST], 32, "%s", dump_state_name(t));
+	cell(c[PS_VSZ], 32,
+	     dump_val_known(&t->f[DT_TOTAL_VM])
+		     ? dump_pages_kb(d, t->f[DT_TOTAL_VM].v)
+		     : -1);
+	cell(c[PS_RSS], 32, dump_pages_kb(d, dump_rss_pages(t)));
+	cell(c[PS_SWAP], 32, dump_pages_kb(d, dump_swap_pages(t)));
+	if (dump_val_known(a))
+		snprintf(c[PS_ADJ], 32, "%lld", (long long)a->v);
+	else
+		snprintf(c[PS_ADJ], 32, "-");
+	if (dump_val_known(&t->f[DT_START_TIME_NS]))
+		snprintf(c[PS_START], 32, "%lld.%03lld",
+			 (long long)(t->f[DT_START_TIME_NS].v / 1000000000),
+			 (long long)(t->f[DT_START_TIME_NS].v / 1000000 %
+				     1000));
+	else
+		snprintf(c[PS_START], 32, "-");
+}
+
+/*
+ * Each column as wide as its widest cell, no wider: a table of a 15
+ * character COMM fits 80 columns unless its numbers are extreme.
+ */
 struct oomlens_error *render_dump_ps_text(struct strbuf *sb,
 					  const struct dump_state *d)
 {
 	struct strpool tmp = STRPOOL_INIT((size_t)64 << 20);
-	struct oomlens_error *err;
+	struct oomlens_error *err = NULL;
+	int width[PS_N];
+	char c[PS_N][32];
 
-	err = strbuf_adds(
-		sb,
-		"    PID    PPID  ST        VSZ        RSS       SWAP   ADJ        START  COMM\n");
+	for (int k = 0; k < PS_N; k++)
+		width[k] = (int)strlen(ps_heading[k]);
+	for (size_t i = 0; i < d->n_tasks; i++) {
+		ps_cells(d, &d->tasks[i], c);
+		for (int k = 0; k < PS_N; k++)
+			if ((int)strlen(c[k]) > width[k])
+				width[k] = (int)strlen(c[k]);
+	}
+	for (int k = 0; !err && k < PS_N; k++)
+		err = strbuf_addf(sb, k == PS_ST ? "%-*s " : "%*s ", width[k],
+				  ps_heading[k]);
+	if (!err)
+		err = strbuf_adds(sb, "COMM\n");
 	for (size_t i = 0; !err && i < d->n_tasks; i++) {
-		const struct dump_task *t = &d->tasks[i];
-		char vsz[24], rss[24], swap[24], adj[16], start[32];
-		const struct dump_val *a =
-			dump_val_known(&t->f[DT_OOM_SCORE_ADJ])
-				? &t->f[DT_OOM_SCORE_ADJ]
-				: &t->f[DT_OOM_ADJ];
-
-		cell(vsz, sizeof(vsz),
-		     dump_val_known(&t->f[DT_TOTAL_VM])
-			     ? dump_pages_kb(d, t->f[DT_TOTAL_VM].v)
-			     : -1);
-		cell(rss, sizeof(rss), dump_pages_kb(d, dump_rss_pages(t)));
-		cell(swap, sizeof(swap), dump_pages_kb(d, dump_swap_pages(t)));
-		if (dump_val_known(a))
-			snprintf(adj, sizeof(adj), "%lld", (long long)a->v);
-		else
-			snprintf(adj, sizeof(adj), "-");
-		if (dump_val_known(&t->f[DT_START_TIME_NS]))
-			snprintf(start, sizeof(start), "%lld.%03lld",
-				 (long long)(t->f[DT_START_TIME_NS].v /
-					     1000000000),
-				 (long long)(t->f[DT_START_TIME_NS].v /
-					     1000000 % 1000));
-		else
-			snprintf(start, sizeof(start), "-");
-		err = strbuf_addf(
-			sb, "%7lld %7lld  %s %10s %10s %10s %5s %12s  %s\n",
-			(long long)t->f[DT_PID].v, (long long)t->f[DT_PPID].v,
-			dump_state_name(t), vsz, rss, swap, adj, start,
-			escape_str(&tmp, t->comm));
+		ps_cells(d, &d->tasks[i], c);
+		for (int k = 0; !err && k < PS_N; k++)
+			err = strbuf_addf(sb, k == PS_ST ? "%-*s " : "%*s ",
+					  width[k], c[k]);
+		if (!err)
+			err = strbuf_addf(sb, "%s\n",
+					  escape_str(&tmp, d->tasks[i].comm));
 	}
 	if (!err && tmp.nomem) /* an escaped copy is missing */
 		err = &oomlens_error_nomem;

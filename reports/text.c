@@ -521,30 +521,77 @@ struct oomlens_error *render_event_text(struct strbuf *sb,
 	return text_done(sb, &tmp);
 }
 
-/*
- * s fitted to a cell of cols columns (characters, not bytes): cut with a
- * '~' if longer, padded with blanks if pad.
- */
-static void cell(struct strbuf *sb, const char *s, size_t cols, bool pad)
-{
-	size_t n = strlen(s), w, fit = text_fit(s, n, cols, &w);
+/* A cell of the stored-incident table: its text and its width. */
+struct table_cell {
+	const char *s;
+	size_t cols;
+};
 
-	if (fit < n) {
-		fit = text_fit(s, n, cols - 1, &w);
-		strbuf_add(sb, s, fit);
-		strbuf_add(sb, "~", 1);
-		w++;
-	} else {
-		strbuf_add(sb, s, n);
-	}
-	for (; pad && w < cols; w++)
-		strbuf_add(sb, " ", 1);
+/*
+ * The bytes of s[0..len) for one line of a cell of cols columns: all that
+ * fits, or, where that would cut a word of the value (3.10.0-1160.e|l7),
+ * up to its last '.', '-', '_', '/' or ':' if the rest then fits the next
+ * line (3.10.0-1160.|el7.x86_64). A character wider than the cell is
+ * taken whole.
+ */
+static size_t cell_take(const char *s, size_t len, size_t cols, size_t *w)
+{
+	size_t fit = text_fit(s, len, cols, w), k;
+
+	if (!fit && len)
+		return *w = text_width(s, len), len;
+	if (fit == len || strchr(".-_/:", s[fit]) || strchr(".-_/:", s[fit - 1]))
+		return fit;
+	for (k = fit; k > 0 && !strchr(".-_/:", s[k - 1]);)
+		k--;
+	if (!k || text_width(s + k, len - k) > cols)
+		return fit;
+	*w = text_width(s, k);
+	return k;
 }
 
 /*
- * The stored-incident table, 80 columns:
+ * One row of n cells, each cell blank-separated and padded to its width;
+ * a value wider than its cell continues on the next lines in its column
+ * (an identifier cut short could not be read). Lines end without blanks.
+ */
+static void table_row(struct strbuf *sb, struct table_cell *c, size_t n)
+{
+	size_t take[8], w[8];
+	bool more = true;
+
+	if (n > 8)
+		n = 8;
+	while (more) {
+		size_t last = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			take[i] = cell_take(c[i].s, strlen(c[i].s), c[i].cols,
+					    &w[i]);
+			if (take[i])
+				last = i;
+		}
+		more = false;
+		for (size_t i = 0; i <= last; i++) {
+			if (i)
+				strbuf_add(sb, " ", 1);
+			strbuf_add(sb, c[i].s, take[i]);
+			for (; i < last && w[i] < c[i].cols; w[i]++)
+				strbuf_add(sb, " ", 1);
+		}
+		for (size_t i = 0; i < n; i++) {
+			c[i].s += take[i];
+			more |= c[i].s[0] != '\0';
+		}
+		strbuf_add(sb, "\n", 1);
+	}
+}
+
+/*
+ * The stored-incident table, 80 columns; a long value wraps in its column:
  *     ID F   WHEN                HOST       KERNEL         CONSTR    VICTIM
- *     42 tp  Nov  3 04:10:09     db7        3.10.0-1160.e~ none      java
+ *     42 tp  2026-11-03 04:10:09 db7        3.10.0-1160.   none      java
+ *                                           el7.x86_64
  * F: t truncated, p partial, ! panic.
  */
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
@@ -578,21 +625,23 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 	if (inc->panic)
 		flags[f++] = '!';
 	flags[f] = '\0';
-	snprintf(num, sizeof(num), "%6lld ", (long long)id);
-	strbuf_adds(sb, num);
-	cell(sb, flags, 3, true);
-	strbuf_adds(sb, " ");
-	cell(sb, when, 19, true);
-	strbuf_adds(sb, " ");
-	cell(sb, inc->host ? tx(&tmp, inc->host) : "-", 10, true);
-	strbuf_adds(sb, " ");
-	cell(sb, inc->kernel_release ? tx(&tmp, inc->kernel_release) : "?", 14,
-	     true);
-	strbuf_adds(sb, " ");
-	cell(sb, oom_constraint_name(inc->constraint), 9, true);
-	strbuf_adds(sb, " ");
-	cell(sb, v ? opt(tx(&tmp, v->comm)) : "-", 13, false);
-	strbuf_adds(sb, "\n");
+	snprintf(num, sizeof(num), "%6lld", (long long)id);
+	{
+		struct table_cell row[] = {
+			{num, 6},
+			{flags, 3},
+			{when, 19},
+			{inc->host ? opt(tx(&tmp, inc->host)) : "-", 10},
+			{inc->kernel_release
+				 ? opt(tx(&tmp, inc->kernel_release))
+				 : "?",
+			 14},
+			{oom_constraint_name(inc->constraint), 9},
+			{v ? opt(tx(&tmp, v->comm)) : "-", 13},
+		};
+
+		table_row(sb, row, sizeof(row) / sizeof(row[0]));
+	}
 	return text_done(sb, &tmp);
 }
 

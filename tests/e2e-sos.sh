@@ -34,8 +34,16 @@ web-7.example.com|hostname|2026-12-03 08:35:02|syslog"
 		grep -q '"host_source": "hostname"' "$tmp/out" && ok || { bad "sosreport web-7: json time and sources"; grep -n 'time\|host' "$tmp/out" | head; }
 	# sorted by time, the older boots' incidents come first
 	expect 0 "sosreport web-7: report sorted by time" -- "$bin" report --db "$db"
-	[ "$(awk 'NR > 1 { print $2 "T" $3 }' "$tmp/out" | tr '\n' ' ')" = "2026-11-26T23:00:00 2026-11-28T03:06:40 2026-12-03T08:26:51 2026-12-03T08:35:02 " ] &&
+	# (a row's first line starts with its id; a long host continues below)
+	[ "$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $2 "T" $3 }' "$tmp/out" | tr '\n' ' ')" = "2026-11-26T23:00:00 2026-11-28T03:06:40 2026-12-03T08:26:51 2026-12-03T08:35:02 " ] &&
 		ok || { bad "sosreport web-7: report lists by time"; cat "$tmp/out"; }
+	# --host by the first label of a stored FQDN; the table keeps the
+	# whole name, wrapped in its column, in 80 columns
+	expect 0 "sosreport web-7: report --host web-7" -- "$bin" report --db "$db" --host web-7
+	[ "$(grep -c '^ *[0-9]' "$tmp/out")" = 4 ] && [ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] &&
+		grep -q " web-7.exam " "$tmp/out" && grep -q "^  *ple.com  *.el9_3.x86_64$" "$tmp/out" && ! grep -q "~" "$tmp/out" &&
+		ok || { bad "sosreport web-7: --host web-7 finds web-7.example.com, shown whole"; cat "$tmp/out"; }
+	expect 1 "sosreport web-7: report --host web" -- "$bin" report --db "$db" --host web
 	# --since and --until on the wall clock (UTC), --sort -time
 	expect 0 "sosreport web-7: report --since --until" -- "$bin" report --db "$db" --since 2026-11-28 --until 2026-12-03T08:30 --format jsonl
 	[ "$(grep -o '"time":"[^"]*"' "$tmp/out" | tr '\n' ' ')" = '"time":"2026-11-28T03:06:40Z" "time":"2026-12-03T08:26:51Z" ' ] &&
@@ -43,6 +51,12 @@ web-7.example.com|hostname|2026-12-03 08:35:02|syslog"
 	expect 0 "sosreport web-7: report --until a day" -- "$bin" report --db "$db" --until 2026-11-26 --format jsonl
 	[ "$(grep -c '"time":"2026-11-26T23:00:00Z"' "$tmp/out")" = 1 ] && [ "$(wc -l <"$tmp/out")" = 1 ] &&
 		ok || { bad "sosreport web-7: --until a day is its last second"; cat "$tmp/out"; }
+	# a minute alone as --until is its last second, as a day alone is
+	expect 0 "sosreport web-7: report --until a minute" -- "$bin" report --db "$db" --until 2026-12-03T08:35 --format jsonl
+	[ "$(wc -l <"$tmp/out")" = 4 ] && grep -q '"time":"2026-12-03T08:35:02Z"' "$tmp/out" &&
+		ok || { bad "sosreport web-7: --until a minute is its last second"; cat "$tmp/out"; }
+	expect 0 "sosreport web-7: report --until a second" -- "$bin" report --db "$db" --until 2026-12-03T08:35:00 --format jsonl
+	[ "$(wc -l <"$tmp/out")" = 3 ] && ok || { bad "sosreport web-7: --until a second is that second"; cat "$tmp/out"; }
 	expect 1 "sosreport web-7: report --since after them all" -- "$bin" report --db "$db" --since 2026-12-03T08:35:03Z
 	expect 0 "sosreport web-7: report --sort -time" -- "$bin" report --db "$db" --sort -time --format jsonl
 	[ "$(grep -o '"time":"[^"]*"' "$tmp/out" | tr '\n' ' ')" = '"time":"2026-12-03T08:35:02Z" "time":"2026-12-03T08:26:51Z" "time":"2026-11-28T03:06:40Z" "time":"2026-11-26T23:00:00Z" ' ] &&

@@ -34,6 +34,14 @@ grep -q "did you mean 'ingest'?" "$tmp/err" && ok || bad "did you mean ingest"
 [ "$(wc -l <"$tmp/err")" -eq 2 ] && ok || bad "an unknown command gives two lines, not the whole help"
 expect 0 "help CMD" -- "$bin" help vmcore
 grep -q "^usage: oomlens vmcore" "$tmp/out" && ok || bad "help vmcore prints vmcore's usage"
+# the overview's usage of each command agrees with its --help: an option
+# it shows as required (not in brackets) is required in --help too
+for c in analyze ingest merge rescore vmcore report; do
+	need=$("$bin" help | sed -n "s/^  $c //p" | sed 's/\[[^]]*\]//g' | grep -o -- '--[a-z-]*' | sort -u)
+	have=$("$bin" $c --help | sed -n '/^usage:/,/^$/p' | sed 's/\[[^]]*\]//g' | grep -o -- '--[a-z-]*' | sort -u)
+	extra=$(printf '%s\n' "$need" | grep . | grep -vxF -- "$have")
+	[ -z "$extra" ] && ok || bad "oomlens help: '$c' requires $extra, its --help does not"
+done
 expect 2 "help of an unknown CMD" -- "$bin" help nosuch
 expect 0 "-V" -- "$bin" -V
 grep -qE "^oomlens [0-9]+\.[0-9]+" "$tmp/out" && ok || bad "-V prints the version"
@@ -279,8 +287,19 @@ expect 0 "report --constraint" -- "$bin" report --db "$db" --constraint memcg --
 [ "$(wc -l <"$tmp/out")" -ge 1 ] && ! grep -v '"constraint":"memcg"' "$tmp/out" | grep -q . && ok || bad "--constraint memcg: only memcg"
 expect 0 "report --limit --sort" -- "$bin" report --db "$db" --sort -id --limit 2
 [ "$(grep -c '^ *[0-9]' "$tmp/out")" = 2 ] && grep -q '^ *75 ' "$tmp/out" && ok || { bad "--sort -id --limit 2: 75 first"; cat "$tmp/out"; }
-expect 0 "report --since --until uptime" -- "$bin" report --db "$db" --since 4 --until 4.999s --format jsonl
-[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -v '"uptime":4\.[0-9]*,' "$tmp/out" | grep -q . && ok || bad "--since 4 --until 4.999s: uptimes in range"
+expect 0 "report --since --until uptime" -- "$bin" report --db "$db" --since 4s --until 4.999s --format jsonl
+[ "$(wc -l <"$tmp/out")" -ge 3 ] && ! grep -v '"uptime":4\.[0-9]*,' "$tmp/out" | grep -q . && ok || bad "--since 4s --until 4.999s: uptimes in range"
+cp "$tmp/out" "$tmp/uptime-range"
+expect 0 "report --since-uptime --until-uptime" -- "$bin" report --db "$db" --since-uptime 4 --until-uptime 4.999 --format jsonl
+cmp -s "$tmp/out" "$tmp/uptime-range" && ok || bad "--since-uptime 4 --until-uptime 4.999: as 4s and 4.999s"
+# a number is seconds since boot only with its s, or as --since-uptime:
+# 20261203 is a date without its dashes, 1e400 and 0x10 no uptime
+for when in 20261203 4 1e400 1e3s 0x10 0x10s inf nan -5s 4.s; do
+	expect 2 "report: --since $when refused" -- "$bin" report --db "$db" --since "$when"
+done
+grep -q "seconds since boot take an s (3600s) or --since-uptime" "$tmp/err" && ok || { bad "--since 4.s: the message says how"; cat "$tmp/err"; }
+expect 2 "report: --until-uptime 1e3 refused" -- "$bin" report --db "$db" --until-uptime 1e3
+expect 2 "report: --since-uptime with a date refused" -- "$bin" report --db "$db" --since-uptime 2026-12-03
 expect 1 "report: nothing matches" -- "$bin" report --db "$db" --host nosuch
 expect 2 "report: bad --since" -- "$bin" report --db "$db" --since 2026-02-30
 expect 2 "report: bad --sort" -- "$bin" report --db "$db" --sort size
@@ -305,7 +324,8 @@ expect 0 "wide names" -- "$bin" analyze "$tmp/wide.log"
 [ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] && grep -q "数据库服务器进程守护进程" "$tmp/out" && ok || { bad "wide names: 80 columns"; cat "$tmp/out"; }
 expect 0 "wide names: ingest" -- "$bin" ingest --quiet --db "$tmp/wide.db" "$tmp/wide.log"
 expect 0 "wide names: report" -- "$bin" report --db "$tmp/wide.db"
-[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] && grep -q "数据库服务器~" "$tmp/out" && ok || { bad "wide names: report table in 80 columns"; cat "$tmp/out"; }
+# the victim's name wraps in its column, none of it lost
+[ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/out")" -le 80 ] && grep -q " 数据库服务器$" "$tmp/out" && grep -q "^ *进程守护进程$" "$tmp/out" && ! grep -q "~" "$tmp/out" && ok || { bad "wide names: report table in 80 columns"; cat "$tmp/out"; }
 "$bin" analyze fixtures/demo/* fixtures/kernel-output/* fixtures/generated/* >"$tmp/all.txt" 2>/dev/null
 [ "$(LC_ALL=C.UTF-8 wc -L <"$tmp/all.txt")" -le 80 ] && ok || bad "every fixture's text in 80 columns"
 expect 0 "report table" -- "$bin" report --db "$db"
@@ -693,7 +713,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	expect 2 "vmcore without --vmlinux, a dump without kallsyms" -- "$bin" vmcore "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q -- "is a kdump vmcore (Linux 2.6.32-rc5-mm1-oomrenewal, build id [0-9a-f]*) and no debuginfo was given; its VMCOREINFO names no kallsyms tables (a kernel before 6.0) to find its own BTF with: give --vmlinux FILE or --debuginfo DIR" "$tmp/err" && ok || { bad "vmcore: says kallsyms are missing and what to give"; cat "$tmp/err"; }
 	expect 0 "vmcore ps" -- "$bin" vmcore --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.elf"
-	grep -q "^   5120       1  RU .* bomb.sh$" "$tmp/out" && ok || bad "vmcore ps: bomb.sh 5120 row"
+	grep -q "^ *5120 \+1 RU .* bomb.sh$" "$tmp/out" && ok || bad "vmcore ps: bomb.sh 5120 row"
+	# the process table fits 80 columns, as the rest of the text does
+	[ "$(grep -v '^vmcore \|^warning: ' "$tmp/out" | LC_ALL=C.UTF-8 wc -L)" -le 80 ] && ok || { bad "vmcore ps: 80 columns"; cat "$tmp/out"; }
 	expect 0 "vmcore flattened" -- "$bin" vmcore --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.flat"
 	grep -q "(flattened kdump)" "$tmp/out" && ok || bad "vmcore: flattened format named"
 	expect 0 "vmcore log" -- "$bin" vmcore --log --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump"
@@ -775,6 +797,15 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 	# with a debuginfo, dumps are read and logs beside them too
 	expect 0 "analyze --vmlinux: a dump and a log" -- "$bin" analyze --vmlinux "$k64" "$vmc/x86_64-2.6.32-rfc.kdump" fixtures/demo/rhel7-storm.log
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.kdump: " "$tmp/flat" && grep -q "Killed:     4711 (java)" "$tmp/flat" && ok || bad "analyze --vmlinux: the dump and the log are both read"
+	# its process table fits 80 columns: no row wrapped by the text's wrap
+	grep -q "^ *1500 \+1 IN .* postgres$" "$tmp/out" && grep -q "^ *PID \+PPID ST .* COMM$" "$tmp/out" && ok || { bad "analyze --vmlinux: the process table's rows whole"; cat "$tmp/out"; }
+	# an incident of a dump's log whose banner is not in it: its release
+	# is the dump's (VMCOREINFO OSRELEASE), not unknown
+	expect 0 "analyze: a dump's incident without its banner" -- "$bin" analyze --vmlinux "$vmc/x86_64-6.2.vmlinux" "$vmc/x86_64-6.2.kdump"
+	grep -q "^  Kernel:     6.2.0-vmgen$" "$tmp/out" && ! grep -q "Kernel: *unknown" "$tmp/out" && ok || { bad "analyze: a dump's incident has the dump's release"; grep -n "Kernel" "$tmp/out"; }
+	expect 0 "ingest: a dump's incident without its banner" -- "$bin" ingest --quiet --db "$tmp/rel.db" --vmlinux "$vmc/x86_64-6.2.vmlinux" "$vmc/x86_64-6.2.kdump"
+	expect 0 "report: a dump's incident without its banner" -- "$bin" report --db "$tmp/rel.db" --format jsonl
+	grep -q '"kernel_release":"6.2.0-vmgen"' "$tmp/out" && ok || { bad "ingest: a dump's incident stores the dump's release"; head -c 600 "$tmp/out"; }
 	expect 0 "analyze --debuginfo" -- "$bin" analyze --debuginfo "$tmp/dbg" "$vmc/x86_64-2.6.32-rfc.elf"
 	grep -q "^vmcore $vmc/x86_64-2.6.32-rfc.elf: 2.6.32-rc5-mm1-oomrenewal" "$tmp/flat" && ok || bad "analyze --debuginfo: the dump is read"
 	expect 2 "ingest: a headerless file named vmcore" -- "$bin" ingest --db "$tmp/h.db" "$tmp/crash"
@@ -802,6 +833,9 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.elf" ]; then
 		grep -q "3 sources read (2 vmcores;" "$tmp/err" && ok || { bad "ingest: the hang costs one dump, named"; cat "$tmp/err"; }
 	expect 2 "analyze: a dump whose reader hangs" -- env OOMLENS_TEST_DUMP_HANG=b-crash.vmcore "$bin" analyze --dump-timeout 1 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
 	grep -q "took longer than 1 s" "$tmp/err" && ok || bad "analyze: the hang is named"
+	expect 2 "vmcore: a dump whose reader hangs" -- env OOMLENS_TEST_DUMP_HANG=b-crash.vmcore "$bin" vmcore --dump-timeout 1 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
+	grep -q "'$tmp/many/b-crash.vmcore': the dump reader took longer than 1 s and was stopped (--dump-timeout)" "$tmp/err" && ok || { bad "vmcore: --dump-timeout stops the reader"; cat "$tmp/err"; }
+	expect 2 "vmcore: bad --dump-timeout" -- "$bin" vmcore --dump-timeout 0 --vmlinux "$k64" "$tmp/many/b-crash.vmcore"
 	expect 2 "bad --dump-timeout" -- "$bin" ingest --db "$tmp/h.db" --dump-timeout 0 "$tmp/many"
 	expect 2 "bad --dump-timeout text" -- "$bin" analyze --dump-timeout 1x "$tmp/many/d.log"
 else
@@ -814,13 +848,26 @@ mini=$bdir/fixtures/vmcore-lab/mini-memcg.elf
 if [ -r "$mini" ]; then
 	expect 0 "vmcore: a 6.1 dump through its BTF" -- "$bin" vmcore --ps "$mini"
 	grep -q "types from btf, symbols from kallsyms" "$tmp/out" && ok || bad "vmcore: the text names BTF and kallsyms"
-	grep -q "^    150       1  IN      41964      16588      25076     0        5.201  swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
+	grep -q "^ *150 \+1 IN \+41964 \+16588 \+25076 \+0 \+5.201 swapper$" "$tmp/out" && ok || bad "vmcore BTF: the zram swapper's row"
 	expect 0 "analyze: a vmcore without --vmlinux" -- "$bin" analyze "$mini"
 	grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze BTF: the victim"; head -20 "$tmp/out"; }
+	# on standard input a dump needs a file, not debuginfo: this one has BTF
+	expect 2 "analyze: a BTF vmcore on standard input" -- sh -c "\"$bin\" analyze - <\"$mini\""
+	grep -q "a kdump vmcore (ELF): oomlens reads a dump only from a plain file" "$tmp/err" && ! grep -q -- "--vmlinux\|--debuginfo" "$tmp/err" && ok || { bad "analyze: a BTF dump on stdin is not told to give debuginfo"; cat "$tmp/err"; }
 	if command -v python3 >/dev/null 2>&1; then
 		"$bin" vmcore --format json "$mini" |
 			python3 -c 'import json,sys; d=json.load(sys.stdin)["vmcore"]; assert d["types"]=="btf" and d["symbols"]=="kallsyms", d' &&
 			ok || bad "vmcore JSON: types btf, symbols kallsyms"
+		# a damaged BTF costs the process table, not the log: its layout
+		# is in VMCOREINFO (the type section's length made too long)
+		python3 -c 'import struct,sys; b=bytearray(open(sys.argv[1],"rb").read()); i=b.find(b"\x9f\xeb\x01\x00\x18\x00\x00\x00"); assert i > 0; struct.pack_into("<I", b, i + 12, 0x7fffffff); open(sys.argv[2],"wb").write(b)' "$mini" "$tmp/badbtf.elf"
+		expect 1 "vmcore: a dump with a damaged BTF" -- "$bin" vmcore --log "$tmp/badbtf.elf"
+		grep "^<" "$tmp/out" >"$tmp/badbtf.log"
+		"$bin" vmcore --log "$mini" | grep "^<" >"$tmp/goodbtf.log"
+		grep -q "not valid BTF.*no types, so no process table; the log read with the layout VMCOREINFO gives" "$tmp/out" &&
+			[ -s "$tmp/badbtf.log" ] && cmp -s "$tmp/badbtf.log" "$tmp/goodbtf.log" && ok || { bad "vmcore: a damaged BTF keeps the log"; head -3 "$tmp/out"; cat "$tmp/err"; }
+		expect 2 "analyze: a dump with a damaged BTF" -- "$bin" analyze "$tmp/badbtf.elf"
+		grep -q "175 (lab-grower)" "$tmp/out" && ok || { bad "analyze: a damaged BTF, the incident from the log"; cat "$tmp/err"; }
 		mkdir -p "$tmp/btfdumps" "$tmp/nodbg2"
 		cp "$mini" "$tmp/btfdumps/"
 		expect 0 "ingest: a dump without debuginfo through BTF" -- "$bin" ingest --db "$tmp/btf.db" "$tmp/btfdumps"

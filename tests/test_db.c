@@ -1510,6 +1510,55 @@ START_TEST(query_filters_and_sorts)
 END_TEST
 
 /*
+ * --sort kernel is by version, not by bytes (3.2 before 3.10, 5.3 before
+ * 5.10), incidents without a release last; --host NAME also finds a host
+ * stored with its domain, by its first label.
+ */
+START_TEST(query_kernel_order_and_host_label)
+{
+	static const char *const rel[] = {
+		"5.10.0-28-amd64", "3.10.0-1160.el7", NULL, "3.2.0-4-amd64",
+		"5.3.18-lp152",	   "4.18.0-348.el8",  "4.18.0-80.el8",
+	};
+	static const char *const host[] = {
+		"web-7.example.com", "web-7", "web-70.example.com", "db-1",
+		"web-7x",	     "web-7", "web-7.example.com",
+	};
+	struct collected c;
+	struct db *db = open_memory();
+	int64_t src = add_source(db, "k.log");
+	struct db_incident_query q = {.sort = DB_SORT_KERNEL};
+	struct ids l;
+	size_t i;
+
+	collect_510(&c, DMESG);
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		struct oom_incident *inc = c.inc[0];
+
+		inc->fingerprint = 0x3000 + i;
+		inc->kernel_release =
+			rel[i] ? oom_incident_str(inc, rel[i], strlen(rel[i]))
+			       : NULL;
+		inc->host = oom_incident_str(inc, host[i], strlen(host[i]));
+		OK(db_store_incident(db, src, inc, NULL, NULL));
+	}
+	ck_assert_str_eq(listed_ids(db, &q, &l), "4,2,7,6,5,1,3");
+	q.descending = true;
+	ck_assert_str_eq(listed_ids(db, &q, &l), "1,5,6,7,2,4,3");
+	q = (struct db_incident_query){.host = "web-7"};
+	ck_assert_str_eq(listed_ids(db, &q, &l), "1,2,6,7");
+	q.host = "web-7.example.com";
+	ck_assert_str_eq(listed_ids(db, &q, &l), "1,7");
+	q.host = "web";
+	ck_assert_str_eq(listed_ids(db, &q, &l), "");
+	q.host = "web-7.example";
+	ck_assert_str_eq(listed_ids(db, &q, &l), "");
+	db_close(db);
+	collected_release(&c);
+}
+END_TEST
+
+/*
  * Wall-clock bounds on the time_utc each incident is stored with
  * (migration 8): two dated incidents and one without a date.
  */
@@ -2769,6 +2818,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, a_batch_stores_what_one_by_one_stores);
 	tcase_add_test(store, query_filters_and_sorts);
 	tcase_add_test(store, query_wall_clock);
+	tcase_add_test(store, query_kernel_order_and_host_label);
 	tcase_add_test(store, stored_verdicts_read_back);
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);

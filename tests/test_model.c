@@ -69,6 +69,28 @@ START_TEST(kernel_versions_compare)
 }
 END_TEST
 
+static int release_order(const char *a, const char *b)
+{
+	int order = kversion_cmp(a, strlen(a), b, strlen(b));
+
+	return order < 0 ? -1 : order > 0;
+}
+
+/* Releases in version order: numbers as numbers, unknown ones last. */
+START_TEST(kernel_releases_sort_by_version)
+{
+	ck_assert_int_eq(release_order("3.2.0-4-amd64", "3.10.0-1160.el7"), -1);
+	ck_assert_int_eq(release_order("5.10.0-28-amd64", "5.3.18-lp152"), 1);
+	ck_assert_int_eq(release_order("4.18.0-80.el8", "4.18.0-348.el8"), -1);
+	ck_assert_int_eq(release_order("5.14.0", "5.14.0-284.el9"), -1);
+	ck_assert_int_eq(release_order("6.1", "6.1"), 0);
+	ck_assert_int_eq(release_order("2.6.32", "2.6.9"), 1);
+	ck_assert_int_eq(release_order("unknown", "2.6.9"), 1);
+	ck_assert_int_eq(release_order("2.6.9", "unknown"), -1);
+	ck_assert_int_eq(release_order("abc10", "abc9"), 1);
+}
+END_TEST
+
 /*
  * A report's identity ignores blanks of every kind (a log whose copy turned
  * spaces into tabs, or CRLF line ends, is the same report) but not the
@@ -134,6 +156,7 @@ Suite *model_suite(void)
 	tcase_add_test(tc, task_units_convert_once);
 	tcase_add_test(tc, parts_lists_name_their_parts);
 	tcase_add_test(tc, kernel_versions_compare);
+	tcase_add_test(tc, kernel_releases_sort_by_version);
 	tcase_add_test(tc, incident_warnings_are_capped);
 	tcase_add_test(tc, fingerprint_ignores_every_blank);
 	suite_add_tcase(s, tc);

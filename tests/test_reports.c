@@ -156,6 +156,78 @@ START_TEST(jsonl_is_one_incident_per_line)
 END_TEST
 
 /*
+ * The column of table (ASCII) under the header heading it, its rows'
+ * pieces joined without the blanks around them, into out.
+ */
+static void column_text(const char *table, const char *heading,
+			const char *next, char *out, size_t cap)
+{
+	const char *nl = strchr(table, '\n'), *line;
+	size_t from, to, o = 0;
+
+	ck_assert_ptr_nonnull(nl);
+	from = (size_t)(strstr(table, heading) - table);
+	to = next ? (size_t)(strstr(table, next) - table) : (size_t)-1;
+	for (line = nl + 1; *line; line += strcspn(line, "\n") + 1) {
+		size_t n = strcspn(line, "\n");
+
+		for (size_t i = from; i < n && i < to; i++)
+			if (line[i] != ' ' && o + 1 < cap)
+				out[o++] = line[i];
+		if (!line[n])
+			break;
+	}
+	out[o] = '\0';
+}
+
+/*
+ * The stored-incident table keeps 80 columns and cuts no identifier: a
+ * long host, release or victim continues on the next line, in its column.
+ */
+START_TEST(brief_table_wraps_long_identifiers)
+{
+	static const char host[] = "web-7.example.com",
+			  rel[] = "3.10.0-1160.119.1.el7.x86_64",
+			  comm[] = "kworker/u16:3-events_unbound";
+	struct collected c;
+	struct report *r;
+	char *buf = NULL, *line, col[64];
+	size_t len = 0, lines = 0;
+	FILE *f;
+
+	collect_one_kill(&c);
+	c.inc[0]->host = oom_incident_str(c.inc[0], host, strlen(host));
+	c.inc[0]->kernel_release = oom_incident_str(c.inc[0], rel, strlen(rel));
+	c.inc[0]->kills[0].comm = oom_incident_str(c.inc[0], comm, strlen(comm));
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_null(report_begin(&r, REPORT_TEXT, f));
+	ck_assert_ptr_null(report_stored_incident(r, 42, c.inc[0], NULL));
+	ck_assert_ptr_null(report_end(r));
+	fclose(f);
+	for (line = buf; *line; lines++) {
+		size_t n = strcspn(line, "\n");
+
+		ck_assert_msg(n <= 80, "a line of %zu columns: %.*s", n, (int)n,
+			      line);
+		ck_assert_msg(n == 0 || line[n - 1] != ' ',
+			      "trailing blanks: '%.*s'", (int)n, line);
+		line += n + (line[n] == '\n');
+	}
+	ck_assert_ptr_null(strchr(buf, '~'));
+	ck_assert_uint_gt(lines, 2);
+	/* each identifier whole, read down its column */
+	column_text(buf, "HOST", "KERNEL", col, sizeof(col));
+	ck_assert_str_eq(col, host);
+	column_text(buf, "KERNEL", "CONSTR", col, sizeof(col));
+	ck_assert_str_eq(col, rel);
+	column_text(buf, "VICTIM", NULL, col, sizeof(col));
+	ck_assert_str_eq(col, comm);
+	free(buf);
+	collected_release(&c);
+}
+END_TEST
+
+/*
  * One JSON type per key: a verdict's kernel_score is {lo, hi} whether the
  * report determines it or not (it was a number, or [lo, hi]), and points
  * of an unsigned long above 2^63-1 are numbers (they were strings). The
@@ -1023,6 +1095,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, every_format_has_a_renderer);
 	tcase_add_test(tc, report_text_and_json_of_an_incident);
 	tcase_add_test(tc, jsonl_is_one_incident_per_line);
+	tcase_add_test(tc, brief_table_wraps_long_identifiers);
 	tcase_add_test(tc, json_verdict_keys_have_one_type);
 	tcase_add_test(tc, summary_rates_only_badness_choices);
 	tcase_add_loop_test(tc, explain_says_what_ran_out_of_swap, 0,

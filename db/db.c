@@ -1010,37 +1010,78 @@ struct oomlens_error *db_totals(struct db *db, struct db_totals *out)
 	return err ? oomlens_error_wrap(err, "cannot count rows") : NULL;
 }
 
-struct oomlens_error *db_check(struct db *db, char *problem, size_t n)
+/*
+ * The columns that hold JSON text, each with the query that finds the
+ * incident of a cell that is not valid JSON, or -1 (docs/schema.md): SQLite's
+ * checks do not look inside a cell, and a report would stop halfway.
+ */
+static const struct {
+	const char *name; /* table.column, for the message */
+	const char *sql;
+} json_columns[] = {
+	{"incident_stats.counters",
+	 "SELECT ifnull((SELECT incident_id FROM incident_stats"
+	 " WHERE NOT json_valid(counters) LIMIT 1), -1)"},
+	{"model_verdicts.deciding_inputs",
+	 "SELECT ifnull((SELECT incident_id FROM model_verdicts"
+	 " WHERE NOT json_valid(deciding_inputs) LIMIT 1), -1)"},
+};
+
+/* Run one check: a first row that is not "ok" is its problem. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_one(struct db *db, const char *sql, bool ok_row, char *problem, size_t n)
 {
-	static const char *const checks[] = {
-		"PRAGMA integrity_check",
-		"PRAGMA foreign_key_check",
-	};
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
 	struct oomlens_error *err = NULL;
+
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "sqlite3_prepare_v2");
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 0);
+
+		/* integrity_check says "ok"; foreign_key_check says nothing */
+		if (!ok_row || !text || strcmp(text, "ok"))
+			snprintf(problem, n, "%s: %s", sql,
+				 text ? text : "a row violates a foreign key");
+	} else if (rc != SQLITE_DONE) {
+		err = db_fail(db, rc, "sqlite3_step");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+struct oomlens_error *db_check_how(struct db *db, bool quick, char *problem,
+				   size_t n)
+{
+	struct oomlens_error *err;
 	size_t i;
 
 	problem[0] = '\0';
-	for (i = 0; i < sizeof(checks) / sizeof(checks[0]) && !err; i++) {
-		sqlite3_stmt *st = NULL;
-		int rc = sqlite3_prepare_v2(db->sql, checks[i], -1, &st, NULL);
+	err = check_one(db,
+			quick ? "PRAGMA quick_check" : "PRAGMA integrity_check",
+			true, problem, n);
+	if (!err && !problem[0])
+		err = check_one(db, "PRAGMA foreign_key_check", false, problem,
+				n);
+	for (i = 0; i < sizeof(json_columns) / sizeof(json_columns[0]) &&
+		    !err && !problem[0];
+	     i++) {
+		int64_t id = -1;
 
-		if (rc != SQLITE_OK)
-			return db_fail(db, rc, "sqlite3_prepare_v2");
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW && !problem[0]) {
-			const char *text =
-				(const char *)sqlite3_column_text(st, 0);
-
-			/* integrity_check says "ok"; foreign_key_check says nothing */
-			if (i == 1 || !text || strcmp(text, "ok"))
-				snprintf(problem, n, "%s: %s", checks[i],
-					 text ? text
-					      : "a row violates a foreign key");
-		} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-			err = db_fail(db, rc, "sqlite3_step");
-		}
-		sqlite3_finalize(st);
+		/* -1 when every cell is valid: no incident id is negative */
+		err = db_query_int(db, json_columns[i].sql, &id);
+		if (!err && id >= 0)
+			snprintf(problem, n,
+				 "%s of incident %lld is not valid JSON",
+				 json_columns[i].name, (long long)id);
 	}
 	return err ? oomlens_error_wrap(err, "cannot check the database")
 		   : NULL;
+}
+
+struct oomlens_error *db_check(struct db *db, char *problem, size_t n)
+{
+	return db_check_how(db, false, problem, n);
 }

@@ -294,7 +294,8 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 db_merge(struct db *db, const char *shard, struct db_merge_totals *out);
 
 /*
- * Run SQLite's integrity and foreign-key checks. problem[0] is '\0' when the
+ * Run SQLite's integrity and foreign-key checks, then json_valid() on
+ * every column that holds JSON text. problem[0] is '\0' when the
  * database is sound, else it says what is wrong (n bytes at most).
  */
 OOMLENS_MUST_CHECK struct oomlens_error *db_check(struct db *db, char *problem,

@@ -304,6 +304,13 @@ OOMLENS_MUST_CHECK struct oomlens_error *db_step_row(struct db *db,
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_query_int(struct db *db, const char *sql, int64_t *out);
 
+/*
+ * db_check(), or with quick, PRAGMA quick_check instead of integrity_check
+ * (what a merge runs on each shard: linear, no index against its table).
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_check_how(struct db *db, bool quick, char *problem, size_t n);
+
 /* Run one of the parameterless transaction statements. */
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_exec_stmt(struct db *db, enum db_stmt_id id, const char *sql);

@@ -373,12 +373,24 @@ struct oomlens_error *db_merge(struct db *db, const char *shard,
 	struct db_merge_totals t = {0};
 	struct oomlens_error *err;
 	struct db *check = NULL;
+	char problem[512];
 
-	/* a database of this oomlens's schema, not migrated by this */
+	/*
+	 * a database of this oomlens's schema, not migrated by this, whole
+	 * (its pages, and its JSON texts, which a report would stop at)
+	 */
 	err = db_open_with(&check, shard, &ro);
-	db_close(check);
 	if (err)
 		return err;
+	err = db_check_how(check, true, problem, sizeof(problem));
+	db_close(check);
+	if (err)
+		return oomlens_error_wrap(err, "cannot merge '%s'", shard);
+	if (problem[0])
+		return oomlens_error_new(
+			OOMLENS_ERR_DB,
+			"cannot merge '%s': it is damaged: %s ('oomlens report --check' says more)",
+			shard, problem);
 	err = run(db, "ATTACH ?1 AS shard", shard, NULL);
 	if (err)
 		return oomlens_error_wrap(err, "cannot attach '%s'", shard);

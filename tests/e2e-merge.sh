@@ -53,6 +53,28 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	grep -q "is the database merged into" "$tmp/err" && ok || { bad "merge into itself: message"; cat "$tmp/err"; }
 	expect 2 "merge: a shard that is not a database" -- "$bin" merge --db "$m/x.db" "$m/all"
 	expect 2 "merge: no shard" -- "$bin" merge --db "$m/x.db"
+	# a damaged shard is refused before anything of it is read (issue 23):
+	# two bytes of an index page that merge never reads, which only
+	# quick_check sees; two bytes of a counters JSON text, which only
+	# json_valid sees
+	page=$(sqlite3 -batch "$m/a.db" "PRAGMA page_size")
+	root=$(sqlite3 -batch "$m/a.db" "SELECT rootpage FROM sqlite_schema WHERE name = 'incidents_source'")
+	cp "$m/a.db" "$m/broken-index.db"
+	printf '\377\377' | dd of="$m/broken-index.db" bs=1 seek=$(((root - 1) * page)) conv=notrunc 2>/dev/null
+	expect 2 "merge: a shard that fails quick_check" -- "$bin" merge --db "$m/bi.db" "$m/broken-index.db"
+	grep -q "cannot merge '$m/broken-index.db': it is damaged: PRAGMA quick_check: " "$tmp/err" && ok || { bad "merge: quick_check message"; cat "$tmp/err"; }
+	[ "$(sqlite3 -batch "$m/bi.db" "SELECT count(*) FROM sources")" = 0 ] && ok || bad "merge: nothing of a damaged shard is copied"
+	at=$(grep -obUa '{"active_anon"' "$m/a.db" | head -n 1 | cut -d: -f1)
+	cp "$m/a.db" "$m/broken-json.db"
+	printf '[[' | dd of="$m/broken-json.db" bs=1 seek="$at" conv=notrunc 2>/dev/null
+	expect 2 "merge: a shard with a JSON text that is not JSON" -- "$bin" merge --db "$m/bj.db" "$m/broken-json.db"
+	grep -q "cannot merge '$m/broken-json.db': it is damaged: incident_stats.counters of incident [0-9]* is not valid JSON" "$tmp/err" && ok || { bad "merge: json_valid message"; cat "$tmp/err"; }
+	expect 2 "report --check: a JSON text that is not JSON" -- "$bin" report --check --db "$m/broken-json.db"
+	grep -q "is damaged: incident_stats.counters of incident [0-9]* is not valid JSON" "$tmp/err" && ok || { bad "report --check: json_valid message"; cat "$tmp/err"; }
+	cp "$m/a.db" "$m/bad-inputs.db"
+	sqlite3 -batch "$m/bad-inputs.db" "UPDATE model_verdicts SET deciding_inputs = '[\"cut' WHERE incident_id = (SELECT min(incident_id) FROM model_verdicts)"
+	expect 2 "report --check: deciding_inputs that is not JSON" -- "$bin" report --check --db "$m/bad-inputs.db"
+	grep -q "is damaged: model_verdicts.deciding_inputs of incident [0-9]* is not valid JSON" "$tmp/err" && ok || { bad "report --check: deciding_inputs message"; cat "$tmp/err"; }
 else
 	echo "skipped: merge tests (no sqlite3)"
 fi

@@ -384,19 +384,16 @@ static OOMLENS_MUST_CHECK struct oomlens_error *migrate(struct db *db,
 		m->version, m->summary);
 }
 
-/*
- * "file:PATH?immutable=1" with '%', '?' and '#' of PATH escaped: a URI for
- * SQLite (SQLITE_OPEN_URI), or NULL when out of memory.
- */
-static char *immutable_uri(const char *path)
+char *db_uri(const char *path, const char *query)
 {
-	size_t n = strlen(path), i, o = 0;
-	char *uri = malloc(5 + 3 * n + sizeof("?immutable=1"));
+	size_t n = strlen(path), q = query ? strlen(query) : 0, i, o;
+	size_t size = 8 + 3 * n + 1 + q + 1;
+	char *uri = malloc(size);
 
 	if (!uri)
 		return NULL;
-	memcpy(uri, "file:", 5);
-	o = 5;
+	/* "file://" and an empty authority before an absolute path */
+	o = (size_t)snprintf(uri, size, path[0] == '/' ? "file://" : "file:");
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)path[i];
 
@@ -407,7 +404,9 @@ static char *immutable_uri(const char *path)
 			uri[o++] = (char)c;
 		}
 	}
-	memcpy(uri + o, "?immutable=1", sizeof("?immutable=1"));
+	uri[o] = '\0';
+	if (query)
+		snprintf(uri + o, size - o, "?%s", query);
 	return uri;
 }
 
@@ -418,7 +417,7 @@ static char *immutable_uri(const char *path)
  * a closed database), the file is read as immutable; nothing can change
  * it through a read-only mount. Else the error stands.
  */
-static bool may_read_immutable(const char *path)
+bool db_may_read_immutable(const char *path)
 {
 	char wal[4096];
 	struct stat st;
@@ -578,11 +577,15 @@ connect(struct db *db, const struct db_options *opt, bool retry)
 			return read_only_file(db);
 		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	}
-	if (retry) {
-		uri = immutable_uri(db->path);
+	/*
+	 * always a URI (the path escaped), so that ATTACH takes one too: a
+	 * merge reads its shards with mode=ro (db/merge.c)
+	 */
+	flags |= SQLITE_OPEN_URI;
+	if (strcmp(db->path, ":memory:")) {
+		uri = db_uri(db->path, retry ? "immutable=1" : NULL);
 		if (!uri)
 			return &oomlens_error_nomem;
-		flags |= SQLITE_OPEN_URI;
 	}
 	rc = sqlite3_open_v2(uri ? uri : db->path, &db->sql, flags, NULL);
 	free(uri);
@@ -668,7 +671,7 @@ again:
 	err = check_file(db, &version, &restamp);
 	if (err && opt->read_only && !retried &&
 	    (sqlite3_extended_errcode(db->sql) & 0xff) == SQLITE_CANTOPEN &&
-	    may_read_immutable(path)) {
+	    db_may_read_immutable(path)) {
 		oomlens_error_free(err);
 		sqlite3_close(db->sql);
 		db->sql = NULL;

@@ -305,6 +305,19 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 db_query_int(struct db *db, const char *sql, int64_t *out);
 
 /*
+ * PATH as an SQLite URI, "file:PATH" ("file://PATH" when absolute) with
+ * '%', '?' and '#' escaped, then "?query" unless query is NULL; malloc'd,
+ * NULL when out of memory.
+ */
+char *db_uri(const char *path, const char *query);
+
+/*
+ * May PATH be read as immutable=1? Only when it cannot be written (a
+ * read-only file or file system) and no non-empty -wal is beside it.
+ */
+bool db_may_read_immutable(const char *path);
+
+/*
  * db_check(), or with quick, PRAGMA quick_check instead of integrity_check
  * (what a merge runs on each shard: linear, no index against its table).
  */

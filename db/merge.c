@@ -366,6 +366,33 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 	return err;
 }
 
+/*
+ * ATTACH the shard read-only (mode=ro: never a journal, a -wal or a -shm
+ * created, never a write), as "shard". A WAL shard on a read-only file
+ * system needs immutable=1, taken on the rule read-only commands follow
+ * (db_may_read_immutable(): nothing to write, no -wal beside it).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *attach(struct db *db,
+						       const char *shard)
+{
+	struct oomlens_error *err;
+	char *uri = db_uri(shard, "mode=ro");
+
+	if (!uri)
+		return &oomlens_error_nomem;
+	err = run(db, "ATTACH ?1 AS shard", uri, NULL);
+	free(uri);
+	if (!err || !db_may_read_immutable(shard))
+		return err;
+	oomlens_error_free(err);
+	uri = db_uri(shard, "mode=ro&immutable=1");
+	if (!uri)
+		return &oomlens_error_nomem;
+	err = run(db, "ATTACH ?1 AS shard", uri, NULL);
+	free(uri);
+	return err;
+}
+
 struct oomlens_error *db_merge(struct db *db, const char *shard,
 			       struct db_merge_totals *out)
 {
@@ -391,7 +418,7 @@ struct oomlens_error *db_merge(struct db *db, const char *shard,
 			OOMLENS_ERR_DB,
 			"cannot merge '%s': it is damaged: %s ('oomlens report --check' says more)",
 			shard, problem);
-	err = run(db, "ATTACH ?1 AS shard", shard, NULL);
+	err = attach(db, shard);
 	if (err)
 		return oomlens_error_wrap(err, "cannot attach '%s'", shard);
 	err = db_begin(db);

@@ -53,6 +53,34 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	grep -q "is the database merged into" "$tmp/err" && ok || { bad "merge into itself: message"; cat "$tmp/err"; }
 	expect 2 "merge: a shard that is not a database" -- "$bin" merge --db "$m/x.db" "$m/all"
 	expect 2 "merge: no shard" -- "$bin" merge --db "$m/x.db"
+	# shards on a read-only file system are read, not opened for writing
+	# (issue 23): a mount namespace's read-only bind mount of their folder
+	mro=$m/ro
+	mkdir -p "$mro"
+	cp "$m/a.db" "$m/b.db" "$mro/"
+	rom() {
+		unshare -m sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$mro" "$@" 2>/dev/null ||
+			unshare -rm sh -c 'mount --bind "$1" "$1" && mount -o remount,bind,ro "$1" && shift && exec "$@"' sh "$mro" "$@"
+	}
+	if rom true 2>/dev/null; then
+		ls "$mro" >"$m/ro-before"
+		expect 0 "merge: shards on a read-only mount" -- rom "$bin" merge --db "$m/ro-ab.db" "$mro/a.db" "$mro/b.db"
+		tests/db-canon.sh "$m/ro-ab.db" >"$m/ro-ab.txt"
+		cmp -s "$m/one.txt" "$m/ro-ab.txt" && ok || { bad "merge: read-only shards equal one ingest"; diff "$m/one.txt" "$m/ro-ab.txt" | head -20; }
+		ls "$mro" >"$m/ro-after"
+		cmp -s "$m/ro-before" "$m/ro-after" && ok || { bad "merge: files beside read-only shards"; cat "$m/ro-after"; }
+	else
+		echo "skipped: merge of read-only shards (no mount namespace here)"
+	fi
+	# a shard in a folder that cannot be written, with no -wal beside it
+	# (chmod: root ignores it, so this one runs only as another user)
+	if [ "$(id -u)" != 0 ]; then
+		mkdir -p "$m/rw"
+		cp "$m/a.db" "$m/rw/a.db"
+		chmod a-w "$m/rw/a.db" "$m/rw"
+		expect 0 "merge: a shard in a folder that cannot be written" -- "$bin" merge --db "$m/rw-a.db" "$m/rw/a.db"
+		chmod u+w "$m/rw"
+	fi
 	# a damaged shard is refused before anything of it is read (issue 23):
 	# two bytes of an index page that merge never reads, which only
 	# quick_check sees; two bytes of a counters JSON text, which only

@@ -221,6 +221,51 @@ static OOMLENS_MUST_CHECK struct oomlens_error *shape_of(sqlite3 *h, char **out)
 				 sqlite3_errmsg(h));
 }
 
+static db_date_reader date_reader;
+
+void db_set_date_reader(db_date_reader f)
+{
+	date_reader = f;
+}
+
+/*
+ * SQL oomlens_wallclock(text, style, ref, what): the UTC time of a log's
+ * date text (what 0) or what it came from (what 1), NULL when it gives
+ * none; an error without a date reader (db_set_date_reader()).
+ */
+static void sql_wallclock(sqlite3_context *ctx, int argc, sqlite3_value **v)
+{
+	const char *text = (const char *)sqlite3_value_text(v[0]);
+	const char *style = (const char *)sqlite3_value_text(v[1]);
+	const char *source = NULL;
+	int64_t utc;
+
+	(void)argc;
+	if (!date_reader) {
+		sqlite3_result_error(ctx, "no date reader: see db_set_date_reader()",
+				     -1);
+		return;
+	}
+	if (!text || !style ||
+	    !date_reader(text, style, sqlite3_value_int64(v[2]), &utc,
+			 &source))
+		sqlite3_result_null(ctx);
+	else if (sqlite3_value_int(v[3]) == 0)
+		sqlite3_result_int64(ctx, utc);
+	else if (source)
+		sqlite3_result_text(ctx, source, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
+}
+
+/* The SQL functions the migrations use, on connection h. */
+static int add_functions(sqlite3 *h)
+{
+	return sqlite3_create_function(h, "oomlens_wallclock", 4,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, sql_wallclock, NULL, NULL);
+}
+
 /*
  * Is a file without our application_id, at schema `version`, an oomlens
  * database all the same? Only if it holds every table (with the same
@@ -238,7 +283,8 @@ has_our_shape(struct db *db, int64_t version, bool *ours)
 
 	if (sqlite3_open_v2(":memory:", &mem,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+			    NULL) != SQLITE_OK ||
+	    add_functions(mem) != SQLITE_OK) {
 		sqlite3_close(mem);
 		return &oomlens_error_nomem;
 	}
@@ -623,6 +669,9 @@ static OOMLENS_MUST_CHECK struct oomlens_error *check_readable(struct db *db,
 			return db->sql ? db_fail(db, rc, "sqlite3_open_v2")
 				       : &oomlens_error_nomem;
 		sqlite3_extended_result_codes(db->sql, 1);
+		if (add_functions(db->sql) != SQLITE_OK)
+			return db_fail(db, sqlite3_errcode(db->sql),
+				       "sqlite3_create_function");
 		return migrate(db, 0);
 	}
 	if (version < db_schema_version())
@@ -666,6 +715,9 @@ again:
 	if (err)
 		goto close;
 	err = exec(db, "PRAGMA foreign_keys = ON");
+	if (!err && add_functions(db->sql) != SQLITE_OK)
+		err = db_fail(db, sqlite3_errcode(db->sql),
+			      "sqlite3_create_function");
 	if (err)
 		goto wrap;
 	err = check_file(db, &version, &restamp);

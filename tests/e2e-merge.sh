@@ -53,6 +53,22 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	grep -q "is the database merged into" "$tmp/err" && ok || { bad "merge into itself: message"; cat "$tmp/err"; }
 	expect 2 "merge: a shard that is not a database" -- "$bin" merge --db "$m/x.db" "$m/all"
 	expect 2 "merge: no shard" -- "$bin" merge --db "$m/x.db"
+	# a store written before schema 8 (time_utc and time_source NULL)
+	# gets its times back from the date text it kept (migration 10,
+	# issue 23): the same times one ingest gives now, and --since finds
+	# those incidents again
+	cp "$m/one.db" "$m/old.db"
+	sqlite3 -batch "$m/one.db" "SELECT fingerprint, time_utc, time_source FROM incidents ORDER BY 1" >"$m/times-want"
+	grep -q '|[0-9][0-9]*|syslog$' "$m/times-want" && ok || bad "migration 10: the fixtures have syslog times"
+	sqlite3 -batch "$m/old.db" "UPDATE incidents SET time_utc = NULL, time_source = NULL; PRAGMA user_version = 9"
+	expect 0 "migration 10: a writing command upgrades it" -- "$bin" rescore --quiet --db "$m/old.db"
+	sqlite3 -batch "$m/old.db" "SELECT fingerprint, time_utc, time_source FROM incidents ORDER BY 1" >"$m/times-got"
+	cmp -s "$m/times-want" "$m/times-got" && ok || { bad "migration 10: the times of one ingest"; diff "$m/times-want" "$m/times-got" | head; }
+	expect 0 "migration 10: report --since after" -- "$bin" report --since 2000-01-01 --db "$m/old.db" --format json
+	[ "$(grep -c '"fingerprint"' "$tmp/out")" = "$(sqlite3 -batch "$m/one.db" "SELECT count(*) FROM incidents WHERE time_utc IS NOT NULL")" ] && ok || bad "migration 10: --since finds every incident with a time"
+	expect 0 "report --since: count of untimed" -- "$bin" report --since 2000-01-01 --db "$m/one.db"
+	n=$(sqlite3 -batch "$m/one.db" "SELECT count(*) FROM incidents WHERE time_utc IS NULL")
+	{ [ "$n" = 0 ] && ! grep -q "no wall-clock time" "$tmp/err"; } || grep -q "^oomlens report: $n incidents have no wall-clock time" "$tmp/err" && ok || { bad "report --since: count of untimed ($n)"; cat "$tmp/err"; }
 	# shards on a read-only file system are read, not opened for writing
 	# (issue 23): a mount namespace's read-only bind mount of their folder
 	mro=$m/ro

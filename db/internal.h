@@ -41,6 +41,21 @@ extern const size_t db_nmigrations;
 /* SQLITE_MAX_VARIABLE_NUMBER of SQLite builds before 3.32 */
 #define DB_MAX_PARAMS 999
 
+/*
+ * How much a host's or a time's source is trusted, as SQL over a column:
+ * an incident seen again keeps what it has unless the new sighting's source
+ * ranks higher. Hosts: a sosreport's hostname entry, then its name, then
+ * the syslog field. Times: those with a zone (rfc3339, journal), then
+ * dates read as UTC (dmesg -T, syslog), then derived, then uptime alone.
+ */
+#define HOST_RANK(x)                                                           \
+	"(CASE " x " WHEN 'hostname' THEN 3 WHEN 'name' THEN 2"                \
+	" WHEN 'syslog' THEN 1 ELSE 0 END)"
+#define TIME_RANK(x)                                                           \
+	"(CASE " x " WHEN 'rfc3339' THEN 5 WHEN 'journal' THEN 5"              \
+	" WHEN 'dmesg-T' THEN 4 WHEN 'syslog' THEN 4"                          \
+	" WHEN 'boot+uptime' THEN 2 WHEN 'uptime-only' THEN 1 ELSE 0 END)"
+
 /* Slots of the statement cache: each is prepared on first use, then reused. */
 enum db_stmt_id {
 	DB_ST_BEGIN,

@@ -494,6 +494,16 @@ int cmd_report(int argc, char **argv)
 		err = show_one(&c, id, db_path);
 	else
 		err = db_query_incidents(c.db, &q, on_row, &c);
+	if (!err && (q.has_since_utc || q.has_until_utc)) {
+		int64_t untimed = 0;
+
+		err = db_count_untimed(c.db, &untimed);
+		if (!err && untimed)
+			cli_print(
+				stderr,
+				"oomlens report: %lld incidents have no wall-clock time: --since and --until leave them out",
+				(long long)untimed);
+	}
 	if (!err && fmt == REPORT_HTML && id <= 0)
 		err = db_summary(c.db, on_html_summary_row, c.r);
 	if (err) {

@@ -12,6 +12,8 @@
 #include <string.h>
 
 #include "cli/commands.h"
+#include "db/db.h"
+#include "parsers/when.h"
 #include "core/banned.h"
 
 /* The Makefile sets it from debian/changelog, the version's one place. */
@@ -156,8 +158,21 @@ static int help(int argc, char **argv)
 	return cmd->fn(2, args);
 }
 
+/* The date reader of migration 10 (db_set_date_reader()). */
+static bool read_date(const char *text, const char *style, int64_t ref,
+		      int64_t *utc, const char **source)
+{
+	enum when_source src = WHEN_NONE;
+
+	if (!when_parse(text, strlen(text), style, ref, utc, &src))
+		return false;
+	*source = when_source_name(src);
+	return true;
+}
+
 int main(int argc, char **argv)
 {
+	db_set_date_reader(read_date);
 	const struct command *cmd;
 
 	/*

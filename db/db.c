@@ -221,6 +221,51 @@ static OOMLENS_MUST_CHECK struct oomlens_error *shape_of(sqlite3 *h, char **out)
 				 sqlite3_errmsg(h));
 }
 
+static db_date_reader date_reader;
+
+void db_set_date_reader(db_date_reader f)
+{
+	date_reader = f;
+}
+
+/*
+ * SQL oomlens_wallclock(text, style, ref, what): the UTC time of a log's
+ * date text (what 0) or what it came from (what 1), NULL when it gives
+ * none; an error without a date reader (db_set_date_reader()).
+ */
+static void sql_wallclock(sqlite3_context *ctx, int argc, sqlite3_value **v)
+{
+	const char *text = (const char *)sqlite3_value_text(v[0]);
+	const char *style = (const char *)sqlite3_value_text(v[1]);
+	const char *source = NULL;
+	int64_t utc;
+
+	(void)argc;
+	if (!date_reader) {
+		sqlite3_result_error(ctx, "no date reader: see db_set_date_reader()",
+				     -1);
+		return;
+	}
+	if (!text || !style ||
+	    !date_reader(text, style, sqlite3_value_int64(v[2]), &utc,
+			 &source))
+		sqlite3_result_null(ctx);
+	else if (sqlite3_value_int(v[3]) == 0)
+		sqlite3_result_int64(ctx, utc);
+	else if (source)
+		sqlite3_result_text(ctx, source, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_result_null(ctx);
+}
+
+/* The SQL functions the migrations use, on connection h. */
+static int add_functions(sqlite3 *h)
+{
+	return sqlite3_create_function(h, "oomlens_wallclock", 4,
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+				       NULL, sql_wallclock, NULL, NULL);
+}
+
 /*
  * Is a file without our application_id, at schema `version`, an oomlens
  * database all the same? Only if it holds every table (with the same
@@ -238,7 +283,8 @@ has_our_shape(struct db *db, int64_t version, bool *ours)
 
 	if (sqlite3_open_v2(":memory:", &mem,
 			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+			    NULL) != SQLITE_OK ||
+	    add_functions(mem) != SQLITE_OK) {
 		sqlite3_close(mem);
 		return &oomlens_error_nomem;
 	}
@@ -384,19 +430,16 @@ static OOMLENS_MUST_CHECK struct oomlens_error *migrate(struct db *db,
 		m->version, m->summary);
 }
 
-/*
- * "file:PATH?immutable=1" with '%', '?' and '#' of PATH escaped: a URI for
- * SQLite (SQLITE_OPEN_URI), or NULL when out of memory.
- */
-static char *immutable_uri(const char *path)
+char *db_uri(const char *path, const char *query)
 {
-	size_t n = strlen(path), i, o = 0;
-	char *uri = malloc(5 + 3 * n + sizeof("?immutable=1"));
+	size_t n = strlen(path), q = query ? strlen(query) : 0, i, o;
+	size_t size = 8 + 3 * n + 1 + q + 1;
+	char *uri = malloc(size);
 
 	if (!uri)
 		return NULL;
-	memcpy(uri, "file:", 5);
-	o = 5;
+	/* "file://" and an empty authority before an absolute path */
+	o = (size_t)snprintf(uri, size, path[0] == '/' ? "file://" : "file:");
 	for (i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)path[i];
 
@@ -407,7 +450,9 @@ static char *immutable_uri(const char *path)
 			uri[o++] = (char)c;
 		}
 	}
-	memcpy(uri + o, "?immutable=1", sizeof("?immutable=1"));
+	uri[o] = '\0';
+	if (query)
+		snprintf(uri + o, size - o, "?%s", query);
 	return uri;
 }
 
@@ -418,7 +463,7 @@ static char *immutable_uri(const char *path)
  * a closed database), the file is read as immutable; nothing can change
  * it through a read-only mount. Else the error stands.
  */
-static bool may_read_immutable(const char *path)
+bool db_may_read_immutable(const char *path)
 {
 	char wal[4096];
 	struct stat st;
@@ -578,11 +623,15 @@ connect(struct db *db, const struct db_options *opt, bool retry)
 			return read_only_file(db);
 		flags |= SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
 	}
-	if (retry) {
-		uri = immutable_uri(db->path);
+	/*
+	 * always a URI (the path escaped), so that ATTACH takes one too: a
+	 * merge reads its shards with mode=ro (db/merge.c)
+	 */
+	flags |= SQLITE_OPEN_URI;
+	if (strcmp(db->path, ":memory:")) {
+		uri = db_uri(db->path, retry ? "immutable=1" : NULL);
 		if (!uri)
 			return &oomlens_error_nomem;
-		flags |= SQLITE_OPEN_URI;
 	}
 	rc = sqlite3_open_v2(uri ? uri : db->path, &db->sql, flags, NULL);
 	free(uri);
@@ -620,6 +669,9 @@ static OOMLENS_MUST_CHECK struct oomlens_error *check_readable(struct db *db,
 			return db->sql ? db_fail(db, rc, "sqlite3_open_v2")
 				       : &oomlens_error_nomem;
 		sqlite3_extended_result_codes(db->sql, 1);
+		if (add_functions(db->sql) != SQLITE_OK)
+			return db_fail(db, sqlite3_errcode(db->sql),
+				       "sqlite3_create_function");
 		return migrate(db, 0);
 	}
 	if (version < db_schema_version())
@@ -663,12 +715,15 @@ again:
 	if (err)
 		goto close;
 	err = exec(db, "PRAGMA foreign_keys = ON");
+	if (!err && add_functions(db->sql) != SQLITE_OK)
+		err = db_fail(db, sqlite3_errcode(db->sql),
+			      "sqlite3_create_function");
 	if (err)
 		goto wrap;
 	err = check_file(db, &version, &restamp);
 	if (err && opt->read_only && !retried &&
 	    (sqlite3_extended_errcode(db->sql) & 0xff) == SQLITE_CANTOPEN &&
-	    may_read_immutable(path)) {
+	    db_may_read_immutable(path)) {
 		oomlens_error_free(err);
 		sqlite3_close(db->sql);
 		db->sql = NULL;
@@ -1010,37 +1065,78 @@ struct oomlens_error *db_totals(struct db *db, struct db_totals *out)
 	return err ? oomlens_error_wrap(err, "cannot count rows") : NULL;
 }
 
-struct oomlens_error *db_check(struct db *db, char *problem, size_t n)
+/*
+ * The columns that hold JSON text, each with the query that finds the
+ * incident of a cell that is not valid JSON, or -1 (docs/schema.md): SQLite's
+ * checks do not look inside a cell, and a report would stop halfway.
+ */
+static const struct {
+	const char *name; /* table.column, for the message */
+	const char *sql;
+} json_columns[] = {
+	{"incident_stats.counters",
+	 "SELECT ifnull((SELECT incident_id FROM incident_stats"
+	 " WHERE NOT json_valid(counters) LIMIT 1), -1)"},
+	{"model_verdicts.deciding_inputs",
+	 "SELECT ifnull((SELECT incident_id FROM model_verdicts"
+	 " WHERE NOT json_valid(deciding_inputs) LIMIT 1), -1)"},
+};
+
+/* Run one check: a first row that is not "ok" is its problem. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_one(struct db *db, const char *sql, bool ok_row, char *problem, size_t n)
 {
-	static const char *const checks[] = {
-		"PRAGMA integrity_check",
-		"PRAGMA foreign_key_check",
-	};
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(db->sql, sql, -1, &st, NULL);
 	struct oomlens_error *err = NULL;
+
+	if (rc != SQLITE_OK)
+		return db_fail(db, rc, "sqlite3_prepare_v2");
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		const char *text = (const char *)sqlite3_column_text(st, 0);
+
+		/* integrity_check says "ok"; foreign_key_check says nothing */
+		if (!ok_row || !text || strcmp(text, "ok"))
+			snprintf(problem, n, "%s: %s", sql,
+				 text ? text : "a row violates a foreign key");
+	} else if (rc != SQLITE_DONE) {
+		err = db_fail(db, rc, "sqlite3_step");
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+struct oomlens_error *db_check_how(struct db *db, bool quick, char *problem,
+				   size_t n)
+{
+	struct oomlens_error *err;
 	size_t i;
 
 	problem[0] = '\0';
-	for (i = 0; i < sizeof(checks) / sizeof(checks[0]) && !err; i++) {
-		sqlite3_stmt *st = NULL;
-		int rc = sqlite3_prepare_v2(db->sql, checks[i], -1, &st, NULL);
+	err = check_one(db,
+			quick ? "PRAGMA quick_check" : "PRAGMA integrity_check",
+			true, problem, n);
+	if (!err && !problem[0])
+		err = check_one(db, "PRAGMA foreign_key_check", false, problem,
+				n);
+	for (i = 0; i < sizeof(json_columns) / sizeof(json_columns[0]) &&
+		    !err && !problem[0];
+	     i++) {
+		int64_t id = -1;
 
-		if (rc != SQLITE_OK)
-			return db_fail(db, rc, "sqlite3_prepare_v2");
-		rc = sqlite3_step(st);
-		if (rc == SQLITE_ROW && !problem[0]) {
-			const char *text =
-				(const char *)sqlite3_column_text(st, 0);
-
-			/* integrity_check says "ok"; foreign_key_check says nothing */
-			if (i == 1 || !text || strcmp(text, "ok"))
-				snprintf(problem, n, "%s: %s", checks[i],
-					 text ? text
-					      : "a row violates a foreign key");
-		} else if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-			err = db_fail(db, rc, "sqlite3_step");
-		}
-		sqlite3_finalize(st);
+		/* -1 when every cell is valid: no incident id is negative */
+		err = db_query_int(db, json_columns[i].sql, &id);
+		if (!err && id >= 0)
+			snprintf(problem, n,
+				 "%s of incident %lld is not valid JSON",
+				 json_columns[i].name, (long long)id);
 	}
 	return err ? oomlens_error_wrap(err, "cannot check the database")
 		   : NULL;
+}
+
+struct oomlens_error *db_check(struct db *db, char *problem, size_t n)
+{
+	return db_check_how(db, false, problem, n);
 }

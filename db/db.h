@@ -101,6 +101,18 @@ struct db_options {
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_open_with(struct db **out, const char *path, const struct db_options *opt);
 
+/*
+ * The reader of a log's date text, for migration 10 (db/ cannot call
+ * parsers/): the UTC time of text written in prefix style `style`, ref the
+ * reference time for a date without a year (0: unknown), and what the time
+ * came from ("syslog", "dmesg-T", "journal", "rfc3339"). False: no time.
+ * Set once by the program before opening a database; without it, a
+ * migration that needs it fails (and the file keeps its version).
+ */
+typedef bool (*db_date_reader)(const char *text, const char *style,
+			       int64_t ref, int64_t *utc, const char **source);
+void db_set_date_reader(db_date_reader f);
+
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */
 void db_close(struct db *db);
 
@@ -294,7 +306,8 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 db_merge(struct db *db, const char *shard, struct db_merge_totals *out);
 
 /*
- * Run SQLite's integrity and foreign-key checks. problem[0] is '\0' when the
+ * Run SQLite's integrity and foreign-key checks, then json_valid() on
+ * every column that holds JSON text. problem[0] is '\0' when the
  * database is sound, else it says what is wrong (n bytes at most).
  */
 OOMLENS_MUST_CHECK struct oomlens_error *db_check(struct db *db, char *problem,
@@ -303,6 +316,10 @@ OOMLENS_MUST_CHECK struct oomlens_error *db_check(struct db *db, char *problem,
 /* The number of incidents stored. */
 OOMLENS_MUST_CHECK struct oomlens_error *db_count_incidents(struct db *db,
 							    int64_t *n);
+
+/* The number of incidents with no wall-clock time (time_utc NULL). */
+OOMLENS_MUST_CHECK struct oomlens_error *db_count_untimed(struct db *db,
+							  int64_t *n);
 
 /* Row counts of the main tables, for summaries. */
 struct db_totals {

@@ -41,6 +41,21 @@ extern const size_t db_nmigrations;
 /* SQLITE_MAX_VARIABLE_NUMBER of SQLite builds before 3.32 */
 #define DB_MAX_PARAMS 999
 
+/*
+ * How much a host's or a time's source is trusted, as SQL over a column:
+ * an incident seen again keeps what it has unless the new sighting's source
+ * ranks higher. Hosts: a sosreport's hostname entry, then its name, then
+ * the syslog field. Times: those with a zone (rfc3339, journal), then
+ * dates read as UTC (dmesg -T, syslog), then derived, then uptime alone.
+ */
+#define HOST_RANK(x)                                                           \
+	"(CASE " x " WHEN 'hostname' THEN 3 WHEN 'name' THEN 2"                \
+	" WHEN 'syslog' THEN 1 ELSE 0 END)"
+#define TIME_RANK(x)                                                           \
+	"(CASE " x " WHEN 'rfc3339' THEN 5 WHEN 'journal' THEN 5"              \
+	" WHEN 'dmesg-T' THEN 4 WHEN 'syslog' THEN 4"                          \
+	" WHEN 'boot+uptime' THEN 2 WHEN 'uptime-only' THEN 1 ELSE 0 END)"
+
 /* Slots of the statement cache: each is prepared on first use, then reused. */
 enum db_stmt_id {
 	DB_ST_BEGIN,
@@ -303,6 +318,26 @@ OOMLENS_MUST_CHECK struct oomlens_error *db_step_row(struct db *db,
 /* The single integer sql returns (a count, a pragma); 0 for no row. */
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_query_int(struct db *db, const char *sql, int64_t *out);
+
+/*
+ * PATH as an SQLite URI, "file:PATH" ("file://PATH" when absolute) with
+ * '%', '?' and '#' escaped, then "?query" unless query is NULL; malloc'd,
+ * NULL when out of memory.
+ */
+char *db_uri(const char *path, const char *query);
+
+/*
+ * May PATH be read as immutable=1? Only when it cannot be written (a
+ * read-only file or file system) and no non-empty -wal is beside it.
+ */
+bool db_may_read_immutable(const char *path);
+
+/*
+ * db_check(), or with quick, PRAGMA quick_check instead of integrity_check
+ * (what a merge runs on each shard: linear, no index against its table).
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_check_how(struct db *db, bool quick, char *problem, size_t n);
 
 /* Run one of the parameterless transaction statements. */
 OOMLENS_MUST_CHECK struct oomlens_error *

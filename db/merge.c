@@ -159,6 +159,9 @@ static const char *const merge_setup[] = {
 	"DELETE FROM temp.merge_smap",
 	"DELETE FROM temp.merge_imap",
 	"DROP TABLE IF EXISTS temp.merge_sightings",
+	"DROP TABLE IF EXISTS temp.merge_better",
+	"DROP TABLE IF EXISTS temp.merge_model_verdicts",
+	"DROP TABLE IF EXISTS temp.merge_model_scores",
 };
 
 /* The tables db_merge() knows how to carry; the rest hang off incidents. */
@@ -233,6 +236,47 @@ static OOMLENS_MUST_CHECK struct oomlens_error *copy_children(struct db *db)
 	return err;
 }
 
+/* Host and time of an incident on both sides: the better source wins. */
+#define UPGRADE(from, key)                                                     \
+	"UPDATE main.incidents AS i SET host = o.host,"                        \
+	" host_source = o.host_source FROM " from " o WHERE o." key            \
+	" = i.fingerprint AND " HOST_RANK("i.host_source") " < " HOST_RANK(    \
+		"o.host_source"),                                              \
+		"UPDATE main.incidents AS i SET time_utc = o.time_utc,"        \
+		" time_source = o.time_source, wallclock = o.wallclock"        \
+		" FROM " from " o WHERE o." key " = i.fingerprint AND " TIME_RANK( \
+			"i.time_source") " < " TIME_RANK("o.time_source")
+
+static const char *const upgrade[] = {
+	UPGRADE("temp.merge_better", "merge_fp"),
+	UPGRADE("shard.incidents", "fingerprint"),
+};
+
+/*
+ * The tables rescore writes: an incident kept from one side keeps the
+ * other's rows too where it has none (a side never rescored has none).
+ */
+#define SCORED(t)                                                              \
+	{                                                                      \
+		t,                                                             \
+			"CREATE TEMP TABLE merge_" t " AS SELECT"              \
+			" m.fingerprint AS merge_fp, v.* FROM main." t " v"    \
+			" JOIN main.incidents m ON m.id = v.incident_id"       \
+			" WHERE m.fingerprint IN"                              \
+			" (SELECT merge_fp FROM temp.merge_sightings)",        \
+			"UPDATE temp.merge_" t " SET incident_id ="            \
+			" (SELECT id FROM main.incidents"                      \
+			" WHERE fingerprint = merge_fp)",                      \
+			"temp.merge_" t                                        \
+	}
+
+static const struct {
+	const char *table, *stash, *renumber, *from;
+} scored[] = {
+	SCORED("model_verdicts"),
+	SCORED("model_scores"),
+};
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 merge_rows(struct db *db, struct db_merge_totals *t)
 {
@@ -294,6 +338,21 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 			" WHERE " SEEN_BEFORE("m", "ms", "t", "ts",
 					      "first_line"),
 			NULL, NULL);
+	/*
+	 * what a later sighting could upgrade (host, time) of every incident
+	 * on both sides, and the verdicts and scores of ours that the
+	 * shard's replace, kept aside too
+	 */
+	if (!err)
+		err = run(db,
+			  "CREATE TEMP TABLE merge_better AS"
+			  " SELECT fingerprint AS merge_fp, host, host_source,"
+			  " time_utc, time_source, wallclock FROM main.incidents"
+			  " WHERE fingerprint IN"
+			  " (SELECT fingerprint FROM shard.incidents)",
+			  NULL, NULL);
+	for (i = 0; i < sizeof(scored) / sizeof(scored[0]) && !err; i++)
+		err = run(db, scored[i].stash, NULL, NULL);
 	if (!err)
 		err = run(db,
 			  "DELETE FROM main.incidents WHERE fingerprint IN"
@@ -343,6 +402,26 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 		err = copy_from(db, "incident_sightings", "OR IGNORE",
 				"temp.merge_sightings", false, "", NULL);
 
+	/*
+	 * what one ingest does on a later sighting: a host or a time from a
+	 * better source replaces the kept one (db/store.c, better_host_time());
+	 * and what rescore made on either side is kept, the kept side's
+	 * first
+	 */
+	for (i = 0; i < sizeof(upgrade) / sizeof(upgrade[0]) && !err; i++)
+		err = run(db, upgrade[i], NULL, NULL);
+	for (i = 0; i < sizeof(scored) / sizeof(scored[0]) && !err; i++) {
+		err = copy_rows(db, scored[i].table, "OR IGNORE",
+				"JOIN temp.merge_imap x ON x.old = t.incident_id"
+				" AND NOT x.fresh",
+				NULL);
+		if (!err)
+			err = run(db, scored[i].renumber, NULL, NULL);
+		if (!err)
+			err = copy_from(db, scored[i].table, "OR IGNORE",
+					scored[i].from, false, "", NULL);
+	}
+
 	/* events: ours unless the shard saw it first */
 	if (!err)
 		err = db_query_int(db, "SELECT count(*) FROM shard.events",
@@ -366,6 +445,33 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 	return err;
 }
 
+/*
+ * ATTACH the shard read-only (mode=ro: never a journal, a -wal or a -shm
+ * created, never a write), as "shard". A WAL shard on a read-only file
+ * system needs immutable=1, taken on the rule read-only commands follow
+ * (db_may_read_immutable(): nothing to write, no -wal beside it).
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *attach(struct db *db,
+						       const char *shard)
+{
+	struct oomlens_error *err;
+	char *uri = db_uri(shard, "mode=ro");
+
+	if (!uri)
+		return &oomlens_error_nomem;
+	err = run(db, "ATTACH ?1 AS shard", uri, NULL);
+	free(uri);
+	if (!err || !db_may_read_immutable(shard))
+		return err;
+	oomlens_error_free(err);
+	uri = db_uri(shard, "mode=ro&immutable=1");
+	if (!uri)
+		return &oomlens_error_nomem;
+	err = run(db, "ATTACH ?1 AS shard", uri, NULL);
+	free(uri);
+	return err;
+}
+
 struct oomlens_error *db_merge(struct db *db, const char *shard,
 			       struct db_merge_totals *out)
 {
@@ -373,13 +479,25 @@ struct oomlens_error *db_merge(struct db *db, const char *shard,
 	struct db_merge_totals t = {0};
 	struct oomlens_error *err;
 	struct db *check = NULL;
+	char problem[512];
 
-	/* a database of this oomlens's schema, not migrated by this */
+	/*
+	 * a database of this oomlens's schema, not migrated by this, whole
+	 * (its pages, and its JSON texts, which a report would stop at)
+	 */
 	err = db_open_with(&check, shard, &ro);
-	db_close(check);
 	if (err)
 		return err;
-	err = run(db, "ATTACH ?1 AS shard", shard, NULL);
+	err = db_check_how(check, true, problem, sizeof(problem));
+	db_close(check);
+	if (err)
+		return oomlens_error_wrap(err, "cannot merge '%s'", shard);
+	if (problem[0])
+		return oomlens_error_new(
+			OOMLENS_ERR_DB,
+			"cannot merge '%s': it is damaged: %s ('oomlens report --check' says more)",
+			shard, problem);
+	err = attach(db, shard);
 	if (err)
 		return oomlens_error_wrap(err, "cannot attach '%s'", shard);
 	err = db_begin(db);

@@ -550,6 +550,45 @@ static const char migration_10[] =
 	"DROP TABLE model_verdicts;\n"
 	"ALTER TABLE model_verdicts_10 RENAME TO model_verdicts;\n";
 
+/*
+ * 11: the wall-clock time of the incidents stored before version 8, whose
+ * time_utc migration 8 left NULL (issue 23): read again from the date text
+ * the row kept (wallclock, in its prefix_style; a date without a year
+ * takes its source file's mtime as the reference, as an ingest does) by
+ * oomlens_wallclock() (db.c: the program's date reader); then an uptime
+ * without a date takes the boot time of the last incident before it in
+ * the same source that has both (boot+uptime), and the rest with an
+ * uptime are uptime-only. Rows written since version 8 have a time_source
+ * and are left as they are.
+ */
+static const char migration_11[] =
+	"UPDATE incidents SET\n"
+	"  time_utc = oomlens_wallclock(wallclock, prefix_style,\n"
+	"    ifnull((SELECT s.mtime_ns / 1000000000 FROM sources s\n"
+	"      WHERE s.id = incidents.source_id), 0), 0),\n"
+	"  time_source = oomlens_wallclock(wallclock, prefix_style,\n"
+	"    ifnull((SELECT s.mtime_ns / 1000000000 FROM sources s\n"
+	"      WHERE s.id = incidents.source_id), 0), 1)\n"
+	"WHERE time_source IS NULL AND time_utc IS NULL\n"
+	"  AND wallclock IS NOT NULL;\n"
+	"UPDATE incidents SET\n"
+	"  time_utc = (SELECT CAST(p.time_utc - p.uptime + incidents.uptime\n"
+	"      + 0.5 AS INTEGER) FROM incidents p\n"
+	"    WHERE p.source_id = incidents.source_id\n"
+	"      AND p.first_line < incidents.first_line\n"
+	"      AND p.uptime IS NOT NULL AND p.time_utc IS NOT NULL\n"
+	"      AND p.time_source IN ('syslog', 'dmesg-T', 'journal', 'rfc3339')\n"
+	"    ORDER BY p.first_line DESC LIMIT 1),\n"
+	"  time_source = 'boot+uptime'\n"
+	"WHERE time_source IS NULL AND uptime IS NOT NULL\n"
+	"  AND EXISTS (SELECT 1 FROM incidents p\n"
+	"    WHERE p.source_id = incidents.source_id\n"
+	"      AND p.first_line < incidents.first_line\n"
+	"      AND p.uptime IS NOT NULL AND p.time_utc IS NOT NULL\n"
+	"      AND p.time_source IN ('syslog', 'dmesg-T', 'journal', 'rfc3339'));\n"
+	"UPDATE incidents SET time_source = 'uptime-only'\n"
+	"WHERE time_source IS NULL AND uptime IS NOT NULL;\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -570,6 +609,8 @@ const struct db_migration db_migrations[] = {
 	 migration_9},
 	{10, "a fourth agreement: undetermined, the kernel's among candidates",
 	 migration_10},
+	{11, "the UTC time of incidents stored before version 8",
+	 migration_11},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -341,3 +341,11 @@ struct oomlens_error *db_load_verdicts(struct db *db, int64_t id,
 	*out = vl;
 	return NULL;
 }
+
+struct oomlens_error *db_count_untimed(struct db *db, int64_t *n)
+{
+	struct oomlens_error *err = db_query_int(
+		db, "SELECT count(*) FROM incidents WHERE time_utc IS NULL", n);
+
+	return err ? oomlens_error_wrap(err, "cannot count incidents") : NULL;
+}

@@ -270,20 +270,7 @@ supersede(struct db *db, int64_t old, int64_t by)
 	return err;
 }
 
-/*
- * How much a host's or a time's source is trusted, as SQL over a column:
- * an incident seen again keeps what it has unless the new sighting's source
- * ranks higher. Hosts: a sosreport's hostname entry, then its name, then
- * the syslog field. Times: those with a zone (rfc3339, journal), then
- * dates read as UTC (dmesg -T, syslog), then derived, then uptime alone.
- */
-#define HOST_RANK(x)                                                           \
-	"(CASE " x " WHEN 'hostname' THEN 3 WHEN 'name' THEN 2"                \
-	" WHEN 'syslog' THEN 1 ELSE 0 END)"
-#define TIME_RANK(x)                                                           \
-	"(CASE " x " WHEN 'rfc3339' THEN 5 WHEN 'journal' THEN 5"              \
-	" WHEN 'dmesg-T' THEN 4 WHEN 'syslog' THEN 4"                          \
-	" WHEN 'boot+uptime' THEN 2 WHEN 'uptime-only' THEN 1 ELSE 0 END)"
+/* HOST_RANK() and TIME_RANK(): db/internal.h (db/merge.c uses them too). */
 
 /*
  * An incident stored from a source that did not know its host or its

@@ -148,8 +148,12 @@ static bool parse_syslog(struct scan *s, int64_t ref, int64_t *epoch)
 	    !scan_space1(s) || !scan_hms(s, &tm))
 		return false;
 	tm.tm_mon = month;
-	/* the latest year that keeps the date at most a day past ref */
-	for (int y = r.tm_year + 1; y >= r.tm_year - 1; y--) {
+	/*
+	 * The latest year that keeps the date at most a day past ref, and in
+	 * which the date exists: Feb 29 may go back up to eight years (a
+	 * century not divisible by 400 has none).
+	 */
+	for (int y = r.tm_year + 1; y >= r.tm_year - 8; y--) {
 		struct tm c = tm;
 
 		c.tm_year = y;
@@ -210,6 +214,9 @@ static bool parse_rfc3339(struct scan *s, int64_t *epoch)
 			return false;
 		scan_char(s, ':');
 		scan_digits(s, 2, &om);
+		/* no zone is further than 14:00 from UTC (RFC 3339's range) */
+		if (om > 59 || oh * 60 + om > 14 * 60)
+			return false;
 	}
 	tm.tm_year = (int)y - 1900;
 	tm.tm_mon = (int)mo - 1;

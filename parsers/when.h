@@ -11,8 +11,9 @@
  * logging machine's local time, which the log does not state: they are
  * read as UTC. Dates that carry no year (syslog, journalctl short) take it
  * from a reference time (the sosreport's date, else the file's mtime): the
- * latest year that does not put the date more than a day after the
- * reference, as logrotate's files are older than the archive holding them.
+ * latest year in which the date exists (Feb 29) that does not put it more
+ * than a day after the reference, as logrotate's files are older than the
+ * archive holding them. An RFC 3339 offset beyond +-14:00 gives no time.
  */
 
 #include <stdbool.h>

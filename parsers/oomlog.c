@@ -23,6 +23,7 @@
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "model/kversion.h"
+#include "parsers/decor.h"
 #include "parsers/joiner.h"
 #include "parsers/journal.h"
 #include "parsers/linesrc.h"
@@ -84,6 +85,8 @@ struct oomlog {
 	char fb_comm[64];
 	struct oom_pos fb_pos;
 
+	/* the decoration in front of the lines of this block ("# ", "12:") */
+	struct decor decor;
 	/* the one-line lookahead that joins wrapped lines */
 	struct joiner join;
 	uint64_t end_line; /* last physical line of the message being handled */
@@ -2206,6 +2209,7 @@ feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
 	struct log_line ll;
 	bool cut;
 
+	decor_strip(&log->decor, &text, &len);
 	joiner_parse(j, text, len, &ll);
 	if (joiner_continues(j, text, &ll)) {
 		err = joiner_join(j, &ll, lineno, len);

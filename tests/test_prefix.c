@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include "parsers/decor.h"
+#include "parsers/oomlog.h"
 #include "parsers/prefix.h"
 #include "parsers/source.h"
 #include "parsers/when.h"
@@ -299,6 +301,71 @@ START_TEST(name_hosts)
 }
 END_TEST
 
+/*
+ * Decorations in front of every line (parsers/decor.h): lines read in a
+ * row, each with the text it must keep. NULL ends a case.
+ */
+static const struct {
+	const char *in[5], *out[5];
+} decors[] = {
+	/* a shell session */
+	{{"# [ 1.000000] a", "# b", "#"}, {"[ 1.000000] a", "b", ""}},
+	/* a Markdown table, its closing pipe too */
+	{{"| [ 1.000000] a |", "| b   |"}, {"[ 1.000000] a", "b"}},
+	/* grep -n with context and group separators */
+	{{"12:[ 1.000000] a", "13-b", "--", "20:c"},
+	 {"[ 1.000000] a", "b", "--", "c"}},
+	{{"1:sed invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0"},
+	 {"sed invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0"}},
+	/* grep -rn, grep -r */
+	{{"var/log/messages:3:Dec  3 08:00:00 h kernel: a", "x"},
+	 {"Dec  3 08:00:00 h kernel: a", "x"}},
+	{{"./dmesg.txt:    [ 1.000000] a", "./dmesg.txt: b"},
+	 {"    [ 1.000000] a", " b"}},
+	/* cat -n, an editor's numbers */
+	{{"     1\t[ 1.000000] a", "     2\t active_file:1"},
+	 {"[ 1.000000] a", " active_file:1"}},
+	{{"   7\t4096 pages RAM", "   8\t0 pages HighMem/MovableOnly"},
+	 {"4096 pages RAM", "0 pages HighMem/MovableOnly"}},
+	{{" 99  Mem-Info:", "100  [ 2.000000] b"}, {"Mem-Info:", "[ 2.000000] b"}},
+	/* none: messages that look like one */
+	{{"4096 pages RAM", "0 pages HighMem/MovableOnly", "123 pages reserved"},
+	 {"4096 pages RAM", "0 pages HighMem/MovableOnly",
+	  "123 pages reserved"}},
+	{{"kworker/u8:2 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0",
+	  "kworker/u8:2 cpuset=/ mems_allowed=0"},
+	 {"kworker/u8:2 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0",
+	  "kworker/u8:2 cpuset=/ mems_allowed=0"}},
+	{{"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=x,pid=1,uid=0"},
+	 {"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=x,pid=1,uid=0"}},
+	{{"2026-11-03T12:00:01+00:00 h kernel: a", "1793707201.123456 h kernel: b"},
+	 {"2026-11-03T12:00:01+00:00 h kernel: a",
+	  "1793707201.123456 h kernel: b"}},
+	{{"eth0.100: link up", "RIP: 0033:0x7f1398af6421"},
+	 {"eth0.100: link up", "RIP: 0033:0x7f1398af6421"}},
+	/* numbers that do not go up end the block */
+	{{"5:[ 1.000000] a", "4:x", "   3\t[ 1.000000] a", "   5\tb"},
+	 {"[ 1.000000] a", "4:x", "[ 1.000000] a", "   5\tb"}},
+};
+
+START_TEST(decorations)
+{
+	struct decor d = {0};
+
+	ck_assert_ptr_null(oomlog_library_init());
+	for (size_t i = 0; i < 5 && decors[_i].in[i]; i++) {
+		const char *p = decors[_i].in[i];
+		size_t len = strlen(p);
+
+		decor_strip(&d, &p, &len);
+		ck_assert_msg(len == strlen(decors[_i].out[i]) &&
+				      !memcmp(p, decors[_i].out[i], len),
+			      "case %d line %zu: '%.*s', want '%s'", _i, i,
+			      (int)len, p, decors[_i].out[i]);
+	}
+}
+END_TEST
+
 Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -313,6 +380,8 @@ Suite *prefix_suite(void)
 			    sizeof(whens) / sizeof(whens[0]));
 	tcase_add_loop_test(tc, name_hosts, 0,
 			    sizeof(names) / sizeof(names[0]));
+	tcase_add_loop_test(tc, decorations, 0,
+			    sizeof(decors) / sizeof(decors[0]));
 	suite_add_tcase(s, tc);
 	return s;
 }

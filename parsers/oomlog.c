@@ -2076,7 +2076,9 @@ flush_pending(struct oomlog *log)
 
 	if (!joiner_take(&log->join, &ll))
 		return NULL;
-	if (ll.style == PREFIX_JOURNAL_META)
+	/* journalctl's "-- Boot ...", kmsg's dictionary, syslogd's banner */
+	if (ll.style == PREFIX_JOURNAL_META || ll.style == PREFIX_KMSG_DICT ||
+	    (ll.style == PREFIX_SYSLOG_WALL && !ll.from_kernel))
 		return NULL;
 	log->ll = &ll;
 	log->pos.line = log->join.lineno;

@@ -227,6 +227,21 @@ static bool parse_rfc3339(struct scan *s, int64_t *epoch)
 	return true;
 }
 
+/*
+ * journalctl -o short-full: "Thu 2026-12-03 08:26:51 UTC", the zone's
+ * abbreviation last; only UTC (and GMT) can be placed without the zone
+ * database of the machine that wrote it.
+ */
+static bool parse_full(struct scan *s, int64_t *epoch)
+{
+	while (!scan_eof(s) && *s->p != ' ')
+		s->p++;
+	scan_spaces(s);
+	if (!parse_rfc3339(s, epoch) || !scan_char(s, ' '))
+		return false;
+	return scan_lit(s, "UTC") || scan_lit(s, "GMT");
+}
+
 bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
 		int64_t *epoch, enum when_source *src)
 {
@@ -244,9 +259,12 @@ bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
 	} else if (!strcmp(style, "dmesg-T")) {
 		ok = parse_dmesg_t(&s, &t);
 		*src = WHEN_DMESG_T;
-	} else if (!strcmp(style, "rfc3339")) {
+	} else if (!strcmp(style, "rfc3339") || !strcmp(style, "dmesg-iso")) {
 		ok = parse_rfc3339(&s, &t);
 		*src = WHEN_RFC3339;
+	} else if (!strcmp(style, "journal-full")) {
+		ok = parse_full(&s, &t);
+		*src = WHEN_JOURNAL;
 	} else if (!strcmp(style, "journal-json") ||
 		   !strcmp(style, "journal-export")) {
 		/* parsers/oomlog.c writes their realtime as RFC 3339 */

@@ -15,6 +15,7 @@
 #define GENERATED "../fixtures/generated"
 #define FRAGMENTS "../fixtures/fragments"
 #define GENERATED_FRAGMENTS "../fixtures/generated/fragments"
+#define FORMATS "../fixtures/formats"
 
 static void decode(char *s)
 {
@@ -418,6 +419,17 @@ START_TEST(fragments_match_their_truth)
 END_TEST
 
 /*
+ * fixtures/formats: one report in each of the rarer formats (/dev/kmsg,
+ * dmesg -x, --time-format iso|reltime|delta, RFC 5424, journalctl -o
+ * short-full and short-iso, the syslogd broadcast), issue 22 section 2.
+ */
+START_TEST(formats_match_their_truth)
+{
+	check_each_file(FORMATS, ".expect", "format fixtures", check_one);
+}
+END_TEST
+
+/*
  * The generated corpus and its fragments once more, each file with every
  * line decorated as a shell session, a table, grep -n, -rn or -r, cat -n
  * or an editor shows it, in turn: the same truth comes out.
@@ -445,6 +457,7 @@ Suite *generated_suite(void)
 	tcase_add_test(tc, generated_reports_match_their_truth);
 	tcase_add_test(tc, fragments_match_their_truth);
 	tcase_add_test(tc, decorated_reports_match_their_truth);
+	tcase_add_test(tc, formats_match_their_truth);
 	suite_add_tcase(s, tc);
 	return s;
 }

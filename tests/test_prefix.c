@@ -68,6 +68,44 @@ static const struct {
 	 "active_file:43 inactive_file:127", -1, NULL, true},
 	{"sed invoked oom-killer: gfp_mask=0x201da", PREFIX_NONE,
 	 "sed invoked oom-killer: gfp_mask=0x201da", -1, NULL, true},
+	/* /dev/kmsg and its dictionary */
+	{"4,1234,1234567890,-;Mem-Info:", PREFIX_KMSG, "Mem-Info:", 1234.56789,
+	 NULL, true},
+	{"6,1235,1234567891,c,caller=T12;x y", PREFIX_KMSG, "x y", 1234.567891,
+	 NULL, true},
+	{" SUBSYSTEM=memory", PREFIX_KMSG_DICT, " SUBSYSTEM=memory", -1, NULL,
+	 false},
+	/* dmesg -x, --time-format iso|reltime|delta, -d */
+	{"kern  :warn  : [ 1234.567890] Mem-Info:", PREFIX_DMESG, "Mem-Info:",
+	 1234.56789, NULL, true},
+	{"kern  :err   : x y", PREFIX_DMESG_REL, "x y", -1, NULL, true},
+	{"2026-12-03T08:26:51,123456+00:00 Mem-Info:", PREFIX_DMESG_ISO,
+	 "Mem-Info:", -1, NULL, true},
+	{"2026-12-03T08:26:51,123456+00:00 oom_reaper: reaped process 1",
+	 PREFIX_DMESG_ISO, "oom_reaper: reaped process 1", -1, NULL, true},
+	{"[Dec 3 08:26] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
+	 true},
+	{"[  +0.000123] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
+	 true},
+	{"[<    0.000123>] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
+	 true},
+	{"[ 1234.567890 <    0.000123>] Mem-Info:", PREFIX_DMESG, "Mem-Info:",
+	 1234.56789, NULL, true},
+	/* printk caller ids without a time (printk.time=0) */
+	{"[  T123] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL, true},
+	/* RFC 5424 */
+	{"<4>1 2026-12-03T08:26:51.123456+00:00 db-7 kernel - - - Mem-Info:",
+	 PREFIX_RFC3339, "Mem-Info:", -1, "db-7", true},
+	{"<30>1 2026-12-03T08:26:51Z db-7 systemd 1 - [meta x=\"a\\]\"][b] y z",
+	 PREFIX_RFC3339, "y z", -1, "db-7", false},
+	/* journalctl -o short-full, with-unit */
+	{"Thu 2026-12-03 08:26:51 UTC db-7 kernel: Mem-Info:",
+	 PREFIX_JOURNAL_FULL, "Mem-Info:", -1, "db-7", true},
+	/* syslogd's broadcast */
+	{"Message from syslogd@db-7 at Dec  3 08:26:51 ...", PREFIX_SYSLOG_WALL,
+	 "Message from syslogd@db-7 at Dec  3 08:26:51 ...", -1, NULL, false},
+	{" kernel:[ 1234.567890] Mem-Info:", PREFIX_SYSLOG_WALL, "Mem-Info:",
+	 1234.56789, NULL, true},
 };
 
 START_TEST(prefix_styles)
@@ -118,6 +156,11 @@ static const char *const after_lines[] = {
 	"1793707201.123456 h1 kernel: [ 5.000004] unix again",
 	"[ 1234.567890] dmesg line",
 	"[123033]    48 23033    53758      838   4       0 httpd",
+	"6,1235,1234567891,-;kmsg",
+	" SUBSYSTEM=memory",
+	"<4>1 2026-12-03T08:26:51Z db-01 kernel - - - rfc 5424",
+	"Thu 2026-12-03 08:26:51 UTC db-01 kernel: full",
+	" kernel:[ 1234.567890] wall",
 };
 
 #define N_AFTER (sizeof(after_lines) / sizeof(after_lines[0]))
@@ -229,6 +272,11 @@ static const struct {
 	{"2026-12-03T08:26:51+01:60", "rfc3339", 0, -1, "rfc3339"},
 	{"2026-12-03T08:26:51+1500", "rfc3339", 0, -1, "rfc3339"},
 	{"1796286411.123456", "journal-unix", 0, 1796286411, "journal"},
+	{"2026-12-03T09:26:51,123456+01:00", "dmesg-iso", 0, 1796286411,
+	 "rfc3339"},
+	{"Thu 2026-12-03 08:26:51 UTC", "journal-full", 0, 1796286411,
+	 "journal"},
+	{"Thu 2026-12-03 08:26:51 CET", "journal-full", 0, -1, "journal"},
 	{"2026-12-03T08:26:51.000000+00:00", "journal-json", 0, 1796286411,
 	 "journal"},
 	{"2026-12-03T08:26:51.000000+00:00", "journal-export", 0, 1796286411,

@@ -92,7 +92,11 @@ static bool numbered(const char *p, size_t len, struct decor_shape *out)
 		out->head = (size_t)(q + 1 - p);
 		return true;
 	}
-	if (*q != ' ')
+	/*
+	 * Blanks after the number: a column of them is padded ("%6d"), as
+	 * "4096 pages RAM" is not.
+	 */
+	if (*q != ' ' || q == p + n)
 		return false;
 	while (q < end && *q == ' ')
 		q++;

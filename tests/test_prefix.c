@@ -375,7 +375,8 @@ static const struct {
 	 {"[ 1.000000] a", " active_file:1"}},
 	{{"   7\t4096 pages RAM", "   8\t0 pages HighMem/MovableOnly"},
 	 {"4096 pages RAM", "0 pages HighMem/MovableOnly"}},
-	{{" 99  Mem-Info:", "100  [ 2.000000] b"}, {"Mem-Info:", "[ 2.000000] b"}},
+	{{" 99 Mem-Info:", "100\t[ 2.000000] b"}, {"Mem-Info:", "[ 2.000000] b"}},
+	{{"  9 [ 1.000000] a", " 10 b", "11 c"}, {"[ 1.000000] a", "b", "11 c"}},
 	/* none: messages that look like one */
 	{{"4096 pages RAM", "0 pages HighMem/MovableOnly", "123 pages reserved"},
 	 {"4096 pages RAM", "0 pages HighMem/MovableOnly",

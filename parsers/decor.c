@@ -259,3 +259,91 @@ take:
 	*len -= c.head + c.tail;
 	return true;
 }
+
+static const struct {
+	const char *name; /* after '&', with its ';' */
+	char c;
+} entities[] = {
+	{"lt;", '<'},	{"gt;", '>'},	{"amp;", '&'},
+	{"quot;", '"'}, {"apos;", '\''}, {"nbsp;", ' '},
+};
+
+/* The entity at p (just after '&'): its character and length, or 0. */
+static size_t entity_at(const char *p, const char *end, char *c)
+{
+	size_t i, n;
+	unsigned v = 0;
+	bool hex;
+
+	for (i = 0; i < sizeof(entities) / sizeof(entities[0]); i++) {
+		n = strlen(entities[i].name);
+		if ((size_t)(end - p) >= n && !memcmp(p, entities[i].name, n)) {
+			*c = entities[i].c;
+			return n;
+		}
+	}
+	if (p >= end || *p != '#')
+		return 0;
+	hex = p + 1 < end && (p[1] == 'x' || p[1] == 'X');
+	for (n = hex ? 2 : 1; p + n < end && n < 8; n++) {
+		char d = p[n];
+
+		if (scan_is_digit(d))
+			v = v * (hex ? 16 : 10) + (unsigned)(d - '0');
+		else if (hex && d >= 'a' && d <= 'f')
+			v = v * 16 + (unsigned)(d - 'a' + 10);
+		else if (hex && d >= 'A' && d <= 'F')
+			v = v * 16 + (unsigned)(d - 'A' + 10);
+		else
+			break;
+	}
+	/* printable ASCII only: anything else stays as written */
+	if (p + n >= end || p[n] != ';' || n == (hex ? 2u : 1u) || v < 0x20 ||
+	    v > 0x7e)
+		return 0;
+	*c = (char)v;
+	return n + 1;
+}
+
+bool decor_unescape_html(const char *p, size_t len, struct strbuf *out)
+{
+	const char *end = p + len, *at = p, *amp;
+	struct oomlens_error *err = NULL;
+	bool any = false;
+
+	strbuf_reset(out);
+	while (!err && (amp = memchr(at, '&', (size_t)(end - at)))) {
+		char c;
+		size_t n = entity_at(amp + 1, end, &c);
+
+		if (!n) {
+			err = strbuf_add(out, at, (size_t)(amp + 1 - at));
+			at = amp + 1;
+			continue;
+		}
+		any = true;
+		if (!(err = strbuf_add(out, at, (size_t)(amp - at))))
+			err = strbuf_add(out, &c, 1);
+		at = amp + 1 + n;
+	}
+	if (!err && any)
+		err = strbuf_add(out, at, (size_t)(end - at));
+	if (err) {
+		oomlens_error_free(err);
+		return false;
+	}
+	return any;
+}
+
+size_t decor_continuation(const char *p, size_t len)
+{
+	size_t n = 0;
+
+	if (len >= 3 && !memcmp(p, "\xe2\x86\xaa", 3)) /* U+21AA */
+		n = 3;
+	else if (len >= 2 && !memcmp(p, "\xc2\xbb", 2)) /* U+00BB */
+		n = 2;
+	if (n && n < len && p[n] == ' ')
+		n++;
+	return n;
+}

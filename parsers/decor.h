@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/strbuf.h"
+
 #define DECOR_MAX_LITERAL 128
 
 enum decor_kind {
@@ -71,5 +73,21 @@ bool decor_candidate(const char *p, size_t len, struct decor_shape *out);
  * either way. True when something was dropped.
  */
 bool decor_strip(struct decor *d, const char **p, size_t *len);
+
+/*
+ * Typeset text: a web page's HTML entities in a copied log ("&gt; ",
+ * "&amp;"). When [p, p+len) holds one of &lt; &gt; &amp; &quot; &apos;
+ * &nbsp; or an ASCII &#N; / &#xN;, the line with them decoded goes to out
+ * (reset first) and true is returned; else out is left alone. Errors of
+ * out (NOMEM, LIMIT) make it false: the line is read as it is.
+ */
+bool decor_unescape_html(const char *p, size_t len, struct strbuf *out);
+
+/*
+ * A line that a viewer or a wrapper marked as the continuation of the one
+ * before it: "↪" (U+21AA) or "»" (U+00BB) first, with one blank after it.
+ * The bytes of marker and blank, or 0.
+ */
+size_t decor_continuation(const char *p, size_t len);
 
 #endif

@@ -96,6 +96,7 @@ struct oomlog {
 	size_t msg_len;
 	const struct log_line *ll;
 	struct strbuf clean; /* a line whose NUL bytes were dealt with */
+	struct strbuf unescaped; /* a line whose HTML entities were decoded */
 	uint64_t long_warned; /* the last line warned about as over-long */
 
 	/* what the open report holds, for its fragment marks (set_parts()) */
@@ -2209,9 +2210,27 @@ feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
 	struct joiner *j = &log->join;
 	struct oomlens_error *err;
 	struct log_line ll;
+	size_t marker;
 	bool cut;
 
+	if (memchr(text, '&', len) &&
+	    decor_unescape_html(text, len, &log->unescaped)) {
+		text = log->unescaped.buf;
+		len = log->unescaped.len;
+	}
 	decor_strip(&log->decor, &text, &len);
+	if (j->valid && (marker = decor_continuation(text, len))) {
+		/* "↪ _MOVABLE)": the rest of the line before, cut at a width */
+		err = joiner_append(j, text + marker, len - marker, lineno,
+				    len);
+		if (!err)
+			return NULL;
+		oomlens_error_free(err);
+		source_warn(
+			log, lineno,
+			"joined to the line before, it would pass %zu bytes: read apart",
+			(size_t)j->pend.cap);
+	}
 	joiner_parse(j, text, len, &ll);
 	if (joiner_continues(j, text, &ll)) {
 		err = joiner_join(j, &ll, lineno, len);
@@ -2286,6 +2305,7 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 	log->sink = *sink;
 	joiner_init(&log->join, LINESRC_MAX_LINE);
 	strbuf_init(&log->clean, 3 * LINESRC_MAX_LINE);
+	strbuf_init(&log->unescaped, 3 * LINESRC_MAX_LINE);
 	*out = log;
 	return NULL;
 }
@@ -2307,6 +2327,7 @@ void oomlog_free(struct oomlog *log)
 	oom_incident_free(log->cur);
 	joiner_release(&log->join);
 	strbuf_release(&log->clean);
+	strbuf_release(&log->unescaped);
 	free(log->source);
 	free(log);
 }

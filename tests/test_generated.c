@@ -421,7 +421,9 @@ END_TEST
 /*
  * fixtures/formats: one report in each of the rarer formats (/dev/kmsg,
  * dmesg -x, --time-format iso|reltime|delta, RFC 5424, journalctl -o
- * short-full and short-iso, the syslogd broadcast), issue 22 section 2.
+ * short-full and short-iso, the syslogd broadcast), and as typeset text
+ * shows it (HTML entities, "↪"/"»" continuation marks, a Markdown fence,
+ * blanks collapsed, CRLF), issue 22 section 2.
  */
 START_TEST(formats_match_their_truth)
 {

@@ -397,6 +397,41 @@ static const struct {
 	 {"[ 1.000000] a", "4:x", "[ 1.000000] a", "   5\tb"}},
 };
 
+/* HTML entities of a web copy, decoded; other '&' text left alone. */
+static const struct {
+	const char *in, *out; /* out NULL: nothing to decode */
+} entities[] = {
+	{"&gt; [ 1.000000] a &amp; b", "> [ 1.000000] a & b"},
+	{"[&lt;ffffffff81&gt;] x&#39;s&#x21;&nbsp;", "[<ffffffff81>] x's! "},
+	{"AT&T &amp", NULL},
+	{"&#0; &#128; &#12345678; &#;", NULL},
+	{"a & b", NULL},
+};
+
+START_TEST(html_entities)
+{
+	struct strbuf sb;
+	bool got;
+
+	strbuf_init(&sb, 4096);
+	got = decor_unescape_html(entities[_i].in, strlen(entities[_i].in),
+				  &sb);
+	ck_assert_int_eq(got, entities[_i].out != NULL);
+	if (got)
+		ck_assert_str_eq(sb.buf, entities[_i].out);
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(continuation_marks)
+{
+	ck_assert_uint_eq(decor_continuation("\xe2\x86\xaa x", 5), 4);
+	ck_assert_uint_eq(decor_continuation("\xc2\xbb_MOVABLE", 10), 2);
+	ck_assert_uint_eq(decor_continuation("> x", 3), 0);
+	ck_assert_uint_eq(decor_continuation("\xe2\x86", 2), 0);
+}
+END_TEST
+
 START_TEST(decorations)
 {
 	struct decor d = {0};
@@ -431,6 +466,9 @@ Suite *prefix_suite(void)
 			    sizeof(names) / sizeof(names[0]));
 	tcase_add_loop_test(tc, decorations, 0,
 			    sizeof(decors) / sizeof(decors[0]));
+	tcase_add_loop_test(tc, html_entities, 0,
+			    sizeof(entities) / sizeof(entities[0]));
+	tcase_add_test(tc, continuation_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }

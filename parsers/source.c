@@ -1466,6 +1466,22 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 }
 
 /*
+ * The reference time of a pipe's dates without a year (parsers/when.h),
+ * as a file's is its mtime: the date a name states, else the pipe's own
+ * mtime (its last write: now, for a pipe being read), else the clock.
+ */
+static int64_t pipe_ref_time(const struct walk *w, int fd)
+{
+	struct stat st;
+
+	if (w->ref_time)
+		return w->ref_time;
+	if (!fstat(fd, &st) && st.st_mtime > 0)
+		return (int64_t)st.st_mtime;
+	return (int64_t)time(NULL);
+}
+
+/*
  * A pipe: standard input ("-", named "<stdin>") or a FIFO named on the
  * command line (a process substitution among them), read once, front to
  * back: empty, plain text, or something libarchive opens.
@@ -1514,6 +1530,7 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 			s.format = "plain";
 			s.size = -1;
 			s.lines = &lines;
+			s.ref_time = pipe_ref_time(w, fd);
 			err = w->fn(w->ctx, &s);
 			linesrc_close(&lines);
 		}

@@ -70,6 +70,9 @@ fi
 # standard input, and a missing file among good ones still reports the good
 expect 0 "stdin" -- sh -c "\"$bin\" analyze - < fixtures/demo/rhel7-storm.log"
 expect 1 "empty stdin" -- sh -c "\"$bin\" analyze - </dev/null"
+# a syslog date from standard input gets its year as from a file (issue 22)
+expect 0 "syslog on stdin" -- sh -c "\"$bin\" analyze --format json - < fixtures/generated/global-simple.3.1.syslog.log"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); i=d["incidents"][0]; assert i["time"] and i["time_source"]=="syslog", (i["time"], i["time_source"])' "$tmp/out" && ok || bad "syslog on stdin: a time"
 expect 0 "gzip on stdin" -- sh -c "gzip -c fixtures/demo/rhel7-storm.log | \"$bin\" analyze -"
 grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "gzip on stdin content"
 expect 2 "one bad file of two" -- "$bin" analyze "$tmp/nope.log" fixtures/demo/rhel7-storm.log

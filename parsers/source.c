@@ -1900,12 +1900,36 @@ static struct oomlens_error *set_str(struct oom_incident *inc,
 	return s && !*field ? &oomlens_error_nomem : NULL;
 }
 
+/*
+ * A syslog date's year from a linux-next release ("-next-20210611"):
+ * the log was written after the kernel was built, and before a year has
+ * passed. Where the reference's year (*t, if read) disagrees, as a copied
+ * file's mtime does, the release decides. True when it gave *t.
+ */
+static bool release_dated(const struct oom_incident *inc, bool read,
+			  int64_t *t, enum when_source *src)
+{
+	int64_t floor, after;
+
+	if (!inc->prefix_style || strcmp(inc->prefix_style, "syslog") ||
+	    !when_release_date(inc->kernel_release, &floor) ||
+	    !when_parse_after(inc->wallclock, strlen(inc->wallclock), floor,
+			      &after))
+		return false;
+	if (read && *t >= floor - 86400 && *t <= floor + 366 * 86400)
+		return false;
+	*t = after;
+	*src = WHEN_SYSLOG;
+	return true;
+}
+
 struct oomlens_error *source_stamp(struct source_stream *s,
 				   struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	enum when_source src = WHEN_NONE;
-	int64_t t;
+	int64_t t = 0;
+	bool read;
 
 	if (s->host && s->host_source) {
 		err = set_str(inc, &inc->host, s->host);
@@ -1916,9 +1940,12 @@ struct oomlens_error *source_stamp(struct source_stream *s,
 	}
 	if (err)
 		return err;
-	if (inc->wallclock &&
-	    when_parse(inc->wallclock, strlen(inc->wallclock),
-		       inc->prefix_style, s->ref_time, &t, &src)) {
+	read = inc->wallclock &&
+	       when_parse(inc->wallclock, strlen(inc->wallclock),
+			  inc->prefix_style, s->ref_time, &t, &src);
+	if (inc->wallclock && release_dated(inc, read, &t, &src))
+		read = true;
+	if (read) {
 		inc->time_utc = t;
 		if (inc->has_uptime) {
 			s->has_boot = true;

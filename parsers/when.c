@@ -163,6 +163,64 @@ static bool parse_syslog(struct scan *s, int64_t ref, int64_t *epoch)
 	return false;
 }
 
+/*
+ * "Dec  3 08:26:51" not before floor: the earliest year from floor's on
+ * (up to eight later, for Feb 29) that puts the date at most a day before
+ * it.
+ */
+static bool parse_syslog_after(struct scan *s, int64_t floor, int64_t *epoch)
+{
+	struct tm tm = {0}, r;
+	time_t rt = (time_t)floor;
+	int month;
+
+	if (floor <= 0 || !gmtime_r(&rt, &r))
+		return false;
+	if (!scan_month(s, &month) || !scan_spaces(s) || !scan_mday(s, &tm) ||
+	    !scan_space1(s) || !scan_hms(s, &tm))
+		return false;
+	tm.tm_mon = month;
+	for (int y = r.tm_year - 1; y <= r.tm_year + 8; y++) {
+		struct tm c = tm;
+
+		c.tm_year = y;
+		if (to_epoch(&c, epoch) && *epoch >= floor - 86400)
+			return true;
+	}
+	return false;
+}
+
+bool when_release_date(const char *release, int64_t *epoch)
+{
+	const char *p = release ? strstr(release, "-next-") : NULL;
+	struct scan s;
+	unsigned y, m, d;
+	struct tm tm = {0};
+
+	if (!p)
+		return false;
+	s = scan_of(p + 6, strlen(p + 6));
+	if (!scan_digits(&s, 4, &y) || !scan_digits(&s, 2, &m) ||
+	    !scan_digits(&s, 2, &d) || (!scan_eof(&s) && scan_is_digit(*s.p)) ||
+	    y < 1991 || m < 1 || m > 12 || d < 1 || d > 31)
+		return false;
+	tm.tm_year = (int)y - 1900;
+	tm.tm_mon = (int)m - 1;
+	tm.tm_mday = (int)d;
+	return to_epoch(&tm, epoch);
+}
+
+bool when_parse_after(const char *text, size_t len, int64_t floor,
+		      int64_t *epoch)
+{
+	struct scan s = scan_of(text, len);
+
+	if (!text)
+		return false;
+	scan_spaces(&s);
+	return parse_syslog_after(&s, floor, epoch);
+}
+
 /* "[Thu Dec  3 08:26:51 2026]" without brackets, "ven. déc. 18 ...". */
 static bool parse_dmesg_t(struct scan *s, int64_t *epoch)
 {

@@ -44,4 +44,18 @@ const char *when_source_name(enum when_source s);
 bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
 		int64_t *epoch, enum when_source *src);
 
+/*
+ * The date a kernel release states: linux-next's "-next-YYYYMMDD" (as in
+ * "5.13.0-rc5-next-20210611"), its day at 00:00 UTC. False when none.
+ */
+bool when_release_date(const char *release, int64_t *epoch);
+
+/*
+ * A syslog date (style "syslog") placed not before floor (a release's
+ * date: the log was written by a kernel built then): the earliest year that
+ * puts it at most a day before floor. False when the text is no such date.
+ */
+bool when_parse_after(const char *text, size_t len, int64_t floor,
+		      int64_t *epoch);
+
 #endif

@@ -284,6 +284,26 @@ static const struct {
 	{"[ 8811.123456]", "dmesg", 0, -1, NULL},
 };
 
+/* linux-next's release date, and a syslog date placed not before it. */
+START_TEST(release_dates)
+{
+	int64_t t = 0;
+
+	ck_assert(when_release_date("5.13.0-rc5-next-20210611", &t));
+	ck_assert_int_eq(t, 1623369600); /* 2021-06-11 */
+	ck_assert(!when_release_date("5.13.0-rc5", &t));
+	ck_assert(!when_release_date("5.13.0-next-2021061", &t));
+	ck_assert(!when_release_date("5.13.0-next-202106112", &t));
+	ck_assert(!when_release_date(NULL, &t));
+	/* June 12 after it is 2021; June 10 the next year */
+	ck_assert(when_parse_after("Jun 12 01:00:00", 15, 1623369600, &t));
+	ck_assert_int_eq(t, 1623459600);
+	ck_assert(when_parse_after("Jun  1 01:00:00", 15, 1623369600, &t));
+	ck_assert_int_eq(t, 1654045200); /* 2022-06-01 01:00 */
+	ck_assert(!when_parse_after("Jun 31 01:00:00", 15, 1623369600, &t));
+}
+END_TEST
+
 START_TEST(when_styles)
 {
 	int64_t t = 0;
@@ -460,6 +480,7 @@ Suite *prefix_suite(void)
 	tcase_add_loop_test(tc, prefix_after_same, 0, (int)(N_AFTER * N_AFTER));
 	tcase_add_loop_test(tc, uptime_widths, 0,
 			    sizeof(widths) / sizeof(widths[0]));
+	tcase_add_test(tc, release_dates);
 	tcase_add_loop_test(tc, when_styles, 0,
 			    sizeof(whens) / sizeof(whens[0]));
 	tcase_add_loop_test(tc, name_hosts, 0,

@@ -300,6 +300,13 @@ void oom_incident_fingerprint_add(struct oom_incident *inc, const char *s,
 				  size_t n);
 
 /*
+ * Was the year of inc's time assumed, not read: a date that states none
+ * (time_source "syslog": syslog and journalctl short dates) placed by a
+ * reference time (parsers/when.h)? JSON time_year_assumed.
+ */
+bool oom_incident_year_assumed(const struct oom_incident *inc);
+
+/*
  * The incident's time_utc as ISO 8601 UTC, "2026-12-03T08:26:51Z", into buf
  * (n bytes, 21 at least); false (and buf empty) when it has none.
  */

@@ -155,6 +155,19 @@ struct oomlens_error *joiner_join(struct joiner *j, const struct log_line *ll,
 	return NULL;
 }
 
+struct oomlens_error *joiner_append(struct joiner *j, const char *s, size_t n,
+				    uint64_t lineno, size_t len)
+{
+	struct oomlens_error *err;
+
+	j->ll_valid = false;
+	if ((err = strbuf_add(&j->pend, s, n)))
+		return err;
+	j->last_lineno = lineno;
+	j->piece_len = len;
+	return NULL;
+}
+
 /* Move the pointers of ll, parsed from text, to the same bytes at copy. */
 static void rebase(struct log_line *ll, const char *text, const char *copy)
 {

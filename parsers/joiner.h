@@ -91,6 +91,15 @@ OOMLENS_MUST_CHECK struct oomlens_error *joiner_join(struct joiner *j,
 						     size_t len);
 
 /*
+ * Append s[0..n) to the pending line as it is: the rest of a line a viewer
+ * cut at its width and marked (decor_continuation()). Errors as
+ * joiner_join().
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+joiner_append(struct joiner *j, const char *s, size_t n, uint64_t lineno,
+	      size_t len);
+
+/*
  * Make text (its prefix ll, as joiner_parse() gave it) the pending line,
  * replacing the one there: the caller has taken it. A line over the cap is
  * kept cut to the cap and *cut set. Errors: NOMEM.

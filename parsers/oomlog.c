@@ -23,6 +23,7 @@
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "model/kversion.h"
+#include "parsers/decor.h"
 #include "parsers/joiner.h"
 #include "parsers/journal.h"
 #include "parsers/linesrc.h"
@@ -84,6 +85,8 @@ struct oomlog {
 	char fb_comm[64];
 	struct oom_pos fb_pos;
 
+	/* the decoration in front of the lines of this block ("# ", "12:") */
+	struct decor decor;
 	/* the one-line lookahead that joins wrapped lines */
 	struct joiner join;
 	uint64_t end_line; /* last physical line of the message being handled */
@@ -93,6 +96,7 @@ struct oomlog {
 	size_t msg_len;
 	const struct log_line *ll;
 	struct strbuf clean; /* a line whose NUL bytes were dealt with */
+	struct strbuf unescaped; /* a line whose HTML entities were decoded */
 	uint64_t long_warned; /* the last line warned about as over-long */
 
 	/* what the open report holds, for its fragment marks (set_parts()) */
@@ -2073,7 +2077,9 @@ flush_pending(struct oomlog *log)
 
 	if (!joiner_take(&log->join, &ll))
 		return NULL;
-	if (ll.style == PREFIX_JOURNAL_META)
+	/* journalctl's "-- Boot ...", kmsg's dictionary, syslogd's banner */
+	if (ll.style == PREFIX_JOURNAL_META || ll.style == PREFIX_KMSG_DICT ||
+	    (ll.style == PREFIX_SYSLOG_WALL && !ll.from_kernel))
 		return NULL;
 	log->ll = &ll;
 	log->pos.line = log->join.lineno;
@@ -2204,8 +2210,27 @@ feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
 	struct joiner *j = &log->join;
 	struct oomlens_error *err;
 	struct log_line ll;
+	size_t marker;
 	bool cut;
 
+	if (memchr(text, '&', len) &&
+	    decor_unescape_html(text, len, &log->unescaped)) {
+		text = log->unescaped.buf;
+		len = log->unescaped.len;
+	}
+	decor_strip(&log->decor, &text, &len);
+	if (j->valid && (marker = decor_continuation(text, len))) {
+		/* "↪ _MOVABLE)": the rest of the line before, cut at a width */
+		err = joiner_append(j, text + marker, len - marker, lineno,
+				    len);
+		if (!err)
+			return NULL;
+		oomlens_error_free(err);
+		source_warn(
+			log, lineno,
+			"joined to the line before, it would pass %zu bytes: read apart",
+			(size_t)j->pend.cap);
+	}
 	joiner_parse(j, text, len, &ll);
 	if (joiner_continues(j, text, &ll)) {
 		err = joiner_join(j, &ll, lineno, len);
@@ -2280,6 +2305,7 @@ struct oomlens_error *oomlog_new(struct oomlog **out, const char *source,
 	log->sink = *sink;
 	joiner_init(&log->join, LINESRC_MAX_LINE);
 	strbuf_init(&log->clean, 3 * LINESRC_MAX_LINE);
+	strbuf_init(&log->unescaped, 3 * LINESRC_MAX_LINE);
 	*out = log;
 	return NULL;
 }
@@ -2301,6 +2327,7 @@ void oomlog_free(struct oomlog *log)
 	oom_incident_free(log->cur);
 	joiner_release(&log->join);
 	strbuf_release(&log->clean);
+	strbuf_release(&log->unescaped);
 	free(log->source);
 	free(log);
 }

@@ -25,6 +25,12 @@ const char *prefix_style_name(enum prefix_style s)
 		[PREFIX_JOURNAL_META] = "journal-meta",
 		[PREFIX_JOURNAL_JSON] = "journal-json",
 		[PREFIX_JOURNAL_EXPORT] = "journal-export",
+		[PREFIX_KMSG] = "kmsg",
+		[PREFIX_KMSG_DICT] = "kmsg-dict",
+		[PREFIX_DMESG_ISO] = "dmesg-iso",
+		[PREFIX_DMESG_REL] = "dmesg-rel",
+		[PREFIX_JOURNAL_FULL] = "journal-full",
+		[PREFIX_SYSLOG_WALL] = "syslog-wall",
 	};
 
 	return names[s];
@@ -277,6 +283,259 @@ static void scan_level(struct scan *s, struct log_line *out)
 	}
 }
 
+/*
+ * The rarer prefix formats, one row each, with the tool that writes them
+ * (util-linux 2.38 dmesg, systemd 252 journalctl, rsyslog 8 and the
+ * kernel's /dev/kmsg of 3.5+), as the tests in tests/test_prefix.c show
+ * them; prefix_parse() tries them where their first byte says so.
+ *
+ *   kmsg        "6,1234,5678901,-;msg"         /dev/kmsg (3.5+), its
+ *               " SUBSYSTEM=memory" dictionary lines dropped
+ *   dmesg -x    "kern  :warn  : [ 12.3] msg"   dmesg -x, --decode
+ *   dmesg-iso   "2026-12-03T08:26:51,123456+00:00 msg"
+ *                                              dmesg --time-format iso
+ *   dmesg-rel   "[Dec 3 08:26] msg", "[  +0.000123] msg"
+ *                                              dmesg --time-format reltime
+ *               "[<    0.000123>] msg", "[ 12.3 <    0.000123>] msg"
+ *                                              dmesg --time-format delta, -d
+ *   rfc5424     "<14>1 2026-12-03T08:26:51Z host kernel - - - msg"
+ *                                              rsyslog RSYSLOG_SyslogProtocol23Format
+ *   journal-full "Thu 2026-12-03 08:26:51 UTC host kernel: msg"
+ *                                              journalctl -o short-full, with-unit
+ *   syslog-wall "Message from syslogd@host at Dec  3 08:26:51 ...",
+ *               " kernel:[ 12.3] msg"          rsyslog/syslogd :omusrmsg:*
+ *   caller id   "[T123] msg", "[ 12.3][  C1] msg"
+ *                                              CONFIG_PRINTK_CALLER (5.1+)
+ */
+static const struct {
+	enum prefix_style style;
+	const char *example;
+	const char *writer;
+} formats[] = {
+	{PREFIX_KMSG, "6,1234,5678901,-;msg", "/dev/kmsg, Linux 3.5+"},
+	{PREFIX_KMSG_DICT, " SUBSYSTEM=memory", "/dev/kmsg, Linux 3.5+"},
+	{PREFIX_DMESG, "kern  :warn  : [ 12.3] msg", "util-linux dmesg -x"},
+	{PREFIX_DMESG_ISO, "2026-12-03T08:26:51,123456+00:00 msg",
+	 "util-linux dmesg --time-format iso"},
+	{PREFIX_DMESG_REL, "[  +0.000123] msg",
+	 "util-linux dmesg --time-format reltime|delta"},
+	{PREFIX_RFC3339, "<14>1 2026-12-03T08:26:51Z host kernel - - - msg",
+	 "RFC 5424 syslog (rsyslog, syslog-ng)"},
+	{PREFIX_JOURNAL_FULL, "Thu 2026-12-03 08:26:51 UTC host kernel: msg",
+	 "journalctl -o short-full, with-unit (systemd 236+)"},
+	{PREFIX_SYSLOG_WALL, " kernel:[ 12.3] msg",
+	 "syslogd's broadcast to logged-in users"},
+};
+
+const char *prefix_format_writer(enum prefix_style s)
+{
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
+		if (formats[i].style == s)
+			return formats[i].writer;
+	return NULL;
+}
+
+/* /dev/kmsg: "PRI,SEQ,USEC,FLAGS[,...];" */
+static bool scan_kmsg(struct scan *s, struct log_line *out)
+{
+	struct scan t = *s;
+	uint64_t pri, seq, usec;
+
+	if (!scan_u64(&t, &pri) || pri > 1023 || !scan_char(&t, ',') ||
+	    !scan_u64(&t, &seq) || !scan_char(&t, ',') ||
+	    !scan_u64(&t, &usec) || !scan_char(&t, ','))
+		return false;
+	/* the flags ('-', 'c', '+'), and fields a later kernel may add */
+	while (!scan_eof(&t) && *t.p != ';' && *t.p != ' ' && t.p - s->p < 64)
+		t.p++;
+	if (!scan_char(&t, ';'))
+		return false;
+	out->level = (int)(pri & 7);
+	out->has_uptime = true;
+	out->uptime = (double)(usec / 1000000) + (double)(usec % 1000000) / 1e6;
+	*s = t;
+	return true;
+}
+
+/* /dev/kmsg's dictionary: " KEY=value", KEY in capitals. */
+static bool is_kmsg_dict(const char *p, size_t len)
+{
+	size_t i = 1;
+
+	if (len < 3 || p[0] != ' ' || p[1] < 'A' || p[1] > 'Z')
+		return false;
+	while (i < len && ((p[i] >= 'A' && p[i] <= 'Z') || p[i] == '_' ||
+			   scan_is_digit(p[i])))
+		i++;
+	return i < len && p[i] == '=';
+}
+
+/* dmesg -x: "kern  :warn  : " (facility, level, each padded). */
+static bool scan_decoded(struct scan *s)
+{
+	struct scan t = *s;
+	int i;
+
+	for (i = 0; i < 2; i++) {
+		const char *w = t.p;
+
+		while (!scan_eof(&t) && *t.p >= 'a' && *t.p <= 'z')
+			t.p++;
+		if (t.p == w || t.p - w > 8)
+			return false;
+		while (!scan_eof(&t) && *t.p == ' ')
+			t.p++;
+		if (!scan_char(&t, ':'))
+			return false;
+	}
+	if (!scan_char(&t, ' '))
+		return false;
+	*s = t;
+	return true;
+}
+
+/* dmesg -d: "[ 1234.567890 <    0.000123>]", an uptime and a delta. */
+static bool scan_uptime_delta(struct scan *s, struct log_line *out)
+{
+	struct scan t = *s;
+	uint64_t ip;
+	const char *f;
+	double d;
+	unsigned frac = 0;
+
+	if (!scan_char(&t, '[') || !scan_spaces(&t) || !scan_u64(&t, &ip) ||
+	    !scan_char(&t, '.'))
+		return false;
+	for (f = t.p; !scan_eof(&t) && scan_is_digit(*t.p) && t.p - f < 6;
+	     t.p++)
+		frac = frac * 10 + (unsigned)(*t.p - '0');
+	if (t.p - f != 6 || !scan_char(&t, ' ') || !scan_char(&t, '<') ||
+	    !scan_spaces(&t) || !scan_decimal(&t, &d) || !scan_char(&t, '>') ||
+	    !scan_char(&t, ']'))
+		return false;
+	out->has_uptime = true;
+	out->uptime = (double)ip + (double)frac / 1e6;
+	out->style = PREFIX_DMESG;
+	*s = t;
+	return true;
+}
+
+/*
+ * dmesg --time-format reltime and delta: "[Dec 3 08:26]", "[  +0.000123]",
+ * "[<    0.000123>]"; and -d after an uptime: " <    0.000123>]".
+ */
+static bool scan_relative(struct scan *s)
+{
+	const char *end = memchr(s->p, ']', scan_left(s) < 40 ? scan_left(s)
+							       : 40);
+	struct scan t = *s;
+	double d;
+
+	if (!end || !scan_char(&t, '['))
+		return false;
+	scan_spaces(&t);
+	if (scan_char(&t, '+') || scan_char(&t, '<')) {
+		scan_spaces(&t);
+		if (!scan_decimal(&t, &d))
+			return false;
+		scan_char(&t, '>');
+		if (!scan_char(&t, ']'))
+			return false;
+	} else {
+		/* "%b%e %H:%M": a month word, a day, hh:mm */
+		struct scan c = t;
+		const char *w;
+		size_t wl;
+		unsigned v;
+
+		if (!scan_word(&c, &w, &wl) || wl > 12 || scan_is_digit(w[0]) ||
+		    !scan_spaces(&c) || !(scan_digits(&c, 2, &v) ||
+					  scan_digits(&c, 1, &v)) ||
+		    !scan_char(&c, ' ') || !scan_digits(&c, 2, &v) ||
+		    !scan_char(&c, ':') || !scan_digits(&c, 2, &v) ||
+		    !scan_char(&c, ']'))
+			return false;
+		t = c;
+	}
+	*s = t;
+	scan_char(s, ' ');
+	return true;
+}
+
+/* "Thu 2026-12-03 08:26:51 UTC" (journalctl -o short-full). */
+static bool scan_full_date(struct scan *s)
+{
+	struct scan t = *s;
+	const char *w;
+	size_t wl;
+	unsigned v;
+
+	if (!scan_word(&t, &w, &wl) || wl > 12 || scan_is_digit(w[0]) ||
+	    !scan_char(&t, ' ') || !scan_digits(&t, 4, &v) ||
+	    !scan_char(&t, '-') || !scan_digits(&t, 2, &v) ||
+	    !scan_char(&t, '-') || !scan_digits(&t, 2, &v) ||
+	    !scan_char(&t, ' ') || !scan_clock(&t) || !scan_char(&t, ' ') ||
+	    !scan_word(&t, &w, &wl) || wl > 6)
+		return false;
+	*s = t;
+	return true;
+}
+
+/*
+ * RFC 5424 after its "<PRI>": "1 TIMESTAMP HOST APP PROCID MSGID SD MSG",
+ * '-' for a field left out, SD "-" or "[...]" elements.
+ */
+static bool scan_rfc5424(struct scan *s, struct log_line *out)
+{
+	struct scan t = *s;
+	const char *w, *date;
+	size_t wl;
+	int depth = 0;
+
+	if (!scan_lit(&t, "1 "))
+		return false;
+	date = t.p;
+	if (!scan_iso_date(&t) && !scan_char(&t, '-'))
+		return false;
+	if (*date != '-') {
+		out->when = date;
+		out->when_len = (size_t)(t.p - date);
+	}
+	if (!scan_char(&t, ' ') || !scan_word(&t, &w, &wl))
+		return false;
+	if (wl != 1 || *w != '-') {
+		out->host = w;
+		out->host_len = wl;
+	}
+	if (!scan_char(&t, ' ') || !scan_word(&t, &out->tag, &out->tag_len) ||
+	    !scan_char(&t, ' ') || !scan_word(&t, &w, &wl) ||
+	    !scan_char(&t, ' ') || !scan_word(&t, &w, &wl) ||
+	    !scan_char(&t, ' '))
+		return false;
+	if (scan_char(&t, '-')) {
+		/* no structured data */
+	} else {
+		if (scan_eof(&t) || *t.p != '[')
+			return false;
+		do {
+			if (scan_eof(&t))
+				return false;
+			depth += *t.p == '[';
+			depth -= *t.p == ']';
+			/* PARAM-VALUE escapes '"', '\\' and ']' */
+			if (*t.p == '\\' && t.p + 1 < t.end)
+				t.p++;
+			t.p++;
+		} while (depth > 0 || (!scan_eof(&t) && *t.p == '['));
+	}
+	if (!scan_eof(&t) && !scan_char(&t, ' '))
+		return false;
+	/* a UTF-8 BOM may open the message */
+	scan_lit(&t, "\xef\xbb\xbf");
+	*s = t;
+	return true;
+}
+
 void prefix_parse(const char *p, size_t len, struct log_line *out)
 {
 	struct scan s = scan_of(p, len);
@@ -286,6 +545,18 @@ void prefix_parse(const char *p, size_t len, struct log_line *out)
 	memset(out, 0, sizeof(*out));
 	out->level = -1;
 	out->from_kernel = true;
+
+	if (len && p[0] == ' ' && is_kmsg_dict(p, len)) {
+		out->style = PREFIX_KMSG_DICT;
+		out->from_kernel = false;
+		goto done;
+	}
+	if (len && p[0] == 'M' &&
+	    scan_starts(p, len, "Message from syslogd@")) {
+		out->style = PREFIX_SYSLOG_WALL;
+		out->from_kernel = false;
+		goto done;
+	}
 
 	/* Mail quoting ("> > ") and indentation in front of everything. */
 	for (;;) {
@@ -313,6 +584,53 @@ void prefix_parse(const char *p, size_t len, struct log_line *out)
 		goto done;
 	}
 
+	/* syslogd's broadcast: " kernel:[ 12.3] msg" under its banner */
+	if (out->indented && scan_starts(s.p, scan_left(&s), "kernel:")) {
+		struct scan t = s;
+
+		t.p += 7;
+		out->tag = s.p;
+		out->tag_len = 6;
+		scan_level(&t, out);
+		scan_kernel_stamps(&t, out);
+		out->style = PREFIX_SYSLOG_WALL;
+		s = t;
+		goto done;
+	}
+	if (!scan_eof(&s) && scan_is_digit(*s.p) && scan_kmsg(&s, out)) {
+		out->style = PREFIX_KMSG;
+		goto done;
+	}
+	if (!scan_eof(&s) && *s.p >= 'a' && *s.p <= 'z' && scan_decoded(&s)) {
+		/* dmesg -x: what follows is dmesg's own */
+		struct log_line rest;
+
+		prefix_parse(s.p, scan_left(&s), &rest);
+		if (rest.style == PREFIX_DMESG || rest.style == PREFIX_NONE ||
+		    rest.style == PREFIX_DMESG_T ||
+		    rest.style == PREFIX_DMESG_ISO ||
+		    rest.style == PREFIX_DMESG_REL) {
+			rest.indented = out->indented;
+			*out = rest;
+			if (out->style == PREFIX_NONE)
+				out->style = PREFIX_DMESG_REL;
+			return;
+		}
+		s.p = p + (s.p - p); /* not dmesg's: read the line as it is */
+	}
+	if (!scan_eof(&s) && *s.p == '<') {
+		struct scan t = s;
+		struct log_line l5 = *out;
+
+		scan_level(&t, &l5);
+		if (l5.level >= 0 && scan_rfc5424(&t, &l5)) {
+			*out = l5;
+			out->style = PREFIX_RFC3339;
+			out->from_kernel = tag_is_kernel(out);
+			s = t;
+			goto done;
+		}
+	}
 	scan_level(&s, out);
 	date = s.p;
 	if (scan_uptime(&s, &up)) {
@@ -346,6 +664,42 @@ void prefix_parse(const char *p, size_t len, struct log_line *out)
 		scan_char(&s, ' ');
 		goto done;
 	}
+	if (!scan_eof(&s) && *s.p == '[') {
+		if (scan_relative(&s) || scan_uptime_delta(&s, out)) {
+			if (out->style == PREFIX_NONE)
+				out->style = PREFIX_DMESG_REL;
+			scan_caller(&s);
+			scan_char(&s, ' ');
+			goto done;
+		}
+		if (scan_caller(&s)) {
+			/* printk.time=0 with CONFIG_PRINTK_CALLER */
+			out->style = PREFIX_DMESG_REL;
+			scan_char(&s, ' ');
+			goto done;
+		}
+	}
+	if (!scan_eof(&s) && !scan_is_digit(*s.p) && scan_full_date(&s)) {
+		struct scan t = s;
+
+		out->when = date;
+		out->when_len = (size_t)(s.p - date);
+		if (scan_host_tag(&t, out)) {
+			out->style = PREFIX_JOURNAL_FULL;
+			s = t;
+			out->from_kernel = tag_is_kernel(out);
+			if (out->from_kernel) {
+				scan_level(&s, out);
+				scan_kernel_stamps(&s, out);
+			}
+			goto done;
+		}
+		out->when = NULL;
+		out->when_len = 0;
+		out->host = out->tag = NULL;
+		out->host_len = out->tag_len = 0;
+		s.p = date;
+	}
 	if (scan_iso_date(&s))
 		out->style = PREFIX_RFC3339;
 	else if (scan_unix_time(&s))
@@ -357,6 +711,17 @@ void prefix_parse(const char *p, size_t len, struct log_line *out)
 
 		out->when = date;
 		out->when_len = (size_t)(s.p - date);
+		if (out->style == PREFIX_RFC3339 && out->level < 0 &&
+		    memchr(date, ',', out->when_len)) {
+			/*
+			 * dmesg --time-format iso: "%FT%T,%06ld%z", the
+			 * comma its own; the date, then the text (whose
+			 * "Mem-Info:" is no syslog tag).
+			 */
+			out->style = PREFIX_DMESG_ISO;
+			scan_char(&s, ' ');
+			goto done;
+		}
 		if (!scan_host_tag(&t, out)) {
 			/* a date without a tag: not a log prefix after all */
 			out->style = PREFIX_NONE;

@@ -17,6 +17,11 @@
  *                    ("[ 1234.567890] host kernel:"), "-- Logs begin at" lines
  *   mail             "> " quoting and indentation in front of any of these
  *
+ * and the rarer shapes of the table formats[] in prefix.c (/dev/kmsg,
+ * dmesg -x and --time-format, RFC 5424, journalctl -o short-full, the
+ * syslogd broadcast). Decorations of a whole block (grep -n, "# ") are
+ * parsers/decor.h's.
+ *
  * All pointers in struct log_line point into the line given to
  * prefix_parse() and are valid as long as it is.
  */
@@ -35,9 +40,18 @@ enum prefix_style {
 	PREFIX_JOURNAL_META, /* "-- Logs begin at ..." and the like */
 	PREFIX_JOURNAL_JSON, /* journalctl -o json: fields, no prefix text */
 	PREFIX_JOURNAL_EXPORT, /* journalctl -o export (parsers/journal.h) */
+	PREFIX_KMSG, /* /dev/kmsg: "6,1234,5678901,-;" */
+	PREFIX_KMSG_DICT, /* /dev/kmsg's " SUBSYSTEM=memory": not a message */
+	PREFIX_DMESG_ISO, /* dmesg --time-format iso: date, no host or tag */
+	PREFIX_DMESG_REL, /* dmesg --time-format reltime|delta: no uptime */
+	PREFIX_JOURNAL_FULL, /* journalctl -o short-full, with-unit */
+	PREFIX_SYSLOG_WALL, /* syslogd's broadcast: " kernel:[uptime] msg" */
 };
 
 const char *prefix_style_name(enum prefix_style s);
+
+/* The tool that writes one of the rarer formats (prefix.c), or NULL. */
+const char *prefix_format_writer(enum prefix_style s);
 
 struct log_line {
 	const char *msg; /* the message text after every prefix */

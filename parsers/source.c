@@ -1546,6 +1546,22 @@ walk_file(struct walk *w, const char *path, int64_t size, int64_t mtime)
 }
 
 /*
+ * The reference time of a pipe's dates without a year (parsers/when.h),
+ * as a file's is its mtime: the date a name states, else the pipe's own
+ * mtime (its last write: now, for a pipe being read), else the clock.
+ */
+static int64_t pipe_ref_time(const struct walk *w, int fd)
+{
+	struct stat st;
+
+	if (w->ref_time)
+		return w->ref_time;
+	if (!fstat(fd, &st) && st.st_mtime > 0)
+		return (int64_t)st.st_mtime;
+	return (int64_t)time(NULL);
+}
+
+/*
  * A pipe: standard input ("-", named "<stdin>") or a FIFO named on the
  * command line (a process substitution among them), read once, front to
  * back: empty, plain text, or something libarchive opens.
@@ -1600,6 +1616,7 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 			s.format = "plain";
 			s.size = -1;
 			s.lines = &lines;
+			s.ref_time = pipe_ref_time(w, fd);
 			err = w->fn(w->ctx, &s);
 			linesrc_close(&lines);
 		}
@@ -1974,12 +1991,36 @@ static struct oomlens_error *set_str(struct oom_incident *inc,
 	return s && !*field ? &oomlens_error_nomem : NULL;
 }
 
+/*
+ * A syslog date's year from a linux-next release ("-next-20210611"):
+ * the log was written after the kernel was built, and before a year has
+ * passed. Where the reference's year (*t, if read) disagrees, as a copied
+ * file's mtime does, the release decides. True when it gave *t.
+ */
+static bool release_dated(const struct oom_incident *inc, bool read,
+			  int64_t *t, enum when_source *src)
+{
+	int64_t floor, after;
+
+	if (!inc->prefix_style || strcmp(inc->prefix_style, "syslog") ||
+	    !when_release_date(inc->kernel_release, &floor) ||
+	    !when_parse_after(inc->wallclock, strlen(inc->wallclock), floor,
+			      &after))
+		return false;
+	if (read && *t >= floor - 86400 && *t <= floor + 366 * 86400)
+		return false;
+	*t = after;
+	*src = WHEN_SYSLOG;
+	return true;
+}
+
 struct oomlens_error *source_stamp(struct source_stream *s,
 				   struct oom_incident *inc)
 {
 	struct oomlens_error *err = NULL;
 	enum when_source src = WHEN_NONE;
-	int64_t t;
+	int64_t t = 0;
+	bool read;
 
 	if (s->host && s->host_source) {
 		err = set_str(inc, &inc->host, s->host);
@@ -1990,9 +2031,12 @@ struct oomlens_error *source_stamp(struct source_stream *s,
 	}
 	if (err)
 		return err;
-	if (inc->wallclock &&
-	    when_parse(inc->wallclock, strlen(inc->wallclock),
-		       inc->prefix_style, s->ref_time, &t, &src)) {
+	read = inc->wallclock &&
+	       when_parse(inc->wallclock, strlen(inc->wallclock),
+			  inc->prefix_style, s->ref_time, &t, &src);
+	if (inc->wallclock && release_dated(inc, read, &t, &src))
+		read = true;
+	if (read) {
 		inc->time_utc = t;
 		if (inc->has_uptime) {
 			s->has_boot = true;

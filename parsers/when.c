@@ -148,8 +148,12 @@ static bool parse_syslog(struct scan *s, int64_t ref, int64_t *epoch)
 	    !scan_space1(s) || !scan_hms(s, &tm))
 		return false;
 	tm.tm_mon = month;
-	/* the latest year that keeps the date at most a day past ref */
-	for (int y = r.tm_year + 1; y >= r.tm_year - 1; y--) {
+	/*
+	 * The latest year that keeps the date at most a day past ref, and in
+	 * which the date exists: Feb 29 may go back up to eight years (a
+	 * century not divisible by 400 has none).
+	 */
+	for (int y = r.tm_year + 1; y >= r.tm_year - 8; y--) {
 		struct tm c = tm;
 
 		c.tm_year = y;
@@ -157,6 +161,64 @@ static bool parse_syslog(struct scan *s, int64_t ref, int64_t *epoch)
 			return true;
 	}
 	return false;
+}
+
+/*
+ * "Dec  3 08:26:51" not before floor: the earliest year from floor's on
+ * (up to eight later, for Feb 29) that puts the date at most a day before
+ * it.
+ */
+static bool parse_syslog_after(struct scan *s, int64_t floor, int64_t *epoch)
+{
+	struct tm tm = {0}, r;
+	time_t rt = (time_t)floor;
+	int month;
+
+	if (floor <= 0 || !gmtime_r(&rt, &r))
+		return false;
+	if (!scan_month(s, &month) || !scan_spaces(s) || !scan_mday(s, &tm) ||
+	    !scan_space1(s) || !scan_hms(s, &tm))
+		return false;
+	tm.tm_mon = month;
+	for (int y = r.tm_year - 1; y <= r.tm_year + 8; y++) {
+		struct tm c = tm;
+
+		c.tm_year = y;
+		if (to_epoch(&c, epoch) && *epoch >= floor - 86400)
+			return true;
+	}
+	return false;
+}
+
+bool when_release_date(const char *release, int64_t *epoch)
+{
+	const char *p = release ? strstr(release, "-next-") : NULL;
+	struct scan s;
+	unsigned y, m, d;
+	struct tm tm = {0};
+
+	if (!p)
+		return false;
+	s = scan_of(p + 6, strlen(p + 6));
+	if (!scan_digits(&s, 4, &y) || !scan_digits(&s, 2, &m) ||
+	    !scan_digits(&s, 2, &d) || (!scan_eof(&s) && scan_is_digit(*s.p)) ||
+	    y < 1991 || m < 1 || m > 12 || d < 1 || d > 31)
+		return false;
+	tm.tm_year = (int)y - 1900;
+	tm.tm_mon = (int)m - 1;
+	tm.tm_mday = (int)d;
+	return to_epoch(&tm, epoch);
+}
+
+bool when_parse_after(const char *text, size_t len, int64_t floor,
+		      int64_t *epoch)
+{
+	struct scan s = scan_of(text, len);
+
+	if (!text)
+		return false;
+	scan_spaces(&s);
+	return parse_syslog_after(&s, floor, epoch);
 }
 
 /* "[Thu Dec  3 08:26:51 2026]" without brackets, "ven. déc. 18 ...". */
@@ -210,6 +272,9 @@ static bool parse_rfc3339(struct scan *s, int64_t *epoch)
 			return false;
 		scan_char(s, ':');
 		scan_digits(s, 2, &om);
+		/* no zone is further than 14:00 from UTC (RFC 3339's range) */
+		if (om > 59 || oh * 60 + om > 14 * 60)
+			return false;
 	}
 	tm.tm_year = (int)y - 1900;
 	tm.tm_mon = (int)mo - 1;
@@ -218,6 +283,21 @@ static bool parse_rfc3339(struct scan *s, int64_t *epoch)
 		return false;
 	*epoch += sign * (int64_t)(oh * 3600 + om * 60);
 	return true;
+}
+
+/*
+ * journalctl -o short-full: "Thu 2026-12-03 08:26:51 UTC", the zone's
+ * abbreviation last; only UTC (and GMT) can be placed without the zone
+ * database of the machine that wrote it.
+ */
+static bool parse_full(struct scan *s, int64_t *epoch)
+{
+	while (!scan_eof(s) && *s->p != ' ')
+		s->p++;
+	scan_spaces(s);
+	if (!parse_rfc3339(s, epoch) || !scan_char(s, ' '))
+		return false;
+	return scan_lit(s, "UTC") || scan_lit(s, "GMT");
 }
 
 bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
@@ -237,9 +317,12 @@ bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
 	} else if (!strcmp(style, "dmesg-T")) {
 		ok = parse_dmesg_t(&s, &t);
 		*src = WHEN_DMESG_T;
-	} else if (!strcmp(style, "rfc3339")) {
+	} else if (!strcmp(style, "rfc3339") || !strcmp(style, "dmesg-iso")) {
 		ok = parse_rfc3339(&s, &t);
 		*src = WHEN_RFC3339;
+	} else if (!strcmp(style, "journal-full")) {
+		ok = parse_full(&s, &t);
+		*src = WHEN_JOURNAL;
 	} else if (!strcmp(style, "journal-json") ||
 		   !strcmp(style, "journal-export")) {
 		/* parsers/oomlog.c writes their realtime as RFC 3339 */

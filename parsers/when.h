@@ -11,8 +11,9 @@
  * logging machine's local time, which the log does not state: they are
  * read as UTC. Dates that carry no year (syslog, journalctl short) take it
  * from a reference time (the sosreport's date, else the file's mtime): the
- * latest year that does not put the date more than a day after the
- * reference, as logrotate's files are older than the archive holding them.
+ * latest year in which the date exists (Feb 29) that does not put it more
+ * than a day after the reference, as logrotate's files are older than the
+ * archive holding them. An RFC 3339 offset beyond +-14:00 gives no time.
  */
 
 #include <stdbool.h>
@@ -42,5 +43,19 @@ const char *when_source_name(enum when_source s);
  */
 bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
 		int64_t *epoch, enum when_source *src);
+
+/*
+ * The date a kernel release states: linux-next's "-next-YYYYMMDD" (as in
+ * "5.13.0-rc5-next-20210611"), its day at 00:00 UTC. False when none.
+ */
+bool when_release_date(const char *release, int64_t *epoch);
+
+/*
+ * A syslog date (style "syslog") placed not before floor (a release's
+ * date: the log was written by a kernel built then): the earliest year that
+ * puts it at most a day before floor. False when the text is no such date.
+ */
+bool when_parse_after(const char *text, size_t len, int64_t floor,
+		      int64_t *epoch);
 
 #endif

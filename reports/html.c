@@ -658,6 +658,14 @@ static void facts(struct strbuf *sb, const struct oom_incident *inc)
 		strbuf_adds(sb, "<dt>When</dt><dd>");
 		if (inc->wallclock)
 			esc(sb, inc->wallclock);
+		if (oom_incident_year_assumed(inc)) {
+			char iso[32];
+
+			if (oom_incident_time_iso(inc, iso, sizeof(iso)))
+				strbuf_addf(sb,
+					    " <span class=\"assumed\">(year %.4s assumed)</span>",
+					    iso);
+		}
 		if (inc->has_uptime)
 			strbuf_addf(sb, "%suptime %.3f s",
 				    inc->wallclock ? ", " : "", inc->uptime);

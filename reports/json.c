@@ -57,9 +57,16 @@ static void field_json(struct jw *w, const struct field *f, const void *base)
 static void group_json(struct jw *w, const struct field_table *t,
 		       enum field_group g, const void *base)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].group == g)
-			field_json(w, &t->rows[i], base);
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->rows[i].group != g)
+			continue;
+		field_json(w, &t->rows[i], base);
+		/* derived, not stored: beside the source it is derived from */
+		if (t == &field_incident && t->rows[i].json &&
+		    !strcmp(t->rows[i].json, "time_source"))
+			jw_bool(w, "time_year_assumed",
+				oom_incident_year_assumed(base));
+	}
 }
 
 static void pos_fields(struct jw *w, const char *prefix_line,

@@ -331,7 +331,10 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 
 		strbuf_adds(sb, "  When:       ");
 		if (oom_incident_time_iso(inc, iso, sizeof(iso)))
-			strbuf_addf(sb, "%s (%s%s%s)%s", iso,
+			strbuf_addf(sb, "%s%s (%s%s%s)%s", iso,
+				    oom_incident_year_assumed(inc)
+					    ? ", year assumed"
+					    : "",
 				    inc->time_source ? inc->time_source : "?",
 				    inc->wallclock ? ": " : "",
 				    inc->wallclock ? tx(&tmp, inc->wallclock)

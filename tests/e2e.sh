@@ -78,6 +78,21 @@ fi
 # standard input, and a missing file among good ones still reports the good
 expect 0 "stdin" -- sh -c "\"$bin\" analyze - < fixtures/demo/rhel7-storm.log"
 expect 1 "empty stdin" -- sh -c "\"$bin\" analyze - </dev/null"
+# a syslog date from standard input gets its year as from a file (issue 22)
+expect 0 "syslog on stdin" -- sh -c "\"$bin\" analyze --format json - < fixtures/generated/global-simple.3.1.syslog.log"
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); i=d["incidents"][0]; assert i["time"] and i["time_source"]=="syslog", (i["time"], i["time_source"])' "$tmp/out" && ok || bad "syslog on stdin: a time"
+# ... with its year marked as assumed, in JSON, text and HTML; not an RFC 3339 one
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["incidents"][0]["time_year_assumed"] is True' "$tmp/out" && ok || bad "syslog: time_year_assumed"
+expect 0 "rfc3339 year" -- "$bin" analyze --format json fixtures/generated/global-simple.3.2.rfc3339.log
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["incidents"][0]["time_year_assumed"] is False' "$tmp/out" && ok || bad "rfc3339: time_year_assumed false"
+# a linux-next kernel's date beats a copied file's mtime for the year
+sed 's/Not tainted 3\.1\.10 #1/Not tainted 5.13.0-rc5-next-20210611 #1/' fixtures/generated/global-simple.3.1.syslog.log >"$tmp/next.log"
+expect 0 "syslog year from a -next release" -- "$bin" analyze --format json "$tmp/next.log"
+python3 -c 'import json,sys; i=json.load(open(sys.argv[1]))["incidents"][0]; assert i["time"]=="2021-11-03T12:00:01Z", i["time"]' "$tmp/out" && ok || bad "syslog year from a -next release"
+expect 0 "syslog year, text" -- "$bin" analyze fixtures/generated/global-simple.3.1.syslog.log
+grep -q "When: .*Z, year assumed (syslog: " "$tmp/flat" && ok || bad "syslog: year assumed in text"
+expect 0 "syslog year, html" -- "$bin" analyze --format html fixtures/generated/global-simple.3.1.syslog.log
+grep -Eq "\(year [0-9]{4} assumed\)" "$tmp/out" && ok || bad "syslog: year assumed in HTML"
 expect 0 "gzip on stdin" -- sh -c "gzip -c fixtures/demo/rhel7-storm.log | \"$bin\" analyze -"
 grep -q "Killed:     4711 (java)" "$tmp/out" && ok || bad "gzip on stdin content"
 expect 2 "one bad file of two" -- "$bin" analyze "$tmp/nope.log" fixtures/demo/rhel7-storm.log

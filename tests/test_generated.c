@@ -9,11 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/strbuf.h"
 #include "tests/suites.h"
 
 #define GENERATED "../fixtures/generated"
 #define FRAGMENTS "../fixtures/fragments"
 #define GENERATED_FRAGMENTS "../fixtures/generated/fragments"
+#define FORMATS "../fixtures/formats"
 
 static void decode(char *s)
 {
@@ -180,6 +182,82 @@ static int check_fragment(const char *name, size_t k, char *line,
 	return bad;
 }
 
+/*
+ * The decorations a paste puts in front of every line (parsers/decor.h):
+ * the whole corpus is read again with one of them on each file, in turn.
+ * -1: none, the files as they are.
+ */
+static int decorate_with = -1;
+static unsigned decorated_files;
+
+#define N_DECORATIONS 7
+
+/* Line lineno (from 1) of a file, decorated as decoration d writes it. */
+static void decorate_line(struct strbuf *sb, int d, const char *s, size_t n,
+			  unsigned lineno)
+{
+	char head[64];
+
+	switch (d) {
+	case 0: /* a shell session */
+		snprintf(head, sizeof(head), "# ");
+		break;
+	case 1: /* a Markdown table */
+		snprintf(head, sizeof(head), "| ");
+		break;
+	case 2: /* grep -n */
+		snprintf(head, sizeof(head), "%u:", lineno);
+		break;
+	case 3: /* grep -rn */
+		snprintf(head, sizeof(head), "var/log/messages:%u:", lineno);
+		break;
+	case 4: /* grep -r */
+		snprintf(head, sizeof(head), "./dmesg.txt:");
+		break;
+	case 5: /* cat -n */
+		snprintf(head, sizeof(head), "%6u\t", lineno);
+		break;
+	default: /* an editor's line numbers */
+		snprintf(head, sizeof(head), "%4u  ", lineno + 99);
+		break;
+	}
+	ck_assert(!strbuf_add(sb, head, strlen(head)));
+	ck_assert(!strbuf_add(sb, s, n));
+	if (d == 1)
+		ck_assert(!strbuf_add(sb, "   |", 4));
+	ck_assert(!strbuf_add(sb, "\n", 1));
+}
+
+/* The log at path, each line decorated by d, into c. */
+static struct oomlens_error *collect_decorated(struct collected *c,
+					       const char *path, int d)
+{
+	struct strbuf in, out;
+	struct oomlens_error *err;
+	unsigned lineno = 1;
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t got;
+
+	ck_assert_msg(f, "%s", path);
+	strbuf_init(&in, (size_t)1 << 26);
+	strbuf_init(&out, (size_t)1 << 27);
+	while ((got = fread(chunk, 1, sizeof(chunk), f)))
+		ck_assert(!strbuf_add(&in, chunk, got));
+	fclose(f);
+	for (size_t at = 0; at < in.len; lineno++) {
+		const char *nl = memchr(in.buf + at, '\n', in.len - at);
+		size_t n = nl ? (size_t)(nl - in.buf) - at : in.len - at;
+
+		decorate_line(&out, d, in.buf + at, n, lineno);
+		at += n + 1;
+	}
+	err = collect_buffer(c, out.buf, out.len);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	return err;
+}
+
 static int check_one(const char *dir, const char *name)
 {
 	char path[1200], line[4096], buf[512], got[512];
@@ -194,7 +272,12 @@ static int check_one(const char *dir, const char *name)
 	if (!f)
 		return 1;
 	snprintf(path, sizeof(path), "%s/%s.log", dir, name);
-	err = collect_file(&c, path);
+	if (decorate_with >= 0) {
+		decorate_with = (int)(decorated_files++ % N_DECORATIONS);
+		err = collect_decorated(&c, path, decorate_with);
+	}
+	else
+		err = collect_file(&c, path);
 	ck_assert_msg(!err, "%s: %s", path, err ? err->message : "");
 	while (fgets(line, sizeof(line), f)) {
 		const struct oom_incident *inc;
@@ -309,6 +392,9 @@ static int check_one(const char *dir, const char *name)
 			ev, c.events);
 		bad++;
 	}
+	if (bad && decorate_with >= 0)
+		fprintf(stderr, "%s: read with decoration %d\n", name,
+			decorate_with);
 	collected_release(&c);
 	return bad;
 }
@@ -332,6 +418,38 @@ START_TEST(fragments_match_their_truth)
 }
 END_TEST
 
+/*
+ * fixtures/formats: one report in each of the rarer formats (/dev/kmsg,
+ * dmesg -x, --time-format iso|reltime|delta, RFC 5424, journalctl -o
+ * short-full and short-iso, the syslogd broadcast), and as typeset text
+ * shows it (HTML entities, "↪"/"»" continuation marks, a Markdown fence,
+ * blanks collapsed, CRLF), issue 22 section 2.
+ */
+START_TEST(formats_match_their_truth)
+{
+	check_each_file(FORMATS, ".expect", "format fixtures", check_one);
+}
+END_TEST
+
+/*
+ * The generated corpus and its fragments once more, each file with every
+ * line decorated as a shell session, a table, grep -n, -rn or -r, cat -n
+ * or an editor shows it, in turn: the same truth comes out.
+ */
+START_TEST(decorated_reports_match_their_truth)
+{
+	decorate_with = 0;
+	decorated_files = 0;
+	check_each_file(GENERATED, ".expect", "decorated generated fixtures",
+			check_one);
+	check_each_file(GENERATED_FRAGMENTS, ".expect",
+			"decorated generated fragments", check_one);
+	check_each_file(FRAGMENTS, ".expect", "decorated fragment fixtures",
+			check_one);
+	decorate_with = -1;
+}
+END_TEST
+
 Suite *generated_suite(void)
 {
 	Suite *s = suite_create("generated");
@@ -340,6 +458,8 @@ Suite *generated_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, generated_reports_match_their_truth);
 	tcase_add_test(tc, fragments_match_their_truth);
+	tcase_add_test(tc, decorated_reports_match_their_truth);
+	tcase_add_test(tc, formats_match_their_truth);
 	suite_add_tcase(s, tc);
 	return s;
 }

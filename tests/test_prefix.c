@@ -5,6 +5,8 @@
  */
 #include <string.h>
 
+#include "parsers/decor.h"
+#include "parsers/oomlog.h"
 #include "parsers/prefix.h"
 #include "parsers/source.h"
 #include "parsers/when.h"
@@ -66,6 +68,44 @@ static const struct {
 	 "active_file:43 inactive_file:127", -1, NULL, true},
 	{"sed invoked oom-killer: gfp_mask=0x201da", PREFIX_NONE,
 	 "sed invoked oom-killer: gfp_mask=0x201da", -1, NULL, true},
+	/* /dev/kmsg and its dictionary */
+	{"4,1234,1234567890,-;Mem-Info:", PREFIX_KMSG, "Mem-Info:", 1234.56789,
+	 NULL, true},
+	{"6,1235,1234567891,c,caller=T12;x y", PREFIX_KMSG, "x y", 1234.567891,
+	 NULL, true},
+	{" SUBSYSTEM=memory", PREFIX_KMSG_DICT, " SUBSYSTEM=memory", -1, NULL,
+	 false},
+	/* dmesg -x, --time-format iso|reltime|delta, -d */
+	{"kern  :warn  : [ 1234.567890] Mem-Info:", PREFIX_DMESG, "Mem-Info:",
+	 1234.56789, NULL, true},
+	{"kern  :err   : x y", PREFIX_DMESG_REL, "x y", -1, NULL, true},
+	{"2026-12-03T08:26:51,123456+00:00 Mem-Info:", PREFIX_DMESG_ISO,
+	 "Mem-Info:", -1, NULL, true},
+	{"2026-12-03T08:26:51,123456+00:00 oom_reaper: reaped process 1",
+	 PREFIX_DMESG_ISO, "oom_reaper: reaped process 1", -1, NULL, true},
+	{"[Dec 3 08:26] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
+	 true},
+	{"[  +0.000123] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
+	 true},
+	{"[<    0.000123>] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
+	 true},
+	{"[ 1234.567890 <    0.000123>] Mem-Info:", PREFIX_DMESG, "Mem-Info:",
+	 1234.56789, NULL, true},
+	/* printk caller ids without a time (printk.time=0) */
+	{"[  T123] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL, true},
+	/* RFC 5424 */
+	{"<4>1 2026-12-03T08:26:51.123456+00:00 db-7 kernel - - - Mem-Info:",
+	 PREFIX_RFC3339, "Mem-Info:", -1, "db-7", true},
+	{"<30>1 2026-12-03T08:26:51Z db-7 systemd 1 - [meta x=\"a\\]\"][b] y z",
+	 PREFIX_RFC3339, "y z", -1, "db-7", false},
+	/* journalctl -o short-full, with-unit */
+	{"Thu 2026-12-03 08:26:51 UTC db-7 kernel: Mem-Info:",
+	 PREFIX_JOURNAL_FULL, "Mem-Info:", -1, "db-7", true},
+	/* syslogd's broadcast */
+	{"Message from syslogd@db-7 at Dec  3 08:26:51 ...", PREFIX_SYSLOG_WALL,
+	 "Message from syslogd@db-7 at Dec  3 08:26:51 ...", -1, NULL, false},
+	{" kernel:[ 1234.567890] Mem-Info:", PREFIX_SYSLOG_WALL, "Mem-Info:",
+	 1234.56789, NULL, true},
 };
 
 START_TEST(prefix_styles)
@@ -116,6 +156,11 @@ static const char *const after_lines[] = {
 	"1793707201.123456 h1 kernel: [ 5.000004] unix again",
 	"[ 1234.567890] dmesg line",
 	"[123033]    48 23033    53758      838   4       0 httpd",
+	"6,1235,1234567891,-;kmsg",
+	" SUBSYSTEM=memory",
+	"<4>1 2026-12-03T08:26:51Z db-01 kernel - - - rfc 5424",
+	"Thu 2026-12-03 08:26:51 UTC db-01 kernel: full",
+	" kernel:[ 1234.567890] wall",
 };
 
 #define N_AFTER (sizeof(after_lines) / sizeof(after_lines[0]))
@@ -207,6 +252,9 @@ static const struct {
 	{"Dec  3 08:26:51", "syslog", 0, -1, "syslog"},
 	{"Feb 30 01:00:00", "syslog", 1796342399, -1, "syslog"},
 	{"Dec  3 25:26:51", "syslog", 1796342399, -1, "syslog"},
+	/* Feb 29 in a year without it: the last leap year not after ref */
+	{"Feb 29 01:00:00", "syslog", 1811808000, 1709168400, "syslog"},
+	{"Feb 29 01:00:00", "syslog", 1835438400, 1835398800, "syslog"},
 	/* dmesg -T in the locales fixtures/gen writes */
 	{"Thu Dec  3 08:26:51 2026", "dmesg-T", 0, 1796286411, "dmesg-T"},
 	{"jeu. déc.  3 08:26:51 2026", "dmesg-T", 0, 1796286411, "dmesg-T"},
@@ -217,13 +265,44 @@ static const struct {
 	{"2026-12-03T09:26:51.5+01:00", "rfc3339", 0, 1796286411, "rfc3339"},
 	{"2026-12-03 03:26:51-05:00", "rfc3339", 0, 1796286411, "rfc3339"},
 	{"2026-13-03T08:26:51Z", "rfc3339", 0, -1, "rfc3339"},
+	/* offsets are at most 14:00 either way (RFC 3339, ISO 8601) */
+	{"2026-12-03T08:26:51+14:00", "rfc3339", 0, 1796236011, "rfc3339"},
+	{"2026-12-03T08:26:51+99:99", "rfc3339", 0, -1, "rfc3339"},
+	{"2026-12-03T08:26:51-14:01", "rfc3339", 0, -1, "rfc3339"},
+	{"2026-12-03T08:26:51+01:60", "rfc3339", 0, -1, "rfc3339"},
+	{"2026-12-03T08:26:51+1500", "rfc3339", 0, -1, "rfc3339"},
 	{"1796286411.123456", "journal-unix", 0, 1796286411, "journal"},
+	{"2026-12-03T09:26:51,123456+01:00", "dmesg-iso", 0, 1796286411,
+	 "rfc3339"},
+	{"Thu 2026-12-03 08:26:51 UTC", "journal-full", 0, 1796286411,
+	 "journal"},
+	{"Thu 2026-12-03 08:26:51 CET", "journal-full", 0, -1, "journal"},
 	{"2026-12-03T08:26:51.000000+00:00", "journal-json", 0, 1796286411,
 	 "journal"},
 	{"2026-12-03T08:26:51.000000+00:00", "journal-export", 0, 1796286411,
 	 "journal"},
 	{"[ 8811.123456]", "dmesg", 0, -1, NULL},
 };
+
+/* linux-next's release date, and a syslog date placed not before it. */
+START_TEST(release_dates)
+{
+	int64_t t = 0;
+
+	ck_assert(when_release_date("5.13.0-rc5-next-20210611", &t));
+	ck_assert_int_eq(t, 1623369600); /* 2021-06-11 */
+	ck_assert(!when_release_date("5.13.0-rc5", &t));
+	ck_assert(!when_release_date("5.13.0-next-2021061", &t));
+	ck_assert(!when_release_date("5.13.0-next-202106112", &t));
+	ck_assert(!when_release_date(NULL, &t));
+	/* June 12 after it is 2021; June 10 the next year */
+	ck_assert(when_parse_after("Jun 12 01:00:00", 15, 1623369600, &t));
+	ck_assert_int_eq(t, 1623459600);
+	ck_assert(when_parse_after("Jun  1 01:00:00", 15, 1623369600, &t));
+	ck_assert_int_eq(t, 1654045200); /* 2022-06-01 01:00 */
+	ck_assert(!when_parse_after("Jun 31 01:00:00", 15, 1623369600, &t));
+}
+END_TEST
 
 START_TEST(when_styles)
 {
@@ -290,6 +369,107 @@ START_TEST(name_hosts)
 }
 END_TEST
 
+/*
+ * Decorations in front of every line (parsers/decor.h): lines read in a
+ * row, each with the text it must keep. NULL ends a case.
+ */
+static const struct {
+	const char *in[5], *out[5];
+} decors[] = {
+	/* a shell session */
+	{{"# [ 1.000000] a", "# b", "#"}, {"[ 1.000000] a", "b", ""}},
+	/* a Markdown table, its closing pipe too */
+	{{"| [ 1.000000] a |", "| b   |"}, {"[ 1.000000] a", "b"}},
+	/* grep -n with context and group separators */
+	{{"12:[ 1.000000] a", "13-b", "--", "20:c"},
+	 {"[ 1.000000] a", "b", "--", "c"}},
+	{{"1:sed invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0"},
+	 {"sed invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0"}},
+	/* grep -rn, grep -r */
+	{{"var/log/messages:3:Dec  3 08:00:00 h kernel: a", "x"},
+	 {"Dec  3 08:00:00 h kernel: a", "x"}},
+	{{"./dmesg.txt:    [ 1.000000] a", "./dmesg.txt: b"},
+	 {"    [ 1.000000] a", " b"}},
+	/* cat -n, an editor's numbers */
+	{{"     1\t[ 1.000000] a", "     2\t active_file:1"},
+	 {"[ 1.000000] a", " active_file:1"}},
+	{{"   7\t4096 pages RAM", "   8\t0 pages HighMem/MovableOnly"},
+	 {"4096 pages RAM", "0 pages HighMem/MovableOnly"}},
+	{{" 99 Mem-Info:", "100\t[ 2.000000] b"}, {"Mem-Info:", "[ 2.000000] b"}},
+	{{"  9 [ 1.000000] a", " 10 b", "11 c"}, {"[ 1.000000] a", "b", "11 c"}},
+	/* none: messages that look like one */
+	{{"4096 pages RAM", "0 pages HighMem/MovableOnly", "123 pages reserved"},
+	 {"4096 pages RAM", "0 pages HighMem/MovableOnly",
+	  "123 pages reserved"}},
+	{{"kworker/u8:2 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0",
+	  "kworker/u8:2 cpuset=/ mems_allowed=0"},
+	 {"kworker/u8:2 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0",
+	  "kworker/u8:2 cpuset=/ mems_allowed=0"}},
+	{{"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=x,pid=1,uid=0"},
+	 {"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=x,pid=1,uid=0"}},
+	{{"2026-11-03T12:00:01+00:00 h kernel: a", "1793707201.123456 h kernel: b"},
+	 {"2026-11-03T12:00:01+00:00 h kernel: a",
+	  "1793707201.123456 h kernel: b"}},
+	{{"eth0.100: link up", "RIP: 0033:0x7f1398af6421"},
+	 {"eth0.100: link up", "RIP: 0033:0x7f1398af6421"}},
+	/* numbers that do not go up end the block */
+	{{"5:[ 1.000000] a", "4:x", "   3\t[ 1.000000] a", "   5\tb"},
+	 {"[ 1.000000] a", "4:x", "[ 1.000000] a", "   5\tb"}},
+};
+
+/* HTML entities of a web copy, decoded; other '&' text left alone. */
+static const struct {
+	const char *in, *out; /* out NULL: nothing to decode */
+} entities[] = {
+	{"&gt; [ 1.000000] a &amp; b", "> [ 1.000000] a & b"},
+	{"[&lt;ffffffff81&gt;] x&#39;s&#x21;&nbsp;", "[<ffffffff81>] x's! "},
+	{"AT&T &amp", NULL},
+	{"&#0; &#128; &#12345678; &#;", NULL},
+	{"a & b", NULL},
+};
+
+START_TEST(html_entities)
+{
+	struct strbuf sb;
+	bool got;
+
+	strbuf_init(&sb, 4096);
+	got = decor_unescape_html(entities[_i].in, strlen(entities[_i].in),
+				  &sb);
+	ck_assert_int_eq(got, entities[_i].out != NULL);
+	if (got)
+		ck_assert_str_eq(sb.buf, entities[_i].out);
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(continuation_marks)
+{
+	ck_assert_uint_eq(decor_continuation("\xe2\x86\xaa x", 5), 4);
+	ck_assert_uint_eq(decor_continuation("\xc2\xbb_MOVABLE", 10), 2);
+	ck_assert_uint_eq(decor_continuation("> x", 3), 0);
+	ck_assert_uint_eq(decor_continuation("\xe2\x86", 2), 0);
+}
+END_TEST
+
+START_TEST(decorations)
+{
+	struct decor d = {0};
+
+	ck_assert_ptr_null(oomlog_library_init());
+	for (size_t i = 0; i < 5 && decors[_i].in[i]; i++) {
+		const char *p = decors[_i].in[i];
+		size_t len = strlen(p);
+
+		decor_strip(&d, &p, &len);
+		ck_assert_msg(len == strlen(decors[_i].out[i]) &&
+				      !memcmp(p, decors[_i].out[i], len),
+			      "case %d line %zu: '%.*s', want '%s'", _i, i,
+			      (int)len, p, decors[_i].out[i]);
+	}
+}
+END_TEST
+
 Suite *prefix_suite(void)
 {
 	Suite *s = suite_create("prefix");
@@ -300,10 +480,16 @@ Suite *prefix_suite(void)
 	tcase_add_loop_test(tc, prefix_after_same, 0, (int)(N_AFTER * N_AFTER));
 	tcase_add_loop_test(tc, uptime_widths, 0,
 			    sizeof(widths) / sizeof(widths[0]));
+	tcase_add_test(tc, release_dates);
 	tcase_add_loop_test(tc, when_styles, 0,
 			    sizeof(whens) / sizeof(whens[0]));
 	tcase_add_loop_test(tc, name_hosts, 0,
 			    sizeof(names) / sizeof(names[0]));
+	tcase_add_loop_test(tc, decorations, 0,
+			    sizeof(decors) / sizeof(decors[0]));
+	tcase_add_loop_test(tc, html_entities, 0,
+			    sizeof(entities) / sizeof(entities[0]));
+	tcase_add_test(tc, continuation_marks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -121,8 +121,8 @@ bool cli_same_file(const char *path, const char *other);
  * (cli_same_file()), unless it is a character device (/dev/null is no
  * file to lose). NULL otherwise, or for path NULL or "-".
  */
-OOMLENS_MUST_CHECK struct oomlens_error *
-cli_output_check(const char *path, const char *input);
+OOMLENS_MUST_CHECK struct oomlens_error *cli_output_check(const char *path,
+							  const char *input);
 
 /*
  * Where a report goes: stdout, or -o FILE. A regular file (or a new one)

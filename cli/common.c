@@ -150,8 +150,8 @@ bool cli_db_exists(const char *cmd, const char *path)
 	if (!strcmp(path, ":memory:") || stat(path, &st) == 0 ||
 	    errno != ENOENT)
 		return true;
-	cli_print(stderr, "oomlens %s: cannot open '%s': no such database",
-		  cmd, path);
+	cli_print(stderr, "oomlens %s: cannot open '%s': no such database", cmd,
+		  path);
 	return false;
 }
 
@@ -333,9 +333,10 @@ struct oomlens_error *cli_output_open(struct cli_output *o, const char *path)
 			    ? realpath(path, NULL)
 			    : strdup(path);
 	if (!o->target || asprintf(&o->tmp, "%s.XXXXXX", o->target) < 0) {
-		err = o->target ? &oomlens_error_nomem
-				: oomlens_error_errno(OOMLENS_ERR_IO, errno,
-						      "cannot write '%s'", path);
+		err = o->target
+			      ? &oomlens_error_nomem
+			      : oomlens_error_errno(OOMLENS_ERR_IO, errno,
+						    "cannot write '%s'", path);
 		o->tmp = NULL;
 		output_clear(o);
 		return err;
@@ -381,8 +382,8 @@ struct oomlens_error *cli_output_close(struct cli_output *o, bool keep)
 
 	if (!o->tmp && !o->direct)
 		return NULL;
-	if (keep && (fflush(o->f) != 0 ||
-		     (!o->direct && fsync(fileno(o->f)) != 0)))
+	if (keep &&
+	    (fflush(o->f) != 0 || (!o->direct && fsync(fileno(o->f)) != 0)))
 		err = write_error(o, errno);
 	else if (keep && failed)
 		err = write_error(o, EIO);
@@ -399,7 +400,7 @@ struct oomlens_error *cli_output_close(struct cli_output *o, bool keep)
 }
 
 struct oomlens_error *cli_output_abort(struct cli_output *o,
-				      struct oomlens_error *err)
+				       struct oomlens_error *err)
 {
 	bool failed = (o->tmp || o->direct) && ferror(o->f);
 	const char *path = o->path;

@@ -242,13 +242,12 @@ static void sql_wallclock(sqlite3_context *ctx, int argc, sqlite3_value **v)
 
 	(void)argc;
 	if (!date_reader) {
-		sqlite3_result_error(ctx, "no date reader: see db_set_date_reader()",
-				     -1);
+		sqlite3_result_error(
+			ctx, "no date reader: see db_set_date_reader()", -1);
 		return;
 	}
 	if (!text || !style ||
-	    !date_reader(text, style, sqlite3_value_int64(v[2]), &utc,
-			 &source))
+	    !date_reader(text, style, sqlite3_value_int64(v[2]), &utc, &source))
 		sqlite3_result_null(ctx);
 	else if (sqlite3_value_int(v[3]) == 0)
 		sqlite3_result_int64(ctx, utc);
@@ -262,8 +261,8 @@ static void sql_wallclock(sqlite3_context *ctx, int argc, sqlite3_value **v)
 static int add_functions(sqlite3 *h)
 {
 	return sqlite3_create_function(h, "oomlens_wallclock", 4,
-				       SQLITE_UTF8 | SQLITE_DETERMINISTIC,
-				       NULL, sql_wallclock, NULL, NULL);
+				       SQLITE_UTF8 | SQLITE_DETERMINISTIC, NULL,
+				       sql_wallclock, NULL, NULL);
 }
 
 /*

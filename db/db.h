@@ -109,8 +109,8 @@ db_open_with(struct db **out, const char *path, const struct db_options *opt);
  * Set once by the program before opening a database; without it, a
  * migration that needs it fails (and the file keeps its version).
  */
-typedef bool (*db_date_reader)(const char *text, const char *style,
-			       int64_t ref, int64_t *utc, const char **source);
+typedef bool (*db_date_reader)(const char *text, const char *style, int64_t ref,
+			       int64_t *utc, const char **source);
 void db_set_date_reader(db_date_reader f);
 
 /* Close the connection, rolling back an open transaction. NULL is a no-op. */

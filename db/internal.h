@@ -336,8 +336,8 @@ bool db_may_read_immutable(const char *path);
  * db_check(), or with quick, PRAGMA quick_check instead of integrity_check
  * (what a merge runs on each shard: linear, no index against its table).
  */
-OOMLENS_MUST_CHECK struct oomlens_error *
-db_check_how(struct db *db, bool quick, char *problem, size_t n);
+OOMLENS_MUST_CHECK struct oomlens_error *db_check_how(struct db *db, bool quick,
+						      char *problem, size_t n);
 
 /* Run one of the parameterless transaction statements. */
 OOMLENS_MUST_CHECK struct oomlens_error *

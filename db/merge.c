@@ -244,7 +244,8 @@ static OOMLENS_MUST_CHECK struct oomlens_error *copy_children(struct db *db)
 		"o.host_source"),                                              \
 		"UPDATE main.incidents AS i SET time_utc = o.time_utc,"        \
 		" time_source = o.time_source, wallclock = o.wallclock"        \
-		" FROM " from " o WHERE o." key " = i.fingerprint AND " TIME_RANK( \
+		" FROM " from " o WHERE o." key                                \
+		" = i.fingerprint AND " TIME_RANK(                             \
 			"i.time_source") " < " TIME_RANK("o.time_source")
 
 static const char *const upgrade[] = {
@@ -344,13 +345,14 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 	 * shard's replace, kept aside too
 	 */
 	if (!err)
-		err = run(db,
-			  "CREATE TEMP TABLE merge_better AS"
-			  " SELECT fingerprint AS merge_fp, host, host_source,"
-			  " time_utc, time_source, wallclock FROM main.incidents"
-			  " WHERE fingerprint IN"
-			  " (SELECT fingerprint FROM shard.incidents)",
-			  NULL, NULL);
+		err = run(
+			db,
+			"CREATE TEMP TABLE merge_better AS"
+			" SELECT fingerprint AS merge_fp, host, host_source,"
+			" time_utc, time_source, wallclock FROM main.incidents"
+			" WHERE fingerprint IN"
+			" (SELECT fingerprint FROM shard.incidents)",
+			NULL, NULL);
 	for (i = 0; i < sizeof(scored) / sizeof(scored[0]) && !err; i++)
 		err = run(db, scored[i].stash, NULL, NULL);
 	if (!err)
@@ -411,10 +413,11 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 	for (i = 0; i < sizeof(upgrade) / sizeof(upgrade[0]) && !err; i++)
 		err = run(db, upgrade[i], NULL, NULL);
 	for (i = 0; i < sizeof(scored) / sizeof(scored[0]) && !err; i++) {
-		err = copy_rows(db, scored[i].table, "OR IGNORE",
-				"JOIN temp.merge_imap x ON x.old = t.incident_id"
-				" AND NOT x.fresh",
-				NULL);
+		err = copy_rows(
+			db, scored[i].table, "OR IGNORE",
+			"JOIN temp.merge_imap x ON x.old = t.incident_id"
+			" AND NOT x.fresh",
+			NULL);
 		if (!err)
 			err = run(db, scored[i].renumber, NULL, NULL);
 		if (!err)

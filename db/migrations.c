@@ -609,8 +609,7 @@ const struct db_migration db_migrations[] = {
 	 migration_9},
 	{10, "a fourth agreement: undetermined, the kernel's among candidates",
 	 migration_10},
-	{11, "the UTC time of incidents stored before version 8",
-	 migration_11},
+	{11, "the UTC time of incidents stored before version 8", migration_11},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

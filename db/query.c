@@ -180,9 +180,8 @@ struct oomlens_error *db_query_incidents(
 	query_sql(&sql, q);
 	if ((err = strbuf_error(&sql)))
 		goto out;
-	rc = sqlite3_create_collation_v2(db->sql, KERNEL_COLLATION,
-					 SQLITE_UTF8, NULL, kernel_collate,
-					 NULL);
+	rc = sqlite3_create_collation_v2(db->sql, KERNEL_COLLATION, SQLITE_UTF8,
+					 NULL, kernel_collate, NULL);
 	if (rc != SQLITE_OK) {
 		err = db_fail(db, rc, "sqlite3_create_collation_v2");
 		goto out;

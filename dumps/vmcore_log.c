@@ -341,15 +341,14 @@ static const struct prb_vmcoreinfo {
 	 offsetof(struct prb, begin), KF_UINT, 0},
 	{"prb_data_blk_lpos.next", "prb_desc.text_blk_lpos",
 	 offsetof(struct prb, next), KF_UINT, 0},
-	{"printk_info.ts_nsec", NULL, offsetof(struct prb, seq_ts), KF_UINT,
-	 8},
+	{"printk_info.ts_nsec", NULL, offsetof(struct prb, seq_ts), KF_UINT, 8},
 	{"printk_info.text_len", NULL, offsetof(struct prb, text_len), KF_UINT,
 	 2},
 };
 
 /* VMCOREINFO's "OFFSET(name)=dec" or "SIZE(name)=dec" into *out. */
-static bool vmcoreinfo_number(struct vmc *v, const char *what,
-			      const char *name, uint64_t *out)
+static bool vmcoreinfo_number(struct vmc *v, const char *what, const char *name,
+			      uint64_t *out)
 {
 	char key[128];
 	const char *val;
@@ -363,8 +362,7 @@ static bool vmcoreinfo_number(struct vmc *v, const char *what,
 	return !*end && *out < (1u << 20);
 }
 
-static bool prb_layout_vmcoreinfo(struct vmc *v, struct prb *p,
-				  uint32_t *hsize)
+static bool prb_layout_vmcoreinfo(struct vmc *v, struct prb *p, uint32_t *hsize)
 {
 	uint64_t n, outer;
 	size_t i;

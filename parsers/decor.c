@@ -34,19 +34,18 @@ static const struct {
 
 const char *decor_kind_name(enum decor_kind k)
 {
-	return (unsigned)k < sizeof(shapes) / sizeof(shapes[0])
-		       ? shapes[k].name
-		       : "none";
+	return (unsigned)k < sizeof(shapes) / sizeof(shapes[0]) ? shapes[k].name
+								: "none";
 }
 
 /* Bytes of a file name as grep prints it: no blank, no log syntax. */
 static const bool not_in_path[256] = {
-	[0] = true,	[' '] = true, ['\t'] = true, ['\r'] = true,
+	[0] = true,    [' '] = true,  ['\t'] = true, ['\r'] = true,
 	['\n'] = true, ['\v'] = true, ['\f'] = true, [':'] = true,
-	[';'] = true,	[','] = true, ['='] = true,  ['('] = true,
-	[')'] = true,	['['] = true, [']'] = true,  ['<'] = true,
-	['>'] = true,	['{'] = true, ['}'] = true,  ['"'] = true,
-	['\''] = true, ['|'] = true, ['#'] = true,
+	[';'] = true,  [','] = true,  ['='] = true,  ['('] = true,
+	[')'] = true,  ['['] = true,  [']'] = true,  ['<'] = true,
+	['>'] = true,  ['{'] = true,  ['}'] = true,  ['"'] = true,
+	['\''] = true, ['|'] = true,  ['#'] = true,
 };
 
 static bool is_path_char(char c)
@@ -80,8 +79,9 @@ static bool numbered(const char *p, size_t len, struct decor_shape *out)
 	if (!n || q + n >= end)
 		return false;
 	q += n;
-	if (q == p + n && (*q == ':' || (*q == '-' && (q + 1 == end ||
-						      !scan_is_digit(q[1]))))) {
+	if (q == p + n &&
+	    (*q == ':' ||
+	     (*q == '-' && (q + 1 == end || !scan_is_digit(q[1]))))) {
 		/* grep -n: "12:" (a match) or "12-" (context) */
 		out->kind = DECOR_GREP_N;
 		out->head = n + 1;
@@ -224,9 +224,8 @@ static bool reads_as_message(const struct decor_shape *c, const char *p,
 	 * is longer than a name (TASK_COMM_LEN 16, with its NUL).
 	 */
 	return whole < 0 ||
-	       (whole == rest &&
-		(c->kind != DECOR_PATH || c->lit[0] == '/' ||
-		 c->lit[0] == '.' || c->lit_len >= 15));
+	       (whole == rest && (c->kind != DECOR_PATH || c->lit[0] == '/' ||
+				  c->lit[0] == '.' || c->lit_len >= 15));
 }
 
 bool decor_strip(struct decor *d, const char **p, size_t *len)
@@ -264,7 +263,7 @@ static const struct {
 	const char *name; /* after '&', with its ';' */
 	char c;
 } entities[] = {
-	{"lt;", '<'},	{"gt;", '>'},	{"amp;", '&'},
+	{"lt;", '<'},	{"gt;", '>'},	 {"amp;", '&'},
 	{"quot;", '"'}, {"apos;", '\''}, {"nbsp;", ' '},
 };
 

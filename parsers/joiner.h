@@ -95,9 +95,10 @@ OOMLENS_MUST_CHECK struct oomlens_error *joiner_join(struct joiner *j,
  * cut at its width and marked (decor_continuation()). Errors as
  * joiner_join().
  */
-OOMLENS_MUST_CHECK struct oomlens_error *
-joiner_append(struct joiner *j, const char *s, size_t n, uint64_t lineno,
-	      size_t len);
+OOMLENS_MUST_CHECK struct oomlens_error *joiner_append(struct joiner *j,
+						       const char *s, size_t n,
+						       uint64_t lineno,
+						       size_t len);
 
 /*
  * Make text (its prefix ll, as joiner_parse() gave it) the pending line,

@@ -245,9 +245,11 @@ struct oomlens_error *linesrc_skip_binary(struct linesrc *src,
 	uint64_t dummy = 0;
 
 	*all = false;
-	if (src->offset || src->lineno || !block || block > LINESRC_MAX_LINE / 2)
-		return oomlens_error_new(OOMLENS_ERR_USAGE,
-					 "linesrc_skip_binary() past the start");
+	if (src->offset || src->lineno || !block ||
+	    block > LINESRC_MAX_LINE / 2)
+		return oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"linesrc_skip_binary() past the start");
 	for (;;) {
 		while (src->end - src->start < pend + block && !src->eof)
 			if ((err = fill(src)))
@@ -319,8 +321,7 @@ struct oomlens_error *linesrc_take(struct linesrc *src, size_t n,
  * A line over-long for the NUL bytes at its start: drop the run (as far as
  * it is read), so that the text after it is read as the line.
  */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-drop_nuls(struct linesrc *src)
+static OOMLENS_MUST_CHECK struct oomlens_error *drop_nuls(struct linesrc *src)
 {
 	const char *p = src->buf + src->start, *end = src->buf + src->end;
 	size_t run;

@@ -426,8 +426,8 @@ static bool scan_uptime_delta(struct scan *s, struct log_line *out)
  */
 static bool scan_relative(struct scan *s)
 {
-	const char *end = memchr(s->p, ']', scan_left(s) < 40 ? scan_left(s)
-							       : 40);
+	const char *end =
+		memchr(s->p, ']', scan_left(s) < 40 ? scan_left(s) : 40);
 	struct scan t = *s;
 	double d;
 
@@ -449,8 +449,8 @@ static bool scan_relative(struct scan *s)
 		unsigned v;
 
 		if (!scan_word(&c, &w, &wl) || wl > 12 || scan_is_digit(w[0]) ||
-		    !scan_spaces(&c) || !(scan_digits(&c, 2, &v) ||
-					  scan_digits(&c, 1, &v)) ||
+		    !scan_spaces(&c) ||
+		    !(scan_digits(&c, 2, &v) || scan_digits(&c, 1, &v)) ||
 		    !scan_char(&c, ' ') || !scan_digits(&c, 2, &v) ||
 		    !scan_char(&c, ':') || !scan_digits(&c, 2, &v) ||
 		    !scan_char(&c, ']'))

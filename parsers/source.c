@@ -240,8 +240,7 @@ static bool skip_not_a_log(struct walk *w, const unsigned char *h, size_t n,
 	char why[256];
 	bool failed, binary;
 
-	if (!not_a_log(h, n, name, in_file, why, sizeof(why), &failed,
-		       &binary))
+	if (!not_a_log(h, n, name, in_file, why, sizeof(why), &failed, &binary))
 		return false;
 	if (binary && binary_head) {
 		*binary_head = true;
@@ -1604,8 +1603,9 @@ walk_pipe(struct walk *w, int fd, const char *path, const char *name)
 		struct linesrc lines;
 
 		err = linesrc_init_reader(&lines, name, stdin_lines_reader, in);
-		if (!err && ((binary_head && !text_after_binary(w, &lines, name)) ||
-			     empty_tar_lines(&lines, in->head, in->len))) {
+		if (!err &&
+		    ((binary_head && !text_after_binary(w, &lines, name)) ||
+		     empty_tar_lines(&lines, in->head, in->len))) {
 			linesrc_close(&lines);
 			w->stats->files++;
 		} else if (!err) {
@@ -1946,7 +1946,8 @@ walk_path(struct walk *w, const char *path, int depth)
 	 */
 	if (w->skip)
 		w->skip(w->ctx, path,
-			S_ISDIR(st.st_mode) ? "folders nested too deep (not read)"
+			S_ISDIR(st.st_mode)
+				? "folders nested too deep (not read)"
 			: S_ISFIFO(st.st_mode)
 				? "a FIFO (named pipe) inside a folder: not opened (name it on the command line to read it)"
 				: "not a regular file, folder or pipe (not read)",
@@ -1997,8 +1998,8 @@ static struct oomlens_error *set_str(struct oom_incident *inc,
  * passed. Where the reference's year (*t, if read) disagrees, as a copied
  * file's mtime does, the release decides. True when it gave *t.
  */
-static bool release_dated(const struct oom_incident *inc, bool read,
-			  int64_t *t, enum when_source *src)
+static bool release_dated(const struct oom_incident *inc, bool read, int64_t *t,
+			  enum when_source *src)
 {
 	int64_t floor, after;
 

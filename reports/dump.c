@@ -59,7 +59,17 @@ static void cell(char *out, size_t cap, int64_t v)
 }
 
 /* The process table's columns before COMM, as crash names them. */
-enum { PS_PID, PS_PPID, PS_ST, PS_VSZ, PS_RSS, PS_SWAP, PS_ADJ, PS_START, PS_N };
+enum {
+	PS_PID,
+	PS_PPID,
+	PS_ST,
+	PS_VSZ,
+	PS_RSS,
+	PS_SWAP,
+	PS_ADJ,
+	PS_START,
+	PS_N
+};
 static const char *const ps_heading[PS_N] = {
 	"PID", "PPID", "ST", "VSZ", "RSS", "SWAP", "ADJ", "START",
 };
@@ -86,10 +96,10 @@ static void ps_cells(const struct dump_state *d, const struct dump_task *t,
 	else
 		snprintf(c[PS_ADJ], 32, "-");
 	if (dump_val_known(&t->f[DT_START_TIME_NS]))
-		snprintf(c[PS_START], 32, "%lld.%03lld",
-			 (long long)(t->f[DT_START_TIME_NS].v / 1000000000),
-			 (long long)(t->f[DT_START_TIME_NS].v / 1000000 %
-				     1000));
+		snprintf(
+			c[PS_START], 32, "%lld.%03lld",
+			(long long)(t->f[DT_START_TIME_NS].v / 1000000000),
+			(long long)(t->f[DT_START_TIME_NS].v / 1000000 % 1000));
 	else
 		snprintf(c[PS_START], 32, "-");
 }

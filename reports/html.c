@@ -662,9 +662,10 @@ static void facts(struct strbuf *sb, const struct oom_incident *inc)
 			char iso[32];
 
 			if (oom_incident_time_iso(inc, iso, sizeof(iso)))
-				strbuf_addf(sb,
-					    " <span class=\"assumed\">(year %.4s assumed)</span>",
-					    iso);
+				strbuf_addf(
+					sb,
+					" <span class=\"assumed\">(year %.4s assumed)</span>",
+					iso);
 		}
 		if (inc->has_uptime)
 			strbuf_addf(sb, "%suptime %.3f s",

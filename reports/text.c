@@ -543,7 +543,8 @@ static size_t cell_take(const char *s, size_t len, size_t cols, size_t *w)
 
 	if (!fit && len)
 		return *w = text_width(s, len), len;
-	if (fit == len || strchr(".-_/:", s[fit]) || strchr(".-_/:", s[fit - 1]))
+	if (fit == len || strchr(".-_/:", s[fit]) ||
+	    strchr(".-_/:", s[fit - 1]))
 		return fit;
 	for (k = fit; k > 0 && !strchr(".-_/:", s[k - 1]);)
 		k--;

@@ -1517,12 +1517,18 @@ END_TEST
 START_TEST(query_kernel_order_and_host_label)
 {
 	static const char *const rel[] = {
-		"5.10.0-28-amd64", "3.10.0-1160.el7", NULL, "3.2.0-4-amd64",
-		"5.3.18-lp152",	   "4.18.0-348.el8",  "4.18.0-80.el8",
+		"5.10.0-28-amd64", "3.10.0-1160.el7", NULL,
+		"3.2.0-4-amd64",   "5.3.18-lp152",    "4.18.0-348.el8",
+		"4.18.0-80.el8",
 	};
 	static const char *const host[] = {
-		"web-7.example.com", "web-7", "web-70.example.com", "db-1",
-		"web-7x",	     "web-7", "web-7.example.com",
+		"web-7.example.com",
+		"web-7",
+		"web-70.example.com",
+		"db-1",
+		"web-7x",
+		"web-7",
+		"web-7.example.com",
 	};
 	struct collected c;
 	struct db *db = open_memory();

@@ -275,8 +275,7 @@ static int check_one(const char *dir, const char *name)
 	if (decorate_with >= 0) {
 		decorate_with = (int)(decorated_files++ % N_DECORATIONS);
 		err = collect_decorated(&c, path, decorate_with);
-	}
-	else
+	} else
 		err = collect_file(&c, path);
 	ck_assert_msg(!err, "%s: %s", path, err ? err->message : "");
 	while (fgets(line, sizeof(line), f)) {

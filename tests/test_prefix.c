@@ -76,8 +76,8 @@ static const struct {
 	{" SUBSYSTEM=memory", PREFIX_KMSG_DICT, " SUBSYSTEM=memory", -1, NULL,
 	 false},
 	/* dmesg -x, --time-format iso|reltime|delta, -d */
-	{"kern  :warn  : [ 1234.567890] Mem-Info:", PREFIX_DMESG, "Mem-Info:",
-	 1234.56789, NULL, true},
+	{"kern  :warn  : [ 1234.567890] Mem-Info:", PREFIX_DMESG,
+	 "Mem-Info:", 1234.56789, NULL, true},
 	{"kern  :err   : x y", PREFIX_DMESG_REL, "x y", -1, NULL, true},
 	{"2026-12-03T08:26:51,123456+00:00 Mem-Info:", PREFIX_DMESG_ISO,
 	 "Mem-Info:", -1, NULL, true},
@@ -89,8 +89,8 @@ static const struct {
 	 true},
 	{"[<    0.000123>] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL,
 	 true},
-	{"[ 1234.567890 <    0.000123>] Mem-Info:", PREFIX_DMESG, "Mem-Info:",
-	 1234.56789, NULL, true},
+	{"[ 1234.567890 <    0.000123>] Mem-Info:", PREFIX_DMESG,
+	 "Mem-Info:", 1234.56789, NULL, true},
 	/* printk caller ids without a time (printk.time=0) */
 	{"[  T123] Mem-Info:", PREFIX_DMESG_REL, "Mem-Info:", -1, NULL, true},
 	/* RFC 5424 */
@@ -104,8 +104,8 @@ static const struct {
 	/* syslogd's broadcast */
 	{"Message from syslogd@db-7 at Dec  3 08:26:51 ...", PREFIX_SYSLOG_WALL,
 	 "Message from syslogd@db-7 at Dec  3 08:26:51 ...", -1, NULL, false},
-	{" kernel:[ 1234.567890] Mem-Info:", PREFIX_SYSLOG_WALL, "Mem-Info:",
-	 1234.56789, NULL, true},
+	{" kernel:[ 1234.567890] Mem-Info:", PREFIX_SYSLOG_WALL,
+	 "Mem-Info:", 1234.56789, NULL, true},
 };
 
 START_TEST(prefix_styles)
@@ -395,10 +395,13 @@ static const struct {
 	 {"[ 1.000000] a", " active_file:1"}},
 	{{"   7\t4096 pages RAM", "   8\t0 pages HighMem/MovableOnly"},
 	 {"4096 pages RAM", "0 pages HighMem/MovableOnly"}},
-	{{" 99 Mem-Info:", "100\t[ 2.000000] b"}, {"Mem-Info:", "[ 2.000000] b"}},
-	{{"  9 [ 1.000000] a", " 10 b", "11 c"}, {"[ 1.000000] a", "b", "11 c"}},
+	{{" 99 Mem-Info:", "100\t[ 2.000000] b"},
+	 {"Mem-Info:", "[ 2.000000] b"}},
+	{{"  9 [ 1.000000] a", " 10 b", "11 c"},
+	 {"[ 1.000000] a", "b", "11 c"}},
 	/* none: messages that look like one */
-	{{"4096 pages RAM", "0 pages HighMem/MovableOnly", "123 pages reserved"},
+	{{"4096 pages RAM", "0 pages HighMem/MovableOnly",
+	  "123 pages reserved"},
 	 {"4096 pages RAM", "0 pages HighMem/MovableOnly",
 	  "123 pages reserved"}},
 	{{"kworker/u8:2 invoked oom-killer: gfp_mask=0x0, order=0, oom_score_adj=0",
@@ -407,7 +410,8 @@ static const struct {
 	  "kworker/u8:2 cpuset=/ mems_allowed=0"}},
 	{{"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=x,pid=1,uid=0"},
 	 {"oom-kill:constraint=CONSTRAINT_NONE,nodemask=(null),cpuset=/,mems_allowed=0,global_oom,task_memcg=/,task=x,pid=1,uid=0"}},
-	{{"2026-11-03T12:00:01+00:00 h kernel: a", "1793707201.123456 h kernel: b"},
+	{{"2026-11-03T12:00:01+00:00 h kernel: a",
+	  "1793707201.123456 h kernel: b"},
 	 {"2026-11-03T12:00:01+00:00 h kernel: a",
 	  "1793707201.123456 h kernel: b"}},
 	{{"eth0.100: link up", "RIP: 0033:0x7f1398af6421"},

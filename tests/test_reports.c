@@ -198,7 +198,8 @@ START_TEST(brief_table_wraps_long_identifiers)
 	collect_one_kill(&c);
 	c.inc[0]->host = oom_incident_str(c.inc[0], host, strlen(host));
 	c.inc[0]->kernel_release = oom_incident_str(c.inc[0], rel, strlen(rel));
-	c.inc[0]->kills[0].comm = oom_incident_str(c.inc[0], comm, strlen(comm));
+	c.inc[0]->kills[0].comm =
+		oom_incident_str(c.inc[0], comm, strlen(comm));
 	f = open_memstream(&buf, &len);
 	ck_assert_ptr_null(report_begin(&r, REPORT_TEXT, f));
 	ck_assert_ptr_null(report_stored_incident(r, 42, c.inc[0], NULL));

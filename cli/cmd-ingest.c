@@ -231,6 +231,12 @@ struct ingest {
 	/* the pipeline, under lock */
 	pthread_mutex_t lock, print_lock;
 	pthread_cond_t cond;
+	/*
+	 * ready_cond: a started thread has finished its own set-up (n_ready);
+	 * no dump reader is forked before all have (pipeline_start())
+	 */
+	pthread_cond_t ready_cond;
+	size_t n_ready;
 	struct pending *batches, *free_batches;
 	size_t nbatch, n_free;
 	struct job *head, *tail; /* made, not yet stored */
@@ -914,6 +920,8 @@ static void *writer_main(void *arg)
 	struct pending *p;
 
 	pthread_mutex_lock(&g->lock);
+	g->n_ready++;
+	pthread_cond_broadcast(&g->ready_cond);
 	for (;;) {
 		j = g->head;
 		if (!j) {
@@ -1015,6 +1023,17 @@ static OOMLENS_MUST_CHECK struct oomlens_error *pipeline_start(struct ingest *g)
 				strerror(rc));
 		g->n_started++;
 	}
+	/*
+	 * Until every thread has set itself up (the sanitizer's and PCRE2's
+	 * per-thread state), it may hold an allocator lock: a dump reader
+	 * forked then (vmcore_read_isolated(), no exec) would inherit it
+	 * held and never end. Seen under ASan: a folder holding one dump,
+	 * --jobs 8, 30 of 160 ingests stopped by --dump-timeout.
+	 */
+	pthread_mutex_lock(&g->lock);
+	while (g->n_ready < 1 + g->n_started)
+		pthread_cond_wait(&g->ready_cond, &g->lock);
+	pthread_mutex_unlock(&g->lock);
 	return NULL;
 }
 
@@ -1666,6 +1685,8 @@ static void *worker_main(void *arg)
 	struct oomlens_error *init_err = patterns_thread_init();
 
 	pthread_mutex_lock(&g->lock);
+	g->n_ready++;
+	pthread_cond_broadcast(&g->ready_cond);
 	for (;;) {
 		struct oomlens_error *err;
 		struct job *j;
@@ -2657,6 +2678,7 @@ int cmd_ingest(int argc, char **argv)
 	pthread_mutex_init(&g.lock, NULL);
 	pthread_mutex_init(&g.print_lock, NULL);
 	pthread_cond_init(&g.cond, NULL);
+	pthread_cond_init(&g.ready_cond, NULL);
 	err = oomlog_library_init();
 	if (!err)
 		err = pipeline_start(&g);
@@ -2680,6 +2702,7 @@ int cmd_ingest(int argc, char **argv)
 	pthread_mutex_destroy(&g.lock);
 	pthread_mutex_destroy(&g.print_lock);
 	pthread_cond_destroy(&g.cond);
+	pthread_cond_destroy(&g.ready_cond);
 	if (!g.failure && g.fatal) {
 		oomlens_error_free(err);
 		err = g.fatal;

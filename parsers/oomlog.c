@@ -2203,6 +2203,21 @@ struct oomlens_error *oomlog_feed(struct oomlog *log, const char *text,
 	return feed_line(log, text, len, lineno, offset);
 }
 
+/*
+ * A join (a continuation mark, or a line the joiner reads as the rest of
+ * the one before) that would pass the joiner's cap: drop err and say the
+ * two lines are read apart.
+ */
+static void read_apart(struct oomlog *log, uint64_t lineno,
+		       const struct joiner *j, struct oomlens_error *err)
+{
+	oomlens_error_free(err);
+	source_warn(
+		log, lineno,
+		"joined to the line before, it would pass %zu bytes: read apart",
+		(size_t)j->pend.cap);
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
 	  uint64_t offset)
@@ -2225,11 +2240,7 @@ feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
 				    len);
 		if (!err)
 			return NULL;
-		oomlens_error_free(err);
-		source_warn(
-			log, lineno,
-			"joined to the line before, it would pass %zu bytes: read apart",
-			(size_t)j->pend.cap);
+		read_apart(log, lineno, j, err);
 	}
 	joiner_parse(j, text, len, &ll);
 	if (joiner_continues(j, text, &ll)) {
@@ -2237,11 +2248,7 @@ feed_line(struct oomlog *log, const char *text, size_t len, uint64_t lineno,
 		if (!err)
 			return NULL;
 		/* over the cap: handle what we have */
-		oomlens_error_free(err);
-		source_warn(
-			log, lineno,
-			"joined to the line before, it would pass %zu bytes: read apart",
-			(size_t)j->pend.cap);
+		read_apart(log, lineno, j, err);
 	}
 	if ((err = flush_pending(log)) ||
 	    (err = joiner_hold(j, text, len, &ll, lineno, offset, &cut)))

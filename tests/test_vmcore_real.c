@@ -363,14 +363,13 @@ static size_t file_offset(const unsigned char *buf, uint64_t addr)
 	return 0;
 }
 
-/* Write buf to a temporary file, read it without vmlinux: the error. */
-static char *read_damaged(const unsigned char *buf, size_t len, char *path,
-			  size_t cap)
+/* Write buf to a temporary file (its name in path) and read it, no vmlinux. */
+static struct oomlens_error *read_written(const unsigned char *buf, size_t len,
+					  char *path, size_t cap,
+					  struct dump_state *d)
 {
 	struct vmcore_options opt = {0};
 	struct oomlens_error *err;
-	struct dump_state d;
-	char *msg;
 	int fd;
 
 	snprintf(path, cap, "/tmp/oomlens-mini-XXXXXX");
@@ -378,8 +377,20 @@ static char *read_damaged(const unsigned char *buf, size_t len, char *path,
 	ck_assert_int_ge(fd, 0);
 	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
 	close(fd);
-	err = vmcore_read(path, NULL, &opt, &d);
+	err = vmcore_read(path, NULL, &opt, d);
 	unlink(path);
+	return err;
+}
+
+/* Write buf to a temporary file, read it without vmlinux: the error. */
+static char *read_damaged(const unsigned char *buf, size_t len, char *path,
+			  size_t cap)
+{
+	struct oomlens_error *err;
+	struct dump_state d;
+	char *msg;
+
+	err = read_written(buf, len, path, cap, &d);
 	ck_assert_msg(err, "a damaged dump read without an error");
 	msg = strdup(err->message);
 	oomlens_error_free(err);
@@ -394,21 +405,13 @@ static char *read_damaged(const unsigned char *buf, size_t len, char *path,
 static char *read_partial(const unsigned char *buf, size_t len, char *path,
 			  size_t cap)
 {
-	struct vmcore_options opt = {0};
 	struct oomlens_error *err;
 	struct dump_state d;
 	char *msg = NULL;
 	size_t n = 0;
 	FILE *f;
-	int fd;
 
-	snprintf(path, cap, "/tmp/oomlens-mini-XXXXXX");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, buf, len), (ssize_t)len);
-	close(fd);
-	err = vmcore_read(path, NULL, &opt, &d);
-	unlink(path);
+	err = read_written(buf, len, path, cap, &d);
 	ck_assert_msg(!err, "%s", err ? err->message : "");
 	ck_assert(d.partial);
 	ck_assert_uint_eq(d.n_tasks, 0);

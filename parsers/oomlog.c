@@ -92,6 +92,8 @@ struct oomlog {
 	uint64_t end_line; /* last physical line of the message being handled */
 	struct oom_pos pos; /* of the message being handled */
 	const char *default_host; /* for incidents whose lines name none */
+	/* the host and time of syslogd's last banner, for the lines under it */
+	char wall_host[256], wall_when[64];
 	const char *msg; /* the message being handled, trimmed */
 	size_t msg_len;
 	const struct log_line *ll;
@@ -2069,6 +2071,41 @@ handle_pieces(struct oomlog *log, const char *s, size_t n)
 	return handle_tail(log, start, (size_t)(end - start));
 }
 
+/* Copy [p, p+n) into a buffer of size bytes as a C string, cut to fit. */
+static void copy_cut(char *buf, size_t size, const char *p, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+}
+
+/*
+ * syslogd's broadcast: its banner's host and time go to the " kernel:"
+ * lines under it, which carry neither.
+ */
+static void wall_carry(struct oomlog *log, struct log_line *ll)
+{
+	if (!ll->from_kernel) {
+		log->wall_host[0] = log->wall_when[0] = '\0';
+		if (ll->host)
+			copy_cut(log->wall_host, sizeof(log->wall_host),
+				 ll->host, ll->host_len);
+		if (ll->when)
+			copy_cut(log->wall_when, sizeof(log->wall_when),
+				 ll->when, ll->when_len);
+		return;
+	}
+	if (!ll->host && log->wall_host[0]) {
+		ll->host = log->wall_host;
+		ll->host_len = strlen(log->wall_host);
+	}
+	if (!ll->when && log->wall_when[0]) {
+		ll->when = log->wall_when;
+		ll->when_len = strlen(log->wall_when);
+	}
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 flush_pending(struct oomlog *log)
 {
@@ -2078,6 +2115,8 @@ flush_pending(struct oomlog *log)
 	if (!joiner_take(&log->join, &ll))
 		return NULL;
 	/* journalctl's "-- Boot ...", kmsg's dictionary, syslogd's banner */
+	if (ll.style == PREFIX_SYSLOG_WALL)
+		wall_carry(log, &ll);
 	if (ll.style == PREFIX_JOURNAL_META || ll.style == PREFIX_KMSG_DICT ||
 	    (ll.style == PREFIX_SYSLOG_WALL && !ll.from_kernel))
 		return NULL;

@@ -327,6 +327,33 @@ static const struct {
 	 "syslogd's broadcast to logged-in users"},
 };
 
+/*
+ * syslogd's banner, "Message from syslogd@HOST at Dec  3 08:26:51 ...": its
+ * host and time belong to the " kernel:" lines under it (oomlog carries
+ * them over). The line itself is no kernel message.
+ */
+static void wall_banner(const char *p, size_t len, struct log_line *out)
+{
+	const char *host = p + strlen("Message from syslogd@");
+	const char *end = p + len;
+	const char *at = scan_find(host, (size_t)(end - host), " at ");
+
+	out->style = PREFIX_SYSLOG_WALL;
+	out->from_kernel = false;
+	if (!at || at == host)
+		return;
+	out->host = host;
+	out->host_len = (size_t)(at - host);
+	out->when = at + 4;
+	out->when_len = (size_t)(end - out->when);
+	while (out->when_len && (out->when[out->when_len - 1] == '.' ||
+				 out->when[out->when_len - 1] == ' ' ||
+				 out->when[out->when_len - 1] == '\r'))
+		out->when_len--;
+	if (!out->when_len)
+		out->when = NULL;
+}
+
 const char *prefix_format_writer(enum prefix_style s)
 {
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++)
@@ -553,8 +580,7 @@ void prefix_parse(const char *p, size_t len, struct log_line *out)
 	}
 	if (len && p[0] == 'M' &&
 	    scan_starts(p, len, "Message from syslogd@")) {
-		out->style = PREFIX_SYSLOG_WALL;
-		out->from_kernel = false;
+		wall_banner(p, len, out);
 		goto done;
 	}
 

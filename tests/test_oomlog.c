@@ -334,6 +334,35 @@ START_TEST(rsyslog_escapes_and_wrapped_lines)
 }
 END_TEST
 
+/*
+ * syslogd's broadcast to logged-in users: the banner names the host and the
+ * time; the " kernel:" lines under it carry neither (issue 22, part 2).
+ */
+START_TEST(syslogd_banner_gives_host_and_time)
+{
+	struct collected c;
+	const struct oom_incident *inc;
+
+	collect_text(
+		&c,
+		"\n"
+		"Message from syslogd@db-7 at Dec  3 08:26:51 ...\n"
+		" kernel:[ 1234.567890] stress invoked oom-killer: gfp_mask=0x100cca(GFP_HIGHUSER_MOVABLE), order=0, oom_score_adj=0\n"
+		"\n"
+		"Message from syslogd@db-7 at Dec  3 08:26:51 ...\n"
+		" kernel:[ 1234.567990] Out of memory: Killed process 4242 (stress) total-vm:400000kB, anon-rss:300000kB, file-rss:0kB, shmem-rss:0kB, UID:0 pgtables:700kB oom_score_adj:0\n");
+	ck_assert_uint_eq(c.n, 1);
+	inc = c.inc[0];
+	ck_assert_ptr_nonnull(inc->host);
+	ck_assert_str_eq(inc->host, "db-7");
+	ck_assert_ptr_nonnull(inc->wallclock);
+	ck_assert_str_eq(inc->wallclock, "Dec  3 08:26:51");
+	ck_assert_ptr_nonnull(oom_incident_victim(inc));
+	ck_assert_int_eq(oom_incident_victim(inc)->pid, 4242);
+	collected_release(&c);
+}
+END_TEST
+
 /* A slide author's reformatting: the summary split with backslashes. */
 START_TEST(backslash_continuations_join)
 {
@@ -648,6 +677,7 @@ Suite *oomlog_suite(void)
 	tcase_add_test(tc, oom_group_kills_are_one_incident);
 	tcase_add_test(tc, forkbomb_warning_and_family_kills);
 	tcase_add_test(tc, rsyslog_escapes_and_wrapped_lines);
+	tcase_add_test(tc, syslogd_banner_gives_host_and_time);
 	tcase_add_test(tc, backslash_continuations_join);
 	tcase_add_test(tc, userspace_killers_are_events_not_incidents);
 	tcase_add_loop_test(tc, memory_events_are_reported_with_their_fields, 0,

@@ -103,7 +103,7 @@ static const struct {
 	 PREFIX_JOURNAL_FULL, "Mem-Info:", -1, "db-7", true},
 	/* syslogd's broadcast */
 	{"Message from syslogd@db-7 at Dec  3 08:26:51 ...", PREFIX_SYSLOG_WALL,
-	 "Message from syslogd@db-7 at Dec  3 08:26:51 ...", -1, NULL, false},
+	 "Message from syslogd@db-7 at Dec  3 08:26:51 ...", -1, "db-7", false},
 	{" kernel:[ 1234.567890] Mem-Info:", PREFIX_SYSLOG_WALL,
 	 "Mem-Info:", 1234.56789, NULL, true},
 };

@@ -311,7 +311,7 @@ bool when_parse(const char *text, size_t len, const char *style, int64_t ref,
 	if (!text || !style)
 		return false;
 	scan_spaces(&s);
-	if (!strcmp(style, "syslog")) {
+	if (!strcmp(style, "syslog") || !strcmp(style, "syslog-wall")) {
 		ok = parse_syslog(&s, ref, &t);
 		*src = WHEN_SYSLOG;
 	} else if (!strcmp(style, "dmesg-T")) {

@@ -250,6 +250,8 @@ static const struct {
 	{"Dec  4 08:26:51", "syslog", 1796342399, 1796372811, "syslog"},
 	{"Dec  6 08:26:51", "syslog", 1796342399, 1765009611, "syslog"},
 	{"Dec  3 08:26:51", "syslog", 0, -1, "syslog"},
+	/* syslogd's broadcast banner has the same date, without a year */
+	{"Dec  3 08:26:51", "syslog-wall", 1796342399, 1796286411, "syslog"},
 	{"Feb 30 01:00:00", "syslog", 1796342399, -1, "syslog"},
 	{"Dec  3 25:26:51", "syslog", 1796342399, -1, "syslog"},
 	/* Feb 29 in a year without it: the last leap year not after ref */

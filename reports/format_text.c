@@ -26,6 +26,8 @@ static struct oomlens_error *text_incident(struct report *r, int64_t id,
 {
 	struct strbuf tmp = STRBUF_INIT(r->out.cap);
 
+	if (brief && oom_incident_year_assumed(inc))
+		r->year_marked = true;
 	if (brief)
 		return render_incident_brief(&r->out, id, inc, r->incidents,
 					     &r->opt);
@@ -64,6 +66,8 @@ static struct oomlens_error *text_end(struct report *r)
 {
 	if (!r->incidents)
 		strbuf_adds(&r->out, "No kernel OOM-killer incident found.\n");
+	if (r->year_marked)
+		render_brief_legend(&r->out);
 	if (r->events) {
 		strbuf_addf(&r->out,
 			    "Other memory events (not kernel OOM kills): %zu\n",

@@ -34,6 +34,7 @@ struct report {
 	struct strbuf out, ev, vm, also;
 	struct jw ejw; /* JSON writer into ev */
 	struct html_overview *html; /* HTML: the page's overview */
+	bool year_marked; /* text: a table row's year is marked assumed */
 };
 
 /*
@@ -105,6 +106,9 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 render_incident_brief(struct strbuf *sb, int64_t id,
 		      const struct oom_incident *inc, size_t index,
 		      const struct report_options *ro);
+
+/* The line under that table when a row's year is marked assumed ('*'). */
+void render_brief_legend(struct strbuf *sb);
 
 /* Text fits this many columns; a wrapped line goes on at TEXT_INDENT. */
 #define TEXT_COLUMNS 80

@@ -593,10 +593,11 @@ static void table_row(struct strbuf *sb, struct table_cell *c, size_t n)
 
 /*
  * The stored-incident table, 80 columns; a long value wraps in its column:
- *     ID F   WHEN                HOST       KERNEL         CONSTR    VICTIM
- *     42 tp  2026-11-03 04:10:09 db7        3.10.0-1160.   none      java
- *                                           el7.x86_64
- * F: t truncated, p partial, ! panic.
+ *     ID F   WHEN                 HOST       KERNEL         CONSTR    VICTIM
+ *     42 tp  2026-11-03 04:10:09* db7        3.10.0-1160.   none      java
+ *                                            el7.x86_64
+ * F: t truncated, p partial, ! panic. WHEN in UTC; a '*' after it: the year
+ * is assumed (a syslog date has none), as render_brief_legend() says.
  */
 struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 					    const struct oom_incident *inc,
@@ -609,13 +610,14 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 	size_t f = 0;
 
 	if (index == 1)
-		strbuf_addf(sb, "%s%6s %-3s %-19s %-10s %-14s %-9s %s%s\n",
+		strbuf_addf(sb, "%s%6s %-3s %-20s %-10s %-14s %-9s %s%s\n",
 			    ro->colour ? SGR_BOLD : "", "ID", "F", "WHEN",
 			    "HOST", "KERNEL", "CONSTR", "VICTIM",
 			    ro->colour ? SGR_OFF : "");
 	if (oom_incident_time_iso(inc, when, sizeof(when))) {
 		when[10] = ' '; /* UTC, sortable, in 19 columns */
-		when[19] = '\0';
+		when[19] = oom_incident_year_assumed(inc) ? '*' : '\0';
+		when[20] = '\0';
 	} else if (inc->wallclock)
 		snprintf(when, sizeof(when), "%s", tx(&tmp, inc->wallclock));
 	else if (inc->has_uptime)
@@ -634,19 +636,25 @@ struct oomlens_error *render_incident_brief(struct strbuf *sb, int64_t id,
 		struct table_cell row[] = {
 			{num, 6},
 			{flags, 3},
-			{when, 19},
+			{when, 20},
 			{inc->host ? opt(tx(&tmp, inc->host)) : "-", 10},
 			{inc->kernel_release
 				 ? opt(tx(&tmp, inc->kernel_release))
 				 : "?",
 			 14},
 			{oom_constraint_name(inc->constraint), 9},
-			{v ? opt(tx(&tmp, v->comm)) : "-", 13},
+			{v ? opt(tx(&tmp, v->comm)) : "-", 12},
 		};
 
 		table_row(sb, row, sizeof(row) / sizeof(row[0]));
 	}
 	return text_done(sb, &tmp);
+}
+
+void render_brief_legend(struct strbuf *sb)
+{
+	strbuf_adds(sb, "* year assumed (a syslog date has none): the latest "
+			"not after the file's date\n");
 }
 
 /*

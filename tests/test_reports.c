@@ -229,6 +229,40 @@ START_TEST(brief_table_wraps_long_identifiers)
 END_TEST
 
 /*
+ * A syslog date has no year: the table marks the year it assumed, and says
+ * once, under the table, what the mark means (issue 22, part 2).
+ */
+START_TEST(brief_table_marks_an_assumed_year)
+{
+	static const char *const sources[] = {"syslog", "rfc3339"};
+	struct collected c;
+	struct report *r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	collect_one_kill(&c);
+	c.inc[0]->time_utc = 1793679001; /* 2026-11-03T04:10:01Z */
+	c.inc[0]->time_source =
+		oom_incident_str(c.inc[0], sources[_i], strlen(sources[_i]));
+	f = open_memstream(&buf, &len);
+	ck_assert_ptr_null(report_begin(&r, REPORT_TEXT, f));
+	ck_assert_ptr_null(report_stored_incident(r, 42, c.inc[0], NULL));
+	ck_assert_ptr_null(report_end(r));
+	fclose(f);
+	if (_i == 0) {
+		ck_assert_msg(strstr(buf, "2026-11-03 04:10:01*"), "%s", buf);
+		ck_assert_msg(strstr(buf, "* year assumed"), "%s", buf);
+	} else {
+		ck_assert_msg(strstr(buf, "2026-11-03 04:10:01 "), "%s", buf);
+		ck_assert_ptr_null(strchr(buf, '*'));
+	}
+	free(buf);
+	collected_release(&c);
+}
+END_TEST
+
+/*
  * One JSON type per key: a verdict's kernel_score is {lo, hi} whether the
  * report determines it or not (it was a number, or [lo, hi]), and points
  * of an unsigned long above 2^63-1 are numbers (they were strings). The
@@ -1097,6 +1131,7 @@ Suite *reports_suite(void)
 	tcase_add_test(tc, report_text_and_json_of_an_incident);
 	tcase_add_test(tc, jsonl_is_one_incident_per_line);
 	tcase_add_test(tc, brief_table_wraps_long_identifiers);
+	tcase_add_loop_test(tc, brief_table_marks_an_assumed_year, 0, 2);
 	tcase_add_test(tc, json_verdict_keys_have_one_type);
 	tcase_add_test(tc, summary_rates_only_badness_choices);
 	tcase_add_loop_test(tc, explain_says_what_ran_out_of_swap, 0,

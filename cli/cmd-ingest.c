@@ -733,8 +733,6 @@ static void writer_fail(struct ingest *g, struct oomlens_error *err, bool db)
 static OOMLENS_MUST_CHECK struct oomlens_error *
 boot_times(struct source_info *si, struct pending *p)
 {
-	const char *uptime_only = when_source_name(WHEN_UPTIME_ONLY),
-		   *boot_uptime = when_source_name(WHEN_BOOT_UPTIME);
 	struct oomlens_error *err = NULL;
 	size_t i;
 
@@ -748,17 +746,8 @@ boot_times(struct source_info *si, struct pending *p)
 		}
 		return err;
 	}
-	for (i = 0; i < p->n; i++) {
-		const struct oom_incident *inc = p->inc[i];
-
-		/* as source_stamp() learns it: a date read, and an uptime */
-		if (inc->has_uptime && inc->time_source &&
-		    strcmp(inc->time_source, uptime_only) &&
-		    strcmp(inc->time_source, boot_uptime)) {
-			si->stamp.has_boot = true;
-			si->stamp.boot = (double)inc->time_utc - inc->uptime;
-		}
-	}
+	for (i = 0; i < p->n; i++)
+		source_stamp_learn(&si->stamp, p->inc[i]);
 	return NULL;
 }
 

@@ -402,7 +402,8 @@ uint64_t oom_incident_nodes(const struct oom_incident *inc, const char *zone)
 bool oom_incident_year_assumed(const struct oom_incident *inc)
 {
 	return inc->time_utc != OOM_VAL_NONE && inc->time_source &&
-	       !strcmp(inc->time_source, "syslog");
+	       (!strcmp(inc->time_source, "syslog") ||
+		!strcmp(inc->time_source, "syslog+uptime"));
 }
 
 bool oom_incident_time_iso(const struct oom_incident *inc, char *buf, size_t n)

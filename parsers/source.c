@@ -2015,6 +2015,20 @@ static bool release_dated(const struct oom_incident *inc, bool read, int64_t *t,
 	return true;
 }
 
+void source_stamp_learn(struct source_stream *s, const struct oom_incident *inc)
+{
+	const char *ts = inc->time_source;
+
+	if (!inc->has_uptime || !ts ||
+	    !strcmp(ts, when_source_name(WHEN_UPTIME_ONLY)) ||
+	    !strcmp(ts, when_source_name(WHEN_BOOT_UPTIME)) ||
+	    !strcmp(ts, when_source_name(WHEN_SYSLOG_UPTIME)))
+		return;
+	s->has_boot = true;
+	s->boot = (double)inc->time_utc - inc->uptime;
+	s->boot_year_assumed = !strcmp(ts, when_source_name(WHEN_SYSLOG));
+}
+
 struct oomlens_error *source_stamp(struct source_stream *s,
 				   struct oom_incident *inc)
 {
@@ -2042,10 +2056,12 @@ struct oomlens_error *source_stamp(struct source_stream *s,
 		if (inc->has_uptime) {
 			s->has_boot = true;
 			s->boot = (double)t - inc->uptime;
+			s->boot_year_assumed = src == WHEN_SYSLOG;
 		}
 	} else if (inc->has_uptime && s->has_boot) {
 		inc->time_utc = (int64_t)(s->boot + inc->uptime + 0.5);
-		src = WHEN_BOOT_UPTIME;
+		src = s->boot_year_assumed ? WHEN_SYSLOG_UPTIME
+					   : WHEN_BOOT_UPTIME;
 	} else if (inc->has_uptime) {
 		src = WHEN_UPTIME_ONLY;
 	}

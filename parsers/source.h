@@ -58,8 +58,9 @@ struct source_stream {
 	 */
 	int64_t ref_time;
 	struct linesrc *lines; /* the stream's lines; owned by the walker */
-	/* boot time seen so far in the stream (source_stamp()) */
-	bool has_boot;
+	/* boot time seen so far in the stream (source_stamp()), and whether
+	 * it came from a date whose year was assumed */
+	bool has_boot, boot_year_assumed;
 	double boot;
 };
 
@@ -154,6 +155,13 @@ struct oom_incident;
  * (learnt from an incident stating both a date and an uptime) plus its
  * uptime, else "uptime-only". Errors: NOMEM.
  */
+/*
+ * Learn s's boot time from inc as source_stamp() would, where inc's own
+ * date gave its time (and it has an uptime); nothing otherwise.
+ */
+void source_stamp_learn(struct source_stream *s,
+			const struct oom_incident *inc);
+
 struct oomlens_error *source_stamp(struct source_stream *s,
 				   struct oom_incident *inc);
 

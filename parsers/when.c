@@ -25,6 +25,7 @@ const char *when_source_name(enum when_source s)
 		[WHEN_RFC3339] = "rfc3339",
 		[WHEN_BOOT_UPTIME] = "boot+uptime",
 		[WHEN_UPTIME_ONLY] = "uptime-only",
+		[WHEN_SYSLOG_UPTIME] = "syslog+uptime",
 	};
 
 	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;

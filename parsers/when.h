@@ -29,6 +29,8 @@ enum when_source {
 	WHEN_RFC3339, /* "2026-12-03T08:26:51.123456+01:00" */
 	WHEN_BOOT_UPTIME, /* boot time (from a line stating both) + uptime */
 	WHEN_UPTIME_ONLY, /* an uptime, no date: no wall-clock time */
+	WHEN_SYSLOG_UPTIME, /* boot time from a syslog date (its year
+			       assumed) + uptime */
 };
 
 /* "syslog", "dmesg-T", "journal", "rfc3339", "boot+uptime", "uptime-only"; NULL for WHEN_NONE. */

@@ -35,7 +35,7 @@ web-7.example.com|hostname|2026-12-03 08:35:02|syslog"
 	# sorted by time, the older boots' incidents come first
 	expect 0 "sosreport web-7: report sorted by time" -- "$bin" report --db "$db"
 	# (a row's first line starts with its id; a long host continues below)
-	[ "$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $2 "T" $3 }' "$tmp/out" | tr '\n' ' ')" = "2026-11-26T23:00:00 2026-11-28T03:06:40 2026-12-03T08:26:51 2026-12-03T08:35:02 " ] &&
+	[ "$(awk 'NR > 1 && $1 ~ /^[0-9]+$/ { print $2 "T" $3 }' "$tmp/out" | tr '\n' ' ')" = "2026-11-26T23:00:00* 2026-11-28T03:06:40* 2026-12-03T08:26:51* 2026-12-03T08:35:02* " ] &&
 		ok || { bad "sosreport web-7: report lists by time"; cat "$tmp/out"; }
 	# --host by the first label of a stored FQDN; the table keeps the
 	# whole name, wrapped in its column, in 80 columns
@@ -112,8 +112,12 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	tar xJOf fixtures/sos/web-7.tar.xz sosreport-web-7-2026-12-03-abcdef/var/log/messages | sed -n '1,67p' >"$tmp/mixed.log"
 	sed -n '68,132p' "$tmp/dmesg-web7" >>"$tmp/mixed.log"
 	expect 0 "boot+uptime: ingest" -- "$bin" ingest --db "$tmp/mixed.db" "$tmp/mixed.log"
-	[ "$(sqlite3 "$tmp/mixed.db" "SELECT datetime(time_utc, 'unixepoch') || '|' || time_source FROM incidents ORDER BY id" | tr '\n' ' ')" = "2026-12-03 08:26:51|syslog 2026-12-03 08:35:02|boot+uptime " ] &&
+	[ "$(sqlite3 "$tmp/mixed.db" "SELECT datetime(time_utc, 'unixepoch') || '|' || time_source FROM incidents ORDER BY id" | tr '\n' ' ')" = "2026-12-03 08:26:51|syslog 2026-12-03 08:35:02|syslog+uptime " ] &&
 		ok || { bad "boot+uptime: the dmesg report dated from the syslog one's boot"; sos_rows "$tmp/mixed.db"; }
+	# a boot time from a date without a year: the year is assumed there too
+	expect 0 "boot+uptime: json" -- "$bin" report --db "$tmp/mixed.db" --format json
+	[ "$(grep -c '"time_year_assumed": true' "$tmp/out")" = 2 ] &&
+		ok || { bad "boot+uptime: a boot from a syslog date has its year assumed"; grep -n 'time' "$tmp/out"; }
 fi
 
 # every compressed member format inside an archive

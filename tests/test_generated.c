@@ -183,80 +183,54 @@ static int check_fragment(const char *name, size_t k, char *line,
 }
 
 /*
- * The decorations a paste puts in front of every line (parsers/decor.h):
- * the whole corpus is read again with one of them on each file, in turn.
- * -1: none, the files as they are.
+ * The decorations a paste puts in front of every line (parsers/decor.h), as
+ * the generator writes them (oomgen --decorate N): the whole corpus is read
+ * again with one of them on each file, in turn. -1: none, the files as
+ * they are.
  */
 static int decorate_with = -1;
 static unsigned decorated_files;
 
-#define N_DECORATIONS 7
+#define OOMGEN "../fixtures/gen/oomgen"
+#define N_DECORATIONS 9 /* oomgen --list-decorations */
 
-/* Line lineno (from 1) of a file, decorated as decoration d writes it. */
-static void decorate_line(struct strbuf *sb, int d, const char *s, size_t n,
-			  unsigned lineno)
-{
-	char head[64];
-
-	switch (d) {
-	case 0: /* a shell session */
-		snprintf(head, sizeof(head), "# ");
-		break;
-	case 1: /* a Markdown table */
-		snprintf(head, sizeof(head), "| ");
-		break;
-	case 2: /* grep -n */
-		snprintf(head, sizeof(head), "%u:", lineno);
-		break;
-	case 3: /* grep -rn */
-		snprintf(head, sizeof(head), "var/log/messages:%u:", lineno);
-		break;
-	case 4: /* grep -r */
-		snprintf(head, sizeof(head), "./dmesg.txt:");
-		break;
-	case 5: /* cat -n */
-		snprintf(head, sizeof(head), "%6u\t", lineno);
-		break;
-	default: /* an editor's line numbers */
-		snprintf(head, sizeof(head), "%4u  ", lineno + 99);
-		break;
-	}
-	ck_assert(!strbuf_add(sb, head, strlen(head)));
-	ck_assert(!strbuf_add(sb, s, n));
-	if (d == 1)
-		ck_assert(!strbuf_add(sb, "   |", 4));
-	ck_assert(!strbuf_add(sb, "\n", 1));
-}
-
-/* The log at path, each line decorated by d, into c. */
+/* The log at path, each line decorated by oomgen's decoration d, into c. */
 static struct oomlens_error *collect_decorated(struct collected *c,
 					       const char *path, int d)
 {
-	struct strbuf in, out;
+	struct strbuf out;
 	struct oomlens_error *err;
-	unsigned lineno = 1;
-	FILE *f = fopen(path, "rb");
-	char chunk[65536];
+	char cmd[1400], chunk[65536];
 	size_t got;
+	FILE *f;
 
-	ck_assert_msg(f, "%s", path);
-	strbuf_init(&in, (size_t)1 << 26);
+	ck_assert_msg(!strchr(path, '\''), "%s", path);
+	snprintf(cmd, sizeof(cmd), "%s --decorate %d <'%s'", OOMGEN, d, path);
+	f = popen(cmd, "r");
+	ck_assert_msg(f, "%s", cmd);
 	strbuf_init(&out, (size_t)1 << 27);
 	while ((got = fread(chunk, 1, sizeof(chunk), f)))
-		ck_assert(!strbuf_add(&in, chunk, got));
-	fclose(f);
-	for (size_t at = 0; at < in.len; lineno++) {
-		const char *nl = memchr(in.buf + at, '\n', in.len - at);
-		size_t n = nl ? (size_t)(nl - in.buf) - at : in.len - at;
-
-		decorate_line(&out, d, in.buf + at, n, lineno);
-		at += n + 1;
-	}
+		ck_assert(!strbuf_add(&out, chunk, got));
+	ck_assert_msg(pclose(f) == 0, "%s failed", cmd);
 	err = collect_buffer(c, out.buf, out.len);
-	strbuf_release(&in);
 	strbuf_release(&out);
 	return err;
 }
+
+/* The generator lists as many decorations as the test takes in turn. */
+START_TEST(generator_lists_the_decorations)
+{
+	FILE *f = popen(OOMGEN " --list-decorations", "r");
+	char line[128];
+	int n = 0;
+
+	ck_assert_ptr_nonnull(f);
+	while (fgets(line, sizeof(line), f))
+		n++;
+	ck_assert_int_eq(pclose(f), 0);
+	ck_assert_int_eq(n, N_DECORATIONS);
+}
+END_TEST
 
 static int check_one(const char *dir, const char *name)
 {
@@ -432,8 +406,9 @@ END_TEST
 
 /*
  * The generated corpus and its fragments once more, each file with every
- * line decorated as a shell session, a table, grep -n, -rn or -r, cat -n
- * or an editor shows it, in turn: the same truth comes out.
+ * line decorated by the generator as a shell session, a table, grep -n,
+ * -rn or -r, cat -n, an editor or a quoted mail shows it, in turn: the
+ * same truth comes out.
  */
 START_TEST(decorated_reports_match_their_truth)
 {
@@ -457,6 +432,7 @@ Suite *generated_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, generated_reports_match_their_truth);
 	tcase_add_test(tc, fragments_match_their_truth);
+	tcase_add_test(tc, generator_lists_the_decorations);
 	tcase_add_test(tc, decorated_reports_match_their_truth);
 	tcase_add_test(tc, formats_match_their_truth);
 	suite_add_tcase(s, tc);

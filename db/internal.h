@@ -54,7 +54,8 @@ extern const size_t db_nmigrations;
 #define TIME_RANK(x)                                                           \
 	"(CASE " x " WHEN 'rfc3339' THEN 5 WHEN 'journal' THEN 5"              \
 	" WHEN 'dmesg-T' THEN 4 WHEN 'syslog' THEN 4"                          \
-	" WHEN 'boot+uptime' THEN 2 WHEN 'uptime-only' THEN 1 ELSE 0 END)"
+	" WHEN 'boot+uptime' THEN 2 WHEN 'syslog+uptime' THEN 2"               \
+	" WHEN 'uptime-only' THEN 1 ELSE 0 END)"
 
 /* Slots of the statement cache: each is prepared on first use, then reused. */
 enum db_stmt_id {

@@ -118,6 +118,10 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	expect 0 "boot+uptime: json" -- "$bin" report --db "$tmp/mixed.db" --format json
 	[ "$(grep -c '"time_year_assumed": true' "$tmp/out")" = 2 ] &&
 		ok || { bad "boot+uptime: a boot from a syslog date has its year assumed"; grep -n 'time' "$tmp/out"; }
+	# a later sighting with only an uptime does not take that time away
+	expect 0 "boot+uptime: the dmesg alone after it" -- "$bin" ingest --db "$tmp/mixed.db" "$tmp/dmesg-web7"
+	[ "$(sqlite3 "$tmp/mixed.db" "SELECT datetime(time_utc, 'unixepoch') || '|' || time_source FROM incidents WHERE id = 2")" = "2026-12-03 08:35:02|syslog+uptime" ] &&
+		ok || { bad "boot+uptime: an uptime-only sighting keeps the derived time"; sos_rows "$tmp/mixed.db"; }
 fi
 
 # every compressed member format inside an archive

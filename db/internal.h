@@ -57,6 +57,32 @@ extern const size_t db_nmigrations;
 	" WHEN 'boot+uptime' THEN 2 WHEN 'syslog+uptime' THEN 2"               \
 	" WHEN 'uptime-only' THEN 1 ELSE 0 END)"
 
+/*
+ * Is the host (or time) a new sighting brings better than the one stored?
+ * A higher rank wins; at the same rank the value decides, so that the
+ * store does not depend on the order of ingest or merge (one ingest of
+ * all files equals a merge of any split of them, issue 23): the longer
+ * host (a full name over its first label), then the smaller bytes; the
+ * earlier time, then the smaller date text and source name. SQL over the
+ * old and new columns (or parameters).
+ */
+#define HOST_BETTER(old_src, old_host, new_src, new_host)                              \
+	"(" HOST_RANK(old_src) " < " HOST_RANK(new_src) " OR (" HOST_RANK(             \
+		old_src) " = " HOST_RANK(new_src) " AND (-length(ifnull(" new_host     \
+						  ", '')), ifnull(" new_host           \
+						  ", '')) < (-length(ifnull(" old_host \
+						  ", '')), ifnull(" old_host           \
+						  ", ''))))"
+#define TIME_BETTER(old_src, old_t, old_wc, new_src, new_t, new_wc)            \
+	"(" TIME_RANK(old_src) " < " TIME_RANK(new_src) " OR (" TIME_RANK(     \
+		old_src) " = " TIME_RANK(new_src) " AND (ifnull(" new_t        \
+						  ", 0), ifnull(" new_wc       \
+						  ", ''), ifnull(" new_src     \
+						  ", '')) < (ifnull(" old_t    \
+						  ", 0), ifnull(" old_wc       \
+						  ", ''), ifnull(" old_src     \
+						  ", ''))))"
+
 /* Slots of the statement cache: each is prepared on first use, then reused. */
 enum db_stmt_id {
 	DB_ST_BEGIN,

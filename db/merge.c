@@ -236,17 +236,21 @@ static OOMLENS_MUST_CHECK struct oomlens_error *copy_children(struct db *db)
 	return err;
 }
 
-/* Host and time of an incident on both sides: the better source wins. */
+/*
+ * Host and time of an incident on both sides: the better source wins, and
+ * at the same rank the value (HOST_BETTER(), TIME_BETTER()).
+ */
 #define UPGRADE(from, key)                                                     \
 	"UPDATE main.incidents AS i SET host = o.host,"                        \
 	" host_source = o.host_source FROM " from " o WHERE o." key            \
-	" = i.fingerprint AND " HOST_RANK("i.host_source") " < " HOST_RANK(    \
-		"o.host_source"),                                              \
+	" = i.fingerprint AND " HOST_BETTER("i.host_source", "i.host",         \
+					    "o.host_source", "o.host"),        \
 		"UPDATE main.incidents AS i SET time_utc = o.time_utc,"        \
 		" time_source = o.time_source, wallclock = o.wallclock"        \
 		" FROM " from " o WHERE o." key                                \
-		" = i.fingerprint AND " TIME_RANK(                             \
-			"i.time_source") " < " TIME_RANK("o.time_source")
+		" = i.fingerprint AND " TIME_BETTER(                           \
+			"i.time_source", "i.time_utc", "i.wallclock",          \
+			"o.time_source", "o.time_utc", "o.wallclock")
 
 static const char *const upgrade[] = {
 	UPGRADE("temp.merge_better", "merge_fp"),

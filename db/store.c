@@ -270,7 +270,7 @@ supersede(struct db *db, int64_t old, int64_t by)
 	return err;
 }
 
-/* HOST_RANK() and TIME_RANK(): db/internal.h (db/merge.c uses them too). */
+/* HOST_BETTER() and TIME_BETTER(): db/internal.h (db/merge.c uses them). */
 
 /*
  * An incident stored from a source that did not know its host or its
@@ -287,8 +287,8 @@ static struct oomlens_error *better_host_time(struct db *db, int64_t id,
 	if (inc->host && inc->host_source) {
 		err = db_stmt(db, DB_ST_BETTER_HOST,
 			      "UPDATE incidents SET host = ?2, host_source = ?3"
-			      " WHERE id = ?1 AND " HOST_RANK(
-				      "host_source") " < " HOST_RANK("?3"),
+			      " WHERE id = ?1 AND " HOST_BETTER(
+				      "host_source", "host", "?3", "?2"),
 			      &st);
 		if (err)
 			return err;
@@ -302,8 +302,9 @@ static struct oomlens_error *better_host_time(struct db *db, int64_t id,
 		err = db_stmt(db, DB_ST_BETTER_TIME,
 			      "UPDATE incidents SET time_utc = ?2,"
 			      " time_source = ?3, wallclock = ?4"
-			      " WHERE id = ?1 AND " TIME_RANK(
-				      "time_source") " < " TIME_RANK("?3"),
+			      " WHERE id = ?1 AND " TIME_BETTER(
+				      "time_source", "time_utc", "wallclock",
+				      "?3", "?2", "?4"),
 			      &st);
 		if (err)
 			return err;

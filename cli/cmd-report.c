@@ -45,7 +45,7 @@ static const char report_usage[] =
 	"Filters (each narrows the list; any number, with any format):\n"
 	"  --host HOST       the incident's host (else its source's); a name\n"
 	"                    without a dot also finds it with a domain: web-7\n"
-	"                    is web-7.example.com\n"
+	"                    is web-7.example.com; case does not matter\n"
 	"  --since WHEN      at or after WHEN: a UTC date or time,\n"
 	"  --until WHEN      2026-12-03 or 2026-12-03T10:00[:00][Z], on the\n"
 	"                    wall clock (as --until, a day or a minute without\n"

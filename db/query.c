@@ -83,8 +83,9 @@ static void query_sql(struct strbuf *sb, const struct db_incident_query *q)
 	strbuf_addf(sb, ", %s, time_source, host_source", t);
 	strbuf_adds(sb, " FROM v_incidents v WHERE"
 			/* web-7 is also web-7.example.com: its first label */
-			" (?1 IS NULL OR host = ?1 OR (instr(?1, '.') = 0"
-			" AND substr(host, 1, length(?1) + 1) = ?1 || '.'))");
+			" (?1 IS NULL OR lower(host) = lower(?1) OR"
+			" (instr(?1, '.') = 0 AND lower(substr(host, 1,"
+			" length(?1) + 1)) = lower(?1 || '.')))");
 	strbuf_addf(sb, " AND (?2 IS NULL OR %s >= ?2)", t);
 	strbuf_addf(sb, " AND (?3 IS NULL OR %s <= ?3)", t);
 	strbuf_adds(sb,

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "core/hash.h"
 #include "dumps/kcore.h"
+#include "parsers/incjson.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
 #include "dumps/vmcore.h"
@@ -26,7 +27,8 @@
 static const char analyze_usage_head[] =
 	"usage: oomlens analyze [--format text|json|jsonl|html|csv] [--table T]\n"
 	"                       [-o FILE] [--top N] [--model LIST]\n"
-	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
+	"                       [--assume NAME=VALUE]... [--explain PID]\n"
+	"                       [--input FILE.json]... [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
 	"\n"
@@ -74,6 +76,12 @@ static const char analyze_usage_tail[] =
 	"      --dump-timeout SECONDS\n"
 	"                    stop reading a dump after this long, as damaged\n"
 	"                    (default 600)\n"
+	"      --input FILE.json\n"
+	"                    read incidents as --format json writes them\n"
+	"                    (docs/json-schema.md), saved, edited or written\n"
+	"                    by hand ('-': standard input), and score them\n"
+	"                    under the models: what-if scenarios. Repeatable;\n"
+	"                    with no FILE, only these are read\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found (memory events such as\n"
@@ -159,6 +167,12 @@ struct analyze_ctx {
 	size_t events;
 	/* the stream being read; a blank one for a dump's log */
 	struct source_stream *stream, no_stream;
+	/*
+	 * Reading --input JSON: its incidents are taken as written (their
+	 * time and host already found), each one scored even if another has
+	 * its fingerprint (a what-if file may hold variants of one report).
+	 */
+	bool from_json;
 };
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -169,8 +183,10 @@ on_incident(void *ctx, struct oom_incident *inc)
 	struct oomlens_error *err;
 	size_t first = 0;
 
-	err = source_stamp(a->stream ? a->stream : &a->no_stream, inc);
-	if (!err)
+	err = a->from_json ? NULL
+			   : source_stamp(a->stream ? a->stream : &a->no_stream,
+					  inc);
+	if (!err && !a->from_json)
 		err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1,
 				 &first);
 	if (!err && first) {
@@ -329,6 +345,8 @@ struct analyze_args {
 	enum report_format fmt;
 	struct report_options ropt;
 	const char *table_name, *out_path;
+	const char **inputs; /* --input FILE, in order; argc slots */
+	int n_inputs;
 	struct analyze_ctx a;
 };
 
@@ -436,6 +454,12 @@ static int set_dump_timeout(struct analyze_args *p, const char *arg)
 	return EXIT_TROUBLE;
 }
 
+static int add_input(struct analyze_args *p, const char *arg)
+{
+	p->inputs[p->n_inputs++] = arg;
+	return ANALYZE_GO_ON;
+}
+
 static int show_help(struct analyze_args *p, const char *arg)
 {
 	(void)p, (void)arg;
@@ -455,6 +479,7 @@ static const struct analyze_option analyze_options[] = {
 	{"debuginfo", required_argument, 'D', set_debuginfo},
 	{"force", no_argument, 0, set_force},
 	{"dump-timeout", required_argument, 0, set_dump_timeout},
+	{"input", required_argument, 0, add_input},
 	{"help", no_argument, 'h', show_help},
 };
 
@@ -524,6 +549,8 @@ begin_report(struct analyze_args *p, struct cli_output *out, char **files,
 
 	for (i = 0; i < nfiles && !err; i++)
 		err = cli_output_check(p->out_path, files[i]);
+	for (i = 0; i < p->n_inputs && !err; i++)
+		err = cli_output_check(p->out_path, p->inputs[i]);
 	if (!err && p->a.vmlinux)
 		err = cli_output_check(p->out_path, p->a.vmlinux);
 	if (err || (err = cli_output_open(out, p->out_path)))
@@ -533,9 +560,36 @@ begin_report(struct analyze_args *p, struct cli_output *out, char **files,
 	return err ? cli_output_abort(out, err) : NULL;
 }
 
-/* Every input in turn: one that fails is named, and the others go on. */
-static void analyze_inputs(struct analyze_ctx *a, char **files, int nfiles)
+/* An input that failed: named, and the others go on. */
+static void input_failed(struct analyze_ctx *a, struct oomlens_error *err)
 {
+	cli_print(stderr, "oomlens analyze: %s", err->message);
+	oomlens_error_free(err);
+	a->status = EXIT_TROUBLE;
+}
+
+/* The --input files: incidents as JSON (parsers/incjson.h). */
+static void analyze_json(struct analyze_args *p)
+{
+	struct oomlens_error *err;
+	int i;
+
+	p->a.from_json = true;
+	for (i = 0; i < p->n_inputs; i++) {
+		const char *path = p->inputs[i];
+
+		err = incjson_read(path, strcmp(path, "-") ? path : "<stdin>",
+				   &p->a.sink);
+		if (err)
+			input_failed(&p->a, err);
+	}
+	p->a.from_json = false;
+}
+
+/* Every input in turn: one that fails is named, and the others go on. */
+static void analyze_inputs(struct analyze_args *p, char **files, int nfiles)
+{
+	struct analyze_ctx *a = &p->a;
 	struct oomlens_error *err;
 	int i;
 
@@ -544,13 +598,11 @@ static void analyze_inputs(struct analyze_ctx *a, char **files, int nfiles)
 	a->sink.warning = on_warning;
 	a->sink.ctx = a;
 	a->status = EXIT_FOUND;
+	analyze_json(p);
 	for (i = 0; i < nfiles; i++) {
 		err = analyze_path(a, files[i]);
-		if (err) {
-			cli_print(stderr, "oomlens analyze: %s", err->message);
-			oomlens_error_free(err);
-			a->status = EXIT_TROUBLE;
-		}
+		if (err)
+			input_failed(a, err);
 	}
 	oomlog_library_release();
 	free(a->seen.slots);
@@ -568,16 +620,25 @@ int cmd_analyze(int argc, char **argv)
 	int nfiles, status;
 
 	analyzer_options_init(&a->models);
+	p.inputs = calloc((size_t)argc, sizeof(*p.inputs));
+	if (!p.inputs)
+		return cli_fail("analyze", &oomlens_error_nomem);
 	status = parse_options(argc, argv, &p);
 	if (status == ANALYZE_GO_ON)
 		status = check_options(&p, argc - optind);
-	if (status != ANALYZE_GO_ON)
+	if (status != ANALYZE_GO_ON) {
+		free(p.inputs);
 		return status;
+	}
+	/* no FILE: standard input, unless --input names what to read */
 	files = optind < argc ? argv + optind : stdin_only;
-	nfiles = optind < argc ? argc - optind : 1;
-	if ((err = begin_report(&p, &out, files, nfiles)))
+	nfiles = optind < argc ? argc - optind : !p.n_inputs;
+	if ((err = begin_report(&p, &out, files, nfiles))) {
+		free(p.inputs);
 		return cli_fail("analyze", err);
-	analyze_inputs(a, files, nfiles);
+	}
+	analyze_inputs(&p, files, nfiles);
+	free(p.inputs);
 	err = report_end(a->report);
 	if (!err)
 		err = cli_output_close(&out, true);

@@ -100,9 +100,66 @@ read_all(int fd, const char *name, char **buf, size_t *len)
 				 name, JSONIN_MAX_BYTES >> 20);
 }
 
+static struct oomlens_error *parse_error(const char *name,
+					 const json_error_t *e, int line)
+{
+	if (json_error_code(e) == json_error_out_of_memory)
+		return &oomlens_error_nomem;
+	return oomlens_error_new(OOMLENS_ERR_CORRUPT,
+				 "%s:%d:%d: not valid JSON: %s", name, line,
+				 e->column, e->text);
+}
+
+static bool blank(const char *s, size_t n)
+{
+	while (n && (*s == ' ' || *s == '\t' || *s == '\r'))
+		s++, n--;
+	return n == 0;
+}
+
+/*
+ * JSON Lines (analyze --format jsonl): one value a line, read as one
+ * array of them; an error names its own line. NULL in *out when the
+ * first line that is not blank is no value by itself: no JSON Lines.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_lines(const char *buf, size_t len, const char *name, json_t **out)
+{
+	json_t *all = json_array(), *j;
+	size_t start = 0, end;
+	int line = 0;
+	json_error_t e;
+
+	*out = NULL;
+	if (!all)
+		return &oomlens_error_nomem;
+	for (; start < len; start = end + 1) {
+		const char *nl = memchr(buf + start, '\n', len - start);
+
+		end = nl ? (size_t)(nl - buf) : len;
+		line++;
+		if (blank(buf + start, end - start))
+			continue;
+		j = json_loadb(buf + start, end - start, JSON_REJECT_DUPLICATES,
+			       &e);
+		if (!j && !json_array_size(all)) {
+			json_decref(all);
+			return NULL;
+		}
+		if (!j || json_array_append_new(all, j)) {
+			json_decref(all);
+			return j ? &oomlens_error_nomem
+				 : parse_error(name, &e, line);
+		}
+	}
+	*out = all;
+	return NULL;
+}
+
 struct oomlens_error *jsonin_load_buffer(const char *buf, size_t len,
 					 const char *name, struct jsonin **root)
 {
+	struct oomlens_error *err;
 	json_error_t e;
 	json_t *j;
 
@@ -113,13 +170,13 @@ struct oomlens_error *jsonin_load_buffer(const char *buf, size_t len,
 			"analyze --input reads: split it",
 			name, JSONIN_MAX_BYTES >> 20);
 	j = json_loadb(buf, len, JSON_REJECT_DUPLICATES, &e);
-	if (!j) {
-		if (json_error_code(&e) == json_error_out_of_memory)
-			return &oomlens_error_nomem;
-		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
-					 "%s:%d:%d: not valid JSON: %s", name,
-					 e.line, e.column, e.text);
+	if (!j && json_error_code(&e) == json_error_end_of_input_expected) {
+		err = load_lines(buf, len, name, &j);
+		if (err)
+			return err;
 	}
+	if (!j)
+		return parse_error(name, &e, e.line);
 	*root = V(j);
 	return NULL;
 }

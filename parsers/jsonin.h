@@ -40,7 +40,9 @@ enum jsonin_kind {
 const char *jsonin_kind_name(enum jsonin_kind k);
 
 /*
- * Read the document in path ("-": standard input) into *root. Errors:
+ * Read the document in path ("-": standard input) into *root: one JSON
+ * value, or JSON Lines (a value on each line; the first line that is not
+ * blank a whole value) as one array of them. Errors:
  * IO (cannot open or read 'PATH'), LIMIT (larger than JSONIN_MAX_BYTES),
  * CORRUPT ("PATH:LINE:COLUMN: TEXT" from the parser: bad syntax, a
  * duplicate key, nesting too deep, an integer too big, a NUL), NOMEM.

@@ -74,6 +74,12 @@ if command -v python3 >/dev/null 2>&1; then
 		whatif_same "$w/direct.json" "$w/again.json" >"$w/diff" && ok ||
 			{ bad "whatif: fixtures, --model $models: the round trip changes verdicts"; head -20 "$w/diff"; }
 	done
+	# JSON Lines (--format jsonl) read back too, one incident a line
+	# shellcheck disable=SC2046 # one path a line, no spaces
+	"$bin" analyze --format jsonl --model all $(cat "$w/fixtures") 2>/dev/null |
+		"$bin" analyze --input - --format json --model all >"$w/lines.json" 2>"$w/again.err"
+	whatif_same "$w/direct.json" "$w/lines.json" >"$w/diff" && ok ||
+		{ bad "whatif: fixtures as JSON Lines: the round trip changes verdicts"; head -20 "$w/diff" "$w/again.err"; }
 	# every real log, each through a pipe as the issue writes it
 	real=../shared/real-logs
 	if [ -d "$real" ]; then

@@ -164,6 +164,25 @@ START_TEST(reads_one_incident_or_an_array)
 }
 END_TEST
 
+/* JSON Lines, as analyze --format jsonl writes: one incident a line. */
+START_TEST(reads_json_lines)
+{
+	struct got g;
+
+	ck_assert_ptr_null(read_text(&g, "{\"tasks\": [{\"pid\": 1}]}\n\n"
+					 "{\"tasks\": [{\"pid\": 2}]}\n"));
+	ck_assert_uint_eq(g.n, 2);
+	ck_assert_int_eq(g.inc[1]->tasks[0].col[TASK_PID], 2);
+	got_release(&g);
+	/* an error names the line it is on */
+	expect_error("{\"tasks\": []}\n{\"tasks\": []}\n{\"tasks\": [}\n",
+		     OOMLENS_ERR_CORRUPT, "w.json:3:12: not valid JSON");
+	/* a document with something after it is no JSON Lines */
+	expect_error("{\n\"tasks\": []\n}\n}", OOMLENS_ERR_CORRUPT,
+		     "w.json:4:1: not valid JSON: end of file expected");
+}
+END_TEST
+
 /* A key the schema does not have is named in a warning, not an error. */
 START_TEST(an_unknown_key_is_a_warning)
 {
@@ -306,6 +325,7 @@ Suite *incjson_suite(void)
 
 	tcase_add_test(tc, reads_what_is_stated_and_leaves_the_rest_unknown);
 	tcase_add_test(tc, reads_one_incident_or_an_array);
+	tcase_add_test(tc, reads_json_lines);
 	tcase_add_test(tc, an_unknown_key_is_a_warning);
 	tcase_add_test(tc, bad_json_names_line_and_column);
 	tcase_add_test(tc, wrong_values_name_their_key_path);

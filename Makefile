@@ -17,9 +17,10 @@ override CPPFLAGS += -D_GNU_SOURCE -I.
 # (scripts/mkman.sh asks the binary) and the package all take it from there.
 VERSION := ${shell sed -n '1s/^oomlens (\([^)]*\)).*/\1/p' debian/changelog}
 # libsystemd: binary journal files (/var/log/journal/*/*.journal) are read
-# through its sd-journal (parsers/journalfile.c).
-LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf libsystemd 2>/dev/null || \
-	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf -lsystemd)
+# through its sd-journal (parsers/journalfile.c). jansson: analyze --input
+# reads JSON incidents (parsers/jsonin.c says why jansson).
+LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdumpfile libdw libelf libxxhash libbpf libsystemd jansson 2>/dev/null || \
+	echo -lpcre2-8 -lsqlite3 -larchive -lkdumpfile -ldw -lelf -lxxhash -lbpf -lsystemd -ljansson)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way:
@@ -250,7 +251,8 @@ MODULES := core model parsers dumps analyzer db reports cli
 FOREIGN := 'sqlite3\.h=db/internal.h' 'pcre2\.h=parsers/patterns.c' \
 	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=dumps/kcore.c' \
 	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=dumps/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
-	'bpf/=dumps/kbtf.c' 'systemd/=parsers/journalfile.c'
+	'bpf/=dumps/kbtf.c' 'systemd/=parsers/journalfile.c' \
+	'jansson\.h=parsers/jsonin.c'
 check-layers:
 	@! grep -nE '#include "(model|parsers|dumps|analyzer|db|reports|cli)/' core/*.[ch] || \
 		(echo "layering: core includes a module above it" && false)

@@ -17,6 +17,7 @@
 #include "cli/commands.h"
 #include "core/hash.h"
 #include "dumps/kcore.h"
+#include "parsers/incjson.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
 #include "dumps/vmcore.h"
@@ -26,7 +27,8 @@
 static const char analyze_usage_head[] =
 	"usage: oomlens analyze [--format text|json|jsonl|html|csv] [--table T]\n"
 	"                       [-o FILE] [--top N] [--model LIST]\n"
-	"                       [--assume NAME=VALUE]... [--explain PID] [FILE...]\n"
+	"                       [--assume NAME=VALUE]... [--explain PID]\n"
+	"                       [--input FILE.json]... [FILE...]\n"
 	"       oomlens analyze --vmlinux VMLINUX [--force] [options] VMCORE...\n"
 	"       oomlens analyze --debuginfo DIR [--force] [options] VMCORE...\n"
 	"\n"
@@ -74,6 +76,12 @@ static const char analyze_usage_tail[] =
 	"      --dump-timeout SECONDS\n"
 	"                    stop reading a dump after this long, as damaged\n"
 	"                    (default 600)\n"
+	"      --input FILE.json\n"
+	"                    read incidents as --format json writes them\n"
+	"                    (docs/json-schema.md), saved, edited or written\n"
+	"                    by hand ('-': standard input), and score them\n"
+	"                    under the models: what-if scenarios. Repeatable;\n"
+	"                    with no FILE, only these are read\n"
 	"  -h, --help        this text\n"
 	"\n"
 	"Exit status: 0 incidents found, 1 none found (memory events such as\n"
@@ -159,6 +167,12 @@ struct analyze_ctx {
 	size_t events;
 	/* the stream being read; a blank one for a dump's log */
 	struct source_stream *stream, no_stream;
+	/*
+	 * Reading --input JSON: its incidents are taken as written (their
+	 * time and host already found), each one scored even if another has
+	 * its fingerprint (a what-if file may hold variants of one report).
+	 */
+	bool from_json;
 };
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -169,8 +183,10 @@ on_incident(void *ctx, struct oom_incident *inc)
 	struct oomlens_error *err;
 	size_t first = 0;
 
-	err = source_stamp(a->stream ? a->stream : &a->no_stream, inc);
-	if (!err)
+	err = a->from_json ? NULL
+			   : source_stamp(a->stream ? a->stream : &a->no_stream,
+					  inc);
+	if (!err && !a->from_json)
 		err = seen_check(&a->seen, inc->fingerprint, a->incidents + 1,
 				 &first);
 	if (!err && first) {
@@ -324,152 +340,311 @@ analyze_path(struct analyze_ctx *a, const char *path)
 	return source_walk_claim(path, on_stream, on_skip, on_file, a, NULL);
 }
 
-int cmd_analyze(int argc, char **argv)
+/* What the command line asks for: filled in by the option table below. */
+struct analyze_args {
+	enum report_format fmt;
+	struct report_options ropt;
+	const char *table_name, *out_path;
+	const char **inputs; /* --input FILE, in order; argc slots */
+	int n_inputs;
+	struct analyze_ctx a;
+};
+
+/*
+ * One option: its long name, whether it takes an argument, its short
+ * letter (0: a long option only), and what it sets.
+ * set() returns ANALYZE_GO_ON, or the exit status to end with (having said
+ * why on stderr). A new option is a row here and a line of the usage.
+ */
+#define ANALYZE_GO_ON (-1)
+
+struct analyze_option {
+	const char *name;
+	int has_arg; /* no_argument, required_argument */
+	char letter;
+	int (*set)(struct analyze_args *p, const char *arg);
+};
+
+/* an error from analyzer/ as the command's exit */
+static int fail_with(struct oomlens_error *err)
 {
-	static const struct option longopts[] = {
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"top", required_argument, NULL, 'n'},
-		{"table", required_argument, NULL, 't'},
-		{"model", required_argument, NULL, 'm'},
-		{"assume", required_argument, NULL, 'a'},
-		{"explain", required_argument, NULL, 'e'},
-		{"vmlinux", required_argument, NULL, 'k'},
-		{"debuginfo", required_argument, NULL, 'D'},
-		{"force", no_argument, NULL, 'F'},
-		{"dump-timeout", required_argument, NULL, 'T'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	enum report_format fmt = REPORT_TEXT;
-	struct report_options ropt = {0};
-	const char *table_name = NULL;
-	struct analyze_ctx a = {0};
-	struct cli_output out;
-	const char *out_path = NULL;
-	struct oomlens_error *err;
-	char *stdin_only[] = {(char *)"-"};
-	char **files;
-	int nfiles, i, c;
+	if (!err)
+		return ANALYZE_GO_ON;
+	return cli_fail("analyze", err);
+}
 
-	analyzer_options_init(&a.models);
+static int set_model(struct analyze_args *p, const char *arg)
+{
+	return fail_with(analyzer_options_parse(&p->a.models, arg));
+}
+
+static int set_assume(struct analyze_args *p, const char *arg)
+{
+	return fail_with(analyzer_assume_parse(&p->a.models, arg));
+}
+
+static int set_explain(struct analyze_args *p, const char *arg)
+{
+	char *end;
+	long long pid = strtoll(arg, &end, 10);
+
+	if (end == arg || *end || pid <= 0) {
+		cli_print(stderr,
+			  "oomlens analyze: --explain takes a pid, not '%s'",
+			  arg);
+		return EXIT_TROUBLE;
+	}
+	p->a.models.explain_pid = pid;
+	return ANALYZE_GO_ON;
+}
+
+static int set_format(struct analyze_args *p, const char *arg)
+{
+	return cli_parse_format("analyze", arg, CLI_FORMATS_ALL, &p->fmt)
+		       ? ANALYZE_GO_ON
+		       : EXIT_TROUBLE;
+}
+
+static int set_output(struct analyze_args *p, const char *arg)
+{
+	p->out_path = arg;
+	return ANALYZE_GO_ON;
+}
+
+static int set_top(struct analyze_args *p, const char *arg)
+{
+	return cli_parse_count("analyze", "--top", arg, &p->ropt.top)
+		       ? ANALYZE_GO_ON
+		       : EXIT_TROUBLE;
+}
+
+static int set_table(struct analyze_args *p, const char *arg)
+{
+	p->table_name = arg;
+	return ANALYZE_GO_ON;
+}
+
+static int set_vmlinux(struct analyze_args *p, const char *arg)
+{
+	p->a.vmlinux = arg;
+	return ANALYZE_GO_ON;
+}
+
+static int set_debuginfo(struct analyze_args *p, const char *arg)
+{
+	p->a.debuginfo = arg;
+	return ANALYZE_GO_ON;
+}
+
+static int set_force(struct analyze_args *p, const char *arg)
+{
+	(void)arg;
+	p->a.force = true;
+	return ANALYZE_GO_ON;
+}
+
+static int set_dump_timeout(struct analyze_args *p, const char *arg)
+{
+	if (cli_parse_seconds(arg, &p->a.dump_timeout))
+		return ANALYZE_GO_ON;
+	cli_print(
+		stderr,
+		"oomlens analyze: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+		arg);
+	return EXIT_TROUBLE;
+}
+
+static int add_input(struct analyze_args *p, const char *arg)
+{
+	p->inputs[p->n_inputs++] = arg;
+	return ANALYZE_GO_ON;
+}
+
+static int show_help(struct analyze_args *p, const char *arg)
+{
+	(void)p, (void)arg;
+	print_usage(stdout);
+	return 0;
+}
+
+static const struct analyze_option analyze_options[] = {
+	{"format", required_argument, 'f', set_format},
+	{"output", required_argument, 'o', set_output},
+	{"top", required_argument, 'n', set_top},
+	{"table", required_argument, 't', set_table},
+	{"model", required_argument, 'm', set_model},
+	{"assume", required_argument, 'a', set_assume},
+	{"explain", required_argument, 'e', set_explain},
+	{"vmlinux", required_argument, 'k', set_vmlinux},
+	{"debuginfo", required_argument, 'D', set_debuginfo},
+	{"force", no_argument, 0, set_force},
+	{"dump-timeout", required_argument, 0, set_dump_timeout},
+	{"input", required_argument, 0, add_input},
+	{"help", no_argument, 'h', show_help},
+};
+
+#define N_ANALYZE_OPTIONS (sizeof(analyze_options) / sizeof(analyze_options[0]))
+
+/*
+ * getopt_long() over the table: the options into *p, optind past them.
+ * ANALYZE_GO_ON, or the exit status (--help, a bad option).
+ */
+static int parse_options(int argc, char **argv, struct analyze_args *p)
+{
+	struct option longopts[N_ANALYZE_OPTIONS + 1];
+	char shortopts[2 * N_ANALYZE_OPTIONS + 1];
+	size_t i, n = 0;
+	int c, status;
+
+	for (i = 0; i < N_ANALYZE_OPTIONS; i++) {
+		const struct analyze_option *o = &analyze_options[i];
+
+		/* getopt_long() gives the letter, or 256 + the row's index */
+		longopts[i] =
+			(struct option){o->name, o->has_arg, NULL,
+					o->letter ? o->letter : 256 + (int)i};
+		if (!o->letter)
+			continue;
+		shortopts[n++] = o->letter;
+		if (o->has_arg == required_argument)
+			shortopts[n++] = ':';
+	}
+	longopts[i] = (struct option){NULL, 0, NULL, 0};
+	shortopts[n] = '\0';
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "f:o:n:t:m:a:e:k:D:h", longopts,
-				NULL)) != -1) {
-		switch (c) {
-		case 'm':
-		case 'a':
-			err = c == 'm' ? analyzer_options_parse(&a.models,
-								optarg)
-				       : analyzer_assume_parse(&a.models,
-							       optarg);
-			if (err) {
-				cli_print(stderr, "oomlens analyze: %s",
-					  err->message);
-				oomlens_error_free(err);
-				return EXIT_TROUBLE;
-			}
-			break;
-		case 'e': {
-			char *end;
-			long long pid = strtoll(optarg, &end, 10);
-
-			if (end == optarg || *end || pid <= 0) {
-				cli_print(
-					stderr,
-					"oomlens analyze: --explain takes a pid, not '%s'",
-					optarg);
-				return EXIT_TROUBLE;
-			}
-			a.models.explain_pid = pid;
-			break;
-		}
-		case 'f':
-			if (!cli_parse_format("analyze", optarg,
-					      CLI_FORMATS_ALL, &fmt))
-				return EXIT_TROUBLE;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 'n':
-			if (!cli_parse_count("analyze", "--top", optarg,
-					     &ropt.top))
-				return EXIT_TROUBLE;
-			break;
-		case 't':
-			table_name = optarg;
-			break;
-		case 'k':
-			a.vmlinux = optarg;
-			break;
-		case 'D':
-			a.debuginfo = optarg;
-			break;
-		case 'F':
-			a.force = true;
-			break;
-		case 'T':
-			if (!cli_parse_seconds(optarg, &a.dump_timeout)) {
-				cli_print(
-					stderr,
-					"oomlens analyze: bad --dump-timeout '%s': whole seconds, 1 to 604800",
-					optarg);
-				return EXIT_TROUBLE;
-			}
-			break;
-		case 'h':
-			print_usage(stdout);
-			return 0;
-		default:
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		for (i = 0; i < N_ANALYZE_OPTIONS; i++)
+			if (longopts[i].val == c)
+				break;
+		if (i == N_ANALYZE_OPTIONS)
 			return cli_usage_error("analyze", analyze_usage_head);
-		}
+		status = analyze_options[i].set(p, optarg);
+		if (status != ANALYZE_GO_ON)
+			return status;
 	}
-	if ((a.vmlinux || a.debuginfo) && optind >= argc) {
-		cli_print(stderr, "oomlens analyze: --%s needs a VMCORE",
-			  a.vmlinux ? "vmlinux" : "debuginfo");
-		return EXIT_TROUBLE;
-	}
-	if (table_name &&
-	    !cli_parse_table("analyze", table_name, fmt, &ropt.table))
-		return EXIT_TROUBLE;
-	files = optind < argc ? argv + optind : stdin_only;
-	nfiles = optind < argc ? argc - optind : 1;
+	return ANALYZE_GO_ON;
+}
 
-	err = NULL;
+/* What the options need of each other, after all are read. */
+static int check_options(struct analyze_args *p, int nfiles)
+{
+	if ((p->a.vmlinux || p->a.debuginfo) && nfiles == 0) {
+		cli_print(stderr, "oomlens analyze: --%s needs a VMCORE",
+			  p->a.vmlinux ? "vmlinux" : "debuginfo");
+		return EXIT_TROUBLE;
+	}
+	if (p->table_name &&
+	    !cli_parse_table("analyze", p->table_name, p->fmt, &p->ropt.table))
+		return EXIT_TROUBLE;
+	return ANALYZE_GO_ON;
+}
+
+/* -o FILE is none of the inputs; then open it and begin the report. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+begin_report(struct analyze_args *p, struct cli_output *out, char **files,
+	     int nfiles)
+{
+	struct oomlens_error *err = NULL;
+	int i;
+
 	for (i = 0; i < nfiles && !err; i++)
-		err = cli_output_check(out_path, files[i]);
-	if (!err && a.vmlinux)
-		err = cli_output_check(out_path, a.vmlinux);
-	if (err || (err = cli_output_open(&out, out_path)))
-		return cli_fail("analyze", err);
-	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
-	if ((err = report_begin_with(&a.report, fmt, out.f, &ropt)))
-		return cli_fail("analyze", cli_output_abort(&out, err));
-	a.sink.incident = on_incident;
-	a.sink.event = on_event;
-	a.sink.warning = on_warning;
-	a.sink.ctx = &a;
-	a.status = EXIT_FOUND;
+		err = cli_output_check(p->out_path, files[i]);
+	for (i = 0; i < p->n_inputs && !err; i++)
+		err = cli_output_check(p->out_path, p->inputs[i]);
+	if (!err && p->a.vmlinux)
+		err = cli_output_check(p->out_path, p->a.vmlinux);
+	if (err || (err = cli_output_open(out, p->out_path)))
+		return err;
+	p->ropt.colour = p->fmt == REPORT_TEXT && cli_colour(out);
+	err = report_begin_with(&p->a.report, p->fmt, out->f, &p->ropt);
+	return err ? cli_output_abort(out, err) : NULL;
+}
+
+/* An input that failed: named, and the others go on. */
+static void input_failed(struct analyze_ctx *a, struct oomlens_error *err)
+{
+	cli_print(stderr, "oomlens analyze: %s", err->message);
+	oomlens_error_free(err);
+	a->status = EXIT_TROUBLE;
+}
+
+/* The --input files: incidents as JSON (parsers/incjson.h). */
+static void analyze_json(struct analyze_args *p)
+{
+	struct oomlens_error *err;
+	int i;
+
+	p->a.from_json = true;
+	for (i = 0; i < p->n_inputs; i++) {
+		const char *path = p->inputs[i];
+
+		err = incjson_read(path, strcmp(path, "-") ? path : "<stdin>",
+				   &p->a.sink);
+		if (err)
+			input_failed(&p->a, err);
+	}
+	p->a.from_json = false;
+}
+
+/* Every input in turn: one that fails is named, and the others go on. */
+static void analyze_inputs(struct analyze_args *p, char **files, int nfiles)
+{
+	struct analyze_ctx *a = &p->a;
+	struct oomlens_error *err;
+	int i;
+
+	a->sink.incident = on_incident;
+	a->sink.event = on_event;
+	a->sink.warning = on_warning;
+	a->sink.ctx = a;
+	a->status = EXIT_FOUND;
+	analyze_json(p);
 	for (i = 0; i < nfiles; i++) {
-		err = analyze_path(&a, files[i]);
-		if (err) {
-			/* report the file and go on with the others */
-			cli_print(stderr, "oomlens analyze: %s", err->message);
-			oomlens_error_free(err);
-			a.status = EXIT_TROUBLE;
-		}
+		err = analyze_path(a, files[i]);
+		if (err)
+			input_failed(a, err);
 	}
 	oomlog_library_release();
-	free(a.seen.slots);
-	free(a.seen_events.slots);
-	err = report_end(a.report);
+	free(a->seen.slots);
+	free(a->seen_events.slots);
+}
+
+int cmd_analyze(int argc, char **argv)
+{
+	struct analyze_args p = {.fmt = REPORT_TEXT};
+	struct analyze_ctx *a = &p.a;
+	char *stdin_only[] = {(char *)"-"};
+	struct cli_output out;
+	struct oomlens_error *err;
+	char **files;
+	int nfiles, status;
+
+	analyzer_options_init(&a->models);
+	p.inputs = calloc((size_t)argc, sizeof(*p.inputs));
+	if (!p.inputs)
+		return cli_fail("analyze", &oomlens_error_nomem);
+	status = parse_options(argc, argv, &p);
+	if (status == ANALYZE_GO_ON)
+		status = check_options(&p, argc - optind);
+	if (status != ANALYZE_GO_ON) {
+		free(p.inputs);
+		return status;
+	}
+	/* no FILE: standard input, unless --input names what to read */
+	files = optind < argc ? argv + optind : stdin_only;
+	nfiles = optind < argc ? argc - optind : !p.n_inputs;
+	if ((err = begin_report(&p, &out, files, nfiles))) {
+		free(p.inputs);
+		return cli_fail("analyze", err);
+	}
+	analyze_inputs(&p, files, nfiles);
+	free(p.inputs);
+	err = report_end(a->report);
 	if (!err)
 		err = cli_output_close(&out, true);
-	if (err) {
+	if (err)
 		return cli_fail("analyze", cli_output_abort(&out, err));
-	}
-	if (a.status == EXIT_FOUND && !a.incidents)
-		a.status = EXIT_NONE;
-	return a.status;
+	if (a->status == EXIT_FOUND && !a->incidents)
+		a->status = EXIT_NONE;
+	return a->status;
 }

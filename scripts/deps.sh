@@ -10,7 +10,8 @@ set -eu
 # kernels and kdwarf's -m32 fixtures; python3, bzip2, zstd, lz4: the
 # end-to-end tests (without them those tests are skipped). No llvm:
 # BTF is added with binutils' objcopy (fixtures/vmgen/vmgen.mk).
-need="build-essential gcc-multilib python3 bzip2 zstd lz4 pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev libsystemd-dev systemd-journal-remote dwarves xz-utils sqlite3 clang-format man-db groff-base chromium"
+# libjansson-dev: analyze --input reads JSON (parsers/jsonin.c).
+need="build-essential gcc-multilib python3 bzip2 zstd lz4 pkg-config libpcre2-dev check libsqlite3-dev libarchive-dev libdw-dev libelf-dev libkdumpfile-dev libxxhash-dev libbpf-dev libsystemd-dev libjansson-dev systemd-journal-remote dwarves xz-utils sqlite3 clang-format man-db groff-base chromium"
 if [ "${1:-}" = slurm ]; then
 	need="$need slurm-wlm munge parallel"
 fi

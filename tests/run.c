@@ -204,6 +204,7 @@ int main(void)
 	srunner_add_suite(sr, oomlog_identity_suite());
 	srunner_add_suite(sr, oomlog_damage_suite());
 	srunner_add_suite(sr, journal_suite());
+	srunner_add_suite(sr, incjson_suite());
 	srunner_add_suite(sr, reports_suite());
 	srunner_add_suite(sr, reallogs_suite());
 	srunner_add_suite(sr, generated_suite());

@@ -17,6 +17,7 @@ Suite *oomlog_suite(void);
 Suite *oomlog_identity_suite(void);
 Suite *oomlog_damage_suite(void);
 Suite *journal_suite(void);
+Suite *incjson_suite(void);
 Suite *reports_suite(void);
 Suite *reallogs_suite(void);
 Suite *generated_suite(void);

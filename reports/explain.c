@@ -439,6 +439,26 @@ static void memory_of(struct explain_memory *m, const struct oom_incident *inc)
 		memory_global(m, inc);
 }
 
+/* The largest "lowmem_reserve[N]" of a zone, or OOM_VAL_NONE. */
+static int64_t reserve_kb(const struct oom_incident *inc, const char *scope)
+{
+	int64_t most = OOM_VAL_NONE;
+	size_t i;
+
+	for (i = 0; i < inc->n_stats; i++) {
+		const struct oom_stat *st = &inc->stats[i];
+		int64_t kb;
+
+		if (strcmp(st->scope, scope) ||
+		    strncmp(st->key, "lowmem_reserve[", 15))
+			continue;
+		kb = oom_pages_kb(st->value, oom_incident_page_kb(inc));
+		if (known(kb) && (!known(most) || kb > most))
+			most = kb;
+	}
+	return most;
+}
+
 static void zones_of(struct explanation *x, const struct oom_incident *inc)
 {
 	size_t i;
@@ -456,6 +476,7 @@ static void zones_of(struct explanation *x, const struct oom_incident *inc)
 		z->low_kb = stat_kb(inc, st->scope, "low");
 		z->high_kb = stat_kb(inc, st->scope, "high");
 		z->present_kb = stat_kb(inc, st->scope, "present");
+		z->reserve_kb = reserve_kb(inc, st->scope);
 		if (!known(z->free_kb) || z->present_kb == 0)
 			continue;
 		x->n_zones++;
@@ -641,6 +662,43 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 	ran_out_swap(x, inc);
 }
 
+/* Does a zone of the same node follow zone i (DMA before DMA32, Normal)? */
+static bool lower_zone(const struct explanation *x, size_t i)
+{
+	const char *s = x->zones[i].scope, *sp = strrchr(s, ' ');
+	size_t node = sp ? (size_t)(sp - s) + 1 : 0;
+
+	for (size_t k = i + 1; k < x->n_zones; k++)
+		if (!strncmp(x->zones[k].scope, s, node))
+			return true;
+	return false;
+}
+
+/*
+ * Above high: not short for the zone's own allocations. A lower zone keeps
+ * its lowmem_reserve from requests that may use a higher one (the kernel's
+ * watermark check adds it to the mark), so only free memory past high plus
+ * that reserve was theirs to take.
+ */
+static const char *above_high(const struct explanation *x, size_t i,
+			      const char **code)
+{
+	const struct explain_zone *z = &x->zones[i];
+
+	*code = "zone_above_high";
+	if (known(z->reserve_kb) && z->reserve_kb > 0 && known(z->high_kb) &&
+	    z->free_kb < z->high_kb + z->reserve_kb) {
+		*code = "zone_held_by_reserve";
+		return "above high, but not above high plus its lowmem_reserve: "
+		       "requests that may use a higher zone could not take from it";
+	}
+	if (!known(z->reserve_kb) && lower_zone(x, i))
+		return "above high for its own allocations; the report prints "
+		       "no lowmem_reserve, which keeps part of it from requests "
+		       "that may use a higher zone";
+	return "above high: this zone was not short";
+}
+
 static void zones(struct explanation *x)
 {
 	char a[32], b[32];
@@ -664,8 +722,7 @@ static void zones(struct explanation *x)
 			code = "zone_below_high";
 			words = "between low and high";
 		} else {
-			code = "zone_above_high";
-			words = "above high: this zone was not short";
+			words = above_high(x, i, &code);
 		}
 		add(x, EXPLAIN_ZONES, code, z->free_kb, z->min_kb,
 		    "%s: %s free, min watermark %s, %s.", z->scope,

@@ -43,6 +43,7 @@ enum kernel_fact {
 	KF_MEMCG_V1_V2,
 	KF_MEMORY_HIGH,
 	KF_COMPACTION_PROACTIVENESS,
+	KF_OOM_COSTLY_ORDER,
 	KF_COUNT
 };
 
@@ -75,6 +76,10 @@ static const struct explain_fact kernel_facts[KF_COUNT] = {
 		{KV(5u, 9u, 0u), 0, true,
 		 "vm.compaction_proactiveness (proactive compaction) from 5.9; earlier kernels compact on demand only, or when 1 is written to /proc/sys/vm/compact_memory",
 		 "linux-source-6.1 mm/compaction.c sysctl_compaction_proactiveness; 5.9 from mainline history, not read in a tree here"},
+	[KF_OOM_COSTLY_ORDER] =
+		{0, 0, true,
+		 "the OOM killer runs for requests of order 0 to PAGE_ALLOC_COSTLY_ORDER (3) only: a larger one fails instead (2.6.32 let __GFP_NOFAIL ones through), so a report of order 1-3 with memory free above the zones' min watermarks is a request for contiguous pages that none could give",
+		 "linux-source-6.1 mm/page_alloc.c __alloc_pages_may_oom() ('if (order > PAGE_ALLOC_COSTLY_ORDER) goto out'); 2.6.32 from ../shared/seeds and mainline history, not read in a tree here"},
 };
 
 /* Whether fact f holds for kernel version kv (0: unknown). */
@@ -1622,6 +1627,27 @@ static void advise_kernel_memory(struct explanation *x,
 	}
 }
 
+/*
+ * Was some zone's free memory above its min watermark (or are the zones not
+ * known)? Then an order 1-3 request that ended in the OOM killer wanted
+ * contiguity rather than memory (KF_OOM_COSTLY_ORDER).
+ */
+static bool free_above_min(const struct explanation *x)
+{
+	size_t i, judged = 0;
+
+	for (i = 0; i < x->n_zones; i++) {
+		const struct explain_zone *z = &x->zones[i];
+
+		if (!known(z->min_kb) || z->min_kb == 0)
+			continue; /* KF_ZONE_WATERMARKS: says nothing */
+		judged++;
+		if (z->free_kb > z->min_kb)
+			return true;
+	}
+	return judged == 0;
+}
+
 /* A high-order allocation: fragmentation. */
 static void advise_fragmentation(struct explanation *x,
 				 const struct oom_incident *inc,
@@ -1631,12 +1657,14 @@ static void advise_fragmentation(struct explanation *x,
 
 	(void)models;
 	/* a memcg is out of its limit, not of contiguous pages */
-	if (inc->trigger.order <= 3 || inc->trigger.order >= 20 ||
-	    inc->constraint == OOM_CONSTRAINT_MEMCG)
+	if (inc->trigger.order < 1 || inc->trigger.order >= 20 ||
+	    inc->constraint == OOM_CONSTRAINT_MEMCG ||
+	    (inc->trigger.order <= 3 && !free_above_min(x)))
 		return;
 	r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
 		OOM_VAL_NONE,
-		"If memory was free but fragmented, raise vm.min_free_kbytes or %s.",
+		"The request was of order %lld (%lld contiguous pages): if memory was free but fragmented, raise vm.min_free_kbytes or %s.",
+		(long long)inc->trigger.order, 1LL << inc->trigger.order,
 		fact_holds(KF_COMPACTION_PROACTIVENESS, kv_of(inc))
 			? "let compaction run (vm.compaction_proactiveness)"
 			: "compact it before it runs short (echo 1 > /proc/sys/vm/compact_memory; this kernel has no vm.compaction_proactiveness)");

@@ -882,6 +882,20 @@ static void s_order4_5_4(struct oom_incident *inc, struct verdict_list *vl)
 	inc->trigger.order = 4;
 	inc->kernel_release = "5.4.0-42-generic";
 }
+/* order 2: the kernel still runs the OOM killer (order <= 3) */
+static void s_order2(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 2;
+	add_zone(inc, "node 0 Normal", 300000, 40000, 50000, 60000, 4194304);
+}
+/* order 1 with every zone below min: memory ran out, not contiguity */
+static void s_order1_short(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 1;
+	add_zone(inc, "node 0 Normal", 30000, 40000, 50000, 60000, 4194304);
+}
 static void s_order4_memcg(struct oom_incident *inc, struct verdict_list *vl)
 {
 	inc->trigger.order = 4;
@@ -940,6 +954,10 @@ static const struct {
 	{"order 4 on 5.4", s_order4_5_4, "fragmentation", true,
 	 "/proc/sys/vm/compact_memory"},
 	{"order 0", s_plain, "fragmentation", false, NULL},
+	{"order 2, memory free", s_order2, "fragmentation", true,
+	 "order 2 (4 contiguous pages)"},
+	{"order 1, zones below min", s_order1_short, "fragmentation", false,
+	 NULL},
 	{"order 4 in a memcg", s_order4_memcg, "fragmentation", false, NULL},
 };
 

@@ -43,6 +43,7 @@ enum kernel_fact {
 	KF_MEMCG_V1_V2,
 	KF_MEMORY_HIGH,
 	KF_COMPACTION_PROACTIVENESS,
+	KF_OOM_COSTLY_ORDER,
 	KF_COUNT
 };
 
@@ -75,6 +76,10 @@ static const struct explain_fact kernel_facts[KF_COUNT] = {
 		{KV(5u, 9u, 0u), 0, true,
 		 "vm.compaction_proactiveness (proactive compaction) from 5.9; earlier kernels compact on demand only, or when 1 is written to /proc/sys/vm/compact_memory",
 		 "linux-source-6.1 mm/compaction.c sysctl_compaction_proactiveness; 5.9 from mainline history, not read in a tree here"},
+	[KF_OOM_COSTLY_ORDER] =
+		{0, 0, true,
+		 "the OOM killer runs for requests of order 0 to PAGE_ALLOC_COSTLY_ORDER (3) only: a larger one fails instead (2.6.32 let __GFP_NOFAIL ones through), so a report of order 1-3 with memory free above the zones' min watermarks is a request for contiguous pages that none could give",
+		 "linux-source-6.1 mm/page_alloc.c __alloc_pages_may_oom() ('if (order > PAGE_ALLOC_COSTLY_ORDER) goto out'); 2.6.32 from ../shared/seeds and mainline history, not read in a tree here"},
 };
 
 /* Whether fact f holds for kernel version kv (0: unknown). */
@@ -439,6 +444,26 @@ static void memory_of(struct explain_memory *m, const struct oom_incident *inc)
 		memory_global(m, inc);
 }
 
+/* The largest "lowmem_reserve[N]" of a zone, or OOM_VAL_NONE. */
+static int64_t reserve_kb(const struct oom_incident *inc, const char *scope)
+{
+	int64_t most = OOM_VAL_NONE;
+	size_t i;
+
+	for (i = 0; i < inc->n_stats; i++) {
+		const struct oom_stat *st = &inc->stats[i];
+		int64_t kb;
+
+		if (strcmp(st->scope, scope) ||
+		    strncmp(st->key, "lowmem_reserve[", 15))
+			continue;
+		kb = oom_pages_kb(st->value, oom_incident_page_kb(inc));
+		if (known(kb) && (!known(most) || kb > most))
+			most = kb;
+	}
+	return most;
+}
+
 static void zones_of(struct explanation *x, const struct oom_incident *inc)
 {
 	size_t i;
@@ -456,6 +481,7 @@ static void zones_of(struct explanation *x, const struct oom_incident *inc)
 		z->low_kb = stat_kb(inc, st->scope, "low");
 		z->high_kb = stat_kb(inc, st->scope, "high");
 		z->present_kb = stat_kb(inc, st->scope, "present");
+		z->reserve_kb = reserve_kb(inc, st->scope);
 		if (!known(z->free_kb) || z->present_kb == 0)
 			continue;
 		x->n_zones++;
@@ -641,6 +667,43 @@ static void ran_out(struct explanation *x, const struct oom_incident *inc)
 	ran_out_swap(x, inc);
 }
 
+/* Does a zone of the same node follow zone i (DMA before DMA32, Normal)? */
+static bool lower_zone(const struct explanation *x, size_t i)
+{
+	const char *s = x->zones[i].scope, *sp = strrchr(s, ' ');
+	size_t node = sp ? (size_t)(sp - s) + 1 : 0;
+
+	for (size_t k = i + 1; k < x->n_zones; k++)
+		if (!strncmp(x->zones[k].scope, s, node))
+			return true;
+	return false;
+}
+
+/*
+ * Above high: not short for the zone's own allocations. A lower zone keeps
+ * its lowmem_reserve from requests that may use a higher one (the kernel's
+ * watermark check adds it to the mark), so only free memory past high plus
+ * that reserve was theirs to take.
+ */
+static const char *above_high(const struct explanation *x, size_t i,
+			      const char **code)
+{
+	const struct explain_zone *z = &x->zones[i];
+
+	*code = "zone_above_high";
+	if (known(z->reserve_kb) && z->reserve_kb > 0 && known(z->high_kb) &&
+	    z->free_kb < z->high_kb + z->reserve_kb) {
+		*code = "zone_held_by_reserve";
+		return "above high, but not above high plus its lowmem_reserve: "
+		       "requests that may use a higher zone could not take from it";
+	}
+	if (!known(z->reserve_kb) && lower_zone(x, i))
+		return "above high for its own allocations; the report prints "
+		       "no lowmem_reserve, which keeps part of it from requests "
+		       "that may use a higher zone";
+	return "above high: this zone was not short";
+}
+
 static void zones(struct explanation *x)
 {
 	char a[32], b[32];
@@ -664,8 +727,7 @@ static void zones(struct explanation *x)
 			code = "zone_below_high";
 			words = "between low and high";
 		} else {
-			code = "zone_above_high";
-			words = "above high: this zone was not short";
+			words = above_high(x, i, &code);
 		}
 		add(x, EXPLAIN_ZONES, code, z->free_kb, z->min_kb,
 		    "%s: %s free, min watermark %s, %s.", z->scope,
@@ -1565,6 +1627,27 @@ static void advise_kernel_memory(struct explanation *x,
 	}
 }
 
+/*
+ * Was some zone's free memory above its min watermark (or are the zones not
+ * known)? Then an order 1-3 request that ended in the OOM killer wanted
+ * contiguity rather than memory (KF_OOM_COSTLY_ORDER).
+ */
+static bool free_above_min(const struct explanation *x)
+{
+	size_t i, judged = 0;
+
+	for (i = 0; i < x->n_zones; i++) {
+		const struct explain_zone *z = &x->zones[i];
+
+		if (!known(z->min_kb) || z->min_kb == 0)
+			continue; /* KF_ZONE_WATERMARKS: says nothing */
+		judged++;
+		if (z->free_kb > z->min_kb)
+			return true;
+	}
+	return judged == 0;
+}
+
 /* A high-order allocation: fragmentation. */
 static void advise_fragmentation(struct explanation *x,
 				 const struct oom_incident *inc,
@@ -1574,12 +1657,14 @@ static void advise_fragmentation(struct explanation *x,
 
 	(void)models;
 	/* a memcg is out of its limit, not of contiguous pages */
-	if (inc->trigger.order <= 3 || inc->trigger.order >= 20 ||
-	    inc->constraint == OOM_CONSTRAINT_MEMCG)
+	if (inc->trigger.order < 1 || inc->trigger.order >= 20 ||
+	    inc->constraint == OOM_CONSTRAINT_MEMCG ||
+	    (inc->trigger.order <= 3 && !free_above_min(x)))
 		return;
 	r = add(x, EXPLAIN_ADVICE, "fragmentation", inc->trigger.order,
 		OOM_VAL_NONE,
-		"If memory was free but fragmented, raise vm.min_free_kbytes or %s.",
+		"The request was of order %lld (%lld contiguous pages): if memory was free but fragmented, raise vm.min_free_kbytes or %s.",
+		(long long)inc->trigger.order, 1LL << inc->trigger.order,
 		fact_holds(KF_COMPACTION_PROACTIVENESS, kv_of(inc))
 			? "let compaction run (vm.compaction_proactiveness)"
 			: "compact it before it runs short (echo 1 > /proc/sys/vm/compact_memory; this kernel has no vm.compaction_proactiveness)");

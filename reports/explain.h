@@ -74,6 +74,9 @@ struct explain_memory {
 struct explain_zone {
 	const char *scope; /* "node 0 DMA32", borrowed from the incident */
 	int64_t free_kb, min_kb, low_kb, high_kb, present_kb;
+	/* the largest lowmem_reserve[] (kept from requests that may use a
+	 * higher zone), or OOM_VAL_NONE where the report prints none */
+	int64_t reserve_kb;
 };
 
 #define EXPLAIN_MAX_REASONS 48

@@ -535,6 +535,54 @@ static void add_zone(struct oom_incident *inc, const char *scope,
 }
 
 /*
+ * A lower zone above its high watermark is not short for its own
+ * allocations, but the kernel keeps its lowmem_reserve from requests that
+ * may use a higher zone (zone_watermark_ok() adds lowmem_reserve[the
+ * request's highest zone] to the mark): free below high plus that reserve
+ * is no free memory for them. Without the reserve printed, a DMA/DMA32
+ * zone is not called "not short".
+ */
+START_TEST(explain_zone_above_high_counts_its_lowmem_reserve)
+{
+	struct oom_incident *inc = global_oom(0, 0);
+	struct explanation *x = malloc(sizeof(*x));
+	const struct explain_reason *r;
+	static const char res[] = "lowmem_reserve[2]";
+
+	ck_assert_ptr_nonnull(x);
+	/* 90000 kB free, high 7000 kB, 30000 pages (120000 kB) reserved */
+	add_zone(inc, "node 0 DMA32", 90000, 5000, 6000, 7000, 2080624);
+	ck_assert_ptr_null(oom_incident_add_stat(
+		inc, "node 0 DMA32", res, strlen(res), 30000, UNIT_PAGES));
+	/* a DMA zone with no reserve printed */
+	add_zone(inc, "node 0 DMA", 15000, 100, 120, 140, 15992);
+	/* the highest zone: nothing above it to hold back from */
+	add_zone(inc, "node 0 Normal", 90000, 5000, 6000, 7000, 2097152);
+	explain_incident(x, inc, NULL);
+	r = reason(x, "zone_held_by_reserve");
+	ck_assert_ptr_nonnull(r);
+	ck_assert_msg(strstr(r->text, "node 0 DMA32:") &&
+			      strstr(r->text, "lowmem_reserve"),
+		      "%s", r->text);
+	for (size_t i = 0; i < x->n; i++) {
+		if (strcmp(x->r[i].code, "zone_above_high"))
+			continue;
+		if (strstr(x->r[i].text, "node 0 DMA:"))
+			ck_assert_msg(
+				!strstr(x->r[i].text, "not short") &&
+					strstr(x->r[i].text, "lowmem_reserve"),
+				"%s", x->r[i].text);
+		else
+			ck_assert_msg(strstr(x->r[i].text, "node 0 Normal:") &&
+					      strstr(x->r[i].text, "not short"),
+				      "%s", x->r[i].text);
+	}
+	free(x);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
  * A zone printed "free:0kB min:0kB low:0kB high:0kB" (no page of it
  * managed: its watermarks are computed from managed pages) says nothing
  * of shortage; it is not "above high". A zone with watermarks above its
@@ -834,6 +882,20 @@ static void s_order4_5_4(struct oom_incident *inc, struct verdict_list *vl)
 	inc->trigger.order = 4;
 	inc->kernel_release = "5.4.0-42-generic";
 }
+/* order 2: the kernel still runs the OOM killer (order <= 3) */
+static void s_order2(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 2;
+	add_zone(inc, "node 0 Normal", 300000, 40000, 50000, 60000, 4194304);
+}
+/* order 1 with every zone below min: memory ran out, not contiguity */
+static void s_order1_short(struct oom_incident *inc, struct verdict_list *vl)
+{
+	(void)vl;
+	inc->trigger.order = 1;
+	add_zone(inc, "node 0 Normal", 30000, 40000, 50000, 60000, 4194304);
+}
 static void s_order4_memcg(struct oom_incident *inc, struct verdict_list *vl)
 {
 	inc->trigger.order = 4;
@@ -892,6 +954,10 @@ static const struct {
 	{"order 4 on 5.4", s_order4_5_4, "fragmentation", true,
 	 "/proc/sys/vm/compact_memory"},
 	{"order 0", s_plain, "fragmentation", false, NULL},
+	{"order 2, memory free", s_order2, "fragmentation", true,
+	 "order 2 (4 contiguous pages)"},
+	{"order 1, zones below min", s_order1_short, "fragmentation", false,
+	 NULL},
 	{"order 4 in a memcg", s_order4_memcg, "fragmentation", false, NULL},
 };
 
@@ -1146,6 +1212,7 @@ Suite *reports_suite(void)
 			    explain_each_advice_rule_fires_only_where_it_holds,
 			    0, sizeof(advice_cases) / sizeof(advice_cases[0]));
 	tcase_add_test(tc, explain_zone_of_zero_watermarks_says_nothing);
+	tcase_add_test(tc, explain_zone_above_high_counts_its_lowmem_reserve);
 	tcase_add_test(tc, explain_inputs_in_plain_words);
 	tcase_add_test(tc, html_escapes_every_input_string);
 	tcase_add_test(tc, wrapping_a_huge_line_is_linear);

@@ -31,8 +31,9 @@ struct command {
 
 static const struct command commands[] = {
 	{"analyze", cmd_analyze,
-	 "analyze [--format FMT] [-o FILE] [FILE...]\n"
-	 "                                           read kernel logs, report every OOM incident"},
+	 "analyze [--format FMT] [-o FILE] [--input JSON] [FILE...]\n"
+	 "                                           read kernel logs (or incidents as JSON),\n"
+	 "                                           report every OOM incident"},
 	{"ingest", cmd_ingest,
 	 "ingest [--db FILE] [--quiet] PATH...     store every incident of files, folders, archives"},
 	{"merge", cmd_merge,

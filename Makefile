@@ -240,7 +240,8 @@ rfc-lab: oomlens
 	fixtures/rfc-lab/lab.sh $(RFCLAB_SCENARIOS)
 
 style:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h)
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h) \
+		$(wildcard include/oomlens/*.h)
 
 # No middle module includes another: parsers, dumps, analyzer, db and reports
 # see only core/ and model/; core sees nothing above it. Each foreign

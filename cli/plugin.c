@@ -257,6 +257,7 @@ static struct oomlens_error *isolated_run(const struct analyzer_model *m,
 	pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
+		free(r); /* the parent's; the worker replies from its own */
 		worker(pl, inc, o, fds[1]);
 	}
 	close(fds[1]);

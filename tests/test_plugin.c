@@ -216,6 +216,7 @@ START_TEST(plugin_invalid_score_fails_the_incident)
 	struct analyzer_model rows[2];
 	struct analyzer_options o;
 	struct verdict_list vl;
+	struct oomlens_error *err;
 
 	row(inc, 10, 5000, 0, 0);
 	row(inc, 20, 4000, 0, 0);
@@ -224,7 +225,9 @@ START_TEST(plugin_invalid_score_fails_the_incident)
 	analyzer_options_init(&o);
 	ck_assert_ptr_null(analyzer_options_add(&o, &rows[0]));
 	ck_assert_ptr_null(analyzer_options_add(&o, &rows[1]));
-	ck_assert_ptr_nonnull(analyzer_options_add(&o, &rows[1]));
+	err = analyzer_options_add(&o, &rows[1]); /* twice: refused */
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
 	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
 	ck_assert_uint_eq(vl.n_failed, 1);
 	ck_assert_str_eq(vl.failed[0].model, "t-invalid");

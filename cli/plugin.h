@@ -28,15 +28,14 @@ struct cli_plugins {
 
 /* The options' lines for a command's --help. */
 #define CLI_PLUGIN_HELP                                                        \
-	"  --model-plugin FILE.so  also run the model of a plugin "            \
-	"(repeatable;\n"                                                       \
+	"      --model-plugin FILE.so\n"                                       \
+	"                    also run the model of this plugin (repeatable;\n" \
 	"                    docs/plugins.md)\n"                               \
-	"  --isolate         run plugins in a worker process, each incident "  \
-	"with a\n"                                                             \
-	"                    time limit; a crash or a hang is reported, and "  \
-	"the run\n"                                                            \
-	"                    goes on\n"                                        \
-	"  --plugin-timeout S  that limit, in seconds (default 5)\n"
+	"      --isolate     run plugin models in a worker process, with a\n"  \
+	"                    time limit per incident: a crash or a hang is\n"  \
+	"                    reported by incident, and the run goes on\n"      \
+	"      --plugin-timeout SECONDS\n"                                     \
+	"                    that limit (default 5)\n"
 
 /* getopt_long rows of the options (their vals are 0x100 and up). */
 #define CLI_PLUGIN_OPTIONS                                                     \

@@ -241,7 +241,8 @@ rfc-lab: oomlens
 	fixtures/rfc-lab/lab.sh $(RFCLAB_SCENARIOS)
 
 style:
-	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h)
+	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h) \
+		$(wildcard include/oomlens/*.h)
 
 # No middle module includes another: parsers, dumps, analyzer, db and reports
 # see only core/ and model/; core sees nothing above it. Each foreign
@@ -252,7 +253,7 @@ FOREIGN := 'sqlite3\.h=db/internal.h' 'pcre2\.h=parsers/patterns.c' \
 	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=dumps/kcore.c' \
 	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=dumps/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
 	'bpf/=dumps/kbtf.c' 'systemd/=parsers/journalfile.c' \
-	'jansson\.h=parsers/jsonin.c'
+	'jansson\.h=parsers/jsonin.c' 'dlfcn\.h=cli/plugin.c'
 check-layers:
 	@! grep -nE '#include "(model|parsers|dumps|analyzer|db|reports|cli)/' core/*.[ch] || \
 		(echo "layering: core includes a module above it" && false)
@@ -278,6 +279,11 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# the model plugin ABI (docs/plugins.md): header-only, so its .pc file
+# goes to share/pkgconfig; the example plugins with the documentation
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+EXAMPLEDIR ?= $(PREFIX)/share/doc/oomlens/examples/plugins
 INSTALL ?= install
 
 $(BUILD)/oomlens.1: oomlens scripts/mkman.sh
@@ -290,10 +296,24 @@ install: oomlens $(BUILD)/oomlens.1
 	$(INSTALL) -m 755 oomlens $(DESTDIR)$(BINDIR)/oomlens
 	$(INSTALL) -m 644 $(BUILD)/oomlens.1 $(DESTDIR)$(MANDIR)/man1/oomlens.1
 	$(INSTALL) -m 644 contrib/oomlens.bash $(DESTDIR)$(COMPLETIONDIR)/oomlens
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/oomlens $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(EXAMPLEDIR)
+	$(INSTALL) -m 644 include/oomlens/model.h $(DESTDIR)$(INCLUDEDIR)/oomlens/model.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: oomlens-model' \
+		'Description: the model plugin ABI of oomlens (docs/plugins.md)' \
+		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+		>$(DESTDIR)$(PKGCONFIGDIR)/oomlens-model.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/oomlens-model.pc
+	$(INSTALL) -m 644 examples/plugins/largest-rss.c examples/plugins/pss.c \
+		$(DESTDIR)$(EXAMPLEDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/oomlens $(DESTDIR)$(MANDIR)/man1/oomlens.1 \
-		$(DESTDIR)$(COMPLETIONDIR)/oomlens
+		$(DESTDIR)$(COMPLETIONDIR)/oomlens \
+		$(DESTDIR)$(INCLUDEDIR)/oomlens/model.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/oomlens-model.pc \
+		$(DESTDIR)$(EXAMPLEDIR)/largest-rss.c $(DESTDIR)$(EXAMPLEDIR)/pss.c
 
 # What issue 15 asks of an install, into a scratch DESTDIR (run by check).
 check-install: oomlens

@@ -22,6 +22,7 @@
 #include "parsers/source.h"
 #include "dumps/vmcore.h"
 #include "reports/report.h"
+#include "cli/plugin.h"
 #include "core/banned.h"
 
 static const char analyze_usage_head[] =
@@ -61,7 +62,7 @@ static const char analyze_usage_tail[] =
 	"                    (0), anon=rss (default), swap=PAGES (0), lowrss=rss\n"
 	"                    (default), mems=intersect (default), forkbomb=none,\n"
 	"                    hz=N (250)\n"
-	"  -e, --explain PID the score of PID term by term under each model\n"
+	"  -e, --explain PID the score of PID term by term under each model\n" CLI_PLUGIN_HELP
 	"  -k, --vmlinux FILE read the kdump vmcores among the FILEs with this\n"
 	"                    kernel debuginfo (vmlinux with DWARF): report the\n"
 	"                    OOM incidents in each dump's log buffer, its process\n"
@@ -160,6 +161,7 @@ struct analyze_ctx {
 	unsigned dump_timeout; /* --dump-timeout; 0: the default */
 	struct report *report;
 	struct analyzer_options models;
+	struct cli_plugins plugins; /* --model-plugin (cli/plugin.h) */
 	size_t incidents;
 	int status;
 	struct oomlog_sink sink;
@@ -193,6 +195,8 @@ on_incident(void *ctx, struct oom_incident *inc)
 		err = report_also_seen(a->report, first, inc);
 	} else if (!err) {
 		err = analyzer_run(inc, &a->models, &verdicts);
+		if (!err)
+			cli_plugins_report("analyze", inc, &verdicts);
 		if (!err)
 			err = report_incident_models(a->report, inc, &verdicts);
 		a->incidents++;
@@ -491,10 +495,14 @@ static const struct analyze_option analyze_options[] = {
  */
 static int parse_options(int argc, char **argv, struct analyze_args *p)
 {
-	struct option longopts[N_ANALYZE_OPTIONS + 1];
+	/* the plugin options' rows (cli/plugin.h) follow the table's */
+	static const struct option plugin_opts[] = {CLI_PLUGIN_OPTIONS};
+	enum { N_PLUGIN = sizeof(plugin_opts) / sizeof(plugin_opts[0]) };
+	struct option longopts[N_ANALYZE_OPTIONS + N_PLUGIN + 1];
 	char shortopts[2 * N_ANALYZE_OPTIONS + 1];
 	size_t i, n = 0;
 	int c, status;
+	bool bad;
 
 	for (i = 0; i < N_ANALYZE_OPTIONS; i++) {
 		const struct analyze_option *o = &analyze_options[i];
@@ -509,10 +517,18 @@ static int parse_options(int argc, char **argv, struct analyze_args *p)
 		if (o->has_arg == required_argument)
 			shortopts[n++] = ':';
 	}
-	longopts[i] = (struct option){NULL, 0, NULL, 0};
+	for (size_t k = 0; k < N_PLUGIN; k++)
+		longopts[i + k] = plugin_opts[k];
+	longopts[i + N_PLUGIN] = (struct option){NULL, 0, NULL, 0};
 	shortopts[n] = '\0';
 	optind = 1;
 	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (cli_plugins_option(&p->a.plugins, "analyze", c, optarg,
+				       &bad)) {
+			if (bad)
+				return EXIT_TROUBLE;
+			continue;
+		}
 		for (i = 0; i < N_ANALYZE_OPTIONS; i++)
 			if (longopts[i].val == c)
 				break;
@@ -535,6 +551,8 @@ static int check_options(struct analyze_args *p, int nfiles)
 	}
 	if (p->table_name &&
 	    !cli_parse_table("analyze", p->table_name, p->fmt, &p->ropt.table))
+		return EXIT_TROUBLE;
+	if (!cli_plugins_select(&p->a.plugins, "analyze", &p->a.models))
 		return EXIT_TROUBLE;
 	return ANALYZE_GO_ON;
 }
@@ -627,6 +645,7 @@ int cmd_analyze(int argc, char **argv)
 	if (status == ANALYZE_GO_ON)
 		status = check_options(&p, argc - optind);
 	if (status != ANALYZE_GO_ON) {
+		cli_plugins_close(&a->plugins);
 		free(p.inputs);
 		return status;
 	}
@@ -634,10 +653,12 @@ int cmd_analyze(int argc, char **argv)
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : !p.n_inputs;
 	if ((err = begin_report(&p, &out, files, nfiles))) {
+		cli_plugins_close(&a->plugins);
 		free(p.inputs);
 		return cli_fail("analyze", err);
 	}
 	analyze_inputs(&p, files, nfiles);
+	cli_plugins_close(&a->plugins);
 	free(p.inputs);
 	err = report_end(a->report);
 	if (!err)

@@ -56,6 +56,14 @@ $(BUILD)/%.o: %.c
 $(BUILD)/cli/main.o: override CPPFLAGS += -DOOMLENS_VERSION='"$(VERSION)"'
 $(BUILD)/cli/main.o: debian/changelog
 
+# --badness-from compiles a kernel tree's badness function against the
+# plugin ABI and a kernel shim, both embedded as text (cli/treemodel.c).
+$(BUILD)/cli/treeshim.inc: include/oomlens/model.h cli/treeshim/kernel.h
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $^ >$@
+$(BUILD)/cli/treemodel.o: $(BUILD)/cli/treeshim.inc
+$(BUILD)/cli/treemodel.o: override CPPFLAGS += -I$(BUILD)/cli
+
 oomlens: $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
 
@@ -87,12 +95,17 @@ $(BUILD)/tests/ktypes-compare: tests/ktypes-compare.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
+# --badness-from's objects against the built-in models (tests/e2e-tree.sh)
+$(BUILD)/tests/tree-scores: tests/tree-scores.c $(LIB_OBJ) $(BUILD)/cli/treemodel.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(BUILD)/cli/treemodel.o $(LIBS)
+
 $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
 check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install $(BUILD)/fixtures/vmcore/.stamp \
-	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES)
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES) $(BUILD)/tests/tree-scores
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
 	tests/html-browser.sh ./oomlens $(BUILD)
@@ -118,7 +131,7 @@ check-asan:
 # the one third-party leak suppressed in tests/lsan.supp needs.
 ASAN_RUN_OPTIONS := detect_leaks=1:fast_unwind_on_malloc=0
 asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp \
-	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES)
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES) $(BUILD)/tests/tree-scores
 	cd tests && CK_FORK=no ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ../$(BUILD)/tests/run
 	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \

@@ -1,0 +1,52 @@
+# tests/e2e.sh, continued: --badness-from (issue 24 part 2; sourced there,
+# with $bin, $tmp, expect, ok and bad). BUILD/tests/tree-scores builds a
+# tree's object and compares its scores with the built-in formula's;
+# the cache lives in $tmp.
+ts=${TREE_SCORES:-build/tests/tree-scores}
+tc=$tmp/tree-cache
+mkdir -p "$tc"
+tree_env() { XDG_CACHE_HOME=$tc "$@"; }
+
+# 6.1's oom_badness() is mainline-5.9, score for score
+expect 0 "tree: 6.1 oom_badness() scores as mainline-5.9" -- tree_env "$ts" 5.9 fixtures/trees/linux-6.1
+grep -q "^tree:6.1.192: oom_badness() of fixtures/trees/linux-6.1/mm/oom_kill.c:47, inputs 0x40039, tie 1, built$" "$tmp/out" && ok || { bad "tree: name, line, inputs (rss, swap, pgtables, oom_score_adj, totalpages), last max"; cat "$tmp/out"; }
+grep -q "^5832 scores equal mainline-5.9's$" "$tmp/out" && ok || bad "tree: every score of the grid"
+# the second time from the cache; the file itself names the same tree
+expect 0 "tree: the file, cached" -- tree_env "$ts" 5.9 fixtures/trees/linux-6.1/mm/oom_kill.c
+grep -q ", cached$" "$tmp/out" && ok || { bad "tree: the object comes from the cache"; cat "$tmp/out"; }
+expect 0 "tree: --model-name" -- tree_env "$ts" build fixtures/trees/linux-6.1 my-6.1
+grep -q "^my-6.1: " "$tmp/out" && ok || bad "tree: the name given"
+expect 2 "tree: a bad --model-name" -- tree_env "$ts" build fixtures/trees/linux-6.1 'My Model'
+grep -q "bad model name 'My Model'" "$tmp/out" && ok || { bad "tree: the bad name named"; cat "$tmp/out"; }
+# the RFC's tree: __badness(), which select_bad_process() calls
+expect 0 "tree: the RFC's __badness()" -- tree_env "$ts" build fixtures/trees/linux-6.1-rfc
+grep -q "^tree:6.1.192: __badness() of fixtures/trees/linux-6.1-rfc/mm/oom_kill.c:68, inputs 0x33e32e, tie 1, built$" "$tmp/out" && ok || { bad "tree: RFC entry and inputs (no oom_adj: a local)"; cat "$tmp/out"; }
+
+# a name the shim lacks: its name and the tree's line, no object
+tt=$tmp/tree-edit
+mkdir -p "$tt/mm"
+sed 's/in_vfork(p)) {/in_vfork(p) || task_is_frozen(p)) {/' fixtures/trees/linux-6.1/mm/oom_kill.c >"$tt/mm/oom_kill.c"
+expect 2 "tree: a helper the shim lacks" -- tree_env "$ts" build "$tt"
+grep -q "^error: $tt/mm/oom_kill.c:67: oom_badness() uses 'task_is_frozen', which the kernel shim of --badness-from does not provide" "$tmp/out" && ok || { bad "tree: the missing name and its line"; cat "$tmp/out"; }
+sed 's/p->mm->flags/p->mm->def_flags/' fixtures/trees/linux-6.1/mm/oom_kill.c >"$tt/mm/oom_kill.c"
+expect 2 "tree: a field the shim lacks" -- tree_env "$ts" build "$tt"
+grep -q "^error: $tt/mm/oom_kill.c:66: oom_badness() uses 'def_flags'" "$tmp/out" && ok || { bad "tree: the missing field and its line"; cat "$tmp/out"; }
+printf 'long other(void) { return 0; }\n' >"$tt/mm/oom_kill.c"
+expect 2 "tree: no badness function" -- tree_env "$ts" build "$tt"
+grep -q "defines no __badness(), oom_badness() or badness()" "$tmp/out" && ok || { bad "tree: no function"; cat "$tmp/out"; }
+expect 2 "tree: no such tree" -- tree_env "$ts" build "$tmp/no-such-tree"
+grep -q "cannot open '$tmp/no-such-tree'" "$tmp/out" && ok || { bad "tree: missing path named"; cat "$tmp/out"; }
+
+# a cache directory others may write is not used: a private one instead
+mkdir -p "$tmp/open-cache/oomlens"
+chmod 777 "$tmp/open-cache/oomlens"
+mkdir -p "$tmp/tmpd"
+expect 0 "tree: an open cache is not trusted" -- env XDG_CACHE_HOME="$tmp/open-cache" TMPDIR="$tmp/tmpd" "$ts" 5.9 fixtures/trees/linux-6.1
+grep -q "built (temporary)$" "$tmp/out" && ok || { bad "tree: built in a private directory"; cat "$tmp/out"; }
+[ ! -e "$tmp/open-cache/oomlens/badness-from" ] && ok || bad "tree: nothing written into the open cache"
+# a cached object that is not the one built for its hash is rebuilt
+for so in "$tc"/oomlens/badness-from/*.so; do printf 'junk' >"$so"; done
+expect 0 "tree: a corrupt cached object" -- tree_env "$ts" 5.9 fixtures/trees/linux-6.1
+grep -q ", built$" "$tmp/out" && ok || { bad "tree: the corrupt object is rebuilt"; cat "$tmp/out"; }
+# the private directory is gone after loading
+[ -z "$(ls -A "$tmp/tmpd")" ] && ok || bad "tree: the temporary object removed"

@@ -374,6 +374,8 @@ enum analyzer_fit {
  *    (agreement, has_old) to analyzer_run();
  *  - help, applies_to and source are literals.
  */
+struct oomlens_model;
+
 struct analyzer_model {
 	const char *name; /* "mainline-3.14" */
 	int version;
@@ -389,6 +391,8 @@ struct analyzer_model {
 				     const struct analyzer_options *o,
 				     struct verdict *v);
 	int param; /* the run function's own: enum mainline_era, enum model2009 */
+	/* a plugin's model (analyzer/plugin_run.c), or NULL for a built-in */
+	const struct oomlens_model *plugin;
 };
 
 extern const struct analyzer_model analyzer_models[];
@@ -466,7 +470,10 @@ analyzer_assume_parse(struct analyzer_options *o, const char *spec);
  * Run the models of o on inc and write one verdict per model that applies
  * (see struct analyzer_model; none when the incident has no task table),
  * in o's order, each compared with the kernel's choice and with the old
- * badness (mmotm-2009-11) when that ran. Errors: NOMEM.
+ * badness (mmotm-2009-11) when that ran. A plugin model that fails on
+ * inc (analyzer_plugin_run()'s errors other than NOMEM, or an isolated
+ * worker's) gives no verdict: out->failed names it and why, and the other
+ * models run. Errors: NOMEM.
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 analyzer_run(const struct oom_incident *inc, const struct analyzer_options *o,
@@ -491,5 +498,54 @@ const char *analyzer_kernel_rule(const struct oom_incident *inc);
 size_t analyzer_plan(const struct oom_incident *inc,
 		     const struct analyzer_options *o,
 		     const struct analyzer_model **rows, size_t max);
+
+/*
+ * Plugin models (include/oomlens/model.h, docs/plugins.md). A plugin's
+ * descriptor becomes a row of its own, which --model selections take
+ * like a built-in row; analyzer_plugin_run() is its run function: the
+ * generic runner, which fills the views with the inputs the model
+ * declares, bounds each unknown as the built-ins do, scores with the
+ * plugin's functions and decides with analyzer_decide(). Pure: the
+ * loading (dlopen) and the isolation (fork) are cli/plugin.c's.
+ */
+
+/*
+ * Whether m is a descriptor this oomlens can run: ABI version and size,
+ * a name of 1..31 of [a-z0-9.-] that no built-in row has, version >= 1,
+ * a score function, a known tie rule, inputs among OOMLENS_IN_*. False,
+ * with the reason in why (n bytes), when not.
+ */
+bool analyzer_plugin_check(const struct oomlens_model *m, char *why, size_t n);
+
+/*
+ * A row for plugin m (checked): its name and version, source as its
+ * source (the file's name, borrowed), run by analyzer_plugin_run()
+ * wherever it is selected, by default too.
+ */
+void analyzer_plugin_row(struct analyzer_model *row,
+			 const struct oomlens_model *m, const char *source);
+
+/*
+ * The run function of plugin rows. Errors: NOMEM; CORRUPT when the
+ * plugin scores a task OOMLENS_SCORE_INVALID (naming its pid).
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_plugin_run(const struct analyzer_model *m,
+		    const struct oom_incident *inc,
+		    const struct analyzer_options *o, struct verdict *v);
+
+/*
+ * Is s one of the texts analyzer_plugin_run() puts in a verdict's
+ * deciding_inputs? (cli/plugin.c checks what an isolated worker sends.)
+ */
+bool analyzer_plugin_text_is_ours(const char *s);
+
+/*
+ * Add row to o's selection (after --model's, or the default's). Errors:
+ * USAGE for a name already selected or more than VERDICT_MAX_MODELS.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+analyzer_options_add(struct analyzer_options *o,
+		     const struct analyzer_model *row);
 
 #endif

@@ -39,6 +39,19 @@ struct assumption_list {
 
 void assumption_add(struct assumption_list *a, const char *what);
 
+/*
+ * totalpages as oom_badness() divides by it, over what the report leaves
+ * unknown: [lo, hi] pages, input naming what is missing when lo < hi, and
+ * the assumptions it rests on added to a (mainline_run.c states the
+ * rule). Pure.
+ */
+struct analyzer_span {
+	int64_t lo, hi;
+	const char *input;
+};
+void analyzer_totalpages(const struct oom_incident *inc,
+			 struct analyzer_span *t, struct assumption_list *a);
+
 /* out = row i of inc's task table with score (the pid and comm of it). */
 void analyzer_set_task(const struct oom_incident *inc, size_t i, int64_t score,
 		       struct verdict_task *out);

@@ -331,6 +331,29 @@ static void totalpages(struct ml_run *r, unsigned kv, int64_t max_swapents)
 		r->t_hi = r->t_lo;
 }
 
+void analyzer_totalpages(const struct oom_incident *inc,
+			 struct analyzer_span *t, struct assumption_list *a)
+{
+	struct ml_run r = {.inc = inc};
+	const char *rel = inc->kernel_release;
+	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
+	int64_t max_swapents = 0;
+	size_t i;
+
+	for (i = 0; i < inc->n_tasks; i++) {
+		int64_t s = inc->tasks[i].col[TASK_SWAPENTS];
+
+		if (s != OOM_VAL_NONE && cap_pages(s) > max_swapents)
+			max_swapents = cap_pages(s);
+	}
+	totalpages(&r, kv, max_swapents);
+	t->lo = r.t_lo;
+	t->hi = r.t_hi;
+	t->input = r.t_input;
+	for (i = 0; i < r.assumed.n; i++)
+		assumption_add(a, r.assumed.what[i]);
+}
+
 static void add_sample(struct ml_run *r, int64_t t)
 {
 	if (t < r->t_lo)

@@ -45,6 +45,17 @@ add(struct analyzer_options *r, const struct analyzer_model *m)
 	return NULL;
 }
 
+struct oomlens_error *analyzer_options_add(struct analyzer_options *o,
+					   const struct analyzer_model *row)
+{
+	for (size_t i = 0; i < o->n; i++)
+		if (!strcmp(o->models[i]->name, row->name))
+			return oomlens_error_new(OOMLENS_ERR_USAGE,
+						 "model '%s' is selected twice",
+						 row->name);
+	return add(o, row);
+}
+
 /* "all, mainline, mainline-2.6.36, ...": what --model takes. */
 static void model_names(char *buf, size_t size)
 {

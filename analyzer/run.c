@@ -12,6 +12,7 @@
  */
 #include "analyzer/internal.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "core/banned.h"
@@ -53,6 +54,24 @@ static void compare_with_old(struct verdict_list *out)
 	}
 }
 
+/*
+ * A plugin's failure is the incident's, not the run's: no verdict, its
+ * reason kept for the caller to report (docs/plugins.md).
+ */
+static void plugin_failed(struct verdict_list *out,
+			  const struct analyzer_model *m,
+			  struct oomlens_error *err)
+{
+	struct verdict_failure *f = &out->failed[out->n_failed];
+
+	if (out->n_failed < VERDICT_MAX_MODELS) {
+		snprintf(f->model, sizeof(f->model), "%s", m->name);
+		snprintf(f->why, sizeof(f->why), "%s", err->message);
+		out->n_failed++;
+	}
+	oomlens_error_free(err);
+}
+
 /* Whether analyzer_run() runs row m on inc under o. */
 static bool runs(const struct analyzer_model *m, const struct oom_incident *inc,
 		 const struct analyzer_options *o)
@@ -85,6 +104,7 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 	size_t i;
 
 	out->n = 0;
+	out->n_failed = 0;
 	if (!inc->n_tasks)
 		return NULL;
 	for (i = 0; i < o->n && out->n < VERDICT_MAX_MODELS; i++) {
@@ -94,6 +114,10 @@ struct oomlens_error *analyzer_run(const struct oom_incident *inc,
 		if (!runs(m, inc, o))
 			continue;
 		err = m->run(m, inc, o, &out->v[out->n]);
+		if (err && m->plugin && err != &oomlens_error_nomem) {
+			plugin_failed(out, m, err);
+			continue;
+		}
 		if (err)
 			return err;
 		out->n++;

@@ -21,6 +21,7 @@
 #include "parsers/source.h"
 #include "dumps/vmcore.h"
 #include "reports/report.h"
+#include "cli/plugin.h"
 #include "core/banned.h"
 
 static const char analyze_usage_head[] =
@@ -59,7 +60,7 @@ static const char analyze_usage_tail[] =
 	"                    (0), anon=rss (default), swap=PAGES (0), lowrss=rss\n"
 	"                    (default), mems=intersect (default), forkbomb=none,\n"
 	"                    hz=N (250)\n"
-	"  -e, --explain PID the score of PID term by term under each model\n"
+	"  -e, --explain PID the score of PID term by term under each model\n" CLI_PLUGIN_HELP
 	"  -k, --vmlinux FILE read the kdump vmcores among the FILEs with this\n"
 	"                    kernel debuginfo (vmlinux with DWARF): report the\n"
 	"                    OOM incidents in each dump's log buffer, its process\n"
@@ -152,6 +153,7 @@ struct analyze_ctx {
 	unsigned dump_timeout; /* --dump-timeout; 0: the default */
 	struct report *report;
 	struct analyzer_options models;
+	struct cli_plugins plugins;
 	size_t incidents;
 	int status;
 	struct oomlog_sink sink;
@@ -177,6 +179,8 @@ on_incident(void *ctx, struct oom_incident *inc)
 		err = report_also_seen(a->report, first, inc);
 	} else if (!err) {
 		err = analyzer_run(inc, &a->models, &verdicts);
+		if (!err)
+			cli_plugins_report("analyze", inc, &verdicts);
 		if (!err)
 			err = report_incident_models(a->report, inc, &verdicts);
 		a->incidents++;
@@ -339,6 +343,7 @@ int cmd_analyze(int argc, char **argv)
 		{"force", no_argument, NULL, 'F'},
 		{"dump-timeout", required_argument, NULL, 'T'},
 		{"help", no_argument, NULL, 'h'},
+		CLI_PLUGIN_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
 	enum report_format fmt = REPORT_TEXT;
@@ -351,11 +356,18 @@ int cmd_analyze(int argc, char **argv)
 	char *stdin_only[] = {(char *)"-"};
 	char **files;
 	int nfiles, i, c;
+	bool bad;
 
 	analyzer_options_init(&a.models);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "f:o:n:t:m:a:e:k:D:h", longopts,
 				NULL)) != -1) {
+		if (cli_plugins_option(&a.plugins, "analyze", c, optarg,
+				       &bad)) {
+			if (bad)
+				return EXIT_TROUBLE;
+			continue;
+		}
 		switch (c) {
 		case 'm':
 		case 'a':
@@ -433,6 +445,8 @@ int cmd_analyze(int argc, char **argv)
 	if (table_name &&
 	    !cli_parse_table("analyze", table_name, fmt, &ropt.table))
 		return EXIT_TROUBLE;
+	if (!cli_plugins_select(&a.plugins, "analyze", &a.models))
+		return EXIT_TROUBLE;
 	files = optind < argc ? argv + optind : stdin_only;
 	nfiles = optind < argc ? argc - optind : 1;
 
@@ -461,6 +475,7 @@ int cmd_analyze(int argc, char **argv)
 		}
 	}
 	oomlog_library_release();
+	cli_plugins_close(&a.plugins);
 	free(a.seen.slots);
 	free(a.seen_events.slots);
 	err = report_end(a.report);

@@ -14,10 +14,12 @@
 #include "analyzer/analyzer.h"
 #include "cli/commands.h"
 #include "db/db.h"
+#include "cli/plugin.h"
 #include "core/banned.h"
 
 static const char rescore_usage[] =
 	"usage: oomlens rescore [--db FILE] [--model LIST] [--force] [--quiet]\n"
+	"                       [--model-plugin FILE.so]... [--isolate]\n"
 	"\n"
 	"Run the heuristic models on every stored incident and store each\n"
 	"model's verdict (victim, score, runner-up, certainty), replacing the\n"
@@ -34,7 +36,7 @@ static const char rescore_usage[] =
 	"                 (default: the same as analyze)\n"
 	"  -F, --force    rescore every incident, even one already scored by\n"
 	"                 the same model versions\n"
-	"  -q, --quiet    no summary line\n"
+	"  -q, --quiet    no summary line\n" CLI_PLUGIN_HELP
 	"  -h, --help     this text\n"
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
@@ -44,6 +46,7 @@ static const char rescore_usage[] =
 struct rescore {
 	struct db *db;
 	struct analyzer_options opts;
+	struct cli_plugins plugins;
 	size_t incidents, verdicts, in_batch, skipped;
 	bool force;
 };
@@ -96,6 +99,8 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 	r->opts.dump = has_dump ? &dump : NULL;
 	if (!err)
 		err = analyzer_run(inc, &r->opts, &vl);
+	if (!err)
+		cli_plugins_report("rescore", inc, &vl);
 	r->opts.dump = NULL;
 	if (has_dump)
 		dump_state_release(&dump);
@@ -122,6 +127,7 @@ int cmd_rescore(int argc, char **argv)
 		{"quiet", no_argument, NULL, 'q'},
 		{"force", no_argument, NULL, 'F'},
 		{"help", no_argument, NULL, 'h'},
+		CLI_PLUGIN_OPTIONS,
 		{NULL, 0, NULL, 0},
 	};
 	static const struct db_options opt = {.wait_ms = DB_WAIT_FOREVER,
@@ -131,11 +137,17 @@ int cmd_rescore(int argc, char **argv)
 	struct rescore r = {0};
 	struct oomlens_error *err = NULL;
 	const char *db_path = NULL, *models = NULL;
-	bool quiet = false;
+	bool quiet = false, bad;
 	int c;
 
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "d:m:qFh", longopts, NULL)) != -1) {
+		if (cli_plugins_option(&r.plugins, "rescore", c, optarg,
+				       &bad)) {
+			if (bad)
+				return EXIT_TROUBLE;
+			continue;
+		}
 		switch (c) {
 		case 'd':
 			db_path = optarg;
@@ -166,7 +178,8 @@ int cmd_rescore(int argc, char **argv)
 		return cli_fail("rescore", err);
 	}
 	db_path = cli_db_path(db_path);
-	if (!cli_db_exists("rescore", db_path))
+	if (!cli_db_exists("rescore", db_path) ||
+	    !cli_plugins_select(&r.plugins, "rescore", &r.opts))
 		return EXIT_TROUBLE;
 	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
 	    !(err = db_begin(r.db))) {
@@ -177,6 +190,7 @@ int cmd_rescore(int argc, char **argv)
 			oomlens_error_free(db_rollback(r.db));
 	}
 	db_close(r.db);
+	cli_plugins_close(&r.plugins);
 	if (err) {
 		return cli_fail("rescore", err);
 	}

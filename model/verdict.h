@@ -166,9 +166,18 @@ struct verdict {
 /* The models run on one incident, in the order they were asked for. */
 #define VERDICT_MAX_MODELS 8
 
+/* A plugin model that gave no verdict on the incident, and why. */
+struct verdict_failure {
+	char model[32];
+	char why[192];
+};
+
 struct verdict_list {
 	struct verdict v[VERDICT_MAX_MODELS];
 	size_t n;
+	/* analyzer_run(): the plugin models that failed (cli reports them) */
+	struct verdict_failure failed[VERDICT_MAX_MODELS];
+	size_t n_failed;
 };
 
 #endif

@@ -568,6 +568,8 @@ grep -q "skipped '$tmp/nope.log'" "$tmp/err" && grep -q "1 sources read" "$tmp/e
 . "$(dirname "$0")/e2e-db.sh"
 # oomlens merge: tests/e2e-merge.sh
 . "$(dirname "$0")/e2e-merge.sh"
+# model plugins: tests/e2e-plugins.sh
+. "$(dirname "$0")/e2e-plugins.sh"
 
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then

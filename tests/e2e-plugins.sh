@@ -1,0 +1,74 @@
+# tests/e2e.sh, continued: model plugins (sourced there, with $bin, $tmp,
+# expect, ok and bad). Deliberately bad plugins, built here from
+# tests/plugins/bad.c, must not take a run down: refused at load with the
+# file named, or with --isolate reported by incident while the run goes on.
+# The example plugins, from an installed tree, are tests/install.sh's.
+
+pl=$tmp/plugins
+mkdir -p "$pl"
+cc_plugin() { # NAME ENTRY [-DBAD_...]
+	name=$1 entry=$2
+	shift 2
+	cc -shared -fPIC -O1 -I. -DNAME="\"$name\"" -DENTRY="$entry" "$@" \
+		-o "$pl/$name.so" tests/plugins/bad.c
+}
+if command -v cc >/dev/null 2>&1 &&
+	cc_plugin good oomlens_model_v1 && cc_plugin segv oomlens_model_v1 -DBAD_SEGV &&
+	cc_plugin loop oomlens_model_v1 -DBAD_LOOP && cc_plugin abort oomlens_model_v1 -DBAD_ABORT &&
+	cc_plugin invalid oomlens_model_v1 -DBAD_INVALID && cc_plugin forge oomlens_model_v1 -DBAD_FORGE &&
+	cc_plugin abi oomlens_model_v1 -DBAD_ABI && cc_plugin noentry other_entry; then
+	ok
+	demo=fixtures/demo/rhel7-storm.log
+	two=fixtures/generated/two-incidents.6.8.dmesg-T-de.log
+	n_two=$("$bin" analyze --format json "$two" | grep -c '"fingerprint"')
+
+	expect 2 "plugin: another ABI version" -- "$bin" analyze --model-plugin "$pl/abi.so" "$demo"
+	grep -q "abi.so': built for model ABI version 99, this oomlens runs version 1" "$tmp/err" && ok || { bad "plugin: ABI error names the file"; cat "$tmp/err"; }
+	expect 2 "plugin: no entry" -- "$bin" analyze --model-plugin "$pl/noentry.so" "$demo"
+	grep -q "noentry.so' is no oomlens model plugin: it has no oomlens_model_v1()" "$tmp/err" && ok || { bad "plugin: no entry named"; cat "$tmp/err"; }
+	expect 2 "plugin: not a shared object" -- "$bin" analyze --model-plugin "$demo" "$demo"
+	grep -q "cannot load model plugin '$demo'" "$tmp/err" && ok || { bad "plugin: not a shared object named"; cat "$tmp/err"; }
+	expect 2 "plugin: missing file" -- "$bin" analyze --model-plugin "$pl/nope.so" "$demo"
+	grep -q "cannot load model plugin '$pl/nope.so'" "$tmp/err" && ok || { bad "plugin: missing file named"; cat "$tmp/err"; }
+	expect 2 "plugin: bad --plugin-timeout" -- "$bin" analyze --plugin-timeout 0 "$demo"
+	expect 2 "plugin: the same twice" -- "$bin" analyze --model-plugin "$pl/good.so" --model-plugin "$pl/good.so" "$demo"
+
+	expect 0 "plugin: good, in-process" -- "$bin" analyze --model mainline --model-plugin "$pl/good.so" "$demo"
+	grep -q "Model: *good: 4711 (java) kernel score 3390122" "$tmp/flat" && ok || { bad "plugin: good's verdict"; cat "$tmp/out"; }
+	expect 0 "plugin: good, isolated" -- "$bin" analyze --isolate --model mainline --model-plugin "$pl/good.so" "$demo"
+	grep -q "Model: *good: 4711 (java) kernel score 3390122" "$tmp/flat" && ok || { bad "plugin: good's isolated verdict"; cat "$tmp/out"; }
+
+	# an invalid score fails the incident in-process too
+	expect 0 "plugin: invalid score" -- "$bin" analyze --model-plugin "$pl/invalid.so" "$demo"
+	grep -q "rhel7-storm.log:2: no verdict of model 'invalid': model plugin 'invalid' scored pid [0-9]* OOMLENS_SCORE_INVALID" "$tmp/err" && ok || { bad "plugin: invalid score reported"; cat "$tmp/err"; }
+	grep -q "Model: *mainline-3.14: 4711" "$tmp/flat" && ! grep -q "Model: *invalid" "$tmp/flat" && ok || bad "plugin: the other models still run"
+
+	for b in segv abort forge; do
+		expect 0 "plugin: isolated $b" -- "$bin" analyze --isolate --model mainline --model-plugin "$pl/$b.so" --model-plugin "$pl/good.so" "$two"
+		[ "$(grep -c "no verdict of model '$b'" "$tmp/err")" = "$n_two" ] && ok || { bad "plugin: $b reported once per incident ($n_two)"; cat "$tmp/err"; }
+		[ "$(grep -c "Model: *good:" "$tmp/flat")" = "$n_two" ] && ok || bad "plugin: the run goes on after $b"
+	done
+	expect 0 "plugin: isolated segv message" -- "$bin" analyze --isolate --model-plugin "$pl/segv.so" "$demo"
+	grep -q "model plugin 'segv' ($pl/segv.so) crashed: signal 11" "$tmp/err" && ok || { bad "plugin: segv's signal"; cat "$tmp/err"; }
+	expect 0 "plugin: isolated abort message" -- "$bin" analyze --isolate --model-plugin "$pl/abort.so" "$demo"
+	grep -q "crashed: signal 6" "$tmp/err" && ok || { bad "plugin: abort's signal"; cat "$tmp/err"; }
+	expect 0 "plugin: forged verdict" -- "$bin" analyze --isolate --model-plugin "$pl/forge.so" "$demo"
+	grep -q "sent garbage: a victim that is not in the task table" "$tmp/err" && ok || { bad "plugin: forged verdict caught"; cat "$tmp/err"; }
+	start=$(date +%s)
+	expect 0 "plugin: isolated loop" -- "$bin" analyze --isolate --plugin-timeout 1 --model-plugin "$pl/loop.so" "$two"
+	took=$(($(date +%s) - start))
+	[ "$(grep -c "ran past its time limit of 1 s: killed" "$tmp/err")" = "$n_two" ] && ok || { bad "plugin: loop killed per incident"; cat "$tmp/err"; }
+	[ "$took" -lt $((n_two * 1 + 20)) ] && ok || bad "plugin: loop took ${took}s"
+	[ "$(grep -c "Model: *mainline" "$tmp/flat")" = "$n_two" ] && ok || bad "plugin: the run goes on after a loop"
+
+	# rescore stores a plugin's verdicts like any model's
+	expect 0 "plugin: ingest" -- "$bin" ingest --quiet --db "$pl/a.db" "$demo" "$two"
+	expect 0 "plugin: rescore" -- "$bin" rescore --db "$pl/a.db" --model-plugin "$pl/good.so"
+	if command -v sqlite3 >/dev/null 2>&1; then
+		[ "$(sqlite3 "$pl/a.db" "select count(*) from model_verdicts where model = 'good'")" = $((n_two + 1)) ] && ok || bad "plugin: rescore stores its verdicts"
+	fi
+	expect 0 "plugin: rescore, isolated crash" -- "$bin" rescore --db "$pl/a.db" --isolate --model-plugin "$pl/segv.so"
+	[ "$(grep -c "no verdict of model 'segv'" "$tmp/err")" = $((n_two + 1)) ] && ok || { bad "plugin: rescore reports each incident"; cat "$tmp/err"; }
+else
+	bad "plugin: cannot build the test plugins with cc"
+fi

@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generic runner of plugin models (analyzer/plugin_run.c): models
+ * written here against include/oomlens/model.h, run over tables built by
+ * hand, each expectation worked from the table.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analyzer/analyzer.h"
+#include "include/oomlens/model.h"
+#include "tests/suites.h"
+
+static struct oom_incident *table(void)
+{
+	struct oom_incident *inc = oom_incident_new();
+
+	ck_assert_ptr_nonnull(inc);
+	inc->kernel_release = oom_incident_str(inc, "6.1.0", 5);
+	inc->constraint = OOM_CONSTRAINT_NONE;
+	inc->mem.present = true;
+	inc->mem.page_kb = 4;
+	inc->mem.pages_ram = 1000000;
+	inc->mem.pages_reserved = 0;
+	inc->mem.total_swap_kb = 400000; /* 100000 pages */
+	inc->mem.free_swap_kb = 0;
+	return inc;
+}
+
+static void row(struct oom_incident *inc, int64_t pid, int64_t rss,
+		int64_t swapents, int64_t osa)
+{
+	struct oom_task t;
+	char comm[16];
+
+	oom_task_init(&t);
+	t.col[TASK_PID] = pid;
+	t.col[TASK_UID] = 1000;
+	t.col[TASK_TOTAL_VM] = rss * 2;
+	t.col[TASK_RSS] = rss;
+	t.col[TASK_PGTABLES_BYTES] = 0;
+	t.col[TASK_SWAPENTS] = swapents;
+	t.col[TASK_OOM_SCORE_ADJ] = osa;
+	snprintf(comm, sizeof(comm), "task%lld", (long long)pid);
+	t.comm = oom_incident_str(inc, comm, strlen(comm));
+	ck_assert_ptr_null(oom_incident_add_task(inc, &t));
+}
+
+static int64_t rss_score(const struct oomlens_incident_view *inc,
+			 const struct oomlens_task_view *t)
+{
+	(void)inc;
+	return t->rss;
+}
+
+static int64_t rss_swap_score(const struct oomlens_incident_view *inc,
+			      const struct oomlens_task_view *t)
+{
+	(void)inc;
+	return t->rss + t->swapents;
+}
+
+static int not_min(const struct oomlens_incident_view *inc,
+		   const struct oomlens_task_view *t)
+{
+	(void)inc;
+	return t->oom_score_adj > -1000;
+}
+
+/* Reads swapents without declaring it: oomlens must give it 0. */
+static int64_t sneaky_score(const struct oomlens_incident_view *inc,
+			    const struct oomlens_task_view *t)
+{
+	(void)inc;
+	return t->swapents * 1000 + t->rss;
+}
+
+static int64_t invalid_score(const struct oomlens_incident_view *inc,
+			     const struct oomlens_task_view *t)
+{
+	(void)inc;
+	return t->pid == 20 ? OOMLENS_SCORE_INVALID : t->rss;
+}
+
+static struct oomlens_model
+model(const char *name, oomlens_inputs_t in,
+      int64_t (*score)(const struct oomlens_incident_view *,
+		       const struct oomlens_task_view *))
+{
+	struct oomlens_model m = {
+		.abi_version = OOMLENS_MODEL_ABI_VERSION,
+		.size = sizeof(m),
+		.name = name,
+		.version = 1,
+		.tie = OOMLENS_TIE_FIRST_MAX,
+		.inputs = in,
+		.flags = OOMLENS_MODEL_MONOTONE,
+		.score = score,
+	};
+	return m;
+}
+
+/* Run the one plugin model m on inc; returns its verdict list. */
+static void run_plugin(const struct oom_incident *inc,
+		       const struct oomlens_model *m, struct verdict_list *vl)
+{
+	struct analyzer_options o;
+	struct analyzer_model row;
+	char why[160];
+
+	ck_assert_msg(analyzer_plugin_check(m, why, sizeof(why)), "%s", why);
+	analyzer_plugin_row(&row, m, "test");
+	analyzer_options_init(&o);
+	o.n = 0;
+	ck_assert_ptr_null(analyzer_options_add(&o, &row));
+	ck_assert_ptr_null(analyzer_run(inc, &o, vl));
+}
+
+#define IN(x) OOMLENS_INPUT(OOMLENS_IN_##x)
+
+/* Largest rss, ties by the model's rule, -1000 never chosen. */
+START_TEST(plugin_chooses_by_score_and_tie)
+{
+	struct oom_incident *inc = table();
+	struct oomlens_model m =
+		model("t-rss", IN(RSS) | IN(OOM_SCORE_ADJ), rss_score);
+	struct verdict_list vl;
+
+	m.eligible = not_min;
+	row(inc, 10, 5000, 0, 0);
+	row(inc, 20, 9000, 0, -1000); /* the largest, but unkillable */
+	row(inc, 30, 7000, 0, 0);
+	row(inc, 40, 7000, 0, 0);
+	run_plugin(inc, &m, &vl);
+	ck_assert_uint_eq(vl.n, 1);
+	ck_assert_str_eq(vl.v[0].model, "t-rss");
+	ck_assert_int_eq(vl.v[0].victim.pid, 30); /* first of 30, 40 */
+	ck_assert_int_eq(vl.v[0].victim.score, 7000);
+	ck_assert_int_eq(vl.v[0].runner_up.pid, 40);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	m.tie = OOMLENS_TIE_LAST_MAX;
+	run_plugin(inc, &m, &vl);
+	ck_assert_int_eq(vl.v[0].victim.pid, 40);
+	ck_assert_int_eq(vl.v[0].runner_up.pid, 30);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * No swapents column: each task's swap lies in [0, used swap] = [0,
+ * 100000] pages. 10 (rss 50000) against 30 (rss 60000): swap decides,
+ * and the verdict names it; at rss 60000 against 200000 it cannot.
+ */
+START_TEST(plugin_unknown_input_bounds)
+{
+	struct oom_incident *inc = table();
+	struct oomlens_model m =
+		model("t-swap", IN(RSS) | IN(SWAP), rss_swap_score);
+	struct verdict_list vl;
+
+	row(inc, 10, 50000, OOM_VAL_NONE, 0);
+	row(inc, 30, 60000, OOM_VAL_NONE, 0);
+	run_plugin(inc, &m, &vl);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_UNDETERMINED);
+	ck_assert_int_eq(vl.v[0].victim.pid, 30); /* under the defaults */
+	ck_assert_uint_eq(vl.v[0].n_candidates_total, 2);
+	ck_assert_uint_eq(vl.v[0].n_deciding_inputs, 1);
+	ck_assert_str_eq(vl.v[0].deciding_inputs[0],
+			 "per-task swap (no swapents column)");
+	ck_assert_int_eq(vl.v[0].kernel_score_lo, 60000);
+	ck_assert_int_eq(vl.v[0].kernel_score_hi, 160000);
+	inc->tasks[1].col[TASK_RSS] = 200000;
+	run_plugin(inc, &m, &vl);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(vl.v[0].victim.pid, 30);
+	/* without the monotone claim, the bounds are an assumption */
+	m.flags = 0;
+	run_plugin(inc, &m, &vl);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
+	ck_assert_uint_eq(vl.v[0].n_deciding_inputs, 1);
+	ck_assert_ptr_nonnull(strstr(vl.v[0].deciding_inputs[0], "monotone"));
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* An input the model does not declare reads 0: 10 wins on rss alone. */
+START_TEST(plugin_undeclared_input_is_zero)
+{
+	struct oom_incident *inc = table();
+	struct oomlens_model m = model("t-sneaky", IN(RSS), sneaky_score);
+	struct verdict_list vl;
+
+	row(inc, 10, 5000, 0, 0);
+	row(inc, 20, 4000, 900, 0);
+	run_plugin(inc, &m, &vl);
+	ck_assert_int_eq(vl.v[0].victim.pid, 10);
+	ck_assert_int_eq(vl.v[0].victim.score, 5000);
+	m.inputs |= IN(SWAP);
+	run_plugin(inc, &m, &vl);
+	ck_assert_int_eq(vl.v[0].victim.pid, 20);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * OOMLENS_SCORE_INVALID: no verdict of that model, its failure kept by
+ * analyzer_run(), the other models' verdicts still given.
+ */
+START_TEST(plugin_invalid_score_fails_the_incident)
+{
+	struct oom_incident *inc = table();
+	struct oomlens_model bad = model("t-invalid", IN(RSS), invalid_score);
+	struct oomlens_model good = model("t-good", IN(RSS), rss_score);
+	struct analyzer_model rows[2];
+	struct analyzer_options o;
+	struct verdict_list vl;
+
+	row(inc, 10, 5000, 0, 0);
+	row(inc, 20, 4000, 0, 0);
+	analyzer_plugin_row(&rows[0], &bad, "bad.so");
+	analyzer_plugin_row(&rows[1], &good, "good.so");
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_options_add(&o, &rows[0]));
+	ck_assert_ptr_null(analyzer_options_add(&o, &rows[1]));
+	ck_assert_ptr_nonnull(analyzer_options_add(&o, &rows[1]));
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_uint_eq(vl.n_failed, 1);
+	ck_assert_str_eq(vl.failed[0].model, "t-invalid");
+	ck_assert_ptr_nonnull(strstr(vl.failed[0].why, "pid 20"));
+	ck_assert_uint_ge(vl.n, 1);
+	ck_assert_str_eq(vl.v[vl.n - 1].model, "t-good");
+	ck_assert_int_eq(vl.v[vl.n - 1].victim.pid, 10);
+	oom_incident_free(inc);
+}
+END_TEST
+
+START_TEST(plugin_descriptor_checked)
+{
+	struct oomlens_model m = model("t-ok", IN(RSS), rss_score);
+	char why[160];
+
+	ck_assert(analyzer_plugin_check(&m, why, sizeof(why)));
+	m.abi_version = 99;
+	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "version 99"));
+	m.abi_version = OOMLENS_MODEL_ABI_VERSION;
+	m.name = "mainline-5.9";
+	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "built-in"));
+	m.name = "Bad Name";
+	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	m.name = "t-ok";
+	m.tie = 7;
+	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	m.tie = OOMLENS_TIE_FIRST_MAX;
+	m.inputs = OOMLENS_INPUT(OOMLENS_IN_COUNT);
+	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	m.inputs = IN(RSS);
+	m.score = NULL;
+	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	ck_assert(!analyzer_plugin_check(NULL, why, sizeof(why)));
+}
+END_TEST
+
+Suite *plugin_suite(void)
+{
+	Suite *s = suite_create("plugin");
+	TCase *tc = tcase_create("runner");
+
+	tcase_add_test(tc, plugin_chooses_by_score_and_tie);
+	tcase_add_test(tc, plugin_unknown_input_bounds);
+	tcase_add_test(tc, plugin_undeclared_input_is_zero);
+	tcase_add_test(tc, plugin_invalid_score_fails_the_incident);
+	tcase_add_test(tc, plugin_descriptor_checked);
+	suite_add_tcase(s, tc);
+	return s;
+}

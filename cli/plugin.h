@@ -16,6 +16,9 @@
 #define CLI_PLUGIN_TIMEOUT 5 /* seconds per incident, --plugin-timeout */
 
 struct cli_plugin;
+struct tree_model;
+
+#define CLI_PLUGIN_MAX_TREES 4 /* --badness-from */
 
 struct cli_plugins {
 	const char *paths[VERDICT_MAX_MODELS];
@@ -24,6 +27,11 @@ struct cli_plugins {
 	unsigned timeout_s; /* 0: CLI_PLUGIN_TIMEOUT */
 	struct cli_plugin *loaded[VERDICT_MAX_MODELS];
 	size_t n;
+	/* --badness-from PATH [--model-name NAME] (cli/treemodel.h) */
+	const char *trees[CLI_PLUGIN_MAX_TREES];
+	const char *tree_names[CLI_PLUGIN_MAX_TREES];
+	size_t n_trees;
+	struct tree_model *built; /* n_trees of them, while loaded */
 };
 
 /* The options' lines for a command's --help. */
@@ -36,14 +44,22 @@ struct cli_plugins {
 	"                    time limit; a crash or a hang is reported, and "  \
 	"the run\n"                                                            \
 	"                    goes on\n"                                        \
-	"  --plugin-timeout S  that limit, in seconds (default 5)\n"
+	"  --plugin-timeout S  that limit, in seconds (default 5)\n"           \
+	"  --badness-from PATH  also run the badness function of a kernel "    \
+	"tree (or\n"                                                           \
+	"                    its mm/oom_kill.c), compiled with cc "            \
+	"(docs/badness-from.md)\n"                                             \
+	"  --model-name NAME that model's name (default tree:VERSION from "    \
+	"its Makefile)\n"
 
 /* getopt_long rows of the options (their vals are 0x100 and up). */
 #define CLI_PLUGIN_OPTIONS                                                     \
 	{"model-plugin", required_argument, NULL, 0x150},                      \
 		{"isolate", no_argument, NULL, 0x151},                         \
+		{"plugin-timeout", required_argument, NULL, 0x152},            \
+		{"badness-from", required_argument, NULL, 0x153},              \
 	{                                                                      \
-		"plugin-timeout", required_argument, NULL, 0x152               \
+		"model-name", required_argument, NULL, 0x154                   \
 	}
 
 /*

@@ -44,7 +44,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-tree check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install check-fresh deb check-deb
 
 all: oomlens
@@ -251,6 +251,12 @@ check-deb:
 # RFC's kill and prints the agreement table. Long; not part of check.
 rfc-lab: oomlens
 	fixtures/rfc-lab/lab.sh $(RFCLAB_SCENARIOS)
+
+# --badness-from on the whole linux-source-6.1 tree, plain and with
+# kernel/patches 0001-0006 (scripts/check-tree.sh); make check runs the
+# same checks on the excerpts in fixtures/trees. Not part of check.
+check-tree: oomlens $(BUILD)/tests/tree-scores $(RFC_MINI)
+	scripts/check-tree.sh $(BUILD)
 
 style:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h) \

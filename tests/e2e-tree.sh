@@ -93,3 +93,14 @@ expect 0 "tree: ingest" -- "$bin" ingest --quiet --db "$tmp/tree.db" fixtures/de
 expect 0 "tree: rescore --badness-from" -- tree_env "$bin" rescore --quiet --db "$tmp/tree.db" --badness-from fixtures/trees/linux-6.1
 expect 0 "tree: report" -- "$bin" report --db "$tmp/tree.db" --format json
 grep -q '"tree:6.1.192"' "$tmp/out" && ok || bad "tree: rescore stored the tree's verdicts"
+
+# README's "Test your own heuristic": its lines, run as they are written
+rd=$tmp/readme
+mkdir -p "$rd/bin"
+ln -s "$PWD/fixtures" "$rd/fixtures"
+case $bin in /*) ln -s "$bin" "$rd/bin/oomlens" ;; *) ln -s "$PWD/$bin" "$rd/bin/oomlens" ;; esac
+sed -n '/^<!-- badness-from walk-through -->$/,/^<!-- end -->$/p' README.md | sed '1,2d;$d' | sed '$d' >"$rd/walk.sh"
+[ "$(wc -l <"$rd/walk.sh")" -ge 5 ] && ok || bad "tree: README's walk-through found"
+expect 0 "tree: README's walk-through" -- env -C "$rd" XDG_CACHE_HOME="$tc" PATH="$rd/bin:$PATH" sh -e walk.sh
+grep -q "Model: *my-patch: " "$tmp/out" && ok || { bad "tree: README: analyze shows my-patch"; head -5 "$tmp/out"; }
+grep -q ",my-patch," "$tmp/out" && ok || { bad "tree: README: rescore stored my-patch"; tail -3 "$tmp/out"; }

@@ -296,6 +296,11 @@ PREFIX ?= /usr/local
 BINDIR ?= $(PREFIX)/bin
 MANDIR ?= $(PREFIX)/share/man
 COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
+# the model plugin ABI (docs/plugins.md): header-only, so its .pc file
+# goes to share/pkgconfig; the example plugins with the documentation
+INCLUDEDIR ?= $(PREFIX)/include
+PKGCONFIGDIR ?= $(PREFIX)/share/pkgconfig
+EXAMPLEDIR ?= $(PREFIX)/share/doc/oomlens/examples/plugins
 INSTALL ?= install
 
 $(BUILD)/oomlens.1: oomlens scripts/mkman.sh
@@ -308,10 +313,24 @@ install: oomlens $(BUILD)/oomlens.1
 	$(INSTALL) -m 755 oomlens $(DESTDIR)$(BINDIR)/oomlens
 	$(INSTALL) -m 644 $(BUILD)/oomlens.1 $(DESTDIR)$(MANDIR)/man1/oomlens.1
 	$(INSTALL) -m 644 contrib/oomlens.bash $(DESTDIR)$(COMPLETIONDIR)/oomlens
+	$(INSTALL) -d $(DESTDIR)$(INCLUDEDIR)/oomlens $(DESTDIR)$(PKGCONFIGDIR) \
+		$(DESTDIR)$(EXAMPLEDIR)
+	$(INSTALL) -m 644 include/oomlens/model.h $(DESTDIR)$(INCLUDEDIR)/oomlens/model.h
+	printf '%s\n' 'prefix=$(PREFIX)' 'includedir=$(INCLUDEDIR)' '' \
+		'Name: oomlens-model' \
+		'Description: the model plugin ABI of oomlens (docs/plugins.md)' \
+		'Version: $(VERSION)' 'Cflags: -I$${includedir}' \
+		>$(DESTDIR)$(PKGCONFIGDIR)/oomlens-model.pc
+	chmod 644 $(DESTDIR)$(PKGCONFIGDIR)/oomlens-model.pc
+	$(INSTALL) -m 644 examples/plugins/largest-rss.c examples/plugins/pss.c \
+		$(DESTDIR)$(EXAMPLEDIR)
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/oomlens $(DESTDIR)$(MANDIR)/man1/oomlens.1 \
-		$(DESTDIR)$(COMPLETIONDIR)/oomlens
+		$(DESTDIR)$(COMPLETIONDIR)/oomlens \
+		$(DESTDIR)$(INCLUDEDIR)/oomlens/model.h \
+		$(DESTDIR)$(PKGCONFIGDIR)/oomlens-model.pc \
+		$(DESTDIR)$(EXAMPLEDIR)/largest-rss.c $(DESTDIR)$(EXAMPLEDIR)/pss.c
 
 # What issue 15 asks of an install, into a scratch DESTDIR (run by check).
 check-install: oomlens

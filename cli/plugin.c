@@ -431,6 +431,8 @@ bool cli_plugins_select(struct cli_plugins *p, const char *cmd,
 	if (!err)
 		return true;
 	cli_fail(cmd, err);
+	/* the caller returns at once: nothing loaded may stay behind */
+	cli_plugins_close(p);
 	return false;
 }
 

@@ -71,7 +71,8 @@ bool cli_plugins_option(struct cli_plugins *p, const char *cmd, int c,
 
 /*
  * Load the plugins named and add their models to o's selection, after
- * --model's. False (after saying why on stderr, naming the file) when one
+ * --model's. False (after saying why on stderr, naming the file, and
+ * unloading what it had loaded: o's selection must not be run) when one
  * cannot be loaded: not a shared object, no oomlens_model_v1, another
  * ABI version, a bad descriptor, a name taken.
  */

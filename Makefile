@@ -26,7 +26,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # Dependencies point one way:
 # core <- model <- {parsers, dumps, analyzer, db, reports} <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c \
-	core/escape.c core/fdio.c
+	core/escape.c core/fdio.c core/csrc.c
 MODEL := $(wildcard model/*.c)
 PARSERS := $(wildcard parsers/*.c)
 DUMPS := $(wildcard dumps/*.c)
@@ -45,7 +45,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-tree check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install check-fresh deb check-deb
 
 all: oomlens
@@ -56,6 +56,14 @@ $(BUILD)/%.o: %.c
 
 $(BUILD)/cli/main.o: override CPPFLAGS += -DOOMLENS_VERSION='"$(VERSION)"'
 $(BUILD)/cli/main.o: debian/changelog
+
+# --badness-from compiles a kernel tree's badness function against the
+# plugin ABI and a kernel shim, both embedded as text (cli/treemodel.c).
+$(BUILD)/cli/treeshim.inc: include/oomlens/model.h cli/treeshim/kernel.h
+	@mkdir -p $(dir $@)
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $^ >$@
+$(BUILD)/cli/treemodel.o: $(BUILD)/cli/treeshim.inc
+$(BUILD)/cli/treemodel.o: override CPPFLAGS += -I$(BUILD)/cli
 
 oomlens: $(LIB_OBJ) $(CLI_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LIBS)
@@ -88,12 +96,17 @@ $(BUILD)/tests/ktypes-compare: tests/ktypes-compare.c $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LIBS)
 
+# --badness-from's objects against the built-in models (tests/e2e-tree.sh)
+$(BUILD)/tests/tree-scores: tests/tree-scores.c $(LIB_OBJ) $(BUILD)/cli/treemodel.o
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(BUILD)/cli/treemodel.o $(LIBS)
+
 $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
 check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install $(BUILD)/fixtures/vmcore/.stamp \
-	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES)
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES) $(BUILD)/tests/tree-scores
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
 	tests/html-browser.sh ./oomlens $(BUILD)
@@ -119,7 +132,7 @@ check-asan:
 # the one third-party leak suppressed in tests/lsan.supp needs.
 ASAN_RUN_OPTIONS := detect_leaks=1:fast_unwind_on_malloc=0
 asan-run: $(BUILD)/tests/run $(BUILD)/oomlens $(GEN) $(BUILD)/fixtures/vmcore/.stamp \
-	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES)
+	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES) $(BUILD)/tests/tree-scores
 	cd tests && CK_FORK=no ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
 		LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp ../$(BUILD)/tests/run
 	E2E_NO_VMLIMIT=1 ASAN_OPTIONS=$(ASAN_RUN_OPTIONS) \
@@ -239,6 +252,12 @@ check-deb:
 # RFC's kill and prints the agreement table. Long; not part of check.
 rfc-lab: oomlens
 	fixtures/rfc-lab/lab.sh $(RFCLAB_SCENARIOS)
+
+# --badness-from on the whole linux-source-6.1 tree, plain and with
+# kernel/patches 0001-0006 (scripts/check-tree.sh); make check runs the
+# same checks on the excerpts in fixtures/trees. Not part of check.
+check-tree: oomlens $(BUILD)/tests/tree-scores $(RFC_MINI)
+	scripts/check-tree.sh $(BUILD)
 
 style:
 	clang-format --dry-run --Werror $(LIB_SRC) $(CLI) $(TEST_SRC) $(wildcard */*.h) \

@@ -913,7 +913,7 @@ static bool name_ok(const char *s)
 	for (n = 0; s[n]; n++)
 		if (n >= 31 || !((s[n] >= 'a' && s[n] <= 'z') ||
 				 (s[n] >= '0' && s[n] <= '9') || s[n] == '.' ||
-				 s[n] == '-'))
+				 s[n] == '-' || s[n] == ':'))
 			return false;
 	return n > 0 && strcmp(s, "all") != 0;
 }
@@ -932,7 +932,7 @@ bool analyzer_plugin_check(const struct oomlens_model *m, char *why, size_t n)
 	else if (m->size < sizeof(struct oomlens_model))
 		bad = "its descriptor is smaller than ABI version 1's";
 	else if (!name_ok(m->name))
-		bad = "its name is not 1-31 of a-z, 0-9, '.', '-' (or is "
+		bad = "its name is not 1-31 of a-z, 0-9, '.', ':', '-' (or is "
 		      "\"all\")";
 	else if (analyzer_model_by_name(m->name))
 		snprintf(why, n, "its name '%s' is a built-in model's",

@@ -30,6 +30,7 @@
 
 #include "analyzer/internal.h"
 #include "cli/commands.h"
+#include "cli/treemodel.h"
 #include "include/oomlens/model.h"
 #include "core/banned.h"
 
@@ -40,6 +41,31 @@ struct cli_plugin {
 	const char *path;
 	unsigned timeout_s;
 };
+
+/* --badness-from PATH, or --model-name NAME for the one before it */
+static bool tree_option(struct cli_plugins *p, const char *cmd, bool path,
+			const char *arg)
+{
+	if (path && p->n_trees == CLI_PLUGIN_MAX_TREES) {
+		cli_print(stderr, "oomlens %s: more than %d --badness-from",
+			  cmd, CLI_PLUGIN_MAX_TREES);
+		return false;
+	}
+	if (path) {
+		p->tree_names[p->n_trees] = NULL;
+		p->trees[p->n_trees++] = arg;
+		return true;
+	}
+	if (!p->n_trees || p->tree_names[p->n_trees - 1]) {
+		cli_print(stderr,
+			  "oomlens %s: --model-name '%s' names the model of "
+			  "the --badness-from before it, and there is none",
+			  cmd, arg);
+		return false;
+	}
+	p->tree_names[p->n_trees - 1] = arg;
+	return true;
+}
 
 bool cli_plugins_option(struct cli_plugins *p, const char *cmd, int c,
 			const char *arg, bool *bad)
@@ -67,6 +93,10 @@ bool cli_plugins_option(struct cli_plugins *p, const char *cmd, int c,
 				cmd, arg);
 			*bad = true;
 		}
+		return true;
+	case 0x153:
+	case 0x154:
+		*bad = !tree_option(p, cmd, c == 0x153, arg);
 		return true;
 	default:
 		return false;
@@ -353,10 +383,42 @@ static struct oomlens_error *load(const char *path, bool isolate,
 	return NULL;
 }
 
+/*
+ * --badness-from: each tree's object built (cli/treemodel.c), loaded like
+ * a --model-plugin, its row's source the tree's file.
+ */
+static struct oomlens_error *select_trees(struct cli_plugins *p,
+					  struct analyzer_options *o)
+{
+	struct oomlens_error *err = NULL;
+
+	if (!p->n_trees)
+		return NULL;
+	p->built = calloc(p->n_trees, sizeof(*p->built));
+	if (!p->built)
+		return &oomlens_error_nomem;
+	for (size_t i = 0; i < p->n_trees && !err; i++) {
+		struct tree_model *t = &p->built[i];
+
+		err = tree_model_build(p->trees[i], p->tree_names[i], t);
+		if (err)
+			break;
+		err = load(t->so, p->isolate, p->timeout_s, &p->loaded[p->n]);
+		tree_model_release(t); /* a temporary object: loaded now */
+		if (err)
+			break;
+		p->loaded[p->n]->row.source = t->file;
+		p->loaded[p->n]->direct.source = t->file;
+		p->n++;
+		err = analyzer_options_add(o, &p->loaded[p->n - 1]->row);
+	}
+	return err;
+}
+
 bool cli_plugins_select(struct cli_plugins *p, const char *cmd,
 			struct analyzer_options *o)
 {
-	struct oomlens_error *err = NULL;
+	struct oomlens_error *err = select_trees(p, o);
 
 	for (size_t i = 0; i < p->n_paths && !err; i++) {
 		err = load(p->paths[i], p->isolate, p->timeout_s,
@@ -370,6 +432,8 @@ bool cli_plugins_select(struct cli_plugins *p, const char *cmd,
 	if (!err)
 		return true;
 	cli_fail(cmd, err);
+	/* the caller returns at once: nothing loaded may stay behind */
+	cli_plugins_close(p);
 	return false;
 }
 
@@ -391,4 +455,6 @@ void cli_plugins_close(struct cli_plugins *p)
 		free(p->loaded[i]);
 	}
 	p->n = 0;
+	free(p->built);
+	p->built = NULL;
 }

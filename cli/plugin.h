@@ -16,6 +16,9 @@
 #define CLI_PLUGIN_TIMEOUT 5 /* seconds per incident, --plugin-timeout */
 
 struct cli_plugin;
+struct tree_model;
+
+#define CLI_PLUGIN_MAX_TREES 4 /* --badness-from */
 
 struct cli_plugins {
 	const char *paths[VERDICT_MAX_MODELS];
@@ -24,6 +27,11 @@ struct cli_plugins {
 	unsigned timeout_s; /* 0: CLI_PLUGIN_TIMEOUT */
 	struct cli_plugin *loaded[VERDICT_MAX_MODELS];
 	size_t n;
+	/* --badness-from PATH [--model-name NAME] (cli/treemodel.h) */
+	const char *trees[CLI_PLUGIN_MAX_TREES];
+	const char *tree_names[CLI_PLUGIN_MAX_TREES];
+	size_t n_trees;
+	struct tree_model *built; /* n_trees of them, while loaded */
 };
 
 /* The options' lines for a command's --help. */
@@ -35,14 +43,23 @@ struct cli_plugins {
 	"                    time limit per incident: a crash or a hang is\n"  \
 	"                    reported by incident, and the run goes on\n"      \
 	"      --plugin-timeout SECONDS\n"                                     \
-	"                    that limit (default 5)\n"
+	"                    that limit (default 5)\n"                         \
+	"      --badness-from PATH\n"                                          \
+	"                    also run the badness function of a kernel tree\n" \
+	"                    (or its mm/oom_kill.c), compiled with cc\n"       \
+	"                    (docs/badness-from.md)\n"                         \
+	"      --model-name NAME\n"                                            \
+	"                    that model's name (default tree:VERSION from\n"   \
+	"                    its Makefile)\n"
 
 /* getopt_long rows of the options (their vals are 0x100 and up). */
 #define CLI_PLUGIN_OPTIONS                                                     \
 	{"model-plugin", required_argument, NULL, 0x150},                      \
 		{"isolate", no_argument, NULL, 0x151},                         \
+		{"plugin-timeout", required_argument, NULL, 0x152},            \
+		{"badness-from", required_argument, NULL, 0x153},              \
 	{                                                                      \
-		"plugin-timeout", required_argument, NULL, 0x152               \
+		"model-name", required_argument, NULL, 0x154                   \
 	}
 
 /*
@@ -54,7 +71,8 @@ bool cli_plugins_option(struct cli_plugins *p, const char *cmd, int c,
 
 /*
  * Load the plugins named and add their models to o's selection, after
- * --model's. False (after saying why on stderr, naming the file) when one
+ * --model's. False (after saying why on stderr, naming the file, and
+ * unloading what it had loaded: o's selection must not be run) when one
  * cannot be loaded: not a shared object, no oomlens_model_v1, another
  * ABI version, a bad descriptor, a name taken.
  */

@@ -1116,6 +1116,8 @@ expect 2 "csv: report --summary has no csv" -- "$bin" report --db "$tmp/csv.db" 
 . tests/e2e-sos.sh
 # parser worker threads, and big logs split across them (issue 16)
 . tests/e2e-jobs.sh
+# --badness-from: a kernel tree's own badness (issue 24 part 2)
+. tests/e2e-tree.sh
 # scripts/check-cycles.sh (make check-cycles) on made-up call graphs: a
 # cycle between two files of core/ fails and is named; one through two
 # modules also as a module cycle; a chain passes.

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/array.h"
+#include "core/csrc.h"
 #include "core/error.h"
 #include "core/escape.h"
 #include "core/scan.h"
@@ -450,6 +451,80 @@ START_TEST(escape_counts_bytes_not_c_strings)
 }
 END_TEST
 
+/* core/csrc.c: definitions found past what only looks like them */
+static const char csrc_text[] =
+	"/* oom_badness(void) { not here } */\n"
+	"#define oom_badness(x) { (x) }\n"
+	"#define LONG \\\n"
+	"\toom_badness(p) {\n"
+	"long oom_badness(struct task_struct *p, unsigned long t);\n"
+	"static const char *s = \"oom_badness() {\\\"\";\n"
+	"static char c = '{';\n"
+	"struct helper_in {\n"
+	"\tlong a; /* } */\n"
+	"};\n"
+	"#endif /* oom_badness(x) { */\n"
+	"/* a comment that /* } */ // oom_badness() {\n"
+	"static noinline bool __maybe_unused\n"
+	"helper(struct task_struct *p) __releases(x)\n"
+	"{\n"
+	"\treturn p->flags & 1; /* { */\n"
+	"}\n"
+	"\n"
+	"/**\n"
+	" * oom_badness - the one\n"
+	" */\n"
+	"long oom_badness(struct task_struct *p,\n"
+	"\t\t unsigned long totalpages)\n"
+	"{\n"
+	"\tif (helper(p)) { return '}'; }\n"
+	"\treturn \"}\"[0];\n"
+	"}\n";
+
+START_TEST(csrc_finds_definitions_not_lookalikes)
+{
+	const char *t = csrc_text;
+	size_t n = strlen(t);
+	struct csrc_def d;
+
+	ck_assert(csrc_find_func(t, n, "oom_badness", &d));
+	ck_assert_uint_eq(d.line, 22);
+	ck_assert(!strncmp(t + d.start,
+			   "long oom_badness(struct task_struct *p,\n", 40));
+	ck_assert(!d.is_static);
+	ck_assert_int_eq(t[d.body], '{');
+	ck_assert_uint_eq(d.end, n - 1); /* past the last '}' */
+	ck_assert(csrc_find_func(t, n, "helper", &d));
+	ck_assert(d.is_static);
+	ck_assert_uint_eq(d.line, 13);
+	ck_assert(!strncmp(t + d.body, "{\n\treturn p->flags", 18));
+	ck_assert(csrc_find_struct(t, n, "helper_in", &d));
+	ck_assert_uint_eq(d.line, 8);
+	ck_assert(!strncmp(t + d.end - 3, "\n};", 3));
+	ck_assert(!csrc_find_func(t, n, "LONG", &d));
+	ck_assert(!csrc_find_func(t, n, "s", &d));
+	ck_assert(!csrc_find_func(t, n, "task_struct", &d));
+	ck_assert(!csrc_find_struct(t, n, "task_struct", &d));
+}
+END_TEST
+
+/* Cut anywhere, the text gives no definition past its end, and no crash. */
+START_TEST(csrc_cut_text_finds_nothing_past_the_cut)
+{
+	const char *t = csrc_text;
+	size_t n = strlen(t), cut;
+	struct csrc_def d;
+
+	for (cut = 0; cut < n; cut++)
+		if (csrc_find_func(t, cut, "oom_badness", &d))
+			ck_assert_uint_le(d.end, cut);
+	ck_assert(!csrc_find_func(t, n - 2, "oom_badness", &d));
+	ck_assert(!csrc_find_func("f() { \"}", 8, "f", &d));
+	ck_assert(!csrc_find_func("f() { /* } */", 13, "f", &d));
+	ck_assert(csrc_find_func("f() { '\\'' }", 12, "f", &d));
+}
+END_TEST
+
 Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -468,6 +543,8 @@ Suite *core_suite(void)
 			    sizeof(escapes) / sizeof(escapes[0]));
 	tcase_add_test(tc, escape_counts_bytes_not_c_strings);
 	tcase_add_test(tc, escape_some_fills_without_cutting);
+	tcase_add_test(tc, csrc_finds_definitions_not_lookalikes);
+	tcase_add_test(tc, csrc_cut_text_finds_nothing_past_the_cut);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -254,6 +254,9 @@ START_TEST(plugin_descriptor_checked)
 	ck_assert_ptr_nonnull(strstr(why, "built-in"));
 	m.name = "Bad Name";
 	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));
+	/* --badness-from names its model after the tree (issue 24) */
+	m.name = "tree:6.1.192";
+	ck_assert(analyzer_plugin_check(&m, why, sizeof(why)));
 	m.name = "t-ok";
 	m.tie = 7;
 	ck_assert(!analyzer_plugin_check(&m, why, sizeof(why)));

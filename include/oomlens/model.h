@@ -203,8 +203,9 @@ struct oomlens_model {
 	uint32_t abi_version; /* OOMLENS_MODEL_ABI_VERSION */
 	uint32_t size; /* sizeof(struct oomlens_model) */
 	/*
-	 * Unique name: 1..31 characters of lowercase letters, digits, '.'
-	 * and '-' ("largest-rss"); it must not be a built-in model's.
+	 * Unique name: 1..31 characters of lowercase letters, digits, '.',
+	 * ':' and '-' ("largest-rss", "tree:6.1.192"); it must not be a
+	 * built-in model's.
 	 */
 	const char *name;
 	/* >= 1; bump it whenever the scores or the choice change */

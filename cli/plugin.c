@@ -131,6 +131,19 @@ static bool write_all(int fd, const void *buf, size_t n)
 	return true;
 }
 
+/*
+ * A crash in plugin code must end the worker by its signal, which the parent
+ * names. Handlers the process inherited (a sanitizer's, which turns SIGSEGV
+ * into exit status 1) would hide it, so the worker puts the defaults back.
+ */
+static void default_crash_signals(void)
+{
+	static const int sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_DFL);
+}
+
 static void worker(const struct cli_plugin *pl, const struct oom_incident *inc,
 		   const struct analyzer_options *o, int fd)
 {
@@ -139,6 +152,7 @@ static void worker(const struct cli_plugin *pl, const struct oom_incident *inc,
 	struct oomlens_error *err;
 
 	setrlimit(RLIMIT_CORE, &no_core); /* a crash leaves no core file */
+	default_crash_signals();
 	memset(&r, 0, sizeof(r));
 	r.magic = REPLY_MAGIC;
 	err = analyzer_plugin_run(&pl->direct, inc, o, &r.v);

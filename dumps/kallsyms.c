@@ -28,11 +28,11 @@
  * per-cpu ones not; without it every offset is a non-negative distance
  * from relative_base. So one negative offset means ABSOLUTE_PERCPU.
  *
- * The index: names in one arena, each after its rank byte and before a
- * NUL; an open-addressing table of (name, hash, address) sized once from
- * kallsyms_num_syms to be at most half full. It is 16 bytes a slot (8 MiB
- * for Debian's 6.12), and sizing it once spares the rehashing: together
- * they took a third of `vmcore --ps` through BTF (perf, 6.12 lab dump).
+ * The index: the names in a string pool, and core/nametab's table of
+ * (name, address, rank) sized once from kallsyms_num_syms to be at most
+ * half full (24 bytes a slot, 12 MiB for Debian's 6.12): sizing it once
+ * spares the rehashing, which with the table took a third of `vmcore --ps`
+ * through BTF (perf, 6.12 lab dump).
  */
 #include "dumps/kallsyms.h"
 
@@ -40,7 +40,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "core/nametab.h"
+#include "core/strpool.h"
 #include "core/banned.h"
 
 #define MAX_SYMS (1u << 22) /* Debian's 6.12 has about 200k */
@@ -48,17 +49,10 @@
 #define CHUNK 65536u
 #define NAME_MAX_LEN 512 /* KSYM_NAME_LEN is 512 since 6.1 */
 
-struct ks_ent {
-	uint32_t name; /* offset of the name in the arena; 0: empty */
-	uint32_t hash; /* of the name, its low 32 bits */
-	uint64_t addr;
-};
-
 struct kallsyms {
-	char *arena;
-	size_t arena_len, arena_cap;
-	struct ks_ent *ent;
-	size_t cap, n, syms;
+	struct strpool names; /* the names the table borrows */
+	struct nametab tab; /* rank: 2 a global symbol, 1 a local one */
+	size_t syms;
 };
 
 /* A sequential reader of dump memory, CHUNK bytes at a time. */
@@ -138,77 +132,31 @@ unreadable(struct kcore *kc, const char *path, const char *table, uint64_t addr)
 				 kcore_last_error(kc));
 }
 
-/* A table at most half full for n names. */
-static OOMLENS_MUST_CHECK struct oomlens_error *size_table(struct kallsyms *ks,
-							   size_t n)
-{
-	size_t cap = 1024;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	ks->ent = calloc(cap, sizeof(*ks->ent));
-	if (!ks->ent)
-		return &oomlens_error_nomem;
-	ks->cap = cap;
-	return NULL;
-}
-
-static struct ks_ent *find(const struct kallsyms *ks, const char *name,
-			   size_t len, uint64_t h)
-{
-	size_t mask = ks->cap - 1;
-
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct ks_ent *e = &ks->ent[i];
-
-		if (!e->name)
-			return e;
-		if (e->hash == (uint32_t)h &&
-		    strncmp(ks->arena + e->name, name, len) == 0 &&
-		    ks->arena[e->name + len] == '\0')
-			return e;
-	}
-}
-
 /* Add name (len bytes, no NUL) of kallsyms type `type` at addr. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 add(struct kallsyms *ks, const char *name, size_t len, char type, uint64_t addr)
 {
-	uint64_t h = fnv64(FNV64_SEED, name, len);
-	char rank = type >= 'A' && type <= 'Z' ? 2 : 1;
-	struct ks_ent *e;
+	uint8_t rank = type >= 'A' && type <= 'Z' ? 2 : 1;
+	struct nametab_ent *e;
+	struct oomlens_error *err;
+	const char *copy;
 
-	if ((ks->n + 1) * 2 > ks->cap)
-		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
-					 "kallsyms: more names than symbols");
-	e = find(ks, name, len, h);
+	err = nametab_slot(&ks->tab, name, len, 0, &e);
+	if (err || (e->name && rank <= e->rank))
+		return err;
 	if (e->name) {
-		if (rank > ks->arena[e->name - 1]) {
-			ks->arena[e->name - 1] = rank;
-			e->addr = addr;
-		}
+		e->rank = rank;
+		e->val = addr;
 		return NULL;
 	}
-	if (ks->arena_len + len + 2 > ks->arena_cap) {
-		size_t cap = ks->arena_cap ? ks->arena_cap * 2 : 1 << 20;
-		char *p;
-
-		while (cap < ks->arena_len + len + 2)
-			cap *= 2;
-		p = realloc(ks->arena, cap);
-		if (!p)
-			return &oomlens_error_nomem;
-		ks->arena = p;
-		ks->arena_cap = cap;
-	}
-	ks->arena[ks->arena_len] = rank;
-	memcpy(ks->arena + ks->arena_len + 1, name, len);
-	ks->arena[ks->arena_len + 1 + len] = '\0';
-	e->name = (uint32_t)ks->arena_len + 1;
-	e->hash = (uint32_t)h;
-	e->addr = addr;
-	ks->arena_len += len + 2;
-	ks->n++;
+	copy = strpool_dup(&ks->names, name, len);
+	if (!copy)
+		return ks->names.nomem ? &oomlens_error_nomem
+				       : oomlens_error_new(
+						 OOMLENS_ERR_LIMIT,
+						 "kallsyms: names past %u MiB",
+						 MAX_NAMES_BYTES >> 20);
+	nametab_fill(&ks->tab, e, copy, 0, addr, rank, 0);
 	return NULL;
 }
 
@@ -417,7 +365,9 @@ struct oomlens_error *kallsyms_open(struct kcore *kc, const char *path,
 	ks = calloc(1, sizeof(*ks));
 	if (!ks)
 		return &oomlens_error_nomem;
-	err = size_table(ks, n);
+	ks->names = (struct strpool)STRPOOL_INIT(MAX_NAMES_BYTES);
+	ks->tab.max = n; /* a name per symbol at the most */
+	err = nametab_reserve(&ks->tab, n); /* sized once: no rehashing */
 	if (!err)
 		err = read_addrs(kc, path, n, &a);
 	if (!err)
@@ -439,23 +389,20 @@ void kallsyms_free(struct kallsyms *ks)
 {
 	if (!ks)
 		return;
-	free(ks->arena);
-	free(ks->ent);
+	nametab_release(&ks->tab);
+	strpool_release(&ks->names);
 	free(ks);
 }
 
 bool kallsyms_lookup(const struct kallsyms *ks, const char *name,
 		     uint64_t *addr)
 {
-	size_t len = strlen(name);
-	const struct ks_ent *e;
+	const struct nametab_ent *e =
+		nametab_get(&ks->tab, name, strlen(name), 0);
 
-	if (!ks->cap)
+	if (!e)
 		return false;
-	e = find(ks, name, len, fnv64(FNV64_SEED, name, len));
-	if (!e->name)
-		return false;
-	*addr = e->addr;
+	*addr = e->val;
 	return true;
 }
 

@@ -26,13 +26,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/hash.h"
+#include "core/nametab.h"
 #include "core/banned.h"
 
 #define MAX_TYPE_DEPTH 32
 #define MAX_PATH_PART 255
 #define MAX_MEMBER_VISITS 100000L
 #define KEY_ENUMERATOR 0x100 /* beside the BTF_KIND_* keys */
+#define MAX_NAMES ((size_t)1 << 24) /* types and enumerators indexed */
 
 /*
  *   variable          declared type        where (v6.1 and v6.12 trees)
@@ -58,103 +59,35 @@ static const struct {
 	{"nr_cpu_ids", "unsigned int"},
 };
 
-struct kb_ent {
-	const char *name; /* NULL: empty slot */
-	uint64_t hash;
-	uint64_t val; /* type id, or an enumerator's value */
-	uint16_t key; /* BTF_KIND_*, or KEY_ENUMERATOR */
-};
-
 struct kbtf {
 	struct btf *btf;
 	char *what;
-	struct kb_ent *ent;
-	size_t cap, n;
+	struct nametab names; /* key a BTF kind, or KEY_ENUMERATOR */
 	uint32_t ntypes;
 	unsigned psz;
 	bool enum_kflag; /* the encoder marks signed enums (see enum_signed) */
 };
 
-static uint64_t name_hash(const char *s, size_t len, uint16_t key)
+static const struct nametab_ent *get(const struct kbtf *kb, const char *s,
+				     uint16_t key)
 {
-	uint64_t h = fnv64(FNV64_SEED, s, len);
-
-	return fnv64_byte(fnv64_byte(h, (unsigned char)(key & 0xff)),
-			  (unsigned char)(key >> 8));
+	return nametab_get(&kb->names, s, strlen(s), key);
 }
 
-static struct kb_ent *slot(const struct kbtf *kb, const char *s, size_t len,
-			   uint64_t h, uint16_t key)
-{
-	size_t mask = kb->cap - 1;
-
-	for (size_t i = h & mask;; i = (i + 1) & mask) {
-		struct kb_ent *e = &kb->ent[i];
-
-		if (!e->name)
-			return e;
-		if (e->hash == h && e->key == key &&
-		    strncmp(e->name, s, len) == 0 && e->name[len] == '\0')
-			return e;
-	}
-}
-
-static const struct kb_ent *get(const struct kbtf *kb, const char *s,
-				uint16_t key)
-{
-	size_t len = strlen(s);
-	const struct kb_ent *e;
-
-	if (!kb->cap)
-		return NULL;
-	e = slot(kb, s, len, name_hash(s, len, key), key);
-	return e->name ? e : NULL;
-}
-
-static OOMLENS_MUST_CHECK struct oomlens_error *grow(struct kbtf *kb)
-{
-	size_t cap = kb->cap ? kb->cap * 2 : 1 << 14;
-	struct kb_ent *ent = calloc(cap, sizeof(*ent));
-
-	if (!ent)
-		return &oomlens_error_nomem;
-	for (size_t i = 0; i < kb->cap; i++) {
-		size_t j;
-
-		if (!kb->ent[i].name)
-			continue;
-		for (j = kb->ent[i].hash & (cap - 1); ent[j].name;
-		     j = (j + 1) & (cap - 1))
-			;
-		ent[j] = kb->ent[i];
-	}
-	free(kb->ent);
-	kb->ent = ent;
-	kb->cap = cap;
-	return NULL;
-}
-
+/* Index name under key; the first of a name and key stays. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
 put(struct kbtf *kb, const char *name, uint16_t key, uint64_t val)
 {
 	size_t len = strlen(name);
-	uint64_t h = name_hash(name, len, key);
 	struct oomlens_error *err;
-	struct kb_ent *e;
+	struct nametab_ent *e;
 
 	if (!len)
 		return NULL;
-	if ((kb->n + 1) * 2 > kb->cap && (err = grow(kb)))
-		return err;
-	e = slot(kb, name, len, h, key);
-	if (e->name)
-		return NULL;
-	e->name = name;
-	e->hash = h;
-	e->key = key;
-	e->val = val;
-	kb->n++;
-	return NULL;
+	err = nametab_slot(&kb->names, name, len, key, &e);
+	if (!err && !e->name)
+		nametab_fill(&kb->names, e, name, key, val, 0, 0);
+	return err;
 }
 
 static const char *name_of(const struct kbtf *kb, uint32_t off)
@@ -260,6 +193,7 @@ struct oomlens_error *kbtf_new(const void *blob, size_t len, const char *what,
 	kb = calloc(1, sizeof(*kb));
 	if (!kb)
 		return &oomlens_error_nomem;
+	kb->names.max = MAX_NAMES;
 	kb->what = strdup(what);
 	if (!kb->what) {
 		err = &oomlens_error_nomem;
@@ -294,7 +228,7 @@ void kbtf_free(struct kbtf *kb)
 	if (!kb)
 		return;
 	btf__free(kb->btf);
-	free(kb->ent);
+	nametab_release(&kb->names);
 	free(kb->what);
 	free(kb);
 }
@@ -319,7 +253,7 @@ static uint32_t strip(const struct kbtf *kb, uint32_t id)
 {
 	for (int i = 0; i < MAX_TYPE_DEPTH; i++) {
 		const struct btf_type *t = type(kb, id);
-		const struct kb_ent *e;
+		const struct nametab_ent *e;
 
 		if (!t)
 			return 0;
@@ -352,7 +286,7 @@ static bool is_aggregate(const struct btf_type *t)
 /* struct name, else union name, else a typedef naming a struct or union. */
 static uint32_t find_struct(const struct kbtf *kb, const char *name)
 {
-	const struct kb_ent *e;
+	const struct nametab_ent *e;
 	uint32_t id;
 
 	if ((e = get(kb, name, BTF_KIND_STRUCT)) ||
@@ -618,7 +552,7 @@ bool kbtf_member(const struct kbtf *kb, const char *name, const char *path,
 
 bool kbtf_variable(const struct kbtf *kb, const char *name, struct kfield *out)
 {
-	const struct kb_ent *e = get(kb, name, BTF_KIND_VAR);
+	const struct nametab_ent *e = get(kb, name, BTF_KIND_VAR);
 	const struct btf_type *t;
 	struct kfield f;
 
@@ -646,7 +580,7 @@ bool kbtf_variable(const struct kbtf *kb, const char *name, struct kfield *out)
 
 bool kbtf_enumerator(const struct kbtf *kb, const char *name, int64_t *value)
 {
-	const struct kb_ent *e = get(kb, name, KEY_ENUMERATOR);
+	const struct nametab_ent *e = get(kb, name, KEY_ENUMERATOR);
 
 	if (!e)
 		return false;

@@ -35,7 +35,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "core/hash.h"
+#include "core/nametab.h"
 #include "core/banned.h"
 
 /* Caps against hostile input. */
@@ -47,26 +47,6 @@
 /* units indexed between two drops of the mapping's pages (drop_pages) */
 #define UNITS_PER_DROP 128
 
-/*
- * Open addressing, linear probing, power-of-two capacity, at most half
- * full. `key` separates namespaces within one table (the DWARF tag for
- * types); `rank` says how good an entry is, so a better one may replace it
- * (variables with a type, global symbols).
- */
-struct kd_ent {
-	const char *name; /* NULL: empty slot; borrowed from the mapping */
-	uint64_t hash;
-	uint64_t val; /* DIE offset, enumerator value or address */
-	uint16_t key;
-	uint16_t rank;
-	uint32_t aux; /* which Dwarf handle (0 main, 1 alternate) */
-};
-
-struct kd_table {
-	struct kd_ent *ent;
-	size_t cap, n;
-};
-
 struct kdwarf {
 	char *path;
 	int fd;
@@ -76,7 +56,9 @@ struct kdwarf {
 	Dwarf *dbg[2]; /* the file's own DWARF and its dwz alternate, if any */
 	int bits, machine;
 	bool has_types;
-	struct kd_table types, vars, enums, syms;
+	/* name tables (core/nametab.h): key a DWARF tag in types; rank a
+	 * variable with a type over one without, a global symbol over a local */
+	struct nametab types, vars, enums, syms;
 	size_t units;
 	char release[65];
 	bool has_release;
@@ -84,109 +66,9 @@ struct kdwarf {
 	size_t build_id_len;
 };
 
-static uint64_t name_hash(const char *s, size_t len, uint16_t key)
-{
-	uint64_t h = fnv64(FNV64_SEED, s, len);
-
-	return fnv64_byte(fnv64_byte(h, (unsigned char)(key & 0xff)),
-			  (unsigned char)(key >> 8));
-}
-
 static bool name_is(const char *name, const char *s, size_t len)
 {
 	return strncmp(name, s, len) == 0 && name[len] == '\0';
-}
-
-static struct kd_ent *table_find(const struct kd_table *t, const char *s,
-				 size_t len, uint64_t h, uint16_t key)
-{
-	size_t i, mask = t->cap - 1;
-
-	if (!t->cap)
-		return NULL;
-	for (i = h & mask;; i = (i + 1) & mask) {
-		struct kd_ent *e = &t->ent[i];
-
-		if (!e->name)
-			return e;
-		if (e->hash == h && e->key == key && name_is(e->name, s, len))
-			return e;
-	}
-}
-
-static OOMLENS_MUST_CHECK struct oomlens_error *table_grow(struct kd_table *t)
-{
-	size_t cap = t->cap ? t->cap * 2 : 4096, i;
-	struct kd_ent *ent;
-
-	if (t->n >= MAX_ENTRIES)
-		return oomlens_error_new(OOMLENS_ERR_LIMIT,
-					 "more than %zu names", MAX_ENTRIES);
-	ent = calloc(cap, sizeof(*ent));
-	if (!ent)
-		return &oomlens_error_nomem;
-	for (i = 0; i < t->cap; i++) {
-		struct kd_ent *e = &t->ent[i];
-		size_t j;
-
-		if (!e->name)
-			continue;
-		for (j = e->hash & (cap - 1); ent[j].name;
-		     j = (j + 1) & (cap - 1))
-			;
-		ent[j] = *e;
-	}
-	free(t->ent);
-	t->ent = ent;
-	t->cap = cap;
-	return NULL;
-}
-
-/*
- * The slot for (name, key): an existing entry (name set) or the empty slot
- * where it goes, which the caller fills in with table_fill().
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *table_slot(struct kd_table *t,
-							   const char *name,
-							   uint16_t key,
-							   struct kd_ent **out)
-{
-	size_t len = strlen(name);
-	uint64_t h = name_hash(name, len, key);
-	struct oomlens_error *err;
-	struct kd_ent *e;
-
-	if ((t->n + 1) * 2 > t->cap) {
-		err = table_grow(t);
-		if (err)
-			return err;
-	}
-	e = table_find(t, name, len, h, key);
-	if (!e->name)
-		e->hash = h;
-	*out = e;
-	return NULL;
-}
-
-static void table_fill(struct kd_table *t, struct kd_ent *e, const char *name,
-		       uint16_t key, uint64_t val, uint16_t rank, uint32_t aux)
-{
-	if (!e->name)
-		t->n++;
-	e->name = name;
-	e->key = key;
-	e->val = val;
-	e->rank = rank;
-	e->aux = aux;
-}
-
-static const struct kd_ent *table_get(const struct kd_table *t, const char *s,
-				      size_t len, uint16_t key)
-{
-	const struct kd_ent *e;
-
-	e = table_find(t, s, len, name_hash(s, len, key), key);
-	return e && e->name ? e : NULL;
 }
 
 /* ---- indexing ---- */
@@ -236,7 +118,7 @@ index_enumerators(struct kdwarf *dw, Dwarf_Die *en)
 		Dwarf_Attribute a;
 		struct oomlens_error *err;
 		const char *name;
-		struct kd_ent *slot;
+		struct nametab_ent *slot;
 		Dwarf_Sword sv;
 		Dwarf_Word uv;
 		int64_t v;
@@ -259,18 +141,18 @@ index_enumerators(struct kdwarf *dw, Dwarf_Die *en)
 				continue;
 			v = (int64_t)uv;
 		}
-		err = table_slot(&dw->enums, name, 0, &slot);
+		err = nametab_slot(&dw->enums, name, strlen(name), 0, &slot);
 		if (err)
 			return err;
 		if (!slot->name)
-			table_fill(&dw->enums, slot, name, 0, (uint64_t)v, 0,
-				   0);
+			nametab_fill(&dw->enums, slot, name, 0, (uint64_t)v, 0,
+				     0);
 	} while ((r = dwarf_siblingof(&e, &e)) == 0);
 	return r < 0 ? corrupt(dw, "dwarf_siblingof") : NULL;
 }
 
 /* Variables: a typed definition beats a typed declaration beats no type. */
-static uint16_t var_rank(Dwarf_Die *die)
+static uint8_t var_rank(Dwarf_Die *die)
 {
 	if (!dwarf_hasattr_integrate(die, DW_AT_type))
 		return 0;
@@ -278,11 +160,11 @@ static uint16_t var_rank(Dwarf_Die *die)
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *
-index_die(struct kdwarf *dw, Dwarf_Die *die, uint32_t which)
+index_die(struct kdwarf *dw, Dwarf_Die *die, uint8_t which)
 {
 	int tag = dwarf_tag(die);
 	struct oomlens_error *err;
-	struct kd_ent *slot;
+	struct nametab_ent *slot;
 	const char *name;
 	Dwarf_Die target;
 
@@ -297,18 +179,19 @@ index_die(struct kdwarf *dw, Dwarf_Die *die, uint32_t which)
 		name = dwarf_diename(die);
 		if (!name)
 			return NULL;
-		err = table_slot(&dw->vars, name, 0, &slot);
+		err = nametab_slot(&dw->vars, name, strlen(name), 0, &slot);
 		if (err)
 			return err;
 		if (!slot->name) {
-			table_fill(&dw->vars, slot, name, 0,
-				   dwarf_dieoffset(die), var_rank(die), which);
+			nametab_fill(&dw->vars, slot, name, 0,
+				     dwarf_dieoffset(die), var_rank(die),
+				     which);
 		} else if (slot->rank < 2) {
-			uint16_t rank = var_rank(die);
+			uint8_t rank = var_rank(die);
 
 			if (rank > slot->rank)
-				table_fill(&dw->vars, slot, name, 0,
-					   dwarf_dieoffset(die), rank, which);
+				nametab_fill(&dw->vars, slot, name, 0,
+					     dwarf_dieoffset(die), rank, which);
 		}
 		return NULL;
 	default:
@@ -317,7 +200,8 @@ index_die(struct kdwarf *dw, Dwarf_Die *die, uint32_t which)
 
 	name = dwarf_diename(die);
 	if (name) {
-		err = table_slot(&dw->types, name, (uint16_t)tag, &slot);
+		err = nametab_slot(&dw->types, name, strlen(name),
+				   (uint16_t)tag, &slot);
 		if (err)
 			return err;
 		if (slot->name) {
@@ -328,8 +212,8 @@ index_die(struct kdwarf *dw, Dwarf_Die *die, uint32_t which)
 			   is_declaration(die)) {
 			return NULL;
 		} else {
-			table_fill(&dw->types, slot, name, (uint16_t)tag,
-				   dwarf_dieoffset(die), 0, which);
+			nametab_fill(&dw->types, slot, name, (uint16_t)tag,
+				     dwarf_dieoffset(die), 0, which);
 		}
 	}
 	if (tag == DW_TAG_enumeration_type && !is_declaration(die))
@@ -395,7 +279,7 @@ static void drop_pages(const struct kdwarf *dw)
 }
 
 static OOMLENS_MUST_CHECK struct oomlens_error *index_dwarf(struct kdwarf *dw,
-							    uint32_t which)
+							    uint8_t which)
 {
 	Dwarf_CU *cu = NULL;
 	Dwarf_Die cudie, die;
@@ -437,7 +321,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *index_dwarf(struct kdwarf *dw,
  * or function replaces a local, and anything defined replaces an
  * undefined reference.
  */
-static uint16_t sym_rank(const GElf_Sym *sym)
+static uint8_t sym_rank(const GElf_Sym *sym)
 {
 	int bind = GELF_ST_BIND(sym->st_info),
 	    type = GELF_ST_TYPE(sym->st_info);
@@ -461,10 +345,10 @@ index_symtab(struct kdwarf *dw, Elf_Scn *scn, const GElf_Shdr *sh)
 	n = data->d_size / gelf_fsize(dw->elf, ELF_T_SYM, 1, EV_CURRENT);
 	for (i = 1; i < n; i++) {
 		struct oomlens_error *err;
-		struct kd_ent *slot;
+		struct nametab_ent *slot;
 		const char *name;
 		GElf_Sym sym;
-		uint16_t rank;
+		uint8_t rank;
 
 		if (!gelf_getsym(data, (int)i, &sym))
 			break;
@@ -474,13 +358,13 @@ index_symtab(struct kdwarf *dw, Elf_Scn *scn, const GElf_Shdr *sh)
 		name = elf_strptr(dw->elf, sh->sh_link, sym.st_name);
 		if (!name || !*name)
 			continue;
-		err = table_slot(&dw->syms, name, 0, &slot);
+		err = nametab_slot(&dw->syms, name, strlen(name), 0, &slot);
 		if (err)
 			return err;
 		rank = sym_rank(&sym);
 		if (!slot->name || rank > slot->rank)
-			table_fill(&dw->syms, slot, name, 0, sym.st_value, rank,
-				   0);
+			nametab_fill(&dw->syms, slot, name, 0, sym.st_value,
+				     rank, 0);
 	}
 	return NULL;
 }
@@ -664,6 +548,8 @@ struct oomlens_error *kdwarf_open(const char *path, struct kdwarf **out)
 	if (!dw)
 		return &oomlens_error_nomem;
 	dw->fd = -1;
+	dw->types.max = dw->vars.max = dw->enums.max = dw->syms.max =
+		MAX_ENTRIES;
 	dw->path = strdup(path);
 	if (!dw->path) {
 		err = &oomlens_error_nomem;
@@ -736,10 +622,10 @@ void kdwarf_close(struct kdwarf *dw)
 		elf_end(dw->elf);
 	if (dw->fd >= 0)
 		close(dw->fd);
-	free(dw->types.ent);
-	free(dw->vars.ent);
-	free(dw->enums.ent);
-	free(dw->syms.ent);
+	nametab_release(&dw->types);
+	nametab_release(&dw->vars);
+	nametab_release(&dw->enums);
+	nametab_release(&dw->syms);
 	free(dw->path);
 	free(dw);
 }
@@ -782,7 +668,8 @@ size_t kdwarf_build_id(const struct kdwarf *dw, const uint8_t **id)
 
 bool kdwarf_symbol(const struct kdwarf *dw, const char *name, uint64_t *addr)
 {
-	const struct kd_ent *e = table_get(&dw->syms, name, strlen(name), 0);
+	const struct nametab_ent *e =
+		nametab_get(&dw->syms, name, strlen(name), 0);
 
 	if (!e || !e->rank)
 		return false;
@@ -828,13 +715,13 @@ static bool strip(Dwarf_Die *die)
 	return false;
 }
 
-static const struct kd_ent *type_get(const struct kdwarf *dw, const char *name,
-				     size_t len, int tag)
+static const struct nametab_ent *type_get(const struct kdwarf *dw,
+					  const char *name, size_t len, int tag)
 {
-	return table_get(&dw->types, name, len, (uint16_t)tag);
+	return nametab_get(&dw->types, name, len, (uint16_t)tag);
 }
 
-static bool offdie(const struct kdwarf *dw, const struct kd_ent *e,
+static bool offdie(const struct kdwarf *dw, const struct nametab_ent *e,
 		   Dwarf_Die *die)
 {
 	return e && e->aux < 2 && dw->dbg[e->aux] &&
@@ -1344,11 +1231,11 @@ bool kdwarf_member(const struct kdwarf *dw, const char *name, const char *path,
 bool kdwarf_variable(const struct kdwarf *dw, const char *name,
 		     struct kfield *out)
 {
-	const struct kd_ent *e;
+	const struct nametab_ent *e;
 	struct kfield f;
 	Dwarf_Die v, t;
 
-	e = table_get(&dw->vars, name, strlen(name), 0);
+	e = nametab_get(&dw->vars, name, strlen(name), 0);
 	if (!offdie(dw, e, &v) || !type_of(&v, &t) || !fill_field(dw, &t, &f))
 		return false;
 	*out = f;
@@ -1358,7 +1245,8 @@ bool kdwarf_variable(const struct kdwarf *dw, const char *name,
 bool kdwarf_enumerator(const struct kdwarf *dw, const char *name,
 		       int64_t *value)
 {
-	const struct kd_ent *e = table_get(&dw->enums, name, strlen(name), 0);
+	const struct nametab_ent *e =
+		nametab_get(&dw->enums, name, strlen(name), 0);
 
 	if (!e)
 		return false;

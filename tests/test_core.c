@@ -10,6 +10,7 @@
 #include "core/csrc.h"
 #include "core/error.h"
 #include "core/escape.h"
+#include "core/nametab.h"
 #include "core/scan.h"
 #include "core/strbuf.h"
 #include "core/strpool.h"
@@ -525,6 +526,91 @@ START_TEST(csrc_cut_text_finds_nothing_past_the_cut)
 }
 END_TEST
 
+/*
+ * The name table against a plain list: random names (prefixes of each
+ * other among them) in two keys, replaced by rank, across every growth.
+ */
+#define NT_NAMES 3000
+START_TEST(nametab_is_the_plain_lookup)
+{
+	static char names[NT_NAMES][12];
+	static uint64_t want[2][NT_NAMES];
+	struct nametab t = NAMETAB_INIT(2 * NT_NAMES);
+	struct nametab_ent *e;
+	unsigned seed = 7;
+
+	for (size_t i = 0; i < NT_NAMES; i++) {
+		size_t len = 1 + (unsigned)rand_r(&seed) % 10;
+
+		for (size_t j = 0; j < len; j++)
+			names[i][j] = (char)('a' + rand_r(&seed) % 3);
+		names[i][len] = '\0';
+	}
+	for (size_t i = 0; i < NT_NAMES; i++)
+		for (uint16_t k = 0; k < 2; k++) {
+			size_t first = 0;
+
+			while (strcmp(names[first], names[i]))
+				first++;
+			ck_assert_ptr_null(nametab_get(&t, "zz", 2, k));
+			ck_assert(!nametab_slot(&t, names[i], strlen(names[i]),
+						k, &e));
+			if (e->name && e->rank >= (i & 3))
+				continue;
+			nametab_fill(&t, e, names[i], k, i * 2 + k,
+				     (uint16_t)(i & 3), 0);
+			want[k][first] = i * 2 + k;
+		}
+	for (size_t i = 0; i < NT_NAMES; i++)
+		for (uint16_t k = 0; k < 2; k++) {
+			const struct nametab_ent *g;
+			size_t first = 0;
+
+			while (strcmp(names[first], names[i]))
+				first++;
+			g = nametab_get(&t, names[i], strlen(names[i]), k);
+			ck_assert_ptr_nonnull(g);
+			ck_assert_uint_eq(g->val, want[k][first]);
+			ck_assert_uint_eq(g->key, k);
+			/* a prefix of the name is another name */
+			g = nametab_get(&t, names[i], strlen(names[i]) - 1, k);
+			ck_assert(!g ||
+				  strlen(g->name) == strlen(names[i]) - 1);
+		}
+	ck_assert_uint_le(t.n * 2, t.cap);
+	nametab_release(&t);
+	ck_assert_ptr_null(nametab_get(&t, "a", 1, 0));
+}
+END_TEST
+
+START_TEST(nametab_refuses_more_than_its_max)
+{
+	struct nametab t = NAMETAB_INIT(3);
+	static const char *const n[] = {"one", "two", "three", "four"};
+	struct nametab_ent *e;
+	struct oomlens_error *err;
+
+	ck_assert(!nametab_reserve(&t, 3));
+	ck_assert_uint_eq(t.cap, 1024);
+	for (size_t i = 0; i < 3; i++) {
+		ck_assert(!nametab_slot(&t, n[i], strlen(n[i]), 0, &e));
+		nametab_fill(&t, e, n[i], 0, i, 0, 0);
+	}
+	/* a name it has is found; a fourth is refused */
+	ck_assert(!nametab_slot(&t, "two", 3, 0, &e));
+	ck_assert_uint_eq(e->val, 1);
+	err = nametab_slot(&t, n[3], 4, 0, &e);
+	ck_assert_ptr_nonnull(err);
+	ck_assert_int_eq(err->code, OOMLENS_ERR_LIMIT);
+	oomlens_error_free(err);
+	err = nametab_reserve(&t, 4);
+	ck_assert_ptr_nonnull(err);
+	oomlens_error_free(err);
+	ck_assert_uint_eq(t.n, 3);
+	nametab_release(&t);
+}
+END_TEST
+
 Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -545,6 +631,8 @@ Suite *core_suite(void)
 	tcase_add_test(tc, escape_some_fills_without_cutting);
 	tcase_add_test(tc, csrc_finds_definitions_not_lookalikes);
 	tcase_add_test(tc, csrc_cut_text_finds_nothing_past_the_cut);
+	tcase_add_test(tc, nametab_is_the_plain_lookup);
+	tcase_add_test(tc, nametab_refuses_more_than_its_max);
 	suite_add_tcase(s, tc);
 	return s;
 }

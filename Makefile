@@ -45,7 +45,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-tree check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-tree check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles check-mutants-list clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install check-fresh deb check-deb
 
 all: oomlens
@@ -105,7 +105,7 @@ $(GEN): fixtures/gen/oomgen.c
 	$(CC) -std=gnu11 -O2 -Wall -Wextra -Werror -o $@ $<
 
 # Every test: unit suites (Check), then the end-to-end script.
-check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install $(BUILD)/fixtures/vmcore/.stamp \
+check: oomlens $(BUILD)/tests/run $(GEN) check-layers check-cycles check-install check-mutants-list $(BUILD)/fixtures/vmcore/.stamp \
 	$(BUILD)/tests/ktypes-compare $(KDW_BTF) $(JOURNAL_FILES) $(BUILD)/tests/tree-scores
 	cd tests && CK_FORK=yes ../$(BUILD)/tests/run
 	tests/e2e.sh ./oomlens
@@ -209,6 +209,13 @@ check-oom:
 # half a minute a mutant on 2 cores).
 mutants:
 	scripts/mutants.sh
+
+# Every mutant of the list still applies to the code (part of check): a
+# snippet a change rewrote would leave its mutant stale, testing nothing.
+check-mutants-list:
+	@mkdir -p $(BUILD)
+	@MUTANT_DRY=1 scripts/mutants.sh >$(BUILD)/mutants-dry.log 2>&1 || \
+		{ grep -v ' applies ' $(BUILD)/mutants-dry.log; exit 1; }
 
 # Installs missing Debian packages (as root) or names them, builds, and
 # analyzes the bundled fixtures: the demo logs, then a synthetic vmcore.

@@ -435,6 +435,15 @@ struct analyzer_options {
 	 * report lacks (analyzer/dumpin.c), so those inputs are known.
 	 */
 	const struct dump_state *dump;
+	/*
+	 * What another incident of the same host and kernel release showed
+	 * of the formula its kernel ran (verdict.formula_shown, 1 or 2, and
+	 * that incident's fingerprint): where the release allows two and
+	 * this incident's own choice cannot tell them apart, the verdict
+	 * takes that one (rescore). 0: nothing known.
+	 */
+	uint8_t formula_hint;
+	uint64_t formula_hint_from;
 };
 
 /*

@@ -1123,11 +1123,33 @@ static bool fits_the_kernel(const struct oom_incident *inc,
  * where it fits both, or neither, or made no badness choice, the victim
  * is certain no more and the row's source says why.
  */
+/*
+ * The formula another incident of the same host and release showed
+ * (o->formula_hint, 1 the row's, 2 the other): the verdict takes it and
+ * keeps its certainty, since the same kernel ran both incidents.
+ */
+static void take_hint(const struct kernel_row *row,
+		      const struct analyzer_options *o,
+		      const struct verdict *alt, struct verdict *v)
+{
+	if (o->formula_hint == 2)
+		*v = *alt;
+	v->formula_shown = o->formula_hint;
+	v->formula_from = o->formula_hint_from;
+	snprintf(v->formula_evidence, sizeof(v->formula_evidence),
+		 "the kernel's choice in another incident of the same host "
+		 "and release (fingerprint %016llx) shows it ran the %s "
+		 "formula (%s)",
+		 (unsigned long long)o->formula_hint_from, v->model,
+		 row->kernels);
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 check_alt_formula(const struct analyzer_model *m,
-		  const struct oom_incident *inc, const struct dump_state *dump,
-		  struct verdict *v)
+		  const struct oom_incident *inc,
+		  const struct analyzer_options *o, struct verdict *v)
 {
+	const struct dump_state *dump = o->dump;
 	const struct kernel_row *row =
 		kernel_row_of_release(inc->kernel_release);
 	const struct analyzer_model *alt_row;
@@ -1156,10 +1178,17 @@ check_alt_formula(const struct analyzer_model *m,
 	if (fits != alt_fits) {
 		if (alt_fits)
 			*v = *alt;
+		v->formula_shown = alt_fits ? 2 : 1;
 		snprintf(v->formula_evidence, sizeof(v->formula_evidence),
 			 "the kernel's choice shows it ran the %s formula "
 			 "(%s)",
 			 v->model, row->kernels);
+		free(alt);
+		return NULL;
+	}
+	/* it fits both, or made no choice: what its host's other showed */
+	if (o->formula_hint && (!choice || fits)) {
+		take_hint(row, o, alt, v);
 		free(alt);
 		return NULL;
 	}
@@ -1190,6 +1219,6 @@ struct oomlens_error *mainline_run(const struct analyzer_model *m, bool forced,
 	err = run_era(m, inc, kernel_formula_of(inc->kernel_release, era),
 		      forced, o->dump, o->explain_pid, v);
 	if (!err && !forced)
-		err = check_alt_formula(m, inc, o->dump, v);
+		err = check_alt_formula(m, inc, o, v);
 	return err;
 }

@@ -47,7 +47,7 @@ struct rescore {
 	struct db *db;
 	struct analyzer_options opts;
 	struct cli_plugins plugins;
-	size_t incidents, verdicts, in_batch, skipped;
+	size_t incidents, verdicts, in_batch, skipped, hinted;
 	bool force;
 };
 
@@ -73,10 +73,9 @@ scored_already(struct rescore *r, int64_t id, const struct oom_incident *inc,
 	return db_verdicts_are(r->db, id, names, versions, n, same);
 }
 
-static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
-							    int64_t id)
+static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
+						      int64_t id, bool force)
 {
-	struct rescore *r = ctx;
 	struct oom_incident *inc = NULL;
 	struct verdict_list vl;
 	struct oomlens_error *err;
@@ -86,7 +85,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 
 	memset(&vl, 0, sizeof(vl));
 	err = db_load_incident(r->db, id, &inc);
-	if (!err && !r->force)
+	if (!err && !force)
 		err = scored_already(r, id, inc, &same);
 	if (!err && same) {
 		oom_incident_free(inc);
@@ -109,14 +108,45 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 	oom_incident_free(inc);
 	if (err)
 		return err;
-	r->incidents++;
-	r->verdicts += vl.n;
+	if (r->opts.formula_hint) {
+		r->hinted++; /* rescored once already, in the first pass */
+	} else {
+		r->incidents++;
+		r->verdicts += vl.n;
+	}
 	if (++r->in_batch >= BATCH) {
 		r->in_batch = 0;
 		if ((err = db_commit(r->db)) || (err = db_begin(r->db)))
 			return err;
 	}
 	return NULL;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
+							    int64_t id)
+{
+	struct rescore *r = ctx;
+
+	return score(r, id, r->force);
+}
+
+/*
+ * The second pass (issue 26): an incident whose own kernel choice could
+ * not tell which of two formulas its release ran takes the one another
+ * incident of the same host and release showed, and says which.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+rescore_hinted(void *ctx, int64_t id, uint8_t shown, uint64_t from)
+{
+	struct rescore *r = ctx;
+	struct oomlens_error *err;
+
+	r->opts.formula_hint = shown;
+	r->opts.formula_hint_from = from;
+	err = score(r, id, true);
+	r->opts.formula_hint = 0;
+	r->opts.formula_hint_from = 0;
+	return err;
 }
 
 int cmd_rescore(int argc, char **argv)
@@ -185,6 +215,8 @@ int cmd_rescore(int argc, char **argv)
 	    !(err = db_begin(r.db))) {
 		err = db_each_incident_id(r.db, rescore_one, &r);
 		if (!err)
+			err = db_each_formula_hint(r.db, rescore_hinted, &r);
+		if (!err)
 			err = db_commit(r.db);
 		else
 			oomlens_error_free(db_rollback(r.db));
@@ -199,5 +231,10 @@ int cmd_rescore(int argc, char **argv)
 			stderr,
 			"%s: %zu incidents rescored, %zu verdicts stored; %zu already scored by the same model versions, left as they were",
 			db_path, r.incidents, r.verdicts, r.skipped);
+	if (!quiet && r.hinted)
+		cli_print(stderr,
+			  "%s: %zu incidents took the formula another incident "
+			  "of the same host and kernel release showed",
+			  db_path, r.hinted);
 	return 0;
 }

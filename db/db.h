@@ -495,6 +495,19 @@ db_each_incident_id(struct db *db,
 		    void *ctx);
 
 /*
+ * For rescore (issue 26): call fn for each incident whose verdicts show no
+ * formula, where another incident of the same host (in any case) and
+ * kernel release showed one by its own kernel choice, every such incident
+ * alike: fn gets its id, the formula (verdict.formula_shown: 1 the era
+ * row's, 2 the other) and the fingerprint of the first that showed it.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_each_formula_hint(struct db *db,
+		     struct oomlens_error *(*fn)(void *ctx, int64_t id,
+						 uint8_t shown, uint64_t from),
+		     void *ctx);
+
+/*
  * The summary of the stored verdicts, one row per group and model family:
  * first all incidents, then by constraint, kernel version (major.minor)
  * and host. Rows are borrowed for the callback.

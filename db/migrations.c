@@ -589,6 +589,23 @@ static const char migration_11[] =
 	"UPDATE incidents SET time_source = 'uptime-only'\n"
 	"WHERE time_source IS NULL AND uptime IS NOT NULL;\n";
 
+/*
+ * 12: what showed a verdict's formula (issue 26), where the kernel's
+ * release allows two: the evidence in words; which one (1 the row's, 2
+ * the other); and, when it was another incident of the same host and
+ * release, that incident's fingerprint (16 hex digits, as incidents keep
+ * theirs), so that a merge carries it without renumbering. Verdicts
+ * stored before have none until `oomlens rescore --force`.
+ */
+static const char migration_12[] =
+	"ALTER TABLE model_verdicts ADD COLUMN formula_evidence TEXT;\n"
+	"  -- what the kernel's choice showed of the formula it ran; NULL\n"
+	"ALTER TABLE model_verdicts ADD COLUMN formula_shown INTEGER\n"
+	"  CHECK (formula_shown IN (1, 2));\n"
+	"  -- 1: the era row's formula, 2: the other it allows; NULL: none\n"
+	"ALTER TABLE model_verdicts ADD COLUMN formula_from TEXT;\n"
+	"  -- the fingerprint of the incident that showed it, when another\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -610,6 +627,8 @@ const struct db_migration db_migrations[] = {
 	{10, "a fourth agreement: undetermined, the kernel's among candidates",
 	 migration_10},
 	{11, "the UTC time of incidents stored before version 8", migration_11},
+	{12, "what showed a verdict's formula, and which incident",
+	 migration_12},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

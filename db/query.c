@@ -11,6 +11,7 @@
 
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/strbuf.h"
@@ -247,6 +248,19 @@ static bool named(const char *s, const char *name)
 }
 
 /* One row of model_verdicts into v. */
+/* Columns 13-15 of db_load_verdicts(): what showed the formula (v. 12). */
+static void read_formula(sqlite3_stmt *st, struct verdict *v)
+{
+	const char *s = (const char *)sqlite3_column_text(st, 13);
+	int shown = sqlite3_column_int(st, 14);
+
+	snprintf(v->formula_evidence, sizeof(v->formula_evidence), "%s",
+		 s ? s : "");
+	v->formula_shown = shown == 1 || shown == 2 ? (uint8_t)shown : 0;
+	s = (const char *)sqlite3_column_text(st, 15);
+	v->formula_from = s ? strtoull(s, NULL, 16) : 0;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 read_verdict(sqlite3_stmt *st, struct oom_incident *inc, struct verdict *v)
 {
@@ -276,6 +290,7 @@ read_verdict(sqlite3_stmt *st, struct oom_incident *inc, struct verdict *v)
 	v->certainty = named(s, "certain")   ? VERDICT_CERTAIN
 		       : named(s, "assumed") ? VERDICT_ASSUMED
 					     : VERDICT_UNDETERMINED;
+	read_formula(st, v);
 	err = text_copy(inc, st, 3, &v->victim.comm);
 	if (!err)
 		err = text_copy(inc, st, 8, &v->runner_up.comm);
@@ -301,7 +316,8 @@ struct oomlens_error *db_load_verdicts(struct db *db, int64_t id,
 		"SELECT m.model, m.model_version, m.victim_pid, m.victim_comm,"
 		" m.score, m.kernel_score_lo, m.kernel_score_hi,"
 		" m.runner_up_pid, m.runner_up_comm, m.agreement,"
-		" m.kernel_rule, m.certainty, j.value"
+		" m.kernel_rule, m.certainty, j.value, m.formula_evidence,"
+		" m.formula_shown, m.formula_from"
 		" FROM model_verdicts m"
 		" LEFT JOIN json_each(m.deciding_inputs) j"
 		" WHERE m.incident_id = ?1"

@@ -5,11 +5,13 @@
  */
 #include "db/internal.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "core/array.h"
 #include "core/strbuf.h"
 #include "core/banned.h"
 
@@ -115,6 +117,17 @@ store_scores(struct db *db, int64_t incident_id, const struct verdict_list *vl)
 	return err;
 }
 
+/* formula_evidence, formula_shown and formula_from (schema 12). */
+static void bind_formula(struct db_bind *b, const struct verdict *v)
+{
+	char from[17];
+
+	snprintf(from, sizeof(from), "%016" PRIx64, v->formula_from);
+	db_bind_str(b, v->formula_evidence[0] ? v->formula_evidence : NULL);
+	db_bind_int(b, v->formula_shown ? v->formula_shown : OOM_VAL_NONE);
+	db_bind_str(b, v->formula_from ? from : NULL);
+}
+
 struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 					const struct verdict_list *vl)
 {
@@ -137,8 +150,10 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 			" victim_comm, score, kernel_score_lo,"
 			" kernel_score_hi, runner_up_pid, runner_up_comm,"
 			" agreement, kernel_rule, certainty, deciding_inputs,"
-			" scored_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+			" scored_at, formula_evidence, formula_shown,"
+			" formula_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
+			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
+			" ?18, ?19)",
 			&st);
 	for (i = 0; i < vl->n && !err; i++) {
 		const struct verdict *v = &vl->v[i];
@@ -168,6 +183,7 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 		db_bind_str(&b, verdict_certainty_name(v->certainty));
 		db_bind_str(&b, sb.buf);
 		db_bind_int(&b, now);
+		bind_formula(&b, v);
 		err = db_step_done(db, &b, st);
 	}
 	strbuf_release(&sb);
@@ -247,6 +263,71 @@ db_each_incident_id(struct db *db,
 	for (i = 0; i < n && !err; i++)
 		err = fn(ctx, ids[i]);
 	free(ids);
+	return err;
+}
+
+struct formula_hint_row {
+	int64_t id, shown;
+	uint64_t from;
+};
+
+/*
+ * The hosts and releases where a verdict's own kernel choice showed the
+ * formula (formula_shown without formula_from), all alike: the incidents
+ * there whose verdicts show none, with the formula and the fingerprint of
+ * the first incident that showed it. A host is compared in any case.
+ */
+static const char formula_hint_sql[] =
+	"WITH shown AS (SELECT lower(coalesce(i.host, s.host)) AS host,"
+	"  i.kernel_release AS rel, min(m.formula_shown) AS f,"
+	"  max(m.formula_shown) AS g, min(i.fingerprint) AS fp"
+	" FROM model_verdicts m JOIN incidents i ON i.id = m.incident_id"
+	" JOIN sources s ON s.id = i.source_id"
+	" WHERE m.formula_shown IS NOT NULL AND m.formula_from IS NULL"
+	"  AND coalesce(i.host, s.host) IS NOT NULL"
+	"  AND i.kernel_release IS NOT NULL GROUP BY 1, 2)"
+	" SELECT i.id, sh.f, sh.fp FROM incidents i"
+	" JOIN sources s ON s.id = i.source_id"
+	" JOIN shown sh ON sh.host = lower(coalesce(i.host, s.host))"
+	"  AND sh.rel = i.kernel_release"
+	" WHERE sh.f = sh.g"
+	"  AND EXISTS (SELECT 1 FROM model_verdicts m"
+	"   WHERE m.incident_id = i.id)"
+	"  AND NOT EXISTS (SELECT 1 FROM model_verdicts m"
+	"   WHERE m.incident_id = i.id AND m.formula_shown IS NOT NULL)"
+	" ORDER BY i.id";
+
+struct oomlens_error *
+db_each_formula_hint(struct db *db,
+		     struct oomlens_error *(*fn)(void *ctx, int64_t id,
+						 uint8_t shown, uint64_t from),
+		     void *ctx)
+{
+	struct formula_hint_row *rows = NULL;
+	struct oomlens_error *err;
+	sqlite3_stmt *st = NULL;
+	size_t n = 0, alloc = 0;
+	bool row = false;
+
+	/* collect first: fn writes the verdicts the query reads */
+	err = db_stmt(db, DB_ST_FORMULA_HINTS, formula_hint_sql, &st);
+	while (!err && !(err = db_step_row(db, NULL, st, &row)) && row) {
+		const char *fp = (const char *)sqlite3_column_text(st, 2);
+
+		err = array_grow((void **)&rows, &alloc, n + 1, sizeof(*rows),
+				 SIZE_MAX / sizeof(*rows));
+		if (err) {
+			sqlite3_reset(st);
+			break;
+		}
+		rows[n].id = sqlite3_column_int64(st, 0);
+		rows[n].shown = sqlite3_column_int64(st, 1);
+		rows[n++].from = fp ? strtoull(fp, NULL, 16) : 0;
+	}
+	for (size_t i = 0; i < n && !err; i++)
+		err = fn(ctx, rows[i].id, rows[i].shown == 2 ? 2 : 1,
+			 rows[i].from);
+	free(rows);
 	return err;
 }
 

@@ -150,7 +150,15 @@ struct verdict {
 	 * Where the kernel's release allows more than one formula: what the
 	 * kernel's own choice says of the one it ran, or "" (issue 26)
 	 */
-	char formula_evidence[160];
+	char formula_evidence[224];
+	/*
+	 * Which formula the verdict is on evidence from: 1 the row's own, 2
+	 * the other the row allows; 0 where nothing showed it. formula_from
+	 * is the fingerprint of the incident whose choice showed it when that
+	 * was another of the same host and kernel release, else 0.
+	 */
+	uint8_t formula_shown;
+	uint64_t formula_from;
 	/*
 	 * A remark on the choice, or "": the 2009 RFC models say here where
 	 * "as posted" and "as intended" choose differently, and what their

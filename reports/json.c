@@ -6,6 +6,7 @@
  */
 #include "reports/render.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +218,12 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 		jw_str(w, "note", v->note);
 	if (v->formula_evidence[0])
 		jw_str(w, "formula_evidence", v->formula_evidence);
+	if (v->formula_from) {
+		char fp[17];
+
+		snprintf(fp, sizeof(fp), "%016" PRIx64, v->formula_from);
+		jw_str(w, "formula_from", fp);
+	}
 	if (v->forkbomb_pid)
 		jw_int(w, "forkbomb_pid", v->forkbomb_pid);
 	if (v->explain.present)

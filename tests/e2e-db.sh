@@ -209,3 +209,31 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	[ "$(sqlite3 "$own/oomlens.db" "SELECT group_concat(path) FROM sources")" = "./messages" ] && ok ||
 		{ bad "ingest .: the store's files stored as sources"; sqlite3 "$own/oomlens.db" "SELECT path FROM sources"; }
 fi
+
+# What one incident's kernel choice shows of the formula a vendor 5.4.0-N
+# ran carries, in rescore, to another incident of the same host and
+# release whose report stops before its kill (issue 26); not to one of
+# another host, nor where the host is unknown.
+ev=fixtures/generated/allneg.5.4-uek.mail-indented.log
+evdb=$tmp/evidence.db
+rm -f "$evdb"
+{
+	sed 's/^    //; s/^/Dec  3 10:00:00 db7 kernel: /' "$ev"
+	sed 's/^    //' "$ev" | grep -v 'oom-kill:\|Killed process\|Out of memory' |
+		sed 's/\[ 7200\./[ 9200./; s/^/Dec  3 10:33:20 db7 kernel: /'
+	sed 's/^    //' "$ev" | grep -v 'oom-kill:\|Killed process\|Out of memory' |
+		sed 's/\[ 7200\./[ 9300./; s/ -500 db$/ -500 db2/; s/^/Dec  3 10:35:00 web1 kernel: /'
+} >"$tmp/evidence.log"
+expect 0 "evidence: ingest" -- "$bin" ingest --quiet --db "$evdb" "$tmp/evidence.log"
+expect 0 "evidence: rescore" -- "$bin" rescore --db "$evdb"
+grep -q "1 incidents took the formula another incident of the same host and kernel release showed" "$tmp/err" && ok || { bad "evidence: rescore says what it carried"; cat "$tmp/err"; }
+if command -v sqlite3 >/dev/null 2>&1; then
+	fp1=$(sqlite3 "$evdb" "SELECT fingerprint FROM incidents WHERE id = 1")
+	[ "$(sqlite3 "$evdb" "SELECT ifnull(formula_shown, '-') || ',' || ifnull(formula_from, '-') FROM model_verdicts ORDER BY incident_id" | tr '\n' ' ')" = "1,- 1,$fp1 -,- " ] && ok || { bad "evidence: shown by incident 1, carried to 2 only"; sqlite3 "$evdb" "SELECT * FROM model_verdicts"; }
+fi
+expect 0 "evidence: report" -- "$bin" report --db "$evdb" --incident 2
+grep -q "another incident of the same host and release (fingerprint $fp1)" "$tmp/flat" && ok || { bad "evidence: the report names where it came from"; cat "$tmp/out"; }
+expect 0 "evidence: report json" -- "$bin" report --db "$evdb" --incident 2 --format json
+grep -q "\"formula_from\": \"$fp1\"" "$tmp/out" && ok || bad "evidence: JSON formula_from"
+expect 0 "evidence: report web1" -- "$bin" report --db "$evdb" --incident 3
+grep -q "another incident of the same host" "$tmp/flat" && bad "evidence: carried to another host" || ok

@@ -690,6 +690,65 @@ START_TEST(test_kernel_choice_picks_the_formula)
 }
 END_TEST
 
+/*
+ * What one incident shows carries to another of the same host and release
+ * (rescore's formula_hint): the incident of test_kernel_choice_picks_the_
+ * formula without a kill line cannot tell 4.19 from 5.9 itself (assumed,
+ * no evidence); told that its host's other incident showed 5.9 (2) or
+ * the row's 4.19 (1), it takes that formula, certain, and names the other.
+ * A kernel choice that fits neither formula keeps its own evidence.
+ */
+START_TEST(test_formula_hint_from_another_incident)
+{
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct oom_incident *inc = built("5.4.0-182-generic", 4000000);
+
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	add_row(inc, 30, 1000, 100, -1000, "c");
+	analyzer_options_init(&o);
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_ASSUMED);
+	ck_assert_str_eq(vl.v[0].formula_evidence, "");
+	ck_assert_uint_eq(vl.v[0].formula_shown, 0);
+
+	o.formula_hint = 2;
+	o.formula_hint_from = 0xfeedULL;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_str_eq(vl.v[0].model, "mainline-5.9");
+	ck_assert_int_eq(vl.v[0].victim.pid, 10);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert_uint_eq(vl.v[0].formula_shown, 2);
+	ck_assert_uint_eq(vl.v[0].formula_from, 0xfeedULL);
+	ck_assert_msg(strstr(vl.v[0].formula_evidence,
+			     "same host and release (fingerprint "
+			     "000000000000feed)") != NULL,
+		      "%s", vl.v[0].formula_evidence);
+
+	o.formula_hint = 1;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_str_eq(vl.v[0].model, "mainline-4.19");
+	ck_assert_int_eq(vl.v[0].victim.pid, 20);
+	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
+	ck_assert_uint_eq(vl.v[0].formula_shown, 1);
+
+	/* its own choice, where it tells them apart, outweighs the hint */
+	inc->selected.present = true;
+	inc->selected.pid = 10;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_str_eq(vl.v[0].model, "mainline-5.9");
+	ck_assert_uint_eq(vl.v[0].formula_shown, 2);
+	ck_assert_uint_eq(vl.v[0].formula_from, 0);
+	/* and a choice that fits neither is not explained away */
+	inc->selected.pid = 30;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	ck_assert_ptr_nonnull(strstr(vl.v[0].formula_evidence, "fits neither"));
+	ck_assert_uint_eq(vl.v[0].formula_from, 0);
+	oom_incident_free(inc);
+}
+END_TEST
+
 /* Every row's example release finds its own row. */
 START_TEST(test_kernel_row_lookup)
 {
@@ -2279,6 +2338,7 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_fork_bomb);
 	tcase_add_test(tc, test_fork_bomb_skips);
 	tcase_add_test(tc, test_kernel_choice_picks_the_formula);
+	tcase_add_test(tc, test_formula_hint_from_another_incident);
 	tcase_add_test(tc, test_agreement_kernel_among_candidates);
 	tcase_add_test(tc, test_rfc_disagree);
 	tcase_add_test(tc, test_classic_overflow_run);

@@ -19,9 +19,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 #include "cli/commands.h"
 #include "core/escape.h"
@@ -1308,33 +1305,6 @@ static ssize_t range_read(void *ctx, void *buf, size_t n)
 
 #define COUNT_BLOCK ((size_t)1 << 20)
 
-/* Newlines in p[0..n), 16 bytes at a time where SSE2 is. */
-static size_t count_newlines(const char *p, size_t n)
-{
-	size_t i = 0, count = 0;
-#if defined(__SSE2__)
-	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
-
-	while (i + 16 <= n) {
-		__m128i acc = zero, sum;
-		size_t k;
-
-		/* at most 255 per byte lane before it is summed */
-		for (k = 0; k < 255 && i + 16 <= n; k++, i += 16)
-			acc = _mm_sub_epi8(
-				acc,
-				_mm_cmpeq_epi8(_mm_loadu_si128((
-						       const __m128i *)(p + i)),
-					       nl));
-		sum = _mm_sad_epu8(acc, zero);
-		count +=
-			(size_t)_mm_cvtsi128_si64(sum) +
-			(size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
-	}
-#endif
-	return count + scan_count_newlines(p + i, n - i);
-}
-
 /*
  * Where a plain file's lines are, as much as a split needs: the newlines
  * before each block read while hashing it (at[i], lines[i]), and where its
@@ -1353,7 +1323,7 @@ struct line_index {
 static void index_block(void *ctx, const char *block, size_t n)
 {
 	struct line_index *x = ctx;
-	size_t k = count_newlines(block, n);
+	size_t k = scan_count_newlines_wide(block, n);
 
 	if (x->failed)
 		return;
@@ -1416,7 +1386,7 @@ static bool newlines_before(const struct line_index *x, int fd, char *buf,
 	got = pread(fd, buf, (size_t)(off - x->at[lo]), (off_t)x->at[lo]);
 	if (got < 0 || (uint64_t)got != off - x->at[lo])
 		return false;
-	*count = x->lines[lo] + count_newlines(buf, (size_t)got);
+	*count = x->lines[lo] + scan_count_newlines_wide(buf, (size_t)got);
 	return true;
 }
 

@@ -24,7 +24,7 @@ LIBS := -pthread $(shell pkg-config --libs libpcre2-8 sqlite3 libarchive libkdum
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 
 # Dependencies point one way:
-# core <- model <- {parsers, dumps, analyzer, db, reports} <- cli.
+# core <- model <- {parsers, dumps, analyzer, db, reports} <- ingest <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c \
 	core/escape.c core/fdio.c core/csrc.c
 MODEL := $(wildcard model/*.c)
@@ -34,7 +34,10 @@ REPORTS := $(wildcard reports/*.c)
 DB := $(wildcard db/*.c)
 CLI := $(wildcard cli/*.c)
 ANALYZER := $(wildcard analyzer/*.c)
-LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(DUMPS) $(REPORTS) $(DB) $(ANALYZER)
+# the ingest engine (ingest/ingest.h): above the middle modules, below cli
+INGEST := $(wildcard ingest/*.c)
+LIB_SRC := $(CORE) $(MODEL) $(PARSERS) $(DUMPS) $(REPORTS) $(DB) $(ANALYZER) \
+	$(INGEST)
 
 BUILD ?= build
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -264,19 +267,20 @@ style:
 		$(wildcard include/oomlens/*.h)
 
 # No middle module includes another: parsers, dumps, analyzer, db and reports
-# see only core/ and model/; core sees nothing above it. Each foreign
+# see only core/ and model/; core sees nothing above it; ingest/ sees all
+# of those but cli/, and only cli/ sees ingest/. Each foreign
 # library's headers are included by its one wrapper file only (a new
 # library adds its row to FOREIGN: header pattern=the file).
-MODULES := core model parsers dumps analyzer db reports cli
+MODULES := core model parsers dumps analyzer db reports ingest cli
 FOREIGN := 'sqlite3\.h=db/internal.h' 'pcre2\.h=parsers/patterns.c' \
 	'archive(_entry)?\.h=parsers/source.c' 'libkdumpfile/=dumps/kcore.c' \
 	'(dwarf\.h|elfutils/|gelf\.h|libelf\.h)=dumps/kdwarf.c' 'xxhash\.h=parsers/digest.c' \
 	'bpf/=dumps/kbtf.c' 'systemd/=parsers/journalfile.c' \
 	'jansson\.h=parsers/jsonin.c' 'dlfcn\.h=cli/plugin.c'
 check-layers:
-	@! grep -nE '#include "(model|parsers|dumps|analyzer|db|reports|cli)/' core/*.[ch] || \
+	@! grep -nE '#include "(model|parsers|dumps|analyzer|db|reports|ingest|cli)/' core/*.[ch] || \
 		(echo "layering: core includes a module above it" && false)
-	@! grep -nE '#include "(parsers|dumps|analyzer|db|reports|cli)/' model/*.[ch] || \
+	@! grep -nE '#include "(parsers|dumps|analyzer|db|reports|ingest|cli)/' model/*.[ch] || \
 		(echo "layering: model includes a higher module" && false)
 	@for rule in $(FOREIGN); do \
 		hdr=$${rule%%=*}; file=$${rule#*=}; \
@@ -285,10 +289,12 @@ check-layers:
 			{ echo "layering: <$$hdr> outside its wrapper $$file"; exit 1; }; \
 	done
 	@for m in parsers dumps analyzer db reports; do \
-		others=$$(echo parsers dumps analyzer db reports cli | tr ' ' '\n' | grep -v "^$$m$$" | paste -sd'|'); \
+		others=$$(echo parsers dumps analyzer db reports ingest cli | tr ' ' '\n' | grep -v "^$$m$$" | paste -sd'|'); \
 		! grep -nE "#include \"($$others)/" $$m/*.[ch] 2>/dev/null || \
 			{ echo "layering: $$m includes a sibling module"; exit 1; }; \
 	done
+	@! grep -nE '#include "cli/' ingest/*.[ch] || \
+		(echo "layering: ingest includes cli" && false)
 	@echo "layers ok"
 
 # Installs the binary, its man page (made from the help texts by

@@ -96,6 +96,59 @@ static void say_batch_warnings(struct ingest *g, struct pending *p)
 				    p->warn[i].text);
 }
 
+/* What a batch stored: for the totals. */
+struct tally {
+	uint64_t incidents, fresh, events, new_events;
+};
+
+/*
+ * The writer, inside batch p's transaction: the source row first (once a
+ * source), the rows the parser prepared, a dump's incidents one by one
+ * with the dump, the events; with p->done, the source marked read to its
+ * end.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_batch(struct ingest *g, struct source_info *si, struct pending *p,
+	    struct tally *t)
+{
+	struct oomlens_error *err = NULL;
+	size_t i;
+
+	if (!g->source_id)
+		err = db_source_upsert(g->db, &si->src, &g->source_id);
+	if (!err && p->batch) {
+		/* prepared by the parser: rows of many incidents a statement */
+		size_t n_new = 0;
+
+		err = db_store_batch(g->db, g->source_id, p->batch, NULL,
+				     &n_new);
+		t->incidents += p->n;
+		t->fresh += n_new;
+	}
+	for (i = 0; si->dump && i < p->n && !err; i++) {
+		bool was_new = false;
+		int64_t id = 0;
+
+		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
+					&was_new);
+		if (!err)
+			err = db_store_dump(g->db, id, g->source_id, si->dump,
+					    si->dump_path);
+		t->incidents++;
+		t->fresh += was_new;
+	}
+	for (i = 0; i < p->n_ev && !err; i++) {
+		bool was_new = false;
+
+		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
+		t->events++;
+		t->new_events += was_new;
+	}
+	if (!err && p->done)
+		err = db_source_mark_done(g->db, g->source_id);
+	return err;
+}
+
 /*
  * Writer thread: store batch p in one transaction (taking the write lock,
  * and waiting for it), the source row first; with p->done, mark the
@@ -107,9 +160,8 @@ static void say_batch_warnings(struct ingest *g, struct pending *p)
 static void flush(struct ingest *g, struct pending *p)
 {
 	struct source_info *si = p->job->si;
-	uint64_t incidents = 0, fresh = 0, events = 0, new_events = 0;
+	struct tally t = {0, 0, 0, 0};
 	struct oomlens_error *err = NULL;
-	size_t i;
 
 	say_batch_warnings(g, p);
 	if (p->only_say)
@@ -129,38 +181,8 @@ static void flush(struct ingest *g, struct pending *p)
 	}
 	g->c->in_store = 1;
 	err = db_begin_whole(g->db); /* rolled back whole on error, below */
-	if (!err && !g->source_id)
-		err = db_source_upsert(g->db, &si->src, &g->source_id);
-	if (!err && p->batch) {
-		/* prepared by the parser: rows of many incidents a statement */
-		size_t n_new = 0;
-
-		err = db_store_batch(g->db, g->source_id, p->batch, NULL,
-				     &n_new);
-		incidents += p->n;
-		fresh += n_new;
-	}
-	for (i = 0; si->dump && i < p->n && !err; i++) {
-		bool was_new = false;
-		int64_t id = 0;
-
-		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
-					&was_new);
-		if (!err)
-			err = db_store_dump(g->db, id, g->source_id, si->dump,
-					    si->dump_path);
-		incidents++;
-		fresh += was_new;
-	}
-	for (i = 0; i < p->n_ev && !err; i++) {
-		bool was_new = false;
-
-		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
-		events++;
-		new_events += was_new;
-	}
-	if (!err && p->done)
-		err = db_source_mark_done(g->db, g->source_id);
+	if (!err)
+		err = store_batch(g, si, p, &t);
 	if (!err)
 		err = db_commit(g->db);
 	if (err) {
@@ -173,10 +195,10 @@ static void flush(struct ingest *g, struct pending *p)
 		ingest_stored(g);
 		return;
 	}
-	g->c->incidents += incidents;
-	g->c->new_incidents += fresh;
-	g->c->events += events;
-	g->c->new_events += new_events;
+	g->c->incidents += t.incidents;
+	g->c->new_incidents += t.fresh;
+	g->c->events += t.events;
+	g->c->new_events += t.new_events;
 	g->c->current_stored = 1;
 	if (p->done) {
 		g->c->sources++;

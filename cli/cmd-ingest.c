@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/ingest-say.h"
 #include "core/escape.h"
 #include "db/db.h"
 #include "ingest/ingest.h"
@@ -72,274 +73,6 @@ static const char ingest_usage[] =
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error; 128 + N after\n"
 	"signal N (the process ends by the signal).\n";
-
-/*
- * Interruption (SIGINT, SIGTERM, SIGHUP). Outside the database's write
- * transactions nothing is lost by stopping at once, so the handler itself
- * ends the line, says what was committed and ends the process by the
- * signal, with only async-signal-safe calls (write(), raise()). Inside one
- * (in_store, the wait for the lock included) it only records the signal:
- * the transaction is finished, or the wait ended, and then the same words
- * are said. What the message needs is kept in volatile globals.
- */
-static _Atomic int stop_signal, progress_shown; /* lock-free: signal-safe */
-/* the run's totals and what is being stored (ingest/ingest.h) */
-static struct ingest_counts counts;
-static const char *signal_db_path;
-
-static void say(const char *s)
-{
-	size_t n = strlen(s);
-
-	while (n) {
-		ssize_t w = write(STDERR_FILENO, s, n);
-
-		if (w <= 0)
-			return;
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
-/* say() a name from the input, escaped (core/escape.h). */
-static void say_escaped(const char *s)
-{
-	size_t n = strlen(s), len, used;
-	char buf[256];
-
-	while (n) {
-		used = escape_some(s, n, buf, sizeof(buf) - 1, &len);
-		if (!used)
-			return;
-		buf[len] = '\0';
-		say(buf);
-		s += used;
-		n -= used;
-	}
-}
-
-static void say_u64(uint64_t v)
-{
-	char buf[24], *p = buf + sizeof(buf);
-
-	*--p = '\0';
-	do
-		*--p = (char)('0' + v % 10);
-	while (v /= 10);
-	say(p);
-}
-
-/* What was committed, and that a rerun completes it: async-signal-safe. */
-static void say_committed(const char *why)
-{
-	if (progress_shown)
-		say("\n");
-	say("oomlens ingest: ");
-	say(why);
-	say(": ");
-	say_u64(counts.sources);
-	say(" sources read to their end, ");
-	say_u64(counts.incidents);
-	say(" incidents (");
-	say_u64(counts.new_incidents);
-	say(" new) committed to '");
-	say_escaped(signal_db_path);
-	say("'");
-	if (counts.current_source) {
-		say("; '");
-		say_escaped(counts.current_name);
-		say(counts.current_stored ? "' was stored in part"
-					  : "' was not stored");
-	}
-	say("; run the same command again to complete it\n");
-}
-
-static const char *signal_name(int sig)
-{
-	return sig == SIGINT	? "interrupted by SIGINT"
-	       : sig == SIGTERM ? "interrupted by SIGTERM"
-	       : sig == SIGHUP	? "interrupted by SIGHUP"
-				: "interrupted";
-}
-
-/* End the process by sig, as if it had not been caught. */
-static void die_by(int sig)
-{
-	struct sigaction sa = {.sa_handler = SIG_DFL};
-	sigset_t set;
-
-	sigaction(sig, &sa, NULL);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	raise(sig);
-	_exit(128 + sig);
-}
-
-static void on_signal(int sig)
-{
-	stop_signal = sig;
-	if (counts.in_store)
-		return;
-	say_committed(signal_name(sig));
-	die_by(sig);
-}
-
-/* After a transaction: stop now if a signal came during it. */
-static void stop_if_asked(void)
-{
-	counts.in_store = 0;
-	if (stop_signal) {
-		say_committed(signal_name(stop_signal));
-		die_by(stop_signal);
-	}
-}
-
-static bool asked_to_stop(void *ctx)
-{
-	(void)ctx;
-	return stop_signal != 0;
-}
-
-/* Catch the three, but leave ignored what the caller had ignored. */
-static void catch_signals(void)
-{
-	static const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-	struct sigaction sa = {.sa_handler = on_signal}, old;
-	size_t i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		if (sigaction(sigs[i], NULL, &old) == 0 &&
-		    old.sa_handler != SIG_IGN)
-			sigaction(sigs[i], &sa, NULL);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* The command's state: its options, and what its hooks need. */
-struct ingest_cli {
-	struct ingest_options eo; /* what the engine is given */
-	struct db_options opt; /* --wait, and the hooks of the lock */
-	const char *db_path;
-	long jobs;
-	bool progress; /* the progress line (stderr a terminal, no --quiet) */
-	pthread_mutex_t print_lock; /* one thread at a time on stderr */
-	double started, last_progress;
-};
-
-/* From any thread; a line at most every 0.2 s (and the final one). */
-static void progress(struct ingest_cli *g, bool final)
-{
-	double t, el;
-
-	if (!g->progress)
-		return;
-	if (final)
-		pthread_mutex_lock(&g->print_lock);
-	else if (pthread_mutex_trylock(&g->print_lock))
-		return;
-	t = now();
-	el = t - g->started;
-	if (final || t - g->last_progress >= 0.2) {
-		g->last_progress = t;
-		progress_shown = !final;
-		fprintf(stderr,
-			"\r%llu files, %.1f MB, %llu incidents (%llu new), %.1f MB/s   %s",
-			(unsigned long long)counts.sources,
-			(double)counts.bytes / 1e6,
-			(unsigned long long)counts.incidents,
-			(unsigned long long)counts.new_incidents,
-			el > 0 ? (double)counts.bytes / 1e6 / el : 0.0,
-			final ? "\n" : "");
-		fflush(stderr);
-	}
-	pthread_mutex_unlock(&g->print_lock);
-}
-
-static void on_progress(void *ctx)
-{
-	progress(ctx, false);
-}
-
-/* Say that another process holds the write lock (db_options.waiting). */
-static void on_waiting(void *ctx, const char *path, long pid,
-		       const char *command)
-{
-	struct ingest_cli *g = ctx;
-
-	pthread_mutex_lock(&g->print_lock);
-	if (g->progress && progress_shown)
-		fputc('\n', stderr);
-	progress_shown = false;
-	if (pid)
-		cli_print(
-			stderr,
-			"oomlens ingest: waiting for another %s of '%s', pid %ld",
-			command, path, pid);
-	else
-		cli_print(stderr,
-			  "oomlens ingest: waiting for another writer of '%s'",
-			  path);
-	pthread_mutex_unlock(&g->print_lock);
-}
-
-/*
- * "oomlens ingest: PREFIX'NAME': TEXT" on stderr, after the progress
- * line: what was skipped, or a vmcore read in part.
- */
-static void say_line(struct ingest_cli *g, const char *prefix, const char *name,
-		     const char *text)
-{
-	pthread_mutex_lock(&g->print_lock);
-	if (g->progress)
-		fputc('\n', stderr);
-	cli_print(stderr, "oomlens ingest: %s'%s': %s", prefix, name, text);
-	pthread_mutex_unlock(&g->print_lock);
-}
-
-static void on_warning(void *ctx, const char *source, uint64_t line,
-		       const char *text)
-{
-	struct ingest_cli *g = ctx;
-
-	pthread_mutex_lock(&g->print_lock);
-	if (g->progress)
-		fputc('\n', stderr);
-	cli_print_warning("ingest", source, line, text);
-	pthread_mutex_unlock(&g->print_lock);
-}
-
-static void on_skipped(void *ctx, const char *name, const char *why,
-		       bool failed)
-{
-	struct ingest_cli *g = ctx;
-
-	/* --quiet silences what is passed over, never an error */
-	if (failed || !g->eo.quiet)
-		say_line(g, "skipped ", name, why);
-}
-
-static void on_damaged(void *ctx, const char *path)
-{
-	/* an error (exit 2): said even with --quiet */
-	say_line(ctx, "", path,
-		 "vmcore read in part (damaged); what was read is stored");
-}
-
-static void on_stored(void *ctx)
-{
-	(void)ctx;
-	stop_if_asked();
-}
 
 /* ---- the options: a table, a row an option --------------------------- */
 
@@ -500,12 +233,12 @@ static int open_db(struct ingest_cli *p)
 	struct db_options ro;
 
 	p->db_path = cli_db_path(p->db_path);
-	p->eo.db_path = signal_db_path = p->db_path;
+	p->eo.db_path = p->db_path;
 	p->progress = !p->eo.quiet && isatty(STDERR_FILENO);
-	catch_signals();
-	counts.in_store = 1; /* a migration may run: let it finish */
+	ingest_say_catch_signals(p->db_path);
+	ingest_counts.in_store = 1; /* a migration may run: let it finish */
 	err = db_open_with(&p->eo.db, p->db_path, &p->opt);
-	stop_if_asked();
+	ingest_say_stop_if_asked();
 	if (err)
 		return cli_fail("ingest", err);
 	/* the main thread's questions, while the writer stores */
@@ -525,19 +258,11 @@ static void engine_options(struct ingest_cli *p)
 	p->eo.nworkers = p->jobs < 2 ? 0 : (size_t)p->jobs;
 	if (split_env && *split_env)
 		p->eo.split_bytes = strtoull(split_env, NULL, 10);
-	p->eo.counts = &counts;
-	p->eo.hooks = (struct ingest_hooks){
-		.ctx = p,
-		.progress = on_progress,
-		.warning = on_warning,
-		.skipped = on_skipped,
-		.damaged = on_damaged,
-		.stored = on_stored,
-		.stop = asked_to_stop,
-		.parse_dump_log = cli_parse_dump_log,
-		.locate = cli_find_debuginfo,
-		.debuginfo_hint = CLI_DEBUGINFO_HINT,
-	};
+	p->eo.counts = &ingest_counts;
+	ingest_say_hooks(p);
+	p->eo.hooks.parse_dump_log = cli_parse_dump_log;
+	p->eo.hooks.locate = cli_find_debuginfo;
+	p->eo.hooks.debuginfo_hint = CLI_DEBUGINFO_HINT;
 }
 
 /* The summary lines, after a run that did not fail. */
@@ -548,15 +273,18 @@ static void say_summary(struct ingest_cli *p, uint64_t superseded)
 		"%s: %llu sources read (%llu vmcores; %.1f MB in %.2f s), %llu already "
 		"ingested, %llu skipped; %llu incidents: %llu new, %llu "
 		"already known; %llu events (%llu new)",
-		p->db_path, (unsigned long long)counts.sources,
-		(unsigned long long)counts.vmcores, (double)counts.bytes / 1e6,
-		now() - p->started, (unsigned long long)counts.already_done,
-		(unsigned long long)counts.skipped,
-		(unsigned long long)counts.incidents,
-		(unsigned long long)counts.new_incidents,
-		(unsigned long long)(counts.incidents - counts.new_incidents),
-		(unsigned long long)counts.events,
-		(unsigned long long)counts.new_events);
+		p->db_path, (unsigned long long)ingest_counts.sources,
+		(unsigned long long)ingest_counts.vmcores,
+		(double)ingest_counts.bytes / 1e6,
+		ingest_say_now() - p->started,
+		(unsigned long long)ingest_counts.already_done,
+		(unsigned long long)ingest_counts.skipped,
+		(unsigned long long)ingest_counts.incidents,
+		(unsigned long long)ingest_counts.new_incidents,
+		(unsigned long long)(ingest_counts.incidents -
+				     ingest_counts.new_incidents),
+		(unsigned long long)ingest_counts.events,
+		(unsigned long long)ingest_counts.new_events);
 	if (superseded)
 		cli_print(
 			stderr,
@@ -570,14 +298,14 @@ static int finish(struct ingest_cli *p, struct oomlens_error *err,
 {
 	uint64_t superseded;
 
-	progress(p, true);
+	ingest_say_progress(p, true);
 	if (p->eo.split_bytes) /* what the tests of splitting check it did */
 		cli_print(
 			stderr,
 			"oomlens ingest: split %llu files into %llu chunks, read on over %llu cuts",
-			(unsigned long long)counts.split_files,
-			(unsigned long long)counts.split_chunks,
-			(unsigned long long)counts.split_read_on);
+			(unsigned long long)ingest_counts.split_files,
+			(unsigned long long)ingest_counts.split_chunks,
+			(unsigned long long)ingest_counts.split_read_on);
 	superseded = (uint64_t)db_superseded(p->eo.db);
 	db_close(p->eo.rdb);
 	db_close(p->eo.db);
@@ -586,14 +314,14 @@ static int finish(struct ingest_cli *p, struct oomlens_error *err,
 		/* the database failed: say so, and what was kept */
 		cli_print(stderr, "oomlens ingest: %s", err->message);
 		oomlens_error_free(err);
-		say_committed("stopped by that error");
+		ingest_say_committed("stopped by that error");
 		return EXIT_TROUBLE;
 	}
 	if (err)
 		return cli_fail("ingest", err);
 	if (!p->eo.quiet)
 		say_summary(p, superseded);
-	return counts.trouble ? EXIT_TROUBLE : 0;
+	return ingest_counts.trouble ? EXIT_TROUBLE : 0;
 }
 
 int cmd_ingest(int argc, char **argv)
@@ -604,8 +332,8 @@ int cmd_ingest(int argc, char **argv)
 	int status;
 
 	p.opt = (struct db_options){.wait_ms = DB_WAIT_FOREVER,
-				    .waiting = on_waiting,
-				    .stop = asked_to_stop,
+				    .waiting = ingest_say_on_waiting,
+				    .stop = ingest_say_asked_to_stop,
 				    .ctx = &p,
 				    .command = "ingest"};
 	status = parse_options(argc, argv, &p);
@@ -614,7 +342,7 @@ int cmd_ingest(int argc, char **argv)
 	status = open_db(&p);
 	if (status != INGEST_GO_ON)
 		return status;
-	p.started = now();
+	p.started = ingest_say_now();
 	engine_options(&p);
 	pthread_mutex_init(&p.print_lock, NULL);
 	err = ingest_run(&p.eo, argv + optind, (size_t)(argc - optind),

@@ -48,7 +48,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-tree check-html check-slurm check-asan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-tree check-html check-slurm check-asan check-tsan check-valgrind asan-run demo deps style check-layers check-cycles clean fixtures mutants golden check-oom rfc-lab \
 	install uninstall check-install check-fresh deb check-deb
 
 all: oomlens
@@ -130,6 +130,18 @@ check-asan:
 	$(MAKE) BUILD=build-asan CC=gcc \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
 		OOMLENS_BIN=build-asan/oomlens asan-run
+
+# The ingest engine's threads (ingest/: the walk, parser workers, the
+# writer, split logs) under ThreadSanitizer, over the end-to-end parts that
+# ingest (tests/e2e-part.sh): a race makes the binary exit 66, which fails
+# the check that ran it.
+TSAN_PARTS := tests/e2e-jobs.sh tests/e2e-db.sh tests/e2e-sos.sh tests/e2e-journal.sh
+check-tsan:
+	$(MAKE) BUILD=build-tsan CC=gcc CFLAGS="-O1 -g -fsanitize=thread" \
+		build-tsan/oomlens $(GEN) build-tsan/fixtures/journal/lab.journal \
+		build-tsan/fixtures/journal/lab-cut.journal
+	TSAN_OPTIONS="exitcode=66 second_deadlock_stack=1" \
+		tests/e2e-part.sh ./build-tsan/oomlens $(TSAN_PARTS)
 
 # Leak checks; the slow unwinder sees through libkdumpfile's frames, which
 # the one third-party leak suppressed in tests/lsan.supp needs.
@@ -353,7 +365,7 @@ check-cycles:
 	@scripts/check-cycles.sh build-ci
 
 clean:
-	rm -rf build build-asan build-ci oomlens $(GEN)
+	rm -rf build build-asan build-tsan build-ci oomlens $(GEN)
 
 -include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(TEST_OBJ:.o=.d)
 

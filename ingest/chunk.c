@@ -307,10 +307,15 @@ OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done)
 	struct oomlog_sink sink = g->sink;
 	struct oomlens_error *err;
 	struct linesrc src;
+	bool unsafe;
 
 	*done = false;
 	sink.ctx = j;
-	if (c && c >= sp->unsafe_from)
+	/* under lock: the hashing pass lowers it for the chunks after */
+	pthread_mutex_lock(&g->lock);
+	unsafe = c && c >= sp->unsafe_from;
+	pthread_mutex_unlock(&g->lock);
+	if (unsafe)
 		return NULL; /* the chunk before reads on over it */
 	rr.fd = open(j->si->src.path, O_RDONLY | O_CLOEXEC);
 	if (rr.fd < 0)

@@ -1,26 +1,22 @@
 // SPDX-License-Identifier: MIT
 /*
  * oomlens ingest: the command line of the ingest engine (ingest/ingest.h):
- * its options, the progress line, warnings and what was skipped on
- * stderr, and the signals. The engine walks the paths and stores what
- * they hold; this file opens the database, hands the engine the options
- * and its hooks, and says the outcome. Invariants: a signal ends the run
- * at once outside a write transaction, else at its end (the engine calls
- * the stored hook after each); output from the engine's threads is
- * serialised by print_lock.
+ * the usage, the option table, and the run in small steps (open the
+ * database, hand the engine its options and hooks, say the outcome). What
+ * is said while it runs (progress, warnings, skips) and the signals are
+ * cli/ingest-say.c's. Invariants: the database is opened, and a migration
+ * finished, before any signal can end the run; the exit status is 0, 2
+ * (usage, I/O or database error) or 128 + N after signal N.
  */
 #include <getopt.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/ingest-say.h"
-#include "core/escape.h"
 #include "db/db.h"
 #include "ingest/ingest.h"
 #include "core/banned.h"

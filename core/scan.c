@@ -164,6 +164,32 @@ size_t scan_count_newlines(const char *p, size_t len)
 	return count;
 }
 
+size_t scan_count_newlines_wide(const char *p, size_t len)
+{
+	size_t i = 0, count = 0;
+#if defined(__SSE2__)
+	const __m128i nl = _mm_set1_epi8('\n'), zero = _mm_setzero_si128();
+
+	while (i + 16 <= len) {
+		__m128i acc = zero, sum;
+		size_t k;
+
+		/* at most 255 per byte lane before it is summed */
+		for (k = 0; k < 255 && i + 16 <= len; k++, i += 16)
+			acc = _mm_sub_epi8(
+				acc,
+				_mm_cmpeq_epi8(_mm_loadu_si128((
+						       const __m128i *)(p + i)),
+					       nl));
+		sum = _mm_sad_epu8(acc, zero);
+		count +=
+			(size_t)_mm_cvtsi128_si64(sum) +
+			(size_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(sum, sum));
+	}
+#endif
+	return count + scan_count_newlines(p + i, len - i);
+}
+
 /*
  * A set of literals (scan_set_*): each literal's first `window` bytes go
  * into a bucket (literals with the same window share one; more distinct

@@ -178,6 +178,12 @@ bool scan_nodelist(struct scan *s, uint64_t *mask);
 size_t scan_count_newlines(const char *p, size_t len);
 
 /*
+ * The same count, 16 bytes at a time where SSE2 is (the rest a word at a
+ * time): for blocks of a MiB, as ingest's line index reads them.
+ */
+size_t scan_count_newlines_wide(const char *p, size_t len);
+
+/*
  * A set of literals searched for together, in one pass over the text (the
  * way grep looks for several fixed strings): a filter on a window of the
  * first SCAN_SET_WINDOW bytes of every literal, then an exact comparison

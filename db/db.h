@@ -181,7 +181,7 @@ db_source_is_done(struct db *db, const char *path, const char *content_xxh128,
  * mtime (nanoseconds, > 0) was read to its end, so that the file need not
  * be read to be hashed. As with make and rsync, an edit that keeps both
  * size and mtime goes unseen; callers record no mtime that is too recent
- * to trust (cli/cmd-ingest.c).
+ * to trust (ingest/plan.c).
  */
 OOMLENS_MUST_CHECK struct oomlens_error *
 db_source_is_unchanged(struct db *db, const char *path, int64_t size,

@@ -99,7 +99,7 @@ oomlog_parse_lines(struct linesrc *src, const char *name, const char *host,
 
 /*
  * A big plain log may be parsed in byte ranges, one per thread
- * (cli/cmd-ingest.c), each but the first starting at a cut: a line where
+ * (ingest/chunk.c), each but the first starting at a cut: a line where
  * any parser opens a new report whatever it read before, so that one
  * starting afresh there gives what one that read every line before would,
  * but for two things: the release the file stated last (rows expected for

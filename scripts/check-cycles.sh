@@ -53,7 +53,7 @@ END {
 		split(k, p, SUBSEP)
 		if (def[p[2]] == "") continue       # libc and libraries
 		a = p[1]; b = def[p[2]]
-		if (a == b || a !~ /^(core|model|parsers|dumps|analyzer|db|reports|cli)\//) continue
+		if (a == b || a !~ /^(core|model|parsers|dumps|analyzer|db|reports|ingest|cli)\//) continue
 		print a, b
 	}
 }' | sort -u >"$tmp/file-edges"

@@ -163,6 +163,54 @@ static const char *naive_set_find(const char *const *lit, size_t n,
 	return NULL;
 }
 
+/* A plain byte loop: what the word and SSE2 counts must agree with. */
+static size_t newlines_by_bytes(const char *p, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += p[i] == '\n';
+	return n;
+}
+
+/*
+ * scan_count_newlines() and scan_count_newlines_wide() against the byte
+ * loop: random buffers at every alignment of 16 and every length 0..200,
+ * and large ones (all newlines: a byte lane summed past 255; random).
+ */
+START_TEST(scan_count_newlines_is_the_byte_loop)
+{
+	size_t big = ((size_t)1 << 20) + 7, align, len, i;
+	char *buf = malloc(big + 32);
+	unsigned seed = 7;
+
+	ck_assert_ptr_nonnull(buf);
+	for (align = 0; align < 16; align++) {
+		for (len = 0; len <= 200; len++) {
+			char *p = buf + align;
+
+			for (i = 0; i < len; i++)
+				p[i] = rand_r(&seed) % 3 ? (char)rand_r(&seed)
+							 : '\n';
+			ck_assert_uint_eq(scan_count_newlines(p, len),
+					  newlines_by_bytes(p, len));
+			ck_assert_uint_eq(scan_count_newlines_wide(p, len),
+					  newlines_by_bytes(p, len));
+		}
+	}
+	memset(buf, '\n', big + 32);
+	ck_assert_uint_eq(scan_count_newlines_wide(buf + 3, big), big);
+	ck_assert_uint_eq(scan_count_newlines(buf + 3, big), big);
+	for (i = 0; i < big + 32; i++)
+		buf[i] = rand_r(&seed) % 5 ? (char)rand_r(&seed) : '\n';
+	ck_assert_uint_eq(scan_count_newlines_wide(buf + 5, big),
+			  newlines_by_bytes(buf + 5, big));
+	ck_assert_uint_eq(scan_count_newlines(buf + 5, big),
+			  newlines_by_bytes(buf + 5, big));
+	free(buf);
+}
+END_TEST
+
 /*
  * scan_set_find() against a plain loop, every way this CPU runs: sets with
  * windows of 1 to 4 bytes, with more distinct windows than buckets and
@@ -622,6 +670,7 @@ Suite *core_suite(void)
 	tcase_add_test(tc, text_width_counts_characters);
 	tcase_add_test(tc, scan_chains_and_does_not_move_on_failure);
 	tcase_add_test(tc, scan_find_is_memmem);
+	tcase_add_test(tc, scan_count_newlines_is_the_byte_loop);
 	tcase_add_test(tc, scan_set_find_is_the_plain_search);
 	tcase_add_test(tc, error_wrap_adds_context);
 	tcase_add_test(tc, strpool_and_array_respect_caps);

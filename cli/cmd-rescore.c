@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyzer/analyzer.h"
@@ -36,7 +37,8 @@ static const char rescore_usage[] =
 	"                 (default: the same as analyze)\n"
 	"  -F, --force    rescore every incident, even one already scored by\n"
 	"                 the same model versions\n"
-	"  -q, --quiet    no summary line\n" CLI_PLUGIN_HELP
+	"  -q, --quiet    no progress line and no summary line (on a\n"
+	"                 terminal, a line shows how far the run is)\n" CLI_PLUGIN_HELP
 	"  -h, --help     this text\n"
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
@@ -49,7 +51,44 @@ struct rescore {
 	struct cli_plugins plugins;
 	size_t incidents, verdicts, in_batch, skipped;
 	bool force;
+	/* the progress line (stderr a terminal, not --quiet), as ingest's */
+	bool progress, shown;
+	int64_t total;
+	double last;
 };
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A line at most every 0.2 s, and the final one. */
+static void progress(struct rescore *r, bool final)
+{
+	double t = now();
+
+	if (!r->progress || (!final && t - r->last < 0.2) ||
+	    (final && !r->shown))
+		return;
+	r->last = t;
+	r->shown = !final;
+	fprintf(stderr,
+		"\r%zu of %lld incidents: %zu rescored, %zu left as they were   %s",
+		r->incidents + r->skipped, (long long)r->total, r->incidents,
+		r->skipped, final ? "\n" : "");
+	fflush(stderr);
+}
+
+/* Before another line on stderr: end the progress line. */
+static void progress_break(struct rescore *r)
+{
+	if (r->shown)
+		fputc('\n', stderr);
+	r->shown = false;
+}
 
 /* Whether inc's stored verdicts are those this run would store. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -91,6 +130,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 	if (!err && same) {
 		oom_incident_free(inc);
 		r->skipped++;
+		progress(r, false);
 		return NULL;
 	}
 	/* an incident read from a vmcore: the dump's values are known inputs */
@@ -99,6 +139,8 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 	r->opts.dump = has_dump ? &dump : NULL;
 	if (!err)
 		err = analyzer_run(inc, &r->opts, &vl);
+	if (!err && vl.n_failed)
+		progress_break(r);
 	if (!err)
 		cli_plugins_report("rescore", inc, &vl);
 	r->opts.dump = NULL;
@@ -111,6 +153,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 		return err;
 	r->incidents++;
 	r->verdicts += vl.n;
+	progress(r, false);
 	if (++r->in_batch >= BATCH) {
 		r->in_batch = 0;
 		if ((err = db_commit(r->db)) || (err = db_begin(r->db)))
@@ -183,7 +226,14 @@ int cmd_rescore(int argc, char **argv)
 		return EXIT_TROUBLE;
 	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
 	    !(err = db_begin(r.db))) {
-		err = db_each_incident_id(r.db, rescore_one, &r);
+		struct db_totals t;
+
+		r.progress = !quiet && isatty(STDERR_FILENO);
+		if (r.progress && !(err = db_totals(r.db, &t)))
+			r.total = t.incidents;
+		if (!err)
+			err = db_each_incident_id(r.db, rescore_one, &r);
+		progress(&r, true);
 		if (!err)
 			err = db_commit(r.db);
 		else

@@ -26,6 +26,8 @@ static const char report_usage[] =
 	"                      [FILTER...] [--sort KEY] [--limit N] [--top N]\n"
 	"       oomlens report [--db FILE] [--format FMT] --incident ID\n"
 	"       oomlens report [--db FILE] [--format text|json] --summary | --check\n"
+	"       oomlens report [--db FILE] [--format text|json|html] [-o FILE]\n"
+	"                      --compare A B [--baseline FILE.json]\n"
 	"\n"
 	"Show the incidents stored by 'oomlens ingest': a table of them, or each\n"
 	"in full in JSON, or one in full with --incident.\n"
@@ -75,6 +77,16 @@ static const char report_usage[] =
 	"                    the old model's, by constraint, kernel version, host\n"
 	"                    and kernel rule, with the certainty split (run\n"
 	"                    'oomlens rescore' first)\n"
+	"  --compare A B     every incident where models A and B (built-in,\n"
+	"                    plugin or tree, as stored by 'oomlens rescore';\n"
+	"                    mainline: the era's) choose different victims: both\n"
+	"                    victims, scores, certainties and what decided them,\n"
+	"                    then counts by constraint and kernel; exit status 1\n"
+	"                    if they differ where both verdicts are certain\n"
+	"                    (json: docs/json-schema.md, Compare)\n"
+	"  --baseline FILE   with --compare: its JSON of an earlier run; report\n"
+	"                    only the new, changed and gone disagreements, exit\n"
+	"                    status 1 if a new or changed one is certain\n"
 	"  --check           check the database's integrity and print a count of\n"
 	"                    what it holds (exit status 2 if it is damaged)\n"
 	"  -h, --help        this text\n"
@@ -82,7 +94,9 @@ static const char report_usage[] =
 	"Text is in colour on a terminal, unless NO_COLOR is set.\n"
 	"\n"
 	"Exit status: 0 incidents shown, 1 none stored (or none matched), 2\n"
-	"usage, I/O or database error.\n";
+	"usage, I/O or database error (a model of --compare with no stored\n"
+	"verdicts included). --compare: 0 no certain disagreement (new or\n"
+	"changed, with --baseline), 1 one or more.\n";
 
 struct report_ctx {
 	struct db *db;

@@ -11,6 +11,14 @@
 #include "parsers/jsonin.h"
 #include "core/banned.h"
 
+/* A string value, or NULL for another kind. */
+static const char *text(const struct jsonin *v)
+{
+	size_t len;
+
+	return v ? jsonin_string(v, &len) : NULL;
+}
+
 /* Where a value is, for messages: "disagreements[2].a". */
 struct at {
 	const char *name;
@@ -39,7 +47,7 @@ str(const struct jsonin *o, const char *key, bool nullable, const struct at *at,
 
 	*out = NULL;
 	if (v && jsonin_kind_of(v) == JSONIN_STRING) {
-		*out = jsonin_string(v, NULL);
+		*out = text(v);
 		return NULL;
 	}
 	if (nullable && (!v || jsonin_kind_of(v) == JSONIN_NULL))
@@ -168,16 +176,15 @@ read_doc(const struct jsonin *root, const char *name, struct compare_set *out)
 			(long long)jsonin_int(ver));
 	if (!models || jsonin_size(models) != 2 ||
 	    jsonin_kind_of(models) != JSONIN_ARRAY ||
-	    !jsonin_string(jsonin_at(models, 0), NULL) ||
-	    !jsonin_string(jsonin_at(models, 1), NULL))
+	    !text(jsonin_at(models, 0)) || !text(jsonin_at(models, 1)))
 		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 					 "%s: models: not two names", name);
 	if (!rows || jsonin_kind_of(rows) != JSONIN_ARRAY)
 		return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 					 "%s: disagreements: not an array",
 					 name);
-	err = compare_set_init(out, jsonin_string(jsonin_at(models, 0), NULL),
-			       jsonin_string(jsonin_at(models, 1), NULL));
+	err = compare_set_init(out, text(jsonin_at(models, 0)),
+			       text(jsonin_at(models, 1)));
 	for (at.row = 0; !err && at.row < jsonin_size(rows); at.row++)
 		err = read_row(jsonin_at(rows, at.row), &at, out);
 	return err;

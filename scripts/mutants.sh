@@ -36,7 +36,7 @@ mkdir -p "$scratch/tree" "$scratch/logs"
 
 # The tree as committed plus what is not yet: every tracked file, no build.
 (cd "$root" && git ls-files -z --cached --others --exclude-standard |
-	xargs -0 tar -cf - 2>/dev/null) | tar -xf - -C "$scratch/tree" ||
+	tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$scratch/tree" ||
 	{ echo "mutants: cannot copy the tree" >&2; exit 1; }
 cd "$scratch/tree" || exit 1
 # the real-log suites read ../shared beside the tree

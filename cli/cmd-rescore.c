@@ -162,6 +162,29 @@ static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
 	return NULL;
 }
 
+/* Open the database and rescore every incident, in one transaction. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run(struct rescore *r, const char *db_path, const struct db_options *opt,
+    bool quiet)
+{
+	struct oomlens_error *err;
+	struct db_totals t;
+
+	if ((err = db_open_with(&r->db, db_path, opt)) ||
+	    (err = db_begin(r->db)))
+		return err;
+	r->progress = !quiet && isatty(STDERR_FILENO);
+	if (r->progress && !(err = db_totals(r->db, &t)))
+		r->total = t.incidents;
+	if (!err)
+		err = db_each_incident_id(r->db, rescore_one, r);
+	progress(r, true);
+	if (!err)
+		return db_commit(r->db);
+	oomlens_error_free(db_rollback(r->db));
+	return err;
+}
+
 int cmd_rescore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -224,21 +247,7 @@ int cmd_rescore(int argc, char **argv)
 	if (!cli_db_exists("rescore", db_path) ||
 	    !cli_plugins_select(&r.plugins, "rescore", &r.opts))
 		return EXIT_TROUBLE;
-	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
-	    !(err = db_begin(r.db))) {
-		struct db_totals t;
-
-		r.progress = !quiet && isatty(STDERR_FILENO);
-		if (r.progress && !(err = db_totals(r.db, &t)))
-			r.total = t.incidents;
-		if (!err)
-			err = db_each_incident_id(r.db, rescore_one, &r);
-		progress(&r, true);
-		if (!err)
-			err = db_commit(r.db);
-		else
-			oomlens_error_free(db_rollback(r.db));
-	}
+	err = run(&r, db_path, &opt, quiet);
 	db_close(r.db);
 	cli_plugins_close(&r.plugins);
 	if (err) {

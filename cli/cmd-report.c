@@ -26,8 +26,7 @@ static const char report_usage[] =
 	"                      [FILTER...] [--sort KEY] [--limit N] [--top N]\n"
 	"       oomlens report [--db FILE] [--format FMT] --incident ID\n"
 	"       oomlens report [--db FILE] [--format text|json] --summary | --check\n"
-	"       oomlens report [--db FILE] [--format text|json|html] [-o FILE]\n"
-	"                      --compare A B [--baseline FILE.json]\n"
+	"       oomlens report [--db FILE] [--format FMT] --compare A B [--baseline F]\n"
 	"\n"
 	"Show the incidents stored by 'oomlens ingest': a table of them, or each\n"
 	"in full in JSON, or one in full with --incident.\n"
@@ -236,6 +235,7 @@ static bool has_verdicts(struct db *db, const char *db_path, const char *model,
 	struct analyzer_options o;
 	struct oomlens_error *e;
 	int64_t n = 0;
+	bool builtin;
 
 	if ((*err = db_model_verdicts(db, model, &n)) || n)
 		return !*err;
@@ -249,11 +249,18 @@ static bool has_verdicts(struct db *db, const char *db_path, const char *model,
 		oomlens_error_free(e);
 		return false;
 	}
+	builtin = !e;
 	oomlens_error_free(e);
-	cli_print(
-		stderr,
-		"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --model %s' first",
-		db_path, model, db_path, model);
+	if (!builtin)
+		cli_print(
+			stderr,
+			"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --badness-from TREE' first",
+			db_path, model, db_path);
+	else
+		cli_print(
+			stderr,
+			"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --model %s' first",
+			db_path, model, db_path, model);
 	return false;
 }
 

@@ -11,8 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analyzer/analyzer.h"
 #include "cli/commands.h"
 #include "db/db.h"
+#include "parsers/baseline.h"
+#include "reports/compare.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "core/banned.h"
@@ -23,6 +26,7 @@ static const char report_usage[] =
 	"                      [FILTER...] [--sort KEY] [--limit N] [--top N]\n"
 	"       oomlens report [--db FILE] [--format FMT] --incident ID\n"
 	"       oomlens report [--db FILE] [--format text|json] --summary | --check\n"
+	"       oomlens report [--db FILE] [--format FMT] --compare A B [--baseline F]\n"
 	"\n"
 	"Show the incidents stored by 'oomlens ingest': a table of them, or each\n"
 	"in full in JSON, or one in full with --incident.\n"
@@ -72,6 +76,16 @@ static const char report_usage[] =
 	"                    the old model's, by constraint, kernel version, host\n"
 	"                    and kernel rule, with the certainty split (run\n"
 	"                    'oomlens rescore' first)\n"
+	"  --compare A B     every incident where models A and B (built-in,\n"
+	"                    plugin or tree, as stored by 'oomlens rescore';\n"
+	"                    mainline: the era's) choose different victims: both\n"
+	"                    victims, scores, certainties and what decided them,\n"
+	"                    then counts by constraint and kernel; exit status 1\n"
+	"                    if they differ where both verdicts are certain\n"
+	"                    (json: docs/json-schema.md, Compare)\n"
+	"  --baseline FILE   with --compare: its JSON of an earlier run; report\n"
+	"                    only the new, changed and gone disagreements, exit\n"
+	"                    status 1 if a new or changed one is certain\n"
 	"  --check           check the database's integrity and print a count of\n"
 	"                    what it holds (exit status 2 if it is damaged)\n"
 	"  -h, --help        this text\n"
@@ -79,7 +93,9 @@ static const char report_usage[] =
 	"Text is in colour on a terminal, unless NO_COLOR is set.\n"
 	"\n"
 	"Exit status: 0 incidents shown, 1 none stored (or none matched), 2\n"
-	"usage, I/O or database error.\n";
+	"usage, I/O or database error (a model of --compare with no stored\n"
+	"verdicts included). --compare: 0 no certain disagreement (new or\n"
+	"changed, with --baseline), 1 one or more.\n";
 
 struct report_ctx {
 	struct db *db;
@@ -196,6 +212,130 @@ static int show_summary(struct db *db, enum report_format fmt,
 	return rows ? EXIT_FOUND : EXIT_NONE;
 }
 
+/* --compare A B [--baseline FILE]: where two models choose differently. */
+struct compare_args {
+	const char *a, *b, *baseline, *db_path;
+	enum report_format fmt;
+	struct cli_output *out;
+};
+
+static OOMLENS_MUST_CHECK struct oomlens_error *
+on_compare_row(void *ctx, const struct compare_row *r)
+{
+	return compare_set_add(ctx, r);
+}
+
+/*
+ * Whether model has stored verdicts; if not, say so (unknown, or not
+ * scored: how to score it) and return false.
+ */
+static bool has_verdicts(struct db *db, const char *db_path, const char *model,
+			 struct oomlens_error **err)
+{
+	struct analyzer_options o;
+	struct oomlens_error *e;
+	int64_t n = 0;
+	bool builtin;
+
+	if ((*err = db_model_verdicts(db, model, &n)) || n)
+		return !*err;
+	analyzer_options_init(&o);
+	e = analyzer_options_parse(&o, model);
+	if (e && strncmp(model, "tree:", 5)) {
+		cli_print(
+			stderr,
+			"oomlens report: unknown model '%s': no built-in model has that name and '%s' holds no verdicts of it (a plugin's or a tree's: score it first with 'oomlens rescore --model-plugin FILE.so' or '--badness-from TREE')",
+			model, db_path);
+		oomlens_error_free(e);
+		return false;
+	}
+	builtin = !e;
+	oomlens_error_free(e);
+	if (!builtin)
+		cli_print(
+			stderr,
+			"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --badness-from TREE' first",
+			db_path, model, db_path);
+	else
+		cli_print(
+			stderr,
+			"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --model %s' first",
+			db_path, model, db_path, model);
+	return false;
+}
+
+/* The baseline, for a comparison of the same two models. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+load_baseline(const struct compare_args *ca, struct compare_set *base)
+{
+	struct oomlens_error *err = baseline_read(ca->baseline, base);
+
+	if (!err &&
+	    (strcmp(base->model_a, ca->a) || strcmp(base->model_b, ca->b)))
+		err = oomlens_error_new(
+			OOMLENS_ERR_USAGE,
+			"baseline '%s' compares %s with %s, not %s with %s",
+			ca->baseline, base->model_a, base->model_b, ca->a,
+			ca->b);
+	return err;
+}
+
+/* Render and write the report; *fails: a certain (new) disagreement. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+write_compare(const struct compare_args *ca, struct compare_set *run,
+	      struct compare_set *base, bool *fails)
+{
+	struct strbuf sb = STRBUF_INIT((size_t)1 << 30);
+	struct compare_diff diff = {0};
+	struct compare_view v = {.run = run, .diff = &diff};
+	struct oomlens_error *err = NULL;
+
+	if (ca->baseline) {
+		v.base = base;
+		v.base_path = ca->baseline;
+		err = compare_diff(run, base, &diff);
+	}
+	if (!err)
+		err = compare_render(&sb, ca->fmt, &v);
+	if (!err && fwrite(sb.buf, 1, sb.len, ca->out->f) != sb.len)
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot write the report");
+	strbuf_release(&sb);
+	*fails = compare_fails(run);
+	return err;
+}
+
+static int show_compare(struct db *db, const struct compare_args *ca)
+{
+	struct compare_set run = {0}, base = {0};
+	struct oomlens_error *err = NULL;
+	bool fails = false;
+
+	if (!has_verdicts(db, ca->db_path, ca->a, &err) ||
+	    !has_verdicts(db, ca->db_path, ca->b, &err)) {
+		db_close(db);
+		oomlens_error_free(cli_output_close(ca->out, false));
+		return err ? cli_fail("report", err) : EXIT_TROUBLE;
+	}
+	if (ca->baseline)
+		err = load_baseline(ca, &base);
+	if (!err)
+		err = compare_set_init(&run, ca->a, ca->b);
+	if (!err)
+		err = db_compare(db, ca->a, ca->b, &run.compared,
+				 on_compare_row, &run);
+	db_close(db);
+	if (!err)
+		err = write_compare(ca, &run, &base, &fails);
+	err = err ? cli_output_abort(ca->out, err)
+		  : cli_output_close(ca->out, true);
+	compare_set_release(&run);
+	compare_set_release(&base);
+	if (err)
+		return cli_fail("report", err);
+	return fails ? EXIT_NONE : EXIT_FOUND;
+}
+
 /* --check: integrity, foreign keys and a count of the rows. */
 static int check_db(struct db *db, const char *path)
 {
@@ -310,7 +450,41 @@ enum {
 	OPT_DISAGREES,
 	OPT_LIMIT,
 	OPT_SORT,
+	OPT_COMPARE,
+	OPT_BASELINE,
 };
+
+/*
+ * --compare A B (B the one operand), --baseline only with it, and nothing
+ * that lists incidents (other): false after saying why.
+ */
+static bool compare_usage(struct compare_args *ca, int n, char **operands,
+			  bool other, enum report_format fmt)
+{
+	const char *why = NULL;
+
+	if (!ca->a && n > 0)
+		cli_print(stderr, "oomlens report: unexpected argument '%s'",
+			  operands[0]);
+	else if (!ca->a && ca->baseline)
+		why = "--baseline goes with --compare A B";
+	else if (ca->a && n != 1)
+		why = n ? "--compare takes two models: --compare A B"
+			: "--compare takes two models, A and B: the second is missing";
+	else if (ca->a && other)
+		why = "--compare is not with filters, --table, --incident, --summary or --check";
+	else if (ca->a && fmt != REPORT_TEXT && fmt != REPORT_JSON &&
+		 fmt != REPORT_HTML)
+		cli_print(
+			stderr,
+			"oomlens report: --compare is text, json or html, not '%s'",
+			report_format_name(fmt));
+	else
+		return ca->b = ca->a ? operands[0] : NULL, true;
+	if (why)
+		cli_print(stderr, "oomlens report: %s", why);
+	return false;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -334,6 +508,8 @@ int cmd_report(int argc, char **argv)
 		{"model-disagrees", no_argument, NULL, OPT_DISAGREES},
 		{"limit", required_argument, NULL, OPT_LIMIT},
 		{"sort", required_argument, NULL, OPT_SORT},
+		{"compare", required_argument, NULL, OPT_COMPARE},
+		{"baseline", required_argument, NULL, OPT_BASELINE},
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
@@ -344,6 +520,7 @@ int cmd_report(int argc, char **argv)
 	const char *table_name = NULL;
 	struct report_ctx c = {0};
 	struct cli_output out;
+	struct compare_args ca = {.out = &out};
 	struct oomlens_error *err;
 	const char *db_path = NULL, *out_path = NULL;
 	long long id = 0;
@@ -432,6 +609,12 @@ int cmd_report(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			break;
+		case OPT_COMPARE:
+			ca.a = optarg;
+			continue;
+		case OPT_BASELINE:
+			ca.baseline = optarg;
+			continue;
 		case 'h':
 			fputs(report_usage, stdout);
 			return 0;
@@ -440,11 +623,10 @@ int cmd_report(int argc, char **argv)
 		}
 		filtered |= opt >= OPT_HOST;
 	}
-	if (optind < argc) {
-		cli_print(stderr, "oomlens report: unexpected argument '%s'",
-			  argv[optind]);
+	if (!compare_usage(&ca, argc - optind, argv + optind,
+			   check || summary || id > 0 || filtered || table_name,
+			   fmt))
 		return EXIT_TROUBLE;
-	}
 	if ((check || summary || id > 0) && filtered) {
 		cli_print(
 			stderr,
@@ -481,6 +663,11 @@ int cmd_report(int argc, char **argv)
 		goto fail;
 	if (summary)
 		return show_summary(c.db, fmt, &out);
+	if (ca.a) {
+		ca.db_path = db_path;
+		ca.fmt = fmt;
+		return show_compare(c.db, &ca);
+	}
 	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
 	if ((err = report_begin_with(&c.r, fmt, out.f, &ropt)))
 		goto fail_out;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "analyzer/analyzer.h"
@@ -36,7 +37,8 @@ static const char rescore_usage[] =
 	"                 (default: the same as analyze)\n"
 	"  -F, --force    rescore every incident, even one already scored by\n"
 	"                 the same model versions\n"
-	"  -q, --quiet    no summary line\n" CLI_PLUGIN_HELP
+	"  -q, --quiet    no progress line and no summary line (on a\n"
+	"                 terminal, a line shows how far the run is)\n" CLI_PLUGIN_HELP
 	"  -h, --help     this text\n"
 	"\n"
 	"Exit status: 0 done, 2 usage, I/O or database error.\n";
@@ -49,7 +51,44 @@ struct rescore {
 	struct cli_plugins plugins;
 	size_t incidents, verdicts, in_batch, skipped, hinted;
 	bool force;
+	/* the progress line (stderr a terminal, not --quiet), as ingest's */
+	bool progress, shown;
+	int64_t total;
+	double last;
 };
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* A line at most every 0.2 s, and the final one. */
+static void progress(struct rescore *r, bool final)
+{
+	double t = now();
+
+	if (!r->progress || (!final && t - r->last < 0.2) ||
+	    (final && !r->shown))
+		return;
+	r->last = t;
+	r->shown = !final;
+	fprintf(stderr,
+		"\r%zu of %lld incidents: %zu rescored, %zu left as they were   %s",
+		r->incidents + r->skipped, (long long)r->total, r->incidents,
+		r->skipped, final ? "\n" : "");
+	fflush(stderr);
+}
+
+/* Before another line on stderr: end the progress line. */
+static void progress_break(struct rescore *r)
+{
+	if (r->shown)
+		fputc('\n', stderr);
+	r->shown = false;
+}
 
 /* Whether inc's stored verdicts are those this run would store. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
@@ -90,6 +129,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
 	if (!err && same) {
 		oom_incident_free(inc);
 		r->skipped++;
+		progress(r, false);
 		return NULL;
 	}
 	/* an incident read from a vmcore: the dump's values are known inputs */
@@ -98,6 +138,8 @@ static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
 	r->opts.dump = has_dump ? &dump : NULL;
 	if (!err)
 		err = analyzer_run(inc, &r->opts, &vl);
+	if (!err && vl.n_failed)
+		progress_break(r);
 	if (!err)
 		cli_plugins_report("rescore", inc, &vl);
 	r->opts.dump = NULL;
@@ -114,6 +156,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
 		r->incidents++;
 		r->verdicts += vl.n;
 	}
+	progress(r, false);
 	if (++r->in_batch >= BATCH) {
 		r->in_batch = 0;
 		if ((err = db_commit(r->db)) || (err = db_begin(r->db)))
@@ -146,6 +189,31 @@ rescore_hinted(void *ctx, int64_t id, uint8_t shown, uint64_t from)
 	err = score(r, id, true);
 	r->opts.formula_hint = 0;
 	r->opts.formula_hint_from = 0;
+	return err;
+}
+
+/* Open the database and rescore every incident, in one transaction. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+run(struct rescore *r, const char *db_path, const struct db_options *opt,
+    bool quiet)
+{
+	struct oomlens_error *err;
+	struct db_totals t;
+
+	if ((err = db_open_with(&r->db, db_path, opt)) ||
+	    (err = db_begin(r->db)))
+		return err;
+	r->progress = !quiet && isatty(STDERR_FILENO);
+	if (r->progress && !(err = db_totals(r->db, &t)))
+		r->total = t.incidents;
+	if (!err)
+		err = db_each_incident_id(r->db, rescore_one, r);
+	if (!err)
+		err = db_each_formula_hint(r->db, rescore_hinted, r);
+	progress(r, true);
+	if (!err)
+		return db_commit(r->db);
+	oomlens_error_free(db_rollback(r->db));
 	return err;
 }
 
@@ -211,16 +279,7 @@ int cmd_rescore(int argc, char **argv)
 	if (!cli_db_exists("rescore", db_path) ||
 	    !cli_plugins_select(&r.plugins, "rescore", &r.opts))
 		return EXIT_TROUBLE;
-	if (!(err = db_open_with(&r.db, db_path, &opt)) &&
-	    !(err = db_begin(r.db))) {
-		err = db_each_incident_id(r.db, rescore_one, &r);
-		if (!err)
-			err = db_each_formula_hint(r.db, rescore_hinted, &r);
-		if (!err)
-			err = db_commit(r.db);
-		else
-			oomlens_error_free(db_rollback(r.db));
-	}
+	err = run(&r, db_path, &opt, quiet);
 	db_close(r.db);
 	cli_plugins_close(&r.plugins);
 	if (err) {

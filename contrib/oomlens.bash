@@ -21,7 +21,7 @@ _oomlens()
 		opts=$(oomlens help "$cmd" 2>/dev/null | grep -o -- '--format [a-z|]*' | head -1 | sed 's/--format //; s/|/ /g')
 		COMPREPLY=($(compgen -W "$opts" -- "$cur"))
 		return ;;
-	--db|--vmlinux|-o|--output)
+	--db|--vmlinux|-o|--output|--baseline)
 		COMPREPLY=($(compgen -f -- "$cur"))
 		return ;;
 	--debuginfo)

@@ -37,6 +37,7 @@
 #include <stdint.h>
 
 #include "core/error.h"
+#include "model/compare.h"
 #include "model/dump.h"
 #include "model/incident.h"
 #include "model/summary.h"
@@ -517,5 +518,23 @@ db_summary(struct db *db,
 	   struct oomlens_error *(*fn)(void *ctx,
 				       const struct verdict_summary *row),
 	   void *ctx);
+
+/*
+ * oomlens report --compare A B: *compared gets how many incidents both
+ * models scored, then fn is called, by incident id, for each one where
+ * their stored verdicts name different victims (or one names none). A
+ * model is named as stored ("mainline-5.9", "tree:6.1.192") or by its
+ * family ("mainline": the era's). The row's strings are borrowed for the
+ * call. An error from fn stops the walk. Errors: IO, CORRUPT for an
+ * unknown certainty.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_compare(struct db *db, const char *a, const char *b, int64_t *compared,
+	   struct oomlens_error *(*fn)(void *ctx, const struct compare_row *r),
+	   void *ctx);
+
+/* How many verdicts of model (named as db_compare() takes it) are stored. */
+OOMLENS_MUST_CHECK struct oomlens_error *
+db_model_verdicts(struct db *db, const char *model, int64_t *n);
 
 #endif

@@ -127,6 +127,11 @@ static void esc(struct strbuf *sb, const char *s)
 	strbuf_release(&tmp);
 }
 
+void html_text(struct strbuf *sb, const char *s)
+{
+	esc(sb, s);
+}
+
 static bool known(int64_t v)
 {
 	return v != OOM_VAL_NONE;

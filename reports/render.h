@@ -145,5 +145,7 @@ OOMLENS_MUST_CHECK struct oomlens_error *html_end(struct strbuf *sb,
 						  const char *events,
 						  const char *other);
 void html_free(struct html_overview *ov);
+/* s (NULL: "?") escaped for HTML text and attribute values. */
+void html_text(struct strbuf *sb, const char *s);
 
 #endif

@@ -104,3 +104,7 @@ sed -n '/^<!-- badness-from walk-through -->$/,/^<!-- end -->$/p' README.md | se
 expect 0 "tree: README's walk-through" -- env -C "$rd" XDG_CACHE_HOME="$tc" PATH="$rd/bin:$PATH" sh -e walk.sh
 grep -q "Model: *my-patch: " "$tmp/out" && ok || { bad "tree: README: analyze shows my-patch"; head -5 "$tmp/out"; }
 grep -q ",my-patch," "$tmp/out" && ok || { bad "tree: README: rescore stored my-patch"; tail -3 "$tmp/out"; }
+grep -q "^mainline against my-patch: 0 of [1-9][0-9]* incidents scored by both choose differently" "$tmp/flat" && ok || { bad "tree: README: --compare, the one-line patch changes no choice"; cat "$tmp/flat"; }
+grep -q "^Against the baseline baseline.json: 1 new, 0 changed, 0 gone, 0 unchanged" "$tmp/flat" && grep -q "^  my-patch: 183 (my hog (1)), .*certain; decided by the scores alone" "$tmp/flat" && ok ||
+	{ bad "tree: README: --baseline, dropping swap changes one choice"; cat "$tmp/flat"; }
+[ -s "$rd/baseline.json" ] && ok || bad "tree: README: the baseline written"

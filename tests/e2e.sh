@@ -572,6 +572,8 @@ grep -q "skipped '$tmp/nope.log'" "$tmp/err" && grep -q "1 sources read" "$tmp/e
 . "$(dirname "$0")/e2e-whatif.sh"
 # model plugins: tests/e2e-plugins.sh
 . "$(dirname "$0")/e2e-plugins.sh"
+# report --compare, the archive as a regression suite: tests/e2e-compare.sh
+. "$(dirname "$0")/e2e-compare.sh"
 
 # JSON is valid JSON (when a JSON parser is on the machine)
 if command -v python3 >/dev/null 2>&1; then

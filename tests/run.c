@@ -205,6 +205,7 @@ int main(void)
 	srunner_add_suite(sr, oomlog_damage_suite());
 	srunner_add_suite(sr, journal_suite());
 	srunner_add_suite(sr, incjson_suite());
+	srunner_add_suite(sr, compare_suite());
 	srunner_add_suite(sr, reports_suite());
 	srunner_add_suite(sr, reallogs_suite());
 	srunner_add_suite(sr, generated_suite());

@@ -18,6 +18,7 @@ Suite *oomlog_identity_suite(void);
 Suite *oomlog_damage_suite(void);
 Suite *journal_suite(void);
 Suite *incjson_suite(void);
+Suite *compare_suite(void);
 Suite *reports_suite(void);
 Suite *reallogs_suite(void);
 Suite *generated_suite(void);

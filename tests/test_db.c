@@ -1604,6 +1604,88 @@ START_TEST(query_wall_clock)
 }
 END_TEST
 
+struct compared {
+	struct compare_row r[4];
+	char comm[4][32], decided[4][128], model[4][32];
+	size_t n;
+};
+
+static struct oomlens_error *keep_compare_row(void *ctx,
+					      const struct compare_row *r)
+{
+	struct compared *c = ctx;
+
+	ck_assert_uint_lt(c->n, 4);
+	c->r[c->n] = *r;
+	snprintf(c->comm[c->n], 32, "%s", r->b.comm ? r->b.comm : "");
+	snprintf(c->decided[c->n], 128, "%s", r->a.decided_by);
+	snprintf(c->model[c->n], 32, "%s", r->a.model);
+	c->n++;
+	return NULL;
+}
+
+/* report --compare: the incidents where two models' victims differ. */
+START_TEST(compare_lists_where_victims_differ)
+{
+	struct collected c;
+	struct db *db = four_incidents(&c);
+	struct verdict_list vl = {0};
+	struct compared got = {0};
+	int64_t compared = -1, n = -1;
+
+	vl.n = 2;
+	snprintf(vl.v[0].model, sizeof(vl.v[0].model), "mainline-5.9");
+	vl.v[0].has_victim = true;
+	vl.v[0].victim = (struct verdict_task){10, "a", 7};
+	vl.v[0].kernel_score_lo = vl.v[0].kernel_score_hi = 7;
+	vl.v[0].certainty = VERDICT_UNDETERMINED;
+	vl.v[0].deciding_inputs[0] = "swap";
+	vl.v[0].deciding_inputs[1] = "nice";
+	vl.v[0].n_deciding_inputs = 2;
+	snprintf(vl.v[1].model, sizeof(vl.v[1].model), "mine");
+	vl.v[1].has_victim = true;
+	vl.v[1].victim = (struct verdict_task){11, "b", 9};
+	vl.v[1].certainty = VERDICT_CERTAIN;
+	OK(db_store_verdicts(db, 2, &vl));
+	/* the same victim: no disagreement */
+	vl.v[1].victim = vl.v[0].victim;
+	OK(db_store_verdicts(db, 3, &vl));
+	/* none where one has a victim: a disagreement */
+	vl.v[1].has_victim = false;
+	OK(db_store_verdicts(db, 4, &vl));
+
+	OK(db_model_verdicts(db, "mainline", &n));
+	ck_assert_int_eq(n, 3);
+	OK(db_model_verdicts(db, "mainline-4.19", &n));
+	ck_assert_int_eq(n, 0);
+	OK(db_compare(db, "mainline", "mine", &compared, keep_compare_row,
+		      &got));
+	ck_assert_int_eq(compared, 3);
+	ck_assert_uint_eq(got.n, 2);
+	ck_assert_int_eq(got.r[0].incident_id, 2);
+	ck_assert_str_eq(got.model[0], "mainline-5.9");
+	ck_assert_int_eq(got.r[0].a.pid, 10);
+	ck_assert_int_eq(got.r[0].a.score, 7);
+	ck_assert_int_eq(got.r[0].a.certainty, VERDICT_UNDETERMINED);
+	ck_assert_str_eq(got.decided[0], "swap; nice");
+	ck_assert(got.r[0].b.has_victim);
+	ck_assert_int_eq(got.r[0].b.pid, 11);
+	ck_assert_str_eq(got.comm[0], "b");
+	ck_assert_int_eq(got.r[0].b.certainty, VERDICT_CERTAIN);
+	ck_assert_int_eq(got.r[1].incident_id, 4);
+	ck_assert(!got.r[1].b.has_victim);
+	/* the other way round: A and B swap sides */
+	got.n = 0;
+	OK(db_compare(db, "mine", "mainline-5.9", &compared, keep_compare_row,
+		      &got));
+	ck_assert_uint_eq(got.n, 2);
+	ck_assert_int_eq(got.r[0].a.pid, 11);
+	ck_assert_str_eq(got.decided[0], "");
+	db_close(db);
+	collected_release(&c);
+}
+END_TEST
+
 /* What rescore stored comes back, and --model-disagrees finds it. */
 START_TEST(stored_verdicts_read_back)
 {
@@ -2826,6 +2908,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, query_wall_clock);
 	tcase_add_test(store, query_kernel_order_and_host_label);
 	tcase_add_test(store, stored_verdicts_read_back);
+	tcase_add_test(store, compare_lists_where_victims_differ);
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);
 	tcase_add_test(store, a_whole_transaction_is_undone_whole);

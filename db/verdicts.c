@@ -117,12 +117,15 @@ store_scores(struct db *db, int64_t incident_id, const struct verdict_list *vl)
 	return err;
 }
 
-/* formula_evidence, formula_shown and formula_from (schema 12). */
-static void bind_formula(struct db_bind *b, const struct verdict *v)
+/*
+ * formula_evidence, formula_shown and formula_from (schema 12). SQLite
+ * reads a bound text when the statement steps, so the fingerprint's text
+ * lives in the caller's from[], not here.
+ */
+static void bind_formula(struct db_bind *b, const struct verdict *v,
+			 char from[17])
 {
-	char from[17];
-
-	snprintf(from, sizeof(from), "%016" PRIx64, v->formula_from);
+	snprintf(from, 17, "%016" PRIx64, v->formula_from);
 	db_bind_str(b, v->formula_evidence[0] ? v->formula_evidence : NULL);
 	db_bind_int(b, v->formula_shown ? v->formula_shown : OOM_VAL_NONE);
 	db_bind_str(b, v->formula_from ? from : NULL);
@@ -157,7 +160,7 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 			&st);
 	for (i = 0; i < vl->n && !err; i++) {
 		const struct verdict *v = &vl->v[i];
-		char family[32];
+		char family[32], from[17];
 
 		family_of(v->model, family, sizeof(family));
 		strbuf_reset(&sb);
@@ -183,7 +186,7 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 		db_bind_str(&b, verdict_certainty_name(v->certainty));
 		db_bind_str(&b, sb.buf);
 		db_bind_int(&b, now);
-		bind_formula(&b, v);
+		bind_formula(&b, v, from);
 		err = db_step_done(db, &b, st);
 	}
 	strbuf_release(&sb);

@@ -101,6 +101,34 @@ struct kernel_row {
 	const char *source; /* the kernel source the row was checked against */
 };
 
+/* The most formulas one layout_row allows. */
+#define LAYOUT_MAX_FORMULAS 4
+
+/*
+ * One row of the table of report layouts (analyzer/kernels.c): for a
+ * report without a release, the formulas the kernels that print its
+ * layout ran, the first scored unless the kernel's own choice rules it
+ * out (mainline_run.c).
+ */
+struct layout_row {
+	const char *table; /* oom_incident.table_format_id; NULL: any */
+	const char *killed; /* the first Killed line's format_id; NULL: any */
+	int selected; /* the "Kill process" line: 1 there, 0 not, -1 any */
+	unsigned from, to; /* KV() range of the kernels that print it */
+	const char *source; /* which kernels print it, and where that is said */
+	size_t n;
+	struct {
+		struct kernel_formula f;
+		const char *kernels; /* the rows of kernel_rows[] that ran f */
+	} c[LAYOUT_MAX_FORMULAS];
+};
+
+extern const struct layout_row layout_rows[];
+extern const size_t n_layout_rows;
+
+/* The first row of layout_rows[] that inc's layout matches, or NULL. Pure. */
+const struct layout_row *layout_row_of_incident(const struct oom_incident *inc);
+
 /*
  * The width of a release's unsigned long from its architecture tag
  * ("2.6.32-642.el6.i686", "2.6.18-419.el5PAE", "3.16.0-4-686-pae": 32;

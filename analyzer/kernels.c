@@ -225,33 +225,159 @@ const struct kernel_row *kernel_row_of_release(const char *release)
 }
 
 /*
- * The era when the incident names no release: the table's layout and the
- * Killed line's format say which kernels could have printed it.
+ * The formulas a report without a release allows, by its layout: the task
+ * table's columns (parsers/patterns.c, table_layouts[], gives the kernels
+ * that print each), the Killed line's wording and whether the "Kill
+ * process N ... score S" line is there (gone in 5.1, bbbe48029720). Each
+ * candidate names the kernels of kernel_rows[] that ran it; the first is
+ * the one scored when the kernel's own choice tells them not apart. The
+ * first row that matches an incident decides (NULL and -1: any).
  */
-static int era_from_layout(const struct oom_incident *inc)
+#define C(e, w, t, kernels)                                                    \
+	{                                                                      \
+		F(e, w, t), kernels                                            \
+	}
+
+const struct layout_row layout_rows[] = {
+	{NULL,
+	 "killed-rhel6",
+	 -1,
+	 KV(2, 6, 32),
+	 KV(2, 6, 32),
+	 "the Killed line of RHEL6 (UID before the name): kernel_rows[] RHEL6",
+	 1,
+	 {C(2_6_39, LONG, FIRST_MAX, "RHEL6 2.6.32-*.el6")}},
+	{NULL,
+	 "killed-rhel7",
+	 -1,
+	 KV(3, 10, 0),
+	 KV(3, 10, 0),
+	 "the Killed line of RHEL7 (UID after the pid): kernel_rows[] RHEL7",
+	 1,
+	 {C(3_14, LONG, FIRST_MAX, "RHEL7 3.10.0-*.el7")}},
+	{"table-2.6.36",
+	 NULL,
+	 -1,
+	 KV(2, 6, 32),
+	 KV(3, 5, 0xffff),
+	 "table-2.6.36 is printed by 2.6.36-3.5 and RHEL6",
+	 4,
+	 {C(2_6_39, LONG, FIRST_MAX, "3.0.16+, 3.2-3.4, RHEL6"),
+	  C(2_6_36, LONG, FIRST_MAX, "2.6.36-2.6.38"),
+	  C(2_6_39, INT_OVERFLOW, FIRST_MAX, "2.6.39-3.0.15, 3.1.y"),
+	  C(3_5, LONG, FIRST_MAX, "3.5")}},
+	{"table-3.6",
+	 NULL,
+	 -1,
+	 KV(3, 6, 0),
+	 KV(3, 19, 0xffff),
+	 "table-3.6 is printed by 3.6-3.19 and RHEL7",
+	 2,
+	 {C(3_5, LONG, FIRST_MAX,
+	    "3.6-3.13.0, 3.10.0-3.10.29, 3.11.y, "
+	    "3.12.0-3.12.23"),
+	  C(3_14, LONG, FIRST_MAX,
+	    "3.10.30+, 3.12.24+, 3.13.1+, 3.14-3.19, "
+	    "RHEL7")}},
+	{"table-4.0",
+	 NULL,
+	 -1,
+	 KV(4, 0, 0),
+	 KV(4, 14, 0xffff),
+	 "table-4.0 is printed by 4.0-4.14",
+	 1,
+	 {C(4_0, LONG, FIRST_MAX, "4.0-4.14")}},
+	{"table-4.15-puds",
+	 NULL,
+	 -1,
+	 KV(4, 15, 0),
+	 KV(4, 15, 0xffff),
+	 "table-4.15-puds: a transient 4.15",
+	 1,
+	 {C(4_15, LONG, FIRST_MAX, "4.15")}},
+	{"table-4.15",
+	 NULL,
+	 1,
+	 KV(4, 15, 0),
+	 KV(5, 0, 0xffff),
+	 "table-4.15 with the Kill process line: 4.15-5.0 and RHEL8",
+	 3,
+	 {C(4_19, LONG, FIRST_MAX, "4.17-5.0, RHEL8 before 4.18.0-148"),
+	  C(4_15, LONG, FIRST_MAX, "4.15-4.16"),
+	  C(4_19, LONG, LAST_MAX, "RHEL8 4.18.0-240 and later")}},
+	{"table-4.15",
+	 "killed-4.6",
+	 0,
+	 KV(5, 1, 0),
+	 KV(5, 3, 0xffff),
+	 "table-4.15 with the 4.6 Killed line and no Kill process line: "
+	 "5.1-5.3",
+	 2,
+	 {C(4_19, LONG, FIRST_MAX, "5.1-5.2"), C(4_19, LONG, LAST_MAX, "5.3")}},
+	{"table-4.15",
+	 "killed-5.4",
+	 0,
+	 KV(5, 4, 0),
+	 KV(6, 7, 0xffff),
+	 "table-4.15 with the 5.4 Killed line: 5.4-6.7",
+	 2,
+	 {C(5_9, LONG, LAST_MAX, "5.9-6.7, 5.4.144 and later 5.4.y"),
+	  C(4_19, LONG, LAST_MAX, "5.4.0-5.4.143, 5.5-5.8")}},
+	{"table-4.15",
+	 NULL,
+	 -1,
+	 KV(4, 15, 0),
+	 KV(6, 7, 0xffff),
+	 "table-4.15 with another Killed line or none: 4.15-6.7 and RHEL8",
+	 4,
+	 {C(4_19, LONG, FIRST_MAX, "4.17-5.2, RHEL8 before 4.18.0-148"),
+	  C(4_15, LONG, FIRST_MAX, "4.15-4.16"),
+	  C(4_19, LONG, LAST_MAX,
+	    "5.3-5.8, 5.4.0-5.4.143, RHEL8 "
+	    "4.18.0-240 and later"),
+	  C(5_9, LONG, LAST_MAX, "5.9-6.7, 5.4.144 and later 5.4.y")}},
+	{"table-6.8",
+	 NULL,
+	 -1,
+	 KV(6, 8, 0),
+	 KV_ANY_MAX,
+	 "table-6.8 is printed by 6.8 and later",
+	 1,
+	 {C(5_9, LONG, LAST_MAX, "6.8 and later")}},
+};
+
+const size_t n_layout_rows = sizeof(layout_rows) / sizeof(layout_rows[0]);
+
+static bool layout_matches(const struct layout_row *row,
+			   const struct oom_incident *inc)
 {
 	const char *tf = inc->table_format_id;
 	const char *kf = inc->n_kills ? inc->kills[0].format_id : NULL;
 
-	if (kf && !strcmp(kf, "killed-rhel6"))
-		return MAINLINE_2_6_39; /* RHEL6: kernel_rows[] */
-	if (kf && !strcmp(kf, "killed-rhel7"))
-		return MAINLINE_3_14;
-	if (!tf)
-		return -1;
-	if (!strcmp(tf, "table-2.6.36"))
-		return MAINLINE_2_6_39;
-	if (!strcmp(tf, "table-3.6"))
-		return MAINLINE_3_5;
-	if (!strcmp(tf, "table-4.0"))
-		return MAINLINE_4_0;
-	if (!strncmp(tf, "table-4.15", 10))
-		return inc->selected.present || !kf || strcmp(kf, "killed-5.4")
-			       ? MAINLINE_4_19
-			       : MAINLINE_5_9;
-	if (!strcmp(tf, "table-6.8"))
-		return MAINLINE_5_9;
-	return -1;
+	if (row->table && (!tf || strcmp(row->table, tf)))
+		return false;
+	if (row->killed && (!kf || strcmp(row->killed, kf)))
+		return false;
+	return row->selected < 0 || row->selected == inc->selected.present;
+}
+
+const struct layout_row *layout_row_of_incident(const struct oom_incident *inc)
+{
+	for (size_t i = 0; i < n_layout_rows; i++)
+		if (layout_matches(&layout_rows[i], inc))
+			return &layout_rows[i];
+	return NULL;
+}
+
+/*
+ * The era when the incident names no release: the first formula its
+ * layout allows.
+ */
+static int era_from_layout(const struct oom_incident *inc)
+{
+	const struct layout_row *row = layout_row_of_incident(inc);
+
+	return row ? (int)row->c[0].f.era : -1;
 }
 
 int mainline_era_of_release(const char *release)

@@ -1005,6 +1005,7 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	int era = (int)f.era;
 	const char *rel = inc->kernel_release;
 	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
+	const struct layout_row *layout = layout_row_of_incident(inc);
 	unsigned pk = oom_incident_page_kb(inc);
 	int64_t swap_used = ML_CAP, max_swapents = 0;
 	size_t i;
@@ -1017,10 +1018,13 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	r.last_wins = f.tie == TIE_LAST_MAX;
 	/* without a release the era comes from the layout: the kernel's own */
 	r.kernels_era = !rel || mainline_era_of_release(rel) == era;
-	if (!rel)
+	/* unforced, the formulas the layout allows are weighed afterwards */
+	if (!rel && forced)
 		assume(&r, "era from the report's layout (no kernel release)");
-	else if (forced && mainline_era_of_release(rel) != era)
+	else if (rel && forced && mainline_era_of_release(rel) != era)
 		assume(&r, "era given with --model");
+	if (!rel && layout)
+		kv = layout->to; /* the newest kernel that prints its layout */
 	if (kv >= KV(6, 2, 0))
 		assume(&r, "exact rss (6.2+ reads per-CPU counters roughly)");
 	if (inc->truncated || inc->partial)
@@ -1115,20 +1119,66 @@ static bool fits_the_kernel(const struct oom_incident *inc,
 }
 
 /*
- * Where the table does not establish which formula the incident's kernel
- * ran (kernel_rows[].has_alt), score with the other one too. If they
- * choose alike (victim and score bounds), nothing changes. Otherwise the
- * kernel's own choice is the evidence (issue 26): the formula it
- * contradicts is ruled out, and the verdict says so (formula_evidence);
- * where it fits both, or neither, or made no badness choice, the victim
- * is certain no more and the row's source says why.
+ * The formulas the incident's kernel may have run: its release row's own
+ * and, where the row is not established, its alternative
+ * (kernel_rows[].has_alt); without a release, every formula its layout
+ * allows (layout_rows[]). f[0] is the one scored first.
  */
+struct formulas {
+	size_t n;
+	struct kernel_formula f[LAYOUT_MAX_FORMULAS];
+	const char *kernels[LAYOUT_MAX_FORMULAS];
+	const struct kernel_row *row; /* the release's row, or NULL */
+	const char *source; /* why there are several */
+};
+
+static void formulas_of(const struct oom_incident *inc, enum mainline_era era,
+			struct formulas *fs)
+{
+	const struct kernel_row *row =
+		kernel_row_of_release(inc->kernel_release);
+	const struct layout_row *lay;
+
+	memset(fs, 0, sizeof(*fs));
+	fs->n = 1;
+	fs->f[0] = kernel_formula_of(inc->kernel_release, era);
+	if (row) {
+		fs->row = row;
+		fs->kernels[0] = row->kernels;
+		fs->source = row->source;
+		if (row->has_alt) {
+			fs->f[1] = row->alt;
+			fs->kernels[1] = row->kernels;
+			fs->n = 2;
+		}
+		return;
+	}
+	lay = inc->kernel_release ? NULL : layout_row_of_incident(inc);
+	if (!lay || lay->c[0].f.era != era)
+		return;
+	fs->n = lay->n;
+	fs->source = lay->source;
+	for (size_t i = 0; i < lay->n; i++) {
+		fs->f[i] = lay->c[i].f;
+		fs->kernels[i] = lay->c[i].kernels;
+	}
+}
+
+static bool alike(const struct verdict *a, const struct verdict *b)
+{
+	return a->has_victim && b->has_victim &&
+	       a->victim.pid == b->victim.pid &&
+	       a->kernel_score_lo == b->kernel_score_lo &&
+	       a->kernel_score_hi == b->kernel_score_hi &&
+	       a->certainty == b->certainty;
+}
+
 /*
  * The formula another incident of the same host and release showed
  * (o->formula_hint, 1 the row's, 2 the other): the verdict takes it and
  * keeps its certainty, since the same kernel ran both incidents.
  */
-static void take_hint(const struct kernel_row *row,
+static void take_hint(const struct formulas *fs,
 		      const struct analyzer_options *o,
 		      const struct verdict *alt, struct verdict *v)
 {
@@ -1141,70 +1191,103 @@ static void take_hint(const struct kernel_row *row,
 		 "and release (fingerprint %016llx) shows it ran the %s "
 		 "formula (%s)",
 		 (unsigned long long)o->formula_hint_from, v->model,
-		 row->kernels);
+		 fs->kernels[0]);
 }
 
-static OOMLENS_MUST_CHECK struct oomlens_error *
-check_alt_formula(const struct analyzer_model *m,
-		  const struct oom_incident *inc,
-		  const struct analyzer_options *o, struct verdict *v)
+/* Drop the verdict to assumed, naming why (the row or the layout). */
+static void unsettled(const struct formulas *fs, struct verdict *v)
 {
-	const struct dump_state *dump = o->dump;
-	const struct kernel_row *row =
-		kernel_row_of_release(inc->kernel_release);
-	const struct analyzer_model *alt_row;
-	struct verdict *alt;
-	struct oomlens_error *err;
-	bool fits, alt_fits, choice, same_victim;
+	if (v->certainty == VERDICT_CERTAIN)
+		v->certainty = VERDICT_ASSUMED;
+	if (v->n_deciding_inputs < VERDICT_MAX_INPUTS)
+		v->deciding_inputs[v->n_deciding_inputs++] =
+			fs->row ? fs->source
+				: "era from the report's layout "
+				  "(no kernel release)";
+}
 
-	if (!row || !row->has_alt || !v->has_victim)
+/*
+ * Where the table does not establish which formula the incident's kernel
+ * ran (a release row with an alternative, or no release at all), score
+ * with every formula it allows. If they all choose alike, nothing
+ * changes (and a layout's era was no guess). Otherwise the kernel's own
+ * choice is the evidence (issue 26): each formula it contradicts is
+ * ruled out, and if one remains the verdict is its, saying so
+ * (formula_evidence; formula_shown for a release row, which rescore
+ * carries to the host's other incidents). Where several remain, or the
+ * kernel made no badness choice, the victim is certain no more and the
+ * row's source says why; where none remains, the kernel fits no known
+ * formula and the first is shown.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_formulas(const struct analyzer_model *m, const struct oom_incident *inc,
+	       const struct analyzer_options *o, struct verdict *v)
+{
+	struct formulas fs;
+	struct verdict *c;
+	struct oomlens_error *err = NULL;
+	bool choice, all_alike = true, differ = false;
+	size_t i, nfit = 0, fit = 0;
+
+	formulas_of(inc, (enum mainline_era)m->param, &fs);
+	if (fs.n < 2 || !v->has_victim)
 		return NULL;
-	alt_row = era_row(row->alt.era);
-	alt = malloc(sizeof(*alt));
-	if (!alt)
+	c = calloc(fs.n, sizeof(*c));
+	if (!c)
 		return &oomlens_error_nomem;
-	err = run_era(alt_row ? alt_row : m, inc, row->alt, false, dump, 0,
-		      alt);
-	if (err || (alt->has_victim && alt->victim.pid == v->victim.pid &&
-		    alt->kernel_score_lo == v->kernel_score_lo &&
-		    alt->kernel_score_hi == v->kernel_score_hi)) {
-		free(alt);
+	c[0] = *v;
+	for (i = 1; i < fs.n && !err; i++) {
+		const struct analyzer_model *row = era_row(fs.f[i].era);
+
+		err = run_era(row ? row : m, inc, fs.f[i], false, o->dump, 0,
+			      &c[i]);
+		all_alike &= alike(&c[0], &c[i]);
+	}
+	if (err || all_alike) {
+		if (!err && !fs.row)
+			snprintf(v->formula_evidence,
+				 sizeof(v->formula_evidence),
+				 "every formula the report's layout allows "
+				 "chooses alike (%s)",
+				 fs.source);
+		free(c);
 		return err;
 	}
 	choice = !analyzer_kernel_rule(inc) &&
 		 (inc->selected.present || inc->has_victim);
-	fits = choice && fits_the_kernel(inc, v);
-	alt_fits = choice && fits_the_kernel(inc, alt);
-	if (fits != alt_fits) {
-		if (alt_fits)
-			*v = *alt;
-		v->formula_shown = alt_fits ? 2 : 1;
+	for (i = 0; choice && i < fs.n; i++)
+		if (fits_the_kernel(inc, &c[i]) && !nfit++)
+			fit = i;
+	if (nfit == 1) {
+		*v = c[fit];
+		v->formula_shown = fs.row ? (uint8_t)(fit + 1) : 0;
 		snprintf(v->formula_evidence, sizeof(v->formula_evidence),
-			 "the kernel's choice shows it ran the %s formula "
-			 "(%s)",
-			 v->model, row->kernels);
-		free(alt);
+			 "the kernel's choice shows it ran the %s formula (%s)",
+			 v->model, fs.kernels[fit]);
+		free(c);
 		return NULL;
 	}
-	/* it fits both, or made no choice: what its host's other showed */
-	if (o->formula_hint && (!choice || fits)) {
-		take_hint(row, o, alt, v);
-		free(alt);
+	/* it fits several, or made no choice: what its host's other showed */
+	if (fs.row && o->formula_hint && (!choice || nfit)) {
+		take_hint(&fs, o, &c[1], v);
+		free(c);
 		return NULL;
 	}
-	if (choice && !fits)
+	if (choice && !nfit)
 		snprintf(v->formula_evidence, sizeof(v->formula_evidence),
-			 "the kernel's choice fits neither formula %s allows "
+			 "the kernel's choice fits %s formula %s allows "
 			 "(a patched or unknown kernel); the closest is shown",
-			 row->kernels);
-	same_victim = alt->has_victim && alt->victim.pid == v->victim.pid;
-	free(alt);
-	if (same_victim)
-		return NULL;
-	if (v->certainty == VERDICT_CERTAIN)
-		v->certainty = VERDICT_ASSUMED;
-	if (v->n_deciding_inputs < VERDICT_MAX_INPUTS)
-		v->deciding_inputs[v->n_deciding_inputs++] = row->source;
+			 fs.n == 2 ? "neither" : "no",
+			 fs.row ? fs.row->kernels : "the report's layout");
+	else if (nfit)
+		*v = c[fit];
+	for (i = 0; i < fs.n; i++)
+		if ((!nfit || fits_the_kernel(inc, &c[i])) &&
+		    (!c[i].has_victim || c[i].victim.pid != v->victim.pid))
+			differ = true;
+	free(c);
+	if (differ || !fs.row)
+		unsettled(&fs, v);
 	return NULL;
 }
 
@@ -1215,10 +1298,11 @@ struct oomlens_error *mainline_run(const struct analyzer_model *m, bool forced,
 {
 	enum mainline_era era = (enum mainline_era)m->param;
 	struct oomlens_error *err;
+	struct formulas fs;
 
-	err = run_era(m, inc, kernel_formula_of(inc->kernel_release, era),
-		      forced, o->dump, o->explain_pid, v);
+	formulas_of(inc, era, &fs);
+	err = run_era(m, inc, fs.f[0], forced, o->dump, o->explain_pid, v);
 	if (!err && !forced)
-		err = check_alt_formula(m, inc, o, v);
+		err = check_formulas(m, inc, o, v);
 	return err;
 }

@@ -937,6 +937,18 @@ if [ -r "$vmc/x86_64-2.6.32-rfc.vmlinux" ]; then
 	done
 fi
 
+# ---- a report without its release line (issue 26.2) ----------------------
+# Cut out the lines that name the release: the layout (table-4.15, the 5.4
+# Killed line) allows 5.4-6.7, the 5.9 form or the 4.19 clamp; the kernel
+# killed cache (the last of equal clamped scores), so only 4.19 fits.
+g=fixtures/generated/allneg.5.8.wrapped.log
+grep -v -e '5\.8\.0-63-generic' -e 'Linux version' "$g" >"$tmp/norel.log"
+expect 0 "analyze without a release" -- "$bin" analyze --format json "$tmp/norel.log"
+grep -q '"kernel_release": null' "$tmp/out" && ok || bad "the cut report still names a release"
+grep -q '"formula_evidence": "the kernel.s choice shows it ran the mainline-4.19 formula (5.4.0-5.4.143, 5.5-5.8)"' "$tmp/out" &&
+	ok || bad "no release: the kernel's choice picks the 4.19 clamp"
+grep -q '"agreement": "same"' "$tmp/out" && ok || bad "no release: the verdict agrees with the kernel"
+
 # ---- memory events that are not OOM kills --------------------------------
 # page allocation failures and hung tasks: listed with their fields, stored
 # with them; a log with only such events has no incident (exit 1)

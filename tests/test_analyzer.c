@@ -749,6 +749,208 @@ START_TEST(test_formula_hint_from_another_incident)
 }
 END_TEST
 
+/*
+ * A report without a release (issue 26, part 2): its layout allows the
+ * formulas of every kernel that prints it, and the kernel's own choice
+ * narrows them. kill: the kernel's Killed line of format kf for pid.
+ */
+static struct oom_incident *layout_only(const char *table, const char *kf,
+					int64_t ram)
+{
+	struct oom_incident *inc = built("-", ram);
+
+	inc->kernel_release = NULL;
+	inc->table_format_id = table;
+	if (kf) {
+		struct oom_kill *k =
+			oom_incident_add_kill(inc, OOM_KILL_VICTIM);
+
+		ck_assert_ptr_nonnull(k);
+		k->format_id = kf;
+		k->pid = 0;
+	}
+	return inc;
+}
+
+static void kill_pid(struct oom_incident *inc, int64_t pid)
+{
+	inc->kills[0].pid = pid;
+	inc->has_victim = true;
+}
+
+static bool names_input(const struct verdict *v, const char *what)
+{
+	for (size_t i = 0; i < v->n_deciding_inputs; i++)
+		if (strstr(v->deciding_inputs[i], what))
+			return true;
+	return false;
+}
+
+/*
+ * table-4.15 and the 5.4 Killed line: 5.4-6.7, the 5.9 form or (5.4.0-143,
+ * 5.5-5.8) the 4.19 form's clamp. Every adj -500, as in
+ * test_kernel_choice_picks_the_formula: the kernel that killed a ran 5.9,
+ * the one that killed b ran 4.19, and the verdict says so; it rests on
+ * no guessed era, only on 6.2-6.7's rough rss (the layout's newest
+ * kernels). One that killed c (adj -1000) fits no formula of the layout.
+ */
+START_TEST(test_layout_kernel_choice_picks_the_formula)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = layout_only("table-4.15", "killed-5.4", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	add_row(inc, 30, 1000, 100, -1000, "c");
+	kill_pid(inc, 20);
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-4.19");
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->agreement, VERDICT_SAME);
+	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
+	ck_assert(names_input(v, "exact rss"));
+	ck_assert(!names_input(v, "layout"));
+	ck_assert_msg(strstr(v->formula_evidence, "ran the mainline-4.19") &&
+			      strstr(v->formula_evidence, "5.4.0-5.4.143"),
+		      "%s", v->formula_evidence);
+
+	kill_pid(inc, 10);
+	v = run1(inc, &vl);
+	ck_assert_str_eq(v->model, "mainline-5.9");
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert(!names_input(v, "layout"));
+	ck_assert_ptr_nonnull(strstr(v->formula_evidence, "mainline-5.9"));
+
+	kill_pid(inc, 30);
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->agreement, VERDICT_DIFFERS);
+	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
+	ck_assert(names_input(v, "layout"));
+	ck_assert_msg(strstr(v->formula_evidence, "fits neither formula the "
+						  "report's layout allows"),
+		      "%s", v->formula_evidence);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * 5.1-5.3 (table-4.15, the 4.6 Killed line, no Kill process line): 5.3
+ * alone lets the last of equal maxima win. Clamped to 1, a and b tie:
+ * a kernel that killed b shows the 5.3 tie rule, one that killed a the
+ * first-wins of 5.1-5.2; both certain (no kernel of 5.1-5.3 reads rss
+ * roughly).
+ */
+START_TEST(test_layout_kernel_choice_picks_the_tie_rule)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = layout_only("table-4.15", "killed-4.6", 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	kill_pid(inc, 20);
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 20);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_msg(strstr(v->formula_evidence, "(5.3)"), "%s",
+		      v->formula_evidence);
+	kill_pid(inc, 10);
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_msg(strstr(v->formula_evidence, "(5.1-5.2)"), "%s",
+		      v->formula_evidence);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * Where every formula the layout allows chooses alike, the missing release
+ * does not matter: certain, and the evidence says why (4.15-5.0 with the
+ * Kill process line). Where they differ and the kernel made no choice (a
+ * report cut before its kill), the verdict rests on the guessed era.
+ */
+START_TEST(test_layout_formulas_alike_or_unsettled)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = layout_only("table-4.15", "killed-4.6", 4000000);
+	add_row(inc, 10, 1000, 5000, 0, "big");
+	add_row(inc, 20, 1000, 1000, 0, "small");
+	inc->selected.present = true;
+	inc->selected.pid = 10;
+	inc->selected.score = 1;
+	kill_pid(inc, 10);
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 10);
+	ck_assert_int_eq(v->certainty, VERDICT_CERTAIN);
+	ck_assert_msg(strstr(v->formula_evidence, "every formula"), "%s",
+		      v->formula_evidence);
+	oom_incident_free(inc);
+
+	/* cut before its kill: table-4.15 alone allows 4.15 to 6.7 */
+	inc = layout_only("table-4.15", NULL, 4000000);
+	add_row(inc, 10, 1000, 5000, -500, "a");
+	add_row(inc, 20, 1000, 1000, -500, "b");
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->certainty, VERDICT_ASSUMED);
+	ck_assert(names_input(v, "layout"));
+	ck_assert_str_eq(v->formula_evidence, "");
+	oom_incident_free(inc);
+}
+END_TEST
+
+/*
+ * table-2.6.36 (2.6.36-3.5): the overflowing int of 2.6.39-3.0.15 and 3.1
+ * is one of the formulas. Two tasks of 4.5M and 2M pages of T = 8M:
+ * points = rss * 1000 in an int wraps for the first (4.5e9 - 2^32, so
+ * 25 against 250), so the overflowing kernel kills the second; the
+ * kernel that did so shows it ran the overflowing formula.
+ */
+START_TEST(test_layout_overflow_formula)
+{
+	struct verdict_list vl;
+	const struct verdict *v;
+	struct oom_incident *inc;
+
+	inc = layout_only("table-2.6.36", "killed-2.6.36", 8000000);
+	add_row(inc, 1, 1000, 4500000, 0, "huge");
+	add_row(inc, 2, 1000, 2000000, 0, "big");
+	kill_pid(inc, 2);
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 2);
+	ck_assert_int_eq(v->agreement, VERDICT_SAME);
+	ck_assert_msg(strstr(v->formula_evidence, "2.6.39-3.0.15"), "%s",
+		      v->formula_evidence);
+	kill_pid(inc, 1);
+	v = run1(inc, &vl);
+	ck_assert_int_eq(v->victim.pid, 1);
+	ck_assert_int_eq(v->agreement, VERDICT_SAME);
+	oom_incident_free(inc);
+}
+END_TEST
+
+/* Every layout row's first formula is the era mainline runs by default. */
+START_TEST(test_layout_rows_are_sane)
+{
+	for (size_t i = 0; i < n_layout_rows; i++) {
+		const struct layout_row *r = &layout_rows[i];
+
+		ck_assert_msg(r->n >= 1 && r->n <= LAYOUT_MAX_FORMULAS,
+			      "row %zu", i);
+		for (size_t j = 0; j < r->n; j++)
+			ck_assert_msg(r->c[j].kernels && r->c[j].kernels[0],
+				      "row %zu formula %zu", i, j);
+		ck_assert_ptr_nonnull(r->source);
+	}
+}
+END_TEST
+
 /* Every row's example release finds its own row. */
 START_TEST(test_kernel_row_lookup)
 {
@@ -2339,6 +2541,11 @@ Suite *analyzer_suite(void)
 	tcase_add_test(tc, test_fork_bomb_skips);
 	tcase_add_test(tc, test_kernel_choice_picks_the_formula);
 	tcase_add_test(tc, test_formula_hint_from_another_incident);
+	tcase_add_test(tc, test_layout_kernel_choice_picks_the_formula);
+	tcase_add_test(tc, test_layout_kernel_choice_picks_the_tie_rule);
+	tcase_add_test(tc, test_layout_formulas_alike_or_unsettled);
+	tcase_add_test(tc, test_layout_overflow_formula);
+	tcase_add_test(tc, test_layout_rows_are_sane);
 	tcase_add_test(tc, test_agreement_kernel_among_candidates);
 	tcase_add_test(tc, test_rfc_disagree);
 	tcase_add_test(tc, test_classic_overflow_run);

@@ -46,9 +46,11 @@ int cli_usage_error(const char *cmd, const char *usage);
 /*
  * A command's options as a table, a row an option: its long name, whether
  * it takes an argument (no_argument, required_argument), its short letter
- * (0: a long option only) and what it sets in the command's arguments.
- * set() returns CLI_GO_ON, or the exit status to end with (having said why
- * on stderr). A new option is a row and a line of the usage.
+ * (0: a long option only) and what it sets in the command's arguments:
+ * set() is given them, or the part of them `at` bytes in (offsetof(),
+ * for the shared setters below). set() returns CLI_GO_ON, or the exit
+ * status to end with (having said why on stderr). A new option is a row
+ * and a line of the usage.
  */
 #define CLI_GO_ON (-1)
 
@@ -57,6 +59,7 @@ struct cli_option {
 	int has_arg;
 	char letter;
 	int (*set)(void *args, const char *arg);
+	size_t at;
 };
 
 /* A command's table, and what a bad option says (cli_usage_error()). */
@@ -81,6 +84,23 @@ struct cli_options {
  */
 int cli_parse_options(const struct cli_options *t, int argc, char **argv,
 		      void *args);
+
+/* How vmcores are read, as analyze and ingest take it on their line. */
+struct cli_dump_options {
+	const char *cmd; /* the command, for its messages */
+	const char *vmlinux, *debuginfo;
+	bool force;
+	unsigned dump_timeout; /* --dump-timeout; 0: the default */
+};
+
+/*
+ * The setters of --vmlinux FILE, --debuginfo DIR, --force and
+ * --dump-timeout SECONDS: rows whose `at` is a struct cli_dump_options.
+ */
+int cli_set_vmlinux(void *dump, const char *arg);
+int cli_set_debuginfo(void *dump, const char *arg);
+int cli_set_force(void *dump, const char *arg);
+int cli_set_dump_timeout(void *dump, const char *arg);
 
 /* A whole number of seconds, 1 to a week, into *secs; false if not one. */
 bool cli_parse_seconds(const char *text, unsigned *secs);

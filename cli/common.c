@@ -483,11 +483,49 @@ int cli_parse_options(const struct cli_options *t, int argc, char **argv,
 				break;
 		if (i == t->n)
 			return cli_usage_error(t->cmd, t->usage);
-		status = t->rows[i].set(args, optarg);
+		status = t->rows[i].set((char *)args + t->rows[i].at, optarg);
 		if (status != CLI_GO_ON)
 			return status;
 	}
 	return CLI_GO_ON;
+}
+
+int cli_set_vmlinux(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	d->vmlinux = arg;
+	return CLI_GO_ON;
+}
+
+int cli_set_debuginfo(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	d->debuginfo = arg;
+	return CLI_GO_ON;
+}
+
+int cli_set_force(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	(void)arg;
+	d->force = true;
+	return CLI_GO_ON;
+}
+
+int cli_set_dump_timeout(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	if (cli_parse_seconds(arg, &d->dump_timeout))
+		return CLI_GO_ON;
+	cli_print(
+		stderr,
+		"oomlens %s: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+		d->cmd, arg);
+	return EXIT_TROUBLE;
 }
 
 /* cli_parse_dump_log(): the caller's sink, and the release to give. */

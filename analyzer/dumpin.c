@@ -76,19 +76,16 @@ static void children(const struct dump_state *d, const struct dump_task *t,
 	}
 }
 
-void dump_inputs_of(const struct dump_state *d, int64_t pid,
-		    int64_t trigger_pid, bool has_oom_s, double oom_s,
-		    struct dump_inputs *in)
+/*
+ * The dump's clock: HZ, the word size, the uptime; returns the jiffies
+ * from the OOM (at oom_s, printk's clock) to the dump.
+ */
+static uint64_t clock_inputs(const struct dump_state *d, bool has_oom_s,
+			     double oom_s, struct dump_inputs *in)
 {
-	const struct dump_task *t = dump_find_task(d, pid);
-	const struct dump_task *cur = dump_find_task(d, trigger_pid);
 	const struct dump_val *g = d->g;
-	uint64_t lag_j = 0; /* jiffies from the OOM to the dump */
+	uint64_t lag_j = 0;
 
-	memset(in, 0, sizeof(*in));
-	if (!t)
-		return;
-	in->present = true;
 	in->hz = dump_val_known(&g[DG_HZ]) && g[DG_HZ].v > 0 &&
 				 g[DG_HZ].v <= 10000
 			 ? (unsigned)g[DG_HZ].v
@@ -113,20 +110,35 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		if (lag > 0)
 			lag_j = (uint64_t)(lag * in->hz + 0.5);
 	}
-	/* thread_group_cputime(): the live threads and the dead ones' */
-	if (in->hz && dump_val_known(&t->f[DT_GROUP_UTIME]) &&
-	    dump_val_known(&t->f[DT_GROUP_STIME])) {
-		in->has_cpu = true;
-		in->cpu_jiffies =
-			jiffies_of(d, t->f[DT_GROUP_UTIME].v, in->hz) +
-			jiffies_of(d, t->f[DT_GROUP_STIME].v, in->hz);
-		if (dump_val_known(&t->f[DT_SIGNAL_UTIME]))
-			in->cpu_jiffies +=
-				jiffies_of(d, t->f[DT_SIGNAL_UTIME].v, in->hz);
-		if (dump_val_known(&t->f[DT_SIGNAL_STIME]))
-			in->cpu_jiffies +=
-				jiffies_of(d, t->f[DT_SIGNAL_STIME].v, in->hz);
-	}
+	return lag_j;
+}
+
+/* thread_group_cputime(): the live threads and the dead ones' */
+static void cpu_inputs(const struct dump_state *d, const struct dump_task *t,
+		       struct dump_inputs *in)
+{
+	if (!in->hz || !dump_val_known(&t->f[DT_GROUP_UTIME]) ||
+	    !dump_val_known(&t->f[DT_GROUP_STIME]))
+		return;
+	in->has_cpu = true;
+	in->cpu_jiffies = jiffies_of(d, t->f[DT_GROUP_UTIME].v, in->hz) +
+			  jiffies_of(d, t->f[DT_GROUP_STIME].v, in->hz);
+	if (dump_val_known(&t->f[DT_SIGNAL_UTIME]))
+		in->cpu_jiffies +=
+			jiffies_of(d, t->f[DT_SIGNAL_UTIME].v, in->hz);
+	if (dump_val_known(&t->f[DT_SIGNAL_STIME]))
+		in->cpu_jiffies +=
+			jiffies_of(d, t->f[DT_SIGNAL_STIME].v, in->hz);
+}
+
+/*
+ * What the task is: OOM origin (before 3.0), start time, nice, the
+ * capabilities badness() weighs, and whether its nodes meet those of
+ * the task that triggered the OOM (cur, if known).
+ */
+static void task_facts(const struct dump_state *d, const struct dump_task *t,
+		       const struct dump_task *cur, struct dump_inputs *in)
+{
 	if (dump_val_known(&t->f[DT_FLAGS]) &&
 	    kversion_parse(d->osrelease, strlen(d->osrelease)) < KV(3, 0, 0)) {
 		in->has_origin = true;
@@ -154,6 +166,14 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		in->mems_intersect = (t->f[DT_MEMS_ALLOWED].v &
 				      cur->f[DT_MEMS_ALLOWED].v) != 0;
 	}
+}
+
+/* The task's memory: anon, swap, low rss, shared vm, page tables. */
+static void memory_inputs(const struct dump_state *d, const struct dump_task *t,
+			  struct dump_inputs *in)
+{
+	const struct dump_val *g = d->g;
+
 	if (dump_val_known(&t->f[DT_RSS_ANON])) {
 		in->has_anon = true;
 		in->anon = nonneg(t->f[DT_RSS_ANON].v);
@@ -170,22 +190,6 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		in->has_shared = true;
 		in->shared_vm = nonneg(t->f[DT_SHARED_VM].v);
 	}
-	if (in->hz && dump_val_known(&t->f[DT_LAST_VM_EXPANSION]) &&
-	    dump_val_known(&g[DG_JIFFIES])) {
-		uint64_t mask = in->word_bits == 32 ? UINT32_MAX : UINT64_MAX;
-		uint64_t j = ((uint64_t)g[DG_JIFFIES].v - lag_j) & mask;
-		uint64_t last = (uint64_t)t->f[DT_LAST_VM_EXPANSION].v & mask;
-		uint64_t plain = (j - last) & mask;
-		uint64_t posted = j > last ? plain : (mask - last + j) & mask;
-
-		in->has_quiet = true;
-		in->quiet_s =
-			kernel_jiffies_to_msecs(plain, in->hz, in->word_bits) /
-			1000;
-		in->quiet_posted_s =
-			kernel_jiffies_to_msecs(posted, in->hz, in->word_bits) /
-			1000;
-	}
 	if (dump_val_known(&t->f[DT_NR_PTES])) {
 		in->has_ptes = true;
 		in->nr_ptes = t->f[DT_NR_PTES].v;
@@ -194,6 +198,51 @@ void dump_inputs_of(const struct dump_state *d, int64_t pid,
 		in->has_ptes = true;
 		in->nr_ptes = t->f[DT_PGTABLES_BYTES].v / g[DG_PAGE_SIZE].v;
 	}
+}
+
+/*
+ * How long the task's address space has not grown, at the OOM (lag_j
+ * jiffies before the dump): as jiffies wrap, and as the kernel's
+ * unsigned subtraction posts it.
+ */
+static void quiet_inputs(const struct dump_state *d, const struct dump_task *t,
+			 uint64_t lag_j, struct dump_inputs *in)
+{
+	const struct dump_val *g = d->g;
+	uint64_t mask, j, last, plain, posted;
+
+	if (!in->hz || !dump_val_known(&t->f[DT_LAST_VM_EXPANSION]) ||
+	    !dump_val_known(&g[DG_JIFFIES]))
+		return;
+	mask = in->word_bits == 32 ? UINT32_MAX : UINT64_MAX;
+	j = ((uint64_t)g[DG_JIFFIES].v - lag_j) & mask;
+	last = (uint64_t)t->f[DT_LAST_VM_EXPANSION].v & mask;
+	plain = (j - last) & mask;
+	posted = j > last ? plain : (mask - last + j) & mask;
+	in->has_quiet = true;
+	in->quiet_s =
+		kernel_jiffies_to_msecs(plain, in->hz, in->word_bits) / 1000;
+	in->quiet_posted_s =
+		kernel_jiffies_to_msecs(posted, in->hz, in->word_bits) / 1000;
+}
+
+void dump_inputs_of(const struct dump_state *d, int64_t pid,
+		    int64_t trigger_pid, bool has_oom_s, double oom_s,
+		    struct dump_inputs *in)
+{
+	const struct dump_task *t = dump_find_task(d, pid);
+	const struct dump_task *cur = dump_find_task(d, trigger_pid);
+	uint64_t lag_j; /* jiffies from the OOM to the dump */
+
+	memset(in, 0, sizeof(*in));
+	if (!t)
+		return;
+	in->present = true;
+	lag_j = clock_inputs(d, has_oom_s, oom_s, in);
+	cpu_inputs(d, t, in);
+	task_facts(d, t, cur, in);
+	memory_inputs(d, t, in);
+	quiet_inputs(d, t, lag_j, in);
 	children(d, t, in);
 }
 

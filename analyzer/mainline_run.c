@@ -139,55 +139,44 @@ static void known_from_dump(const struct ml_run *r, int64_t pid,
 	t->ptes = d.nr_ptes;
 }
 
-/* Per-task inputs of the era from one table row. */
-static void task_inputs(struct ml_run *r, const struct oom_task *row,
-			int64_t swap_used, unsigned page_kb, struct ml_task *t)
+/*
+ * The row's oom_score_adj: its own column, else from oom_adj (an
+ * assumption); one outside -1000..1000 is clamped (another).
+ */
+static int64_t row_osa(struct ml_run *r, const int64_t *c)
 {
-	const int64_t *c = row->col;
-	int64_t rss = c[TASK_RSS], pt_bound;
+	int64_t osa = c[TASK_OOM_SCORE_ADJ];
 
-	memset(t, 0, sizeof(*t));
-	if (rss == OOM_VAL_NONE && c[TASK_RSS_ANON] != OOM_VAL_NONE)
-		rss = cap_pages(c[TASK_RSS_ANON]) +
-		      cap_pages(c[TASK_RSS_FILE]) +
-		      cap_pages(c[TASK_RSS_SHMEM]);
-	if (rss == OOM_VAL_NONE) {
-		assume(r, "rows without rss are not candidates");
-		return;
-	}
-	t->lo.rss = t->hi.rss = cap_pages(rss);
-
-	t->osa = c[TASK_OOM_SCORE_ADJ];
-	if (t->osa == OOM_VAL_NONE) {
+	if (osa == OOM_VAL_NONE) {
 		int64_t adj = c[TASK_OOM_ADJ];
 
 		assume(r, "oom_score_adj (not in the table; from oom_adj)");
 		/* oom_adj writes set adj*1000/17; 15 and -17 are the ends */
-		t->osa = adj == OOM_VAL_NONE ? 0
-			 : adj >= 15	     ? 1000
-			 : adj <= -17	     ? -1000
-					     : adj * 1000 / 17;
+		osa = adj == OOM_VAL_NONE ? 0
+		      : adj >= 15	  ? 1000
+		      : adj <= -17	  ? -1000
+					  : adj * 1000 / 17;
 	}
 	/*
 	 * The kernel keeps oom_score_adj in -1000..1000; a row outside is
 	 * damaged. Clamping also keeps adj * totalpages inside int64_t
 	 * (found by fuzzing: bench/fuzz/crashes/ub-analyzer-adj-overflow).
 	 */
-	if (t->osa > 1000 || t->osa < -1000) {
+	if (osa > 1000 || osa < -1000) {
 		assume(r, "oom_score_adj outside -1000..1000 (damaged row)");
-		t->osa = t->osa > 1000 ? 1000 : -1000;
+		osa = osa > 1000 ? 1000 : -1000;
 	}
-	t->eligible = t->osa > -1000;
-	t->root = c[TASK_UID] == 0 || c[TASK_UID] == OOM_VAL_NONE;
-	if (r->dump)
-		known_from_dump(r, c[TASK_PID], page_kb, t);
+	return osa;
+}
 
-	if (c[TASK_SWAPENTS] != OOM_VAL_NONE) {
-		t->lo.swapents = t->hi.swapents = cap_pages(c[TASK_SWAPENTS]);
-	} else {
-		t->hi.swapents = swap_used;
-		t->swap_unknown = swap_used > 0;
-	}
+/*
+ * The page tables' range: PTEs, PMDs and their bytes as the row gives
+ * them, else 0 up to its total_vm.
+ */
+static void page_table_ranges(const int64_t *c, unsigned page_kb,
+			      struct ml_task *t)
+{
+	int64_t pt_bound;
 
 	pt_bound = c[TASK_TOTAL_VM] != OOM_VAL_NONE
 			   ? cap_pages(c[TASK_TOTAL_VM])
@@ -211,6 +200,38 @@ static void task_inputs(struct ml_run *r, const struct oom_task *row,
 		t->lo.pgtables_pages = t->lo.nr_ptes + t->lo.nr_pmds;
 		t->hi.pgtables_pages = t->hi.nr_ptes + t->hi.nr_pmds;
 	}
+}
+
+/* Per-task inputs of the era from one table row. */
+static void task_inputs(struct ml_run *r, const struct oom_task *row,
+			int64_t swap_used, unsigned page_kb, struct ml_task *t)
+{
+	const int64_t *c = row->col;
+	int64_t rss = c[TASK_RSS];
+
+	memset(t, 0, sizeof(*t));
+	if (rss == OOM_VAL_NONE && c[TASK_RSS_ANON] != OOM_VAL_NONE)
+		rss = cap_pages(c[TASK_RSS_ANON]) +
+		      cap_pages(c[TASK_RSS_FILE]) +
+		      cap_pages(c[TASK_RSS_SHMEM]);
+	if (rss == OOM_VAL_NONE) {
+		assume(r, "rows without rss are not candidates");
+		return;
+	}
+	t->lo.rss = t->hi.rss = cap_pages(rss);
+	t->osa = row_osa(r, c);
+	t->eligible = t->osa > -1000;
+	t->root = c[TASK_UID] == 0 || c[TASK_UID] == OOM_VAL_NONE;
+	if (r->dump)
+		known_from_dump(r, c[TASK_PID], page_kb, t);
+
+	if (c[TASK_SWAPENTS] != OOM_VAL_NONE) {
+		t->lo.swapents = t->hi.swapents = cap_pages(c[TASK_SWAPENTS]);
+	} else {
+		t->hi.swapents = swap_used;
+		t->swap_unknown = swap_used > 0;
+	}
+	page_table_ranges(c, page_kb, t);
 	if (t->dump_swap && c[TASK_SWAPENTS] == OOM_VAL_NONE) {
 		t->lo.swapents = t->hi.swapents = cap_pages(t->swap);
 		t->swap_unknown = false;
@@ -996,6 +1017,95 @@ static void explain_mainline(const struct ml_run *r, int64_t pid,
 	x->hi = (uint64_t)hi;
 }
 
+/* What running era on inc assumes of the kernel and the report. */
+static void era_assumptions(struct ml_run *r, const struct oom_incident *inc,
+			    int era, bool forced, unsigned kv)
+{
+	const char *rel = inc->kernel_release;
+	const struct layout_row *layout = layout_row_of_incident(inc);
+
+	/* unforced, the formulas the layout allows are weighed afterwards */
+	if (!rel && forced)
+		assume(r, "era from the report's layout (no kernel release)");
+	else if (rel && forced && mainline_era_of_release(rel) != era)
+		assume(r, "era given with --model");
+	if (!rel && layout)
+		kv = layout->to; /* the newest kernel that prints its layout */
+	if (kv >= KV(6, 2, 0))
+		assume(r, "exact rss (6.2+ reads per-CPU counters roughly)");
+	if (inc->truncated || inc->partial)
+		assume(r, "a complete task table (the report is cut)");
+}
+
+/* Swap in use, in pages, from the Mem-Info (else ML_CAP: unknown). */
+static int64_t ml_swap_used(const struct oom_incident *inc, unsigned pk)
+{
+	int64_t swap_used = ML_CAP;
+
+	if (inc->mem.present && inc->mem.total_swap_kb != OOM_VAL_NONE) {
+		swap_used = kb_to_pages(inc->mem.total_swap_kb, pk);
+		if (inc->mem.free_swap_kb != OOM_VAL_NONE &&
+		    inc->mem.free_swap_kb <= inc->mem.total_swap_kb)
+			swap_used = kb_to_pages(inc->mem.total_swap_kb -
+							inc->mem.free_swap_kb,
+						pk);
+	}
+	return swap_used;
+}
+
+static void ml_run_free(struct ml_run *r)
+{
+	free(r->t);
+	free(r->lo);
+	free(r->hi);
+	free(r->cand);
+	free(r->samples);
+	free(r->gaps);
+}
+
+/* r's arrays for its r->n tasks and its samples: false if out of memory. */
+static bool ml_run_alloc(struct ml_run *r)
+{
+	r->t = calloc(r->n ? r->n : 1, sizeof(*r->t));
+	r->lo = calloc(r->n ? r->n : 1, sizeof(*r->lo));
+	r->hi = calloc(r->n ? r->n : 1, sizeof(*r->hi));
+	r->cand = calloc(r->n ? r->n : 1, sizeof(*r->cand));
+	r->samples = calloc(ML_MAX_SAMPLES, sizeof(*r->samples));
+	r->gaps = malloc(2 * ML_MAX_SAMPLES * sizeof(*r->gaps));
+	if (!r->t || !r->lo || !r->hi || !r->cand || !r->samples || !r->gaps) {
+		ml_run_free(r);
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Every row's inputs, and the inputs that vary (r->active); returns the
+ * largest swapents of a row.
+ */
+static int64_t all_task_inputs(struct ml_run *r, int64_t swap_used, unsigned pk)
+{
+	int64_t max_swapents = 0;
+	size_t i;
+
+	for (i = 0; i < r->n; i++) {
+		int64_t s = r->inc->tasks[i].col[TASK_SWAPENTS];
+
+		task_inputs(r, &r->inc->tasks[i], swap_used, pk, &r->t[i]);
+		if (s != OOM_VAL_NONE && cap_pages(s) > max_swapents)
+			max_swapents = cap_pages(s);
+		if (!r->t[i].eligible)
+			continue;
+		if (r->t[i].swap_unknown)
+			r->active |= VARY_SWAP;
+		if (r->t[i].pt_unknown)
+			r->active |= VARY_PT;
+		if (r->t[i].root && r->bonus && !r->t[i].cap_known)
+			r->active |= VARY_CAP;
+	}
+	return max_swapents;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	struct kernel_formula f, bool forced, const struct dump_state *dump,
@@ -1005,10 +1115,8 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	int era = (int)f.era;
 	const char *rel = inc->kernel_release;
 	unsigned kv = rel ? kversion_parse(rel, strlen(rel)) : 0;
-	const struct layout_row *layout = layout_row_of_incident(inc);
 	unsigned pk = oom_incident_page_kb(inc);
-	int64_t swap_used = ML_CAP, max_swapents = 0;
-	size_t i;
+	int64_t swap_used, max_swapents;
 
 	memset(v, 0, sizeof(*v));
 	snprintf(v->model, sizeof(v->model), "%s", row->name);
@@ -1018,57 +1126,12 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	r.last_wins = f.tie == TIE_LAST_MAX;
 	/* without a release the era comes from the layout: the kernel's own */
 	r.kernels_era = !rel || mainline_era_of_release(rel) == era;
-	/* unforced, the formulas the layout allows are weighed afterwards */
-	if (!rel && forced)
-		assume(&r, "era from the report's layout (no kernel release)");
-	else if (rel && forced && mainline_era_of_release(rel) != era)
-		assume(&r, "era given with --model");
-	if (!rel && layout)
-		kv = layout->to; /* the newest kernel that prints its layout */
-	if (kv >= KV(6, 2, 0))
-		assume(&r, "exact rss (6.2+ reads per-CPU counters roughly)");
-	if (inc->truncated || inc->partial)
-		assume(&r, "a complete task table (the report is cut)");
-	if (inc->mem.present && inc->mem.total_swap_kb != OOM_VAL_NONE) {
-		swap_used = kb_to_pages(inc->mem.total_swap_kb, pk);
-		if (inc->mem.free_swap_kb != OOM_VAL_NONE &&
-		    inc->mem.free_swap_kb <= inc->mem.total_swap_kb)
-			swap_used = kb_to_pages(inc->mem.total_swap_kb -
-							inc->mem.free_swap_kb,
-						pk);
-	}
-
+	era_assumptions(&r, inc, era, forced, kv);
+	swap_used = ml_swap_used(inc, pk);
 	r.n = inc->n_tasks;
-	r.t = calloc(r.n ? r.n : 1, sizeof(*r.t));
-	r.lo = calloc(r.n ? r.n : 1, sizeof(*r.lo));
-	r.hi = calloc(r.n ? r.n : 1, sizeof(*r.hi));
-	r.cand = calloc(r.n ? r.n : 1, sizeof(*r.cand));
-	r.samples = calloc(ML_MAX_SAMPLES, sizeof(*r.samples));
-	r.gaps = malloc(2 * ML_MAX_SAMPLES * sizeof(*r.gaps));
-	if (!r.t || !r.lo || !r.hi || !r.cand || !r.samples || !r.gaps) {
-		free(r.t);
-		free(r.lo);
-		free(r.hi);
-		free(r.cand);
-		free(r.samples);
-		free(r.gaps);
+	if (!ml_run_alloc(&r))
 		return &oomlens_error_nomem;
-	}
-	for (i = 0; i < r.n; i++) {
-		int64_t s = inc->tasks[i].col[TASK_SWAPENTS];
-
-		task_inputs(&r, &inc->tasks[i], swap_used, pk, &r.t[i]);
-		if (s != OOM_VAL_NONE && cap_pages(s) > max_swapents)
-			max_swapents = cap_pages(s);
-		if (!r.t[i].eligible)
-			continue;
-		if (r.t[i].swap_unknown)
-			r.active |= VARY_SWAP;
-		if (r.t[i].pt_unknown)
-			r.active |= VARY_PT;
-		if (r.t[i].root && r.bonus && !r.t[i].cap_known)
-			r.active |= VARY_CAP;
-	}
+	max_swapents = all_task_inputs(&r, swap_used, pk);
 	totalpages(&r, kv, max_swapents);
 	if (r.t_lo < r.t_hi)
 		r.active |= VARY_T;
@@ -1078,12 +1141,7 @@ run_era(const struct analyzer_model *row, const struct oom_incident *inc,
 	t_samples(&r);
 	decide_mainline(&r, v);
 	explain_mainline(&r, explain_pid, v);
-	free(r.t);
-	free(r.lo);
-	free(r.hi);
-	free(r.cand);
-	free(r.samples);
-	free(r.gaps);
+	ml_run_free(&r);
 	return NULL;
 }
 

@@ -248,6 +248,94 @@ static uint64_t classic_badness(bool use_rss, const struct badness_input *in,
 	return mems_and_adj(in, points, tr);
 }
 
+/* The base by constraint, and into *w the weight W of the penalties. */
+static uint64_t rfc_base(const struct badness_input *in, uint64_t *w,
+			 struct badness_trace *tr)
+{
+	uint64_t points;
+
+	switch (in->constraint) {
+	case OOM_CONSTRAINT_CPUSET:
+		points = in->total_vm;
+		*w = in->total_vm;
+		step(tr, points, "total_vm (CONSTRAINT_CPUSET)");
+		break;
+	case OOM_CONSTRAINT_LOWMEM:
+		points = in->low_rss;
+		*w = points;
+		step(tr, points, "low_rss (CONSTRAINT_LOWMEM)");
+		break;
+	default:
+		points = in->anon_rss + in->swap;
+		*w = in->total_vm - in->shared_vm;
+		step(tr, points, "anon_rss + swap_usage");
+		break;
+	}
+	return points;
+}
+
+/* The run time's penalty: 0 as posted, W * runtime / 10000 as intended. */
+static int64_t runtime_penalty(bool posted, const struct badness_input *in,
+			       uint64_t w, uint64_t points,
+			       struct badness_trace *tr)
+{
+	int64_t runtime, penalty;
+
+	runtime = (int64_t)(in->uptime - in->start_time);
+	runtime = 5000 - runtime;
+	if (runtime < -5000)
+		runtime = -5000;
+	if (posted) {
+		penalty = 0;
+		penalty = (int64_t)(w * (uint64_t)penalty / 10000);
+		step(tr, points,
+		     "runtime term W %llu * penalty (0, not runtime %lld) / 10000 = 0",
+		     (unsigned long long)w, (long long)runtime);
+	} else {
+		/* 128-bit product: the intended code has no overflow */
+		penalty = (int64_t)((__int128)w * runtime / 10000);
+		step(tr, points + (uint64_t)penalty,
+		     "runtime term W %llu * %lld / 10000 = %lld",
+		     (unsigned long long)w, (long long)runtime,
+		     (long long)penalty);
+	}
+	return penalty;
+}
+
+/* penalty with the quiet time's term added: unsigned as posted. */
+static int64_t quiet_penalty(bool posted, const struct badness_input *in,
+			     uint64_t w, uint64_t points, int64_t penalty,
+			     struct badness_trace *tr)
+{
+	int64_t quiet;
+	uint32_t msecs;
+
+	msecs = (uint32_t)(in->quiet * 1000);
+	quiet = 2500 - (int64_t)(msecs / 1000);
+	if (quiet < -2500)
+		quiet = -1250;
+	if (posted) {
+		/* unsigned long W times the long quiet, in the kernel's word */
+		uint64_t q = (w * (uint64_t)quiet & ulong_max(in)) / 10000;
+
+		penalty = (int64_t)((uint64_t)penalty + q);
+		if (in->word_bits == 32)
+			penalty = (int32_t)(uint32_t)penalty;
+		step(tr, points + (uint64_t)penalty,
+		     "quiet term W %llu * %lld / 10000 unsigned = %llu%s",
+		     (unsigned long long)w, (long long)quiet,
+		     (unsigned long long)q, quiet < 0 ? " (wrapped)" : "");
+	} else {
+		int64_t q = (int64_t)((__int128)w * quiet / 10000);
+
+		penalty += q;
+		step(tr, points + (uint64_t)penalty,
+		     "quiet term W %llu * %lld / 10000 = %lld",
+		     (unsigned long long)w, (long long)quiet, (long long)q);
+	}
+	return penalty;
+}
+
 /*
  * __badness() of RFC patch 6/6 (spec 2.4). Types as in the patch:
  * unsigned long points and W, long runtime, quiet_time and penalty.
@@ -277,8 +365,7 @@ static uint64_t rfc_badness(bool posted, const struct badness_input *in,
 			    struct badness_trace *tr)
 {
 	uint64_t points, w;
-	int64_t runtime, quiet, penalty;
-	uint32_t msecs;
+	int64_t penalty;
 
 	if (in->oom_adj == Y2009_OOM_DISABLE) {
 		step(tr, 0, "oom_adj -17 (OOM_DISABLE): 0");
@@ -288,68 +375,13 @@ static uint64_t rfc_badness(bool posted, const struct badness_input *in,
 		step(tr, 0, "no mm: 0");
 		return 0;
 	}
-	switch (in->constraint) {
-	case OOM_CONSTRAINT_CPUSET:
-		points = in->total_vm;
-		w = in->total_vm;
-		step(tr, points, "total_vm (CONSTRAINT_CPUSET)");
-		break;
-	case OOM_CONSTRAINT_LOWMEM:
-		points = in->low_rss;
-		w = points;
-		step(tr, points, "low_rss (CONSTRAINT_LOWMEM)");
-		break;
-	default:
-		points = in->anon_rss + in->swap;
-		w = in->total_vm - in->shared_vm;
-		step(tr, points, "anon_rss + swap_usage");
-		break;
-	}
+	points = rfc_base(in, &w, tr);
 	if (in->oom_origin) {
 		step(tr, ulong_max(in), "PF_OOM_ORIGIN: ULONG_MAX");
 		return ulong_max(in);
 	}
-	runtime = (int64_t)(in->uptime - in->start_time);
-	runtime = 5000 - runtime;
-	if (runtime < -5000)
-		runtime = -5000;
-	if (posted) {
-		penalty = 0;
-		penalty = (int64_t)(w * (uint64_t)penalty / 10000);
-		step(tr, points,
-		     "runtime term W %llu * penalty (0, not runtime %lld) / 10000 = 0",
-		     (unsigned long long)w, (long long)runtime);
-	} else {
-		/* 128-bit product: the intended code has no overflow */
-		penalty = (int64_t)((__int128)w * runtime / 10000);
-		step(tr, points + (uint64_t)penalty,
-		     "runtime term W %llu * %lld / 10000 = %lld",
-		     (unsigned long long)w, (long long)runtime,
-		     (long long)penalty);
-	}
-	msecs = (uint32_t)(in->quiet * 1000);
-	quiet = 2500 - (int64_t)(msecs / 1000);
-	if (quiet < -2500)
-		quiet = -1250;
-	if (posted) {
-		/* unsigned long W times the long quiet, in the kernel's word */
-		uint64_t q = (w * (uint64_t)quiet & ulong_max(in)) / 10000;
-
-		penalty = (int64_t)((uint64_t)penalty + q);
-		if (in->word_bits == 32)
-			penalty = (int32_t)(uint32_t)penalty;
-		step(tr, points + (uint64_t)penalty,
-		     "quiet term W %llu * %lld / 10000 unsigned = %llu%s",
-		     (unsigned long long)w, (long long)quiet,
-		     (unsigned long long)q, quiet < 0 ? " (wrapped)" : "");
-	} else {
-		int64_t q = (int64_t)((__int128)w * quiet / 10000);
-
-		penalty += q;
-		step(tr, points + (uint64_t)penalty,
-		     "quiet term W %llu * %lld / 10000 = %lld",
-		     (unsigned long long)w, (long long)quiet, (long long)q);
-	}
+	penalty = runtime_penalty(posted, in, w, points, tr);
+	penalty = quiet_penalty(posted, in, w, points, penalty, tr);
 	if (penalty < 0 && ((uint64_t)-penalty & ulong_max(in)) > points) {
 		step(tr, 0, "penalty %lld outweighs the base: 0",
 		     (long long)penalty);

@@ -247,31 +247,14 @@ static bool dump_derives_oom_adj(const struct dump_state *d)
 	return false;
 }
 
-static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
-			uint64_t swap_used, uint64_t child_all,
-			enum oom_constraint c, const struct analyzer_assume *a)
+/*
+ * The row's oom_adj, clamped to [-17, 15]: its own column, else derived
+ * from oom_score_adj (an assumption, unless the dump's kernel does so).
+ */
+static int row_oom_adj(struct yrun *r, const int64_t *col)
 {
-	const struct oom_incident *inc = r->inc;
-	const int64_t *col = inc->tasks[i].col;
-	struct ytask *t = &r->t[i];
-	const struct oom_kill *victim = oom_incident_victim(inc);
-	unsigned pk = oom_incident_page_kb(inc);
-	uint64_t rss, tvm, own, cpu_hi;
-	int64_t rss_raw = col[TASK_RSS];
 	int adj;
 
-	memset(t, 0, sizeof(*t));
-	if (rss_raw == OOM_VAL_NONE && col[TASK_RSS_ANON] != OOM_VAL_NONE)
-		rss_raw = (int64_t)(pages(col[TASK_RSS_ANON]) +
-				    pages(col[TASK_RSS_FILE]) +
-				    pages(col[TASK_RSS_SHMEM]));
-	if (rss_raw == OOM_VAL_NONE) {
-		assume(r, "rows without rss are not candidates");
-		return;
-	}
-	rss = pages(rss_raw);
-	tvm = col[TASK_TOTAL_VM] != OOM_VAL_NONE ? pages(col[TASK_TOTAL_VM])
-						 : rss;
 	if (col[TASK_OOM_ADJ] != OOM_VAL_NONE) {
 		adj = (int)col[TASK_OOM_ADJ];
 	} else if (col[TASK_OOM_SCORE_ADJ] != OOM_VAL_NONE) {
@@ -288,15 +271,20 @@ static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 		adj = -17;
 	if (adj > 15)
 		adj = 15;
-	t->in.has_mm = true;
-	t->in.oom_adj = adj;
-	t->in.total_vm = tvm;
-	t->in.rss = rss;
-	t->in.hz = a->hz != ASSUME_UNSET ? (unsigned)a->hz : 250;
-	t->in.uptime = uptime;
-	t->in.constraint = c;
-	t->in.word_bits = kernel_word_bits(inc->kernel_release);
-	t->eligible = adj != Y2009_OOM_DISABLE && col[TASK_PID] != 1;
+	return adj;
+}
+
+/*
+ * The ranges of what the report does not say of the process: children,
+ * CPU time, run time, nice, capabilities and mems, each pinned by its
+ * --assume.
+ */
+static void process_ranges(struct yrun *r, struct ytask *t, const int64_t *col,
+			   uint64_t uptime, uint64_t child_all,
+			   enum oom_constraint c,
+			   const struct analyzer_assume *a)
+{
+	uint64_t own, cpu_hi;
 
 	/* children: 0 to every other row's size/2 + 1 */
 	own = child_size(r->m, col) / 2 + 1;
@@ -320,6 +308,20 @@ static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 	}
 	set_range(&t->v[V_MEMS], c == OOM_CONSTRAINT_CPUSET ? 0 : 1, 1, 1);
 	pin(r, &t->v[V_MEMS], V_MEMS, a->mems);
+}
+
+/*
+ * The ranges of the memory inputs: anon (from the table, else the
+ * victim's Killed line), swap, low_rss and shared_vm, each pinned by its
+ * --assume.
+ */
+static void memory_ranges(struct yrun *r, struct ytask *t, const int64_t *col,
+			  uint64_t swap_used, const struct analyzer_assume *a)
+{
+	const struct oom_kill *victim = oom_incident_victim(r->inc);
+	unsigned pk = oom_incident_page_kb(r->inc);
+	uint64_t rss = t->in.rss, tvm = t->in.total_vm; /* set already */
+
 	if (col[TASK_RSS_ANON] != OOM_VAL_NONE) {
 		uint64_t an = pages(col[TASK_RSS_ANON]);
 
@@ -347,6 +349,43 @@ static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
 		pin(r, &t->v[V_LOWRSS], V_LOWRSS, (int64_t)rss);
 	set_range(&t->v[V_SHARED], 0, tvm, 0);
 	pin(r, &t->v[V_SHARED], V_SHARED, a->shared_vm);
+}
+
+static void task_inputs(struct yrun *r, size_t i, uint64_t uptime,
+			uint64_t swap_used, uint64_t child_all,
+			enum oom_constraint c, const struct analyzer_assume *a)
+{
+	const struct oom_incident *inc = r->inc;
+	const int64_t *col = inc->tasks[i].col;
+	struct ytask *t = &r->t[i];
+	uint64_t rss, tvm;
+	int64_t rss_raw = col[TASK_RSS];
+	int adj;
+
+	memset(t, 0, sizeof(*t));
+	if (rss_raw == OOM_VAL_NONE && col[TASK_RSS_ANON] != OOM_VAL_NONE)
+		rss_raw = (int64_t)(pages(col[TASK_RSS_ANON]) +
+				    pages(col[TASK_RSS_FILE]) +
+				    pages(col[TASK_RSS_SHMEM]));
+	if (rss_raw == OOM_VAL_NONE) {
+		assume(r, "rows without rss are not candidates");
+		return;
+	}
+	rss = pages(rss_raw);
+	tvm = col[TASK_TOTAL_VM] != OOM_VAL_NONE ? pages(col[TASK_TOTAL_VM])
+						 : rss;
+	adj = row_oom_adj(r, col);
+	t->in.has_mm = true;
+	t->in.oom_adj = adj;
+	t->in.total_vm = tvm;
+	t->in.rss = rss;
+	t->in.hz = a->hz != ASSUME_UNSET ? (unsigned)a->hz : 250;
+	t->in.uptime = uptime;
+	t->in.constraint = c;
+	t->in.word_bits = kernel_word_bits(inc->kernel_release);
+	t->eligible = adj != Y2009_OOM_DISABLE && col[TASK_PID] != 1;
+	process_ranges(r, t, col, uptime, child_all, c, a);
+	memory_ranges(r, t, col, swap_used, a);
 	set_range(&t->v[V_QUIET], 0, uptime, 0);
 	pin(r, &t->v[V_QUIET], V_QUIET,
 	    a->quiet == ASSUME_UPTIME ? (int64_t)uptime : a->quiet);
@@ -733,45 +772,37 @@ bool rfc_fork_bomb_skips(const struct dump_task *t)
 }
 
 /*
- * Patch 4/6's detector run on a vmcore's process tree, start times and
- * stale bomb_scores: 1 when it finds a fork bomb (v is then the verdict),
- * 0 when it finds none, -1 when the dump cannot say (no dump, no start
- * times, too many processes), -2 when out of memory.
+ * The dump's processes in tasklist order (oldest first), not init_task,
+ * into p[*n]: false if one's start time was not read.
  */
-static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
-			      uint64_t uptime)
+static bool tasklist_processes(const struct dump_state *d,
+			       const struct dump_task **p, size_t *n)
 {
-	const struct dump_state *d = r->dump;
-	size_t n = 0, i, j, row, nk;
-	long *parent = NULL, *order = NULL, b = -1;
-	bool *own = NULL, *skip = NULL;
-	uint64_t *start = NULL, *bomb = NULL;
-	const struct dump_task **p = NULL;
-	int len, found = -1;
+	size_t i;
 
-	if (!d || !d->n_tasks || d->n_tasks > Y_MAX_FORKBOMB_PROCS)
-		return -1;
-	p = calloc(d->n_tasks, sizeof(*p));
-	parent = calloc(d->n_tasks, sizeof(*parent));
-	order = calloc(d->n_tasks, sizeof(*order));
-	own = calloc(d->n_tasks, sizeof(*own));
-	skip = calloc(d->n_tasks, sizeof(*skip));
-	start = calloc(d->n_tasks, sizeof(*start));
-	bomb = calloc(d->n_tasks, sizeof(*bomb));
-	if (!p || !parent || !order || !own || !skip || !start || !bomb) {
-		found = -2;
-		goto out;
-	}
-	/* processes in tasklist order (oldest first), not init_task */
+	*n = 0;
 	for (i = 0; i < d->n_tasks; i++) {
 		const struct dump_task *t = &d->tasks[i];
 
 		if (t->f[DT_PID].v != t->f[DT_TGID].v || t->f[DT_PID].v == 0)
 			continue;
 		if (t->f[DT_START_TIME_NS].prov != DUMP_READ)
-			goto out;
-		p[n++] = t;
+			return false;
+		p[(*n)++] = t;
 	}
+	return true;
+}
+
+/*
+ * What rfc_fork_bomb() reads of each of the n processes p: its parent's
+ * index, whether it has an mm of its own, whether the RFC skips it, its
+ * start in seconds and its bomb score.
+ */
+static void tree_facts(const struct dump_task **p, size_t n, long *parent,
+		       bool *own, bool *skip, uint64_t *start, uint64_t *bomb)
+{
+	size_t i, j;
+
 	for (i = 0; i < n; i++) {
 		parent[i] = -1;
 		for (j = 0; j < n; j++)
@@ -786,6 +817,58 @@ static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
 				  ? (uint64_t)p[i]->f[DT_BOMB_SCORE].v
 				  : 0;
 	}
+}
+
+/* v's note: the bomb, and the nk processes p[order[]] the RFC kills. */
+static void bomb_note(struct verdict *v, const struct dump_task **p,
+		      const long *order, size_t nk)
+{
+	size_t i;
+	int len;
+
+	len = snprintf(
+		v->note, sizeof(v->note),
+		"fork bomb at %lld (found in the vmcore's process tree): "
+		"kills",
+		(long long)v->forkbomb_pid);
+	for (i = 0; i < nk && len > 0 && (size_t)len < sizeof(v->note); i++)
+		len += snprintf(v->note + len, sizeof(v->note) - (size_t)len,
+				" %lld", (long long)p[order[i]]->f[DT_PID].v);
+}
+
+/*
+ * Patch 4/6's detector run on a vmcore's process tree, start times and
+ * stale bomb_scores: 1 when it finds a fork bomb (v is then the verdict),
+ * 0 when it finds none, -1 when the dump cannot say (no dump, no start
+ * times, too many processes), -2 when out of memory.
+ */
+static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
+			      uint64_t uptime)
+{
+	const struct dump_state *d = r->dump;
+	size_t n = 0, row, nk;
+	long *parent = NULL, *order = NULL, b = -1;
+	bool *own = NULL, *skip = NULL;
+	uint64_t *start = NULL, *bomb = NULL;
+	const struct dump_task **p = NULL;
+	int found = -1;
+
+	if (!d || !d->n_tasks || d->n_tasks > Y_MAX_FORKBOMB_PROCS)
+		return -1;
+	p = calloc(d->n_tasks, sizeof(*p));
+	parent = calloc(d->n_tasks, sizeof(*parent));
+	order = calloc(d->n_tasks, sizeof(*order));
+	own = calloc(d->n_tasks, sizeof(*own));
+	skip = calloc(d->n_tasks, sizeof(*skip));
+	start = calloc(d->n_tasks, sizeof(*start));
+	bomb = calloc(d->n_tasks, sizeof(*bomb));
+	if (!p || !parent || !order || !own || !skip || !start || !bomb) {
+		found = -2;
+		goto out;
+	}
+	if (!tasklist_processes(d, p, &n))
+		goto out;
+	tree_facts(p, n, parent, own, skip, start, bomb);
 	b = rfc_fork_bomb(n, parent, own, skip, start, uptime, (int)n, bomb);
 	found = 0;
 	if (b < 0)
@@ -801,14 +884,7 @@ static int forkbomb_from_dump(struct yrun *r, struct verdict *v,
 	set_task(r, row, UINT64_MAX, &v->victim);
 	kernel_score(UINT64_MAX, UINT64_MAX, v);
 	nk = rfc_fork_bomb_kills(n, parent, own, b, order, n);
-	len = snprintf(
-		v->note, sizeof(v->note),
-		"fork bomb at %lld (found in the vmcore's process tree): "
-		"kills",
-		(long long)v->forkbomb_pid);
-	for (i = 0; i < nk && len > 0 && (size_t)len < sizeof(v->note); i++)
-		len += snprintf(v->note + len, sizeof(v->note) - (size_t)len,
-				" %lld", (long long)p[order[i]]->f[DT_PID].v);
+	bomb_note(v, p, order, nk);
 out:
 	free(p);
 	free(parent);
@@ -936,6 +1012,105 @@ static void decide_2009(struct yrun *r, struct verdict *v)
 			 (long long)inc->selected.pid);
 }
 
+/*
+ * The uptime the formulas take: the report's stamp, else the dump's
+ * derived one, else 2^32 s (an assumption).
+ */
+static uint64_t run_uptime(struct yrun *r, const struct oom_incident *inc,
+			   const struct analyzer_options *o)
+{
+	uint64_t uptime;
+
+	uptime = inc->has_uptime && inc->uptime >= 0 ? (uint64_t)inc->uptime
+						     : ((uint64_t)1 << 32);
+	if (!inc->has_uptime && o->dump &&
+	    o->dump->g[DG_UPTIME_NS].prov == DUMP_DERIVED)
+		uptime = (uint64_t)o->dump->g[DG_UPTIME_NS].v / 1000000000u;
+	else if (!inc->has_uptime)
+		assume(r, "uptime below 2^32 s (no uptime stamp)");
+	return uptime;
+}
+
+/* Swap in use, in pages, from the Mem-Info (else Y_CAP: unknown). */
+static uint64_t swap_used_pages(const struct oom_incident *inc)
+{
+	const struct oom_meminfo *mem = &inc->mem;
+	unsigned pk = oom_incident_page_kb(inc);
+	uint64_t swap_used = Y_CAP;
+
+	if (mem->present && mem->total_swap_kb != OOM_VAL_NONE) {
+		swap_used = pages(mem->total_swap_kb / pk);
+		if (mem->free_swap_kb != OOM_VAL_NONE &&
+		    mem->free_swap_kb <= mem->total_swap_kb)
+			swap_used = pages(
+				(mem->total_swap_kb - mem->free_swap_kb) / pk);
+	}
+	return swap_used;
+}
+
+/*
+ * Every row's inputs and ranges, and the inputs that range (r->active);
+ * true if a row's score depends on a word size the release does not name.
+ */
+static bool all_task_inputs(struct yrun *r, uint64_t uptime,
+			    enum oom_constraint c,
+			    const struct analyzer_assume *a)
+{
+	uint64_t swap_used = swap_used_pages(r->inc), child_all = 0;
+	bool word_guess = false;
+	size_t i, k;
+
+	for (i = 0; i < r->n; i++)
+		child_all += child_size(r->m, r->inc->tasks[i].col) / 2 + 1;
+	for (i = 0; i < r->n; i++) {
+		task_inputs(r, i, uptime, swap_used, child_all, c, a);
+		if (!r->t[i].eligible)
+			continue;
+		/* where 32 and 64 bits part: the posted wrap, the adj shift */
+		if (!r->t[i].in.word_bits &&
+		    (r->m == M2009_RFC_AS_POSTED || r->t[i].in.oom_adj > 0))
+			word_guess = true;
+		for (k = 0; k < V_COUNT; k++)
+			if (r->relevant & 1u << k &&
+			    r->t[i].v[k].lo != r->t[i].v[k].hi)
+				r->active |= 1u << k;
+	}
+	return word_guess;
+}
+
+/*
+ * The verdict: the RFC's fork bomb (from the dump, else the log) where
+ * it decides, else the scores. False if out of memory.
+ */
+static bool decide(struct yrun *r, const struct analyzer_options *o,
+		   uint64_t uptime, bool word_guess, struct verdict *v)
+{
+	int fb;
+	size_t i;
+
+	fb = r->rfc && o->assume.forkbomb != 0
+		     ? forkbomb_from_dump(r, v, uptime)
+		     : -1;
+	if (fb == -2)
+		return false;
+	if (fb == 1) {
+		v->certainty = VERDICT_CERTAIN;
+		v->n_candidates_total = 1;
+	} else if (fb == 0 || !r->rfc || !forkbomb_from_log(r, o, v)) {
+		if (word_guess)
+			assume(r, "a 64-bit kernel (the release names no "
+				  "architecture)");
+		decide_2009(r, v);
+	} else {
+		v->certainty = VERDICT_ASSUMED;
+		v->n_candidates_total = 1;
+		for (i = 0; i < r->assumed.n; i++)
+			v->deciding_inputs[v->n_deciding_inputs++] =
+				r->assumed.what[i];
+	}
+	return true;
+}
+
 struct oomlens_error *y2009_run(const struct analyzer_model *row,
 				const struct oom_incident *inc,
 				const struct analyzer_options *o,
@@ -943,13 +1118,10 @@ struct oomlens_error *y2009_run(const struct analyzer_model *row,
 {
 	enum model2009 m = (enum model2009)row->param;
 	struct yrun r = {.inc = inc, .m = m, .dump = o->dump};
-	bool word_guess = false;
-	int fb;
-	const struct oom_meminfo *mem = &inc->mem;
-	unsigned pk = oom_incident_page_kb(inc);
-	uint64_t uptime, swap_used = Y_CAP, child_all = 0;
 	enum oom_constraint c = OOM_CONSTRAINT_NONE;
-	size_t i, k;
+	struct oomlens_error *err = NULL;
+	uint64_t uptime;
+	bool word_guess;
 
 	memset(v, 0, sizeof(*v));
 	snprintf(v->model, sizeof(v->model), "%s", row->name);
@@ -960,74 +1132,28 @@ struct oomlens_error *y2009_run(const struct analyzer_model *row,
 	r.relevant = relevant_vars(m, c);
 	if (inc->truncated || inc->partial)
 		assume(&r, "a complete task table (the report is cut)");
-	uptime = inc->has_uptime && inc->uptime >= 0 ? (uint64_t)inc->uptime
-						     : ((uint64_t)1 << 32);
-	if (!inc->has_uptime && o->dump &&
-	    o->dump->g[DG_UPTIME_NS].prov == DUMP_DERIVED)
-		uptime = (uint64_t)o->dump->g[DG_UPTIME_NS].v / 1000000000u;
-	else if (!inc->has_uptime)
-		assume(&r, "uptime below 2^32 s (no uptime stamp)");
-	if (mem->present && mem->total_swap_kb != OOM_VAL_NONE) {
-		swap_used = pages(mem->total_swap_kb / pk);
-		if (mem->free_swap_kb != OOM_VAL_NONE &&
-		    mem->free_swap_kb <= mem->total_swap_kb)
-			swap_used = pages(
-				(mem->total_swap_kb - mem->free_swap_kb) / pk);
-	}
+	uptime = run_uptime(&r, inc, o);
 	r.n = inc->n_tasks;
 	r.t = calloc(r.n ? r.n : 1, sizeof(*r.t));
 	r.lo = calloc(r.n ? r.n : 1, sizeof(*r.lo));
 	r.hi = calloc(r.n ? r.n : 1, sizeof(*r.hi));
 	r.cand = calloc(r.n ? r.n : 1, sizeof(*r.cand));
-	if (!r.t || !r.lo || !r.hi || !r.cand)
-		goto nomem;
-	for (i = 0; i < r.n; i++)
-		child_all += child_size(m, inc->tasks[i].col) / 2 + 1;
-	for (i = 0; i < r.n; i++) {
-		task_inputs(&r, i, uptime, swap_used, child_all, c, &o->assume);
-		if (!r.t[i].eligible)
-			continue;
-		/* where 32 and 64 bits part: the posted wrap, the adj shift */
-		if (!r.t[i].in.word_bits &&
-		    (m == M2009_RFC_AS_POSTED || r.t[i].in.oom_adj > 0))
-			word_guess = true;
-		for (k = 0; k < V_COUNT; k++)
-			if (r.relevant & 1u << k &&
-			    r.t[i].v[k].lo != r.t[i].v[k].hi)
-				r.active |= 1u << k;
+	if (!r.t || !r.lo || !r.hi || !r.cand) {
+		err = &oomlens_error_nomem;
+		goto out;
 	}
-	fb = r.rfc && o->assume.forkbomb != 0
-		     ? forkbomb_from_dump(&r, v, uptime)
-		     : -1;
-	if (fb == -2)
-		goto nomem;
-	if (fb == 1) {
-		v->certainty = VERDICT_CERTAIN;
-		v->n_candidates_total = 1;
-	} else if (fb == 0 || !r.rfc || !forkbomb_from_log(&r, o, v)) {
-		if (word_guess)
-			assume(&r, "a 64-bit kernel (the release names no "
-				   "architecture)");
-		decide_2009(&r, v);
-	} else {
-		v->certainty = VERDICT_ASSUMED;
-		v->n_candidates_total = 1;
-		for (i = 0; i < r.assumed.n; i++)
-			v->deciding_inputs[v->n_deciding_inputs++] =
-				r.assumed.what[i];
+	word_guess = all_task_inputs(&r, uptime, c, &o->assume);
+	if (!decide(&r, o, uptime, word_guess, v)) {
+		err = &oomlens_error_nomem;
+		goto out;
 	}
 	v->same_as_kernel =
 		v->has_victim && analyzer_is_kernels_choice(inc, v->victim.pid);
 	explain(&r, o->explain_pid, v);
+out:
 	free(r.t);
 	free(r.lo);
 	free(r.hi);
 	free(r.cand);
-	return NULL;
-nomem:
-	free(r.t);
-	free(r.lo);
-	free(r.hi);
-	free(r.cand);
-	return &oomlens_error_nomem;
+	return err;
 }

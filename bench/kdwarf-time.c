@@ -53,7 +53,28 @@ static void member(struct kdwarf *dw, const char *s, const char *path)
 	printf("\n");
 }
 
-int main(int argc, char **argv)
+/* What the index holds, how long it took (secs), and the build id. */
+static void index_lines(struct kdwarf *dw, double secs)
+{
+	struct kdwarf_stats st;
+	const uint8_t *id;
+	size_t i, n;
+
+	kdwarf_stats(dw, &st);
+	printf("index: %.3f s; %zu units, %zu types, %zu variables, %zu enumerators, %zu symbols\n",
+	       secs, st.units, st.types, st.variables, st.enumerators,
+	       st.symbols);
+	printf("release: %s; %d-bit, machine %d; build id ",
+	       kdwarf_osrelease(dw) ? kdwarf_osrelease(dw) : "(none)",
+	       kdwarf_bits(dw), kdwarf_machine(dw));
+	n = kdwarf_build_id(dw, &id);
+	for (i = 0; i < n; i++)
+		printf("%02x", id[i]);
+	printf("\n");
+}
+
+/* The sizes and members the vmcore reader looks up, one line each. */
+static void member_lookups(struct kdwarf *dw)
 {
 	static const char *const task[] = {
 		"pid",	       "tgid",	    "comm",    "mm",	"signal",
@@ -63,43 +84,8 @@ int main(int argc, char **argv)
 		"total_vm",  "rss_stat", "rss_stat.count", "mmap",
 		"mm_mt",     "pgd",	 "owner",	   "hiwater_rss",
 		"map_count", "mm_count"};
-	static const char *const syms[] = {"init_task", "prb", "jiffies_64",
-					   "linux_banner"};
-	struct oomlens_error *err;
-	struct kdwarf_stats st;
-	struct kdwarf *dw;
-	const uint8_t *id;
-	struct kfield f;
-	double t0, t1;
-	int64_t v;
-	uint64_t a;
-	size_t i, n;
+	size_t i;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: kdwarf-time VMLINUX\n");
-		return 2;
-	}
-	t0 = now();
-	err = kdwarf_open(argv[1], &dw);
-	t1 = now();
-	if (err) {
-		fprintf(stderr, "kdwarf-time: %s\n", err->message);
-		oomlens_error_free(err);
-		return 1;
-	}
-	kdwarf_stats(dw, &st);
-	printf("index: %.3f s; %zu units, %zu types, %zu variables, %zu enumerators, %zu symbols\n",
-	       t1 - t0, st.units, st.types, st.variables, st.enumerators,
-	       st.symbols);
-	printf("release: %s; %d-bit, machine %d; build id ",
-	       kdwarf_osrelease(dw) ? kdwarf_osrelease(dw) : "(none)",
-	       kdwarf_bits(dw), kdwarf_machine(dw));
-	n = kdwarf_build_id(dw, &id);
-	for (i = 0; i < n; i++)
-		printf("%02x", id[i]);
-	printf("\n");
-
-	t0 = now();
 	printf("sizeof task_struct %u, mm_struct %u, signal_struct %u\n",
 	       kdwarf_struct_size(dw, "task_struct"),
 	       kdwarf_struct_size(dw, "mm_struct"),
@@ -127,6 +113,18 @@ int main(int argc, char **argv)
 	member(dw, "page", "flags");
 	member(dw, "page", "mapping");
 	member(dw, "page", "_refcount");
+}
+
+/* The enumerators, symbols and variables it looks up, one line each. */
+static void symbol_lookups(struct kdwarf *dw)
+{
+	static const char *const syms[] = {"init_task", "prb", "jiffies_64",
+					   "linux_banner"};
+	struct kfield f;
+	int64_t v;
+	uint64_t a;
+	size_t i;
+
 	if (kdwarf_enumerator(dw, "MM_SWAPENTS", &v))
 		printf("  enum MM_SWAPENTS = %lld\n", (long long)v);
 	else
@@ -146,6 +144,31 @@ int main(int argc, char **argv)
 	if (kdwarf_variable(dw, "init_task", &f))
 		printf("  variable init_task: %s %s %u\n", kinds[f.kind],
 		       f.type_name, f.size);
+}
+
+int main(int argc, char **argv)
+{
+	struct oomlens_error *err;
+	struct kdwarf *dw;
+	double t0, t1;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: kdwarf-time VMLINUX\n");
+		return 2;
+	}
+	t0 = now();
+	err = kdwarf_open(argv[1], &dw);
+	t1 = now();
+	if (err) {
+		fprintf(stderr, "kdwarf-time: %s\n", err->message);
+		oomlens_error_free(err);
+		return 1;
+	}
+	index_lines(dw, t1 - t0);
+
+	t0 = now();
+	member_lookups(dw);
+	symbol_lookups(dw);
 	t1 = now();
 	printf("lookups: %.3f ms; %d members found, %d missing\n",
 	       (t1 - t0) * 1e3, found, missed);

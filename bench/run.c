@@ -55,24 +55,28 @@ static double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int main(int argc, char **argv)
+/* What the command line asks for. */
+struct run_args {
+	const char *out; /* -o FILE, or NULL */
+	char *env[MAX_ENV]; /* -e NAME=VALUE */
+	int nenv;
+	char **cmd; /* COMMAND [ARG...] */
+};
+
+/* The options into *a; usage() on a bad one or no COMMAND. */
+static void parse_args(int argc, char **argv, struct run_args *a)
 {
-	const char *out = NULL;
-	char *env[MAX_ENV];
-	int nenv = 0, i = 1, fd = -1, st, code;
-	struct rusage ru;
-	double t0, t1;
-	pid_t pid;
+	int i = 1;
 
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "--")) {
 			i++;
 			break;
 		} else if (!strcmp(argv[i], "-o") && i + 1 < argc) {
-			out = argv[i + 1];
+			a->out = argv[i + 1];
 		} else if (!strcmp(argv[i], "-e") && i + 1 < argc &&
-			   strchr(argv[i + 1], '=') && nenv < MAX_ENV) {
-			env[nenv++] = argv[i + 1];
+			   strchr(argv[i + 1], '=') && a->nenv < MAX_ENV) {
+			a->env[a->nenv++] = argv[i + 1];
 		} else {
 			usage();
 		}
@@ -80,10 +84,69 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc)
 		usage();
-	if (out) {
-		fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	a->cmd = argv + i;
+}
+
+/*
+ * Fork, and in the child exec the command with its output on fd (if not
+ * -1) and its -e variables: the child's pid, or -1 if fork() failed.
+ */
+static pid_t start(const struct run_args *a, int fd)
+{
+	pid_t pid = fork();
+
+	if (pid != 0)
+		return pid;
+	if (fd >= 0 && dup2(fd, STDOUT_FILENO) < 0)
+		_exit(127);
+	for (int k = 0; k < a->nenv; k++)
+		if (putenv(a->env[k]))
+			_exit(127);
+	execvp(a->cmd[0], a->cmd);
+	fprintf(stderr, "run: cannot run '%s': %s\n", a->cmd[0],
+		strerror(errno));
+	_exit(127);
+}
+
+/* The result line, and the exit status that says how the command ended. */
+static int report(const struct run_args *a, int st, double wall,
+		  const struct rusage *ru)
+{
+	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+
+	printf("wall=%.6f maxrss_kb=%ld status=%d\n", wall, ru->ru_maxrss,
+	       code);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "run: cannot write the result\n");
+		return 2;
+	}
+	if (WIFSIGNALED(st)) {
+		fprintf(stderr, "run: '%s' was killed by signal %d\n",
+			a->cmd[0], WTERMSIG(st));
+		return 1;
+	}
+	if (code) {
+		fprintf(stderr, "run: '%s' exited with status %d\n", a->cmd[0],
+			code);
+		return 1;
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct run_args a = {0};
+	int fd = -1, st;
+	struct rusage ru;
+	double t0, t1;
+	pid_t pid;
+
+	parse_args(argc, argv, &a);
+	if (a.out) {
+		fd = open(a.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+			  0644);
 		if (fd < 0) {
-			fprintf(stderr, "run: cannot open '%s': %s\n", out,
+			fprintf(stderr, "run: cannot open '%s': %s\n", a.out,
 				strerror(errno));
 			return 2;
 		}
@@ -91,21 +154,10 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	t0 = now();
-	pid = fork();
+	pid = start(&a, fd);
 	if (pid < 0) {
 		fprintf(stderr, "run: fork: %s\n", strerror(errno));
 		return 2;
-	}
-	if (pid == 0) {
-		if (fd >= 0 && dup2(fd, STDOUT_FILENO) < 0)
-			_exit(127);
-		for (int k = 0; k < nenv; k++)
-			if (putenv(env[k]))
-				_exit(127);
-		execvp(argv[i], argv + i);
-		fprintf(stderr, "run: cannot run '%s': %s\n", argv[i],
-			strerror(errno));
-		_exit(127);
 	}
 	while (wait4(pid, &st, 0, &ru) < 0) {
 		if (errno != EINTR) {
@@ -116,23 +168,5 @@ int main(int argc, char **argv)
 	t1 = now();
 	if (fd >= 0)
 		close(fd);
-
-	code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	printf("wall=%.6f maxrss_kb=%ld status=%d\n", t1 - t0, ru.ru_maxrss,
-	       code);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "run: cannot write the result\n");
-		return 2;
-	}
-	if (WIFSIGNALED(st)) {
-		fprintf(stderr, "run: '%s' was killed by signal %d\n", argv[i],
-			WTERMSIG(st));
-		return 1;
-	}
-	if (code) {
-		fprintf(stderr, "run: '%s' exited with status %d\n", argv[i],
-			code);
-		return 1;
-	}
-	return 0;
+	return report(&a, st, t1 - t0, &ru);
 }

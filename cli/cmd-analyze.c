@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,9 +157,7 @@ seen_check(struct seen_set *set, uint64_t fp, size_t next_index, size_t *index)
 }
 
 struct analyze_ctx {
-	const char *vmlinux, *debuginfo; /* for vmcores */
-	bool force;
-	unsigned dump_timeout; /* --dump-timeout; 0: the default */
+	struct cli_dump_options dump; /* for vmcores */
 	struct report *report;
 	struct analyzer_options models;
 	struct cli_plugins plugins; /* --model-plugin (cli/plugin.h) */
@@ -279,16 +278,16 @@ static void on_skip(void *ctx, const char *name, const char *why, bool failed)
 static OOMLENS_MUST_CHECK struct oomlens_error *
 analyze_vmcore(struct analyze_ctx *a, const char *path)
 {
-	struct vmcore_options opt = {.force = a->force,
-				     .timeout_secs = a->dump_timeout};
+	struct vmcore_options opt = {.force = a->dump.force,
+				     .timeout_secs = a->dump.dump_timeout};
 	struct dump_state d;
 	struct oomlens_error *err;
 
-	if (!a->vmlinux && a->debuginfo) {
+	if (!a->dump.vmlinux && a->dump.debuginfo) {
 		opt.locate = cli_find_debuginfo;
-		opt.locate_ctx = (void *)a->debuginfo;
+		opt.locate_ctx = (void *)a->dump.debuginfo;
 	}
-	err = vmcore_read_isolated(path, a->vmlinux, &opt, &d);
+	err = vmcore_read_isolated(path, a->dump.vmlinux, &opt, &d);
 	if (err && err->code == OOMLENS_ERR_MISSING) {
 		struct oomlens_error *e = oomlens_error_new(
 			err->code, "%s: " CLI_DEBUGINFO_HINT, err->message);
@@ -354,41 +353,31 @@ struct analyze_args {
 	struct analyze_ctx a;
 };
 
-/*
- * One option: its long name, whether it takes an argument, its short
- * letter (0: a long option only), and what it sets.
- * set() returns ANALYZE_GO_ON, or the exit status to end with (having said
- * why on stderr). A new option is a row here and a line of the usage.
- */
-#define ANALYZE_GO_ON (-1)
-
-struct analyze_option {
-	const char *name;
-	int has_arg; /* no_argument, required_argument */
-	char letter;
-	int (*set)(struct analyze_args *p, const char *arg);
-};
-
 /* an error from analyzer/ as the command's exit */
 static int fail_with(struct oomlens_error *err)
 {
 	if (!err)
-		return ANALYZE_GO_ON;
+		return CLI_GO_ON;
 	return cli_fail("analyze", err);
 }
 
-static int set_model(struct analyze_args *p, const char *arg)
+static int set_model(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
+
 	return fail_with(analyzer_options_parse(&p->a.models, arg));
 }
 
-static int set_assume(struct analyze_args *p, const char *arg)
+static int set_assume(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
+
 	return fail_with(analyzer_assume_parse(&p->a.models, arg));
 }
 
-static int set_explain(struct analyze_args *p, const char *arg)
+static int set_explain(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
 	char *end;
 	long long pid = strtoll(arg, &end, 10);
 
@@ -399,79 +388,69 @@ static int set_explain(struct analyze_args *p, const char *arg)
 		return EXIT_TROUBLE;
 	}
 	p->a.models.explain_pid = pid;
-	return ANALYZE_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int set_format(struct analyze_args *p, const char *arg)
+static int set_format(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
+
 	return cli_parse_format("analyze", arg, CLI_FORMATS_ALL, &p->fmt)
-		       ? ANALYZE_GO_ON
+		       ? CLI_GO_ON
 		       : EXIT_TROUBLE;
 }
 
-static int set_output(struct analyze_args *p, const char *arg)
+static int set_output(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
+
 	p->out_path = arg;
-	return ANALYZE_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int set_top(struct analyze_args *p, const char *arg)
+static int set_top(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
+
 	return cli_parse_count("analyze", "--top", arg, &p->ropt.top)
-		       ? ANALYZE_GO_ON
+		       ? CLI_GO_ON
 		       : EXIT_TROUBLE;
 }
 
-static int set_table(struct analyze_args *p, const char *arg)
+static int set_table(void *args, const char *arg)
 {
+	struct analyze_args *p = args;
+
 	p->table_name = arg;
-	return ANALYZE_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int set_vmlinux(struct analyze_args *p, const char *arg)
+static int add_input(void *args, const char *arg)
 {
-	p->a.vmlinux = arg;
-	return ANALYZE_GO_ON;
-}
+	struct analyze_args *p = args;
 
-static int set_debuginfo(struct analyze_args *p, const char *arg)
-{
-	p->a.debuginfo = arg;
-	return ANALYZE_GO_ON;
-}
-
-static int set_force(struct analyze_args *p, const char *arg)
-{
-	(void)arg;
-	p->a.force = true;
-	return ANALYZE_GO_ON;
-}
-
-static int set_dump_timeout(struct analyze_args *p, const char *arg)
-{
-	if (cli_parse_seconds(arg, &p->a.dump_timeout))
-		return ANALYZE_GO_ON;
-	cli_print(
-		stderr,
-		"oomlens analyze: bad --dump-timeout '%s': whole seconds, 1 to 604800",
-		arg);
-	return EXIT_TROUBLE;
-}
-
-static int add_input(struct analyze_args *p, const char *arg)
-{
 	p->inputs[p->n_inputs++] = arg;
-	return ANALYZE_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int show_help(struct analyze_args *p, const char *arg)
+static int show_help(void *args, const char *arg)
 {
-	(void)p, (void)arg;
+	(void)args, (void)arg;
 	print_usage(stdout);
 	return 0;
 }
 
-static const struct analyze_option analyze_options[] = {
+/* The plugin options (cli/plugin.h), after the table's rows. */
+static bool plugin_option(void *args, int c, const char *arg, bool *bad)
+{
+	struct analyze_args *p = args;
+
+	return cli_plugins_option(&p->a.plugins, "analyze", c, arg, bad);
+}
+
+#define DUMP_AT offsetof(struct analyze_args, a.dump)
+
+static const struct cli_option analyze_option_rows[] = {
 	{"format", required_argument, 'f', set_format},
 	{"output", required_argument, 'o', set_output},
 	{"top", required_argument, 'n', set_top},
@@ -479,74 +458,32 @@ static const struct analyze_option analyze_options[] = {
 	{"model", required_argument, 'm', set_model},
 	{"assume", required_argument, 'a', set_assume},
 	{"explain", required_argument, 'e', set_explain},
-	{"vmlinux", required_argument, 'k', set_vmlinux},
-	{"debuginfo", required_argument, 'D', set_debuginfo},
-	{"force", no_argument, 0, set_force},
-	{"dump-timeout", required_argument, 0, set_dump_timeout},
+	{"vmlinux", required_argument, 'k', cli_set_vmlinux, DUMP_AT},
+	{"debuginfo", required_argument, 'D', cli_set_debuginfo, DUMP_AT},
+	{"force", no_argument, 0, cli_set_force, DUMP_AT},
+	{"dump-timeout", required_argument, 0, cli_set_dump_timeout, DUMP_AT},
 	{"input", required_argument, 0, add_input},
 	{"help", no_argument, 'h', show_help},
 };
 
-#define N_ANALYZE_OPTIONS (sizeof(analyze_options) / sizeof(analyze_options[0]))
+static const struct option plugin_options[] = {CLI_PLUGIN_OPTIONS};
 
-/*
- * getopt_long() over the table: the options into *p, optind past them.
- * ANALYZE_GO_ON, or the exit status (--help, a bad option).
- */
-static int parse_options(int argc, char **argv, struct analyze_args *p)
-{
-	/* the plugin options' rows (cli/plugin.h) follow the table's */
-	static const struct option plugin_opts[] = {CLI_PLUGIN_OPTIONS};
-	enum { N_PLUGIN = sizeof(plugin_opts) / sizeof(plugin_opts[0]) };
-	struct option longopts[N_ANALYZE_OPTIONS + N_PLUGIN + 1];
-	char shortopts[2 * N_ANALYZE_OPTIONS + 1];
-	size_t i, n = 0;
-	int c, status;
-	bool bad;
-
-	for (i = 0; i < N_ANALYZE_OPTIONS; i++) {
-		const struct analyze_option *o = &analyze_options[i];
-
-		/* getopt_long() gives the letter, or 256 + the row's index */
-		longopts[i] =
-			(struct option){o->name, o->has_arg, NULL,
-					o->letter ? o->letter : 256 + (int)i};
-		if (!o->letter)
-			continue;
-		shortopts[n++] = o->letter;
-		if (o->has_arg == required_argument)
-			shortopts[n++] = ':';
-	}
-	for (size_t k = 0; k < N_PLUGIN; k++)
-		longopts[i + k] = plugin_opts[k];
-	longopts[i + N_PLUGIN] = (struct option){NULL, 0, NULL, 0};
-	shortopts[n] = '\0';
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		if (cli_plugins_option(&p->a.plugins, "analyze", c, optarg,
-				       &bad)) {
-			if (bad)
-				return EXIT_TROUBLE;
-			continue;
-		}
-		for (i = 0; i < N_ANALYZE_OPTIONS; i++)
-			if (longopts[i].val == c)
-				break;
-		if (i == N_ANALYZE_OPTIONS)
-			return cli_usage_error("analyze", analyze_usage_head);
-		status = analyze_options[i].set(p, optarg);
-		if (status != ANALYZE_GO_ON)
-			return status;
-	}
-	return ANALYZE_GO_ON;
-}
+static const struct cli_options analyze_options = {
+	.cmd = "analyze",
+	.usage = analyze_usage_head,
+	.rows = analyze_option_rows,
+	.n = sizeof(analyze_option_rows) / sizeof(analyze_option_rows[0]),
+	.extra = plugin_options,
+	.n_extra = sizeof(plugin_options) / sizeof(plugin_options[0]),
+	.other = plugin_option,
+};
 
 /* What the options need of each other, after all are read. */
 static int check_options(struct analyze_args *p, int nfiles)
 {
-	if ((p->a.vmlinux || p->a.debuginfo) && nfiles == 0) {
+	if ((p->a.dump.vmlinux || p->a.dump.debuginfo) && nfiles == 0) {
 		cli_print(stderr, "oomlens analyze: --%s needs a VMCORE",
-			  p->a.vmlinux ? "vmlinux" : "debuginfo");
+			  p->a.dump.vmlinux ? "vmlinux" : "debuginfo");
 		return EXIT_TROUBLE;
 	}
 	if (p->table_name &&
@@ -554,7 +491,7 @@ static int check_options(struct analyze_args *p, int nfiles)
 		return EXIT_TROUBLE;
 	if (!cli_plugins_select(&p->a.plugins, "analyze", &p->a.models))
 		return EXIT_TROUBLE;
-	return ANALYZE_GO_ON;
+	return CLI_GO_ON;
 }
 
 /* -o FILE is none of the inputs; then open it and begin the report. */
@@ -569,8 +506,8 @@ begin_report(struct analyze_args *p, struct cli_output *out, char **files,
 		err = cli_output_check(p->out_path, files[i]);
 	for (i = 0; i < p->n_inputs && !err; i++)
 		err = cli_output_check(p->out_path, p->inputs[i]);
-	if (!err && p->a.vmlinux)
-		err = cli_output_check(p->out_path, p->a.vmlinux);
+	if (!err && p->a.dump.vmlinux)
+		err = cli_output_check(p->out_path, p->a.dump.vmlinux);
 	if (err || (err = cli_output_open(out, p->out_path)))
 		return err;
 	p->ropt.colour = p->fmt == REPORT_TEXT && cli_colour(out);
@@ -629,7 +566,7 @@ static void analyze_inputs(struct analyze_args *p, char **files, int nfiles)
 
 int cmd_analyze(int argc, char **argv)
 {
-	struct analyze_args p = {.fmt = REPORT_TEXT};
+	struct analyze_args p = {.fmt = REPORT_TEXT, .a.dump.cmd = "analyze"};
 	struct analyze_ctx *a = &p.a;
 	char *stdin_only[] = {(char *)"-"};
 	struct cli_output out;
@@ -641,10 +578,10 @@ int cmd_analyze(int argc, char **argv)
 	p.inputs = calloc((size_t)argc, sizeof(*p.inputs));
 	if (!p.inputs)
 		return cli_fail("analyze", &oomlens_error_nomem);
-	status = parse_options(argc, argv, &p);
-	if (status == ANALYZE_GO_ON)
+	status = cli_parse_options(&analyze_options, argc, argv, &p);
+	if (status == CLI_GO_ON)
 		status = check_options(&p, argc - optind);
-	if (status != ANALYZE_GO_ON) {
+	if (status != CLI_GO_ON) {
 		cli_plugins_close(&a->plugins);
 		free(p.inputs);
 		return status;

@@ -10,6 +10,7 @@
  */
 #include <getopt.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,60 +73,26 @@ static const char ingest_usage[] =
 
 /* ---- the options: a table, a row an option --------------------------- */
 
-#define INGEST_GO_ON (-1)
-
-struct ingest_option {
-	const char *name;
-	int has_arg; /* no_argument, required_argument */
-	char letter; /* 0: a long option only */
-	int (*set)(struct ingest_cli *p, const char *arg);
-};
-
-static int set_db(struct ingest_cli *p, const char *arg)
+static int set_db(void *args, const char *arg)
 {
+	struct ingest_cli *p = args;
+
 	p->db_path = arg;
-	return INGEST_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int set_quiet(struct ingest_cli *p, const char *arg)
+static int set_quiet(void *args, const char *arg)
 {
+	struct ingest_cli *p = args;
+
 	(void)arg;
 	p->eo.quiet = true;
-	return INGEST_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int set_vmlinux(struct ingest_cli *p, const char *arg)
+static int set_wait(void *args, const char *arg)
 {
-	p->eo.vmlinux = arg;
-	return INGEST_GO_ON;
-}
-
-static int set_debuginfo(struct ingest_cli *p, const char *arg)
-{
-	p->eo.debuginfo = arg;
-	return INGEST_GO_ON;
-}
-
-static int set_force(struct ingest_cli *p, const char *arg)
-{
-	(void)arg;
-	p->eo.force = true;
-	return INGEST_GO_ON;
-}
-
-static int set_dump_timeout(struct ingest_cli *p, const char *arg)
-{
-	if (cli_parse_seconds(arg, &p->eo.dump_timeout))
-		return INGEST_GO_ON;
-	cli_print(
-		stderr,
-		"oomlens ingest: bad --dump-timeout '%s': whole seconds, 1 to 604800",
-		arg);
-	return EXIT_TROUBLE;
-}
-
-static int set_wait(struct ingest_cli *p, const char *arg)
-{
+	struct ingest_cli *p = args;
 	char *end;
 	double wait = strtod(arg, &end);
 
@@ -137,11 +104,12 @@ static int set_wait(struct ingest_cli *p, const char *arg)
 	}
 	/* 0 s: give up at once (not db_options' default) */
 	p->opt.wait_ms = wait * 1000 >= 1 ? (int64_t)(wait * 1000) : 1;
-	return INGEST_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int set_jobs(struct ingest_cli *p, const char *arg)
+static int set_jobs(void *args, const char *arg)
 {
+	struct ingest_cli *p = args;
 	char *end;
 
 	p->jobs = strtol(arg, &end, 10);
@@ -152,72 +120,52 @@ static int set_jobs(struct ingest_cli *p, const char *arg)
 			arg, INGEST_MAX_JOBS);
 		return EXIT_TROUBLE;
 	}
-	return INGEST_GO_ON;
+	return CLI_GO_ON;
 }
 
-static int show_help(struct ingest_cli *p, const char *arg)
+static int show_help(void *args, const char *arg)
 {
-	(void)p, (void)arg;
+	(void)args, (void)arg;
 	fputs(ingest_usage, stdout);
 	return 0;
 }
 
-static const struct ingest_option ingest_options[] = {
+#define DUMP_AT offsetof(struct ingest_cli, dump)
+
+static const struct cli_option ingest_option_rows[] = {
 	{"db", required_argument, 'd', set_db},
 	{"quiet", no_argument, 'q', set_quiet},
-	{"vmlinux", required_argument, 0, set_vmlinux},
-	{"debuginfo", required_argument, 0, set_debuginfo},
-	{"force", no_argument, 0, set_force},
-	{"dump-timeout", required_argument, 0, set_dump_timeout},
+	{"vmlinux", required_argument, 0, cli_set_vmlinux, DUMP_AT},
+	{"debuginfo", required_argument, 0, cli_set_debuginfo, DUMP_AT},
+	{"force", no_argument, 0, cli_set_force, DUMP_AT},
+	{"dump-timeout", required_argument, 0, cli_set_dump_timeout, DUMP_AT},
 	{"wait", required_argument, 0, set_wait},
 	{"jobs", required_argument, 'j', set_jobs},
 	{"help", no_argument, 'h', show_help},
 };
 
-#define N_INGEST_OPTIONS (sizeof(ingest_options) / sizeof(ingest_options[0]))
+static const struct cli_options ingest_options = {
+	.cmd = "ingest",
+	.usage = ingest_usage,
+	.rows = ingest_option_rows,
+	.n = sizeof(ingest_option_rows) / sizeof(ingest_option_rows[0]),
+};
 
 /*
- * getopt_long() over the table: the options into *p, optind past them.
- * INGEST_GO_ON, or the exit status (--help, a bad option, no PATH).
+ * The options into *p, optind past them: CLI_GO_ON, or the exit status
+ * (--help, a bad option, no PATH).
  */
 static int parse_options(int argc, char **argv, struct ingest_cli *p)
 {
-	struct option longopts[N_INGEST_OPTIONS + 1];
-	char shortopts[2 * N_INGEST_OPTIONS + 1];
-	size_t i, n = 0;
-	int c, status;
+	int status = cli_parse_options(&ingest_options, argc, argv, p);
 
-	for (i = 0; i < N_INGEST_OPTIONS; i++) {
-		const struct ingest_option *o = &ingest_options[i];
-
-		/* getopt_long() gives the letter, or 256 + the row's index */
-		longopts[i] =
-			(struct option){o->name, o->has_arg, NULL,
-					o->letter ? o->letter : 256 + (int)i};
-		if (!o->letter)
-			continue;
-		shortopts[n++] = o->letter;
-		if (o->has_arg == required_argument)
-			shortopts[n++] = ':';
-	}
-	longopts[i] = (struct option){NULL, 0, NULL, 0};
-	shortopts[n] = '\0';
-	optind = 1;
-	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
-		for (i = 0; i < N_INGEST_OPTIONS; i++)
-			if (longopts[i].val == c)
-				break;
-		if (i == N_INGEST_OPTIONS)
-			return cli_usage_error("ingest", ingest_usage);
-		status = ingest_options[i].set(p, optarg);
-		if (status != INGEST_GO_ON)
-			return status;
-	}
+	if (status != CLI_GO_ON)
+		return status;
 	if (optind >= argc) {
 		fputs("oomlens ingest: no PATH given\n", stderr);
 		return cli_usage_error("ingest", ingest_usage);
 	}
-	return INGEST_GO_ON;
+	return CLI_GO_ON;
 }
 
 /* ---- the run ----------------------------------------------------------- */
@@ -243,7 +191,7 @@ static int open_db(struct ingest_cli *p)
 	if (strcmp(p->db_path, ":memory:") &&
 	    db_open_with(&p->eo.rdb, p->db_path, &ro))
 		p->eo.rdb = NULL; /* then it waits for the writer to be idle */
-	return INGEST_GO_ON;
+	return CLI_GO_ON;
 }
 
 /* The engine's options beyond the command line's, and its hooks. */
@@ -251,6 +199,10 @@ static void engine_options(struct ingest_cli *p)
 {
 	const char *split_env = getenv("OOMLENS_SPLIT_BYTES");
 
+	p->eo.vmlinux = p->dump.vmlinux;
+	p->eo.debuginfo = p->dump.debuginfo;
+	p->eo.force = p->dump.force;
+	p->eo.dump_timeout = p->dump.dump_timeout;
 	p->eo.nworkers = p->jobs < 2 ? 0 : (size_t)p->jobs;
 	if (split_env && *split_env)
 		p->eo.split_bytes = strtoull(split_env, NULL, 10);
@@ -322,7 +274,8 @@ static int finish(struct ingest_cli *p, struct oomlens_error *err,
 
 int cmd_ingest(int argc, char **argv)
 {
-	struct ingest_cli p = {.jobs = sysconf(_SC_NPROCESSORS_ONLN)};
+	struct ingest_cli p = {.jobs = sysconf(_SC_NPROCESSORS_ONLN),
+			       .dump.cmd = "ingest"};
 	struct oomlens_error *err;
 	bool db_failed = false;
 	int status;
@@ -333,10 +286,10 @@ int cmd_ingest(int argc, char **argv)
 				    .ctx = &p,
 				    .command = "ingest"};
 	status = parse_options(argc, argv, &p);
-	if (status != INGEST_GO_ON)
+	if (status != CLI_GO_ON)
 		return status;
 	status = open_db(&p);
-	if (status != INGEST_GO_ON)
+	if (status != CLI_GO_ON)
 		return status;
 	p.started = ingest_say_now();
 	engine_options(&p);

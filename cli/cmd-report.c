@@ -438,22 +438,6 @@ static bool parse_uptime(const char *opt, const char *arg, bool until,
 	return true;
 }
 
-enum {
-	OPT_HOST = 256,
-	OPT_SINCE,
-	OPT_UNTIL,
-	OPT_SINCE_UPTIME,
-	OPT_UNTIL_UPTIME,
-	OPT_KERNEL,
-	OPT_VICTIM,
-	OPT_CONSTRAINT,
-	OPT_DISAGREES,
-	OPT_LIMIT,
-	OPT_SORT,
-	OPT_COMPARE,
-	OPT_BASELINE,
-};
-
 /*
  * --compare A B (B the one operand), --baseline only with it, and nothing
  * that lists incidents (other): false after saying why.
@@ -486,226 +470,381 @@ static bool compare_usage(struct compare_args *ca, int n, char **operands,
 	return false;
 }
 
-int cmd_report(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{"db", required_argument, NULL, 'd'},
-		{"format", required_argument, NULL, 'f'},
-		{"output", required_argument, NULL, 'o'},
-		{"table", required_argument, NULL, 't'},
-		{"incident", required_argument, NULL, 'i'},
-		{"top", required_argument, NULL, 'n'},
-		{"check", no_argument, NULL, 'c'},
-		{"summary", no_argument, NULL, 's'},
-		{"host", required_argument, NULL, OPT_HOST},
-		{"since", required_argument, NULL, OPT_SINCE},
-		{"until", required_argument, NULL, OPT_UNTIL},
-		{"since-uptime", required_argument, NULL, OPT_SINCE_UPTIME},
-		{"until-uptime", required_argument, NULL, OPT_UNTIL_UPTIME},
-		{"kernel", required_argument, NULL, OPT_KERNEL},
-		{"victim", required_argument, NULL, OPT_VICTIM},
-		{"constraint", required_argument, NULL, OPT_CONSTRAINT},
-		{"model-disagrees", no_argument, NULL, OPT_DISAGREES},
-		{"limit", required_argument, NULL, OPT_LIMIT},
-		{"sort", required_argument, NULL, OPT_SORT},
-		{"compare", required_argument, NULL, OPT_COMPARE},
-		{"baseline", required_argument, NULL, OPT_BASELINE},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	static const struct db_options ro = {.read_only = true};
-	enum report_format fmt = REPORT_TEXT;
-	struct report_options ropt = {0};
-	struct db_incident_query q = {.sort = DB_SORT_TIME};
-	const char *table_name = NULL;
-	struct report_ctx c = {0};
-	struct cli_output out;
-	struct compare_args ca = {.out = &out};
-	struct oomlens_error *err;
-	const char *db_path = NULL, *out_path = NULL;
-	long long id = 0;
-	unsigned limit;
-	bool check = false, summary = false, filtered = false;
-	int opt;
+/* What the command line asks for: filled in by the option table below. */
+struct report_args {
+	enum report_format fmt;
+	struct report_options ropt;
+	struct db_incident_query q;
+	const char *table_name, *db_path, *out_path;
+	long long id; /* --incident, or 0 */
+	bool check, summary;
+	bool filtered; /* a filter, --sort or --limit: incidents are listed */
+	struct compare_args ca;
+};
 
-	optind = 1;
-	while ((opt = getopt_long(argc, argv, "d:f:o:t:i:n:hcs", longopts,
-				  NULL)) != -1) {
-		switch (opt) {
-		case 'd':
-			db_path = optarg;
-			break;
-		case 'f':
-			if (!cli_parse_format("report", optarg, CLI_FORMATS_ALL,
-					      &fmt))
-				return EXIT_TROUBLE;
-			break;
-		case 'o':
-			out_path = optarg;
-			break;
-		case 't':
-			table_name = optarg;
-			break;
-		case 'i':
-			if (!positive("incident id", optarg, &id))
-				return EXIT_TROUBLE;
-			break;
-		case 'n':
-			if (!cli_parse_count("report", "--top", optarg,
-					     &ropt.top))
-				return EXIT_TROUBLE;
-			break;
-		case 'c':
-			check = true;
-			break;
-		case 's':
-			summary = true;
-			break;
-		case OPT_HOST:
-			q.host = optarg;
-			break;
-		case OPT_SINCE:
-		case OPT_UNTIL:
-			if (!parse_when(opt == OPT_SINCE ? "--since"
-							 : "--until",
-					optarg, opt == OPT_UNTIL, &q))
-				return EXIT_TROUBLE;
-			break;
-		case OPT_SINCE_UPTIME:
-		case OPT_UNTIL_UPTIME:
-			if (!parse_uptime(opt == OPT_SINCE_UPTIME
-						  ? "--since-uptime"
-						  : "--until-uptime",
-					  optarg, opt == OPT_UNTIL_UPTIME, &q))
-				return EXIT_TROUBLE;
-			break;
-		case OPT_KERNEL:
-			q.kernel_prefix = optarg;
-			break;
-		case OPT_VICTIM:
-			q.victim = optarg;
-			break;
-		case OPT_CONSTRAINT:
-			if (!parse_constraint(optarg))
-				return EXIT_TROUBLE;
-			q.constraint = optarg;
-			break;
-		case OPT_DISAGREES:
-			q.model_disagrees = true;
-			break;
-		case OPT_LIMIT:
-			if (!cli_parse_count("report", "--limit", optarg,
-					     &limit))
-				return EXIT_TROUBLE;
-			q.limit = limit;
-			break;
-		case OPT_SORT:
-			q.descending = optarg[0] == '-';
-			if (!db_sort_parse(optarg + q.descending, &q.sort)) {
-				cli_print(
-					stderr,
-					"oomlens report: unknown sort key '%s' (%s; -KEY reverses)",
-					optarg, db_sort_names());
-				return EXIT_TROUBLE;
-			}
-			break;
-		case OPT_COMPARE:
-			ca.a = optarg;
-			continue;
-		case OPT_BASELINE:
-			ca.baseline = optarg;
-			continue;
-		case 'h':
-			fputs(report_usage, stdout);
-			return 0;
-		default:
-			return cli_usage_error("report", report_usage);
-		}
-		filtered |= opt >= OPT_HOST;
-	}
-	if (!compare_usage(&ca, argc - optind, argv + optind,
-			   check || summary || id > 0 || filtered || table_name,
-			   fmt))
+static int set_db(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->db_path = arg;
+	return CLI_GO_ON;
+}
+
+static int set_format(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	return cli_parse_format("report", arg, CLI_FORMATS_ALL, &p->fmt)
+		       ? CLI_GO_ON
+		       : EXIT_TROUBLE;
+}
+
+static int set_output(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->out_path = arg;
+	return CLI_GO_ON;
+}
+
+static int set_table(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->table_name = arg;
+	return CLI_GO_ON;
+}
+
+static int set_incident(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	return positive("incident id", arg, &p->id) ? CLI_GO_ON : EXIT_TROUBLE;
+}
+
+static int set_top(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	return cli_parse_count("report", "--top", arg, &p->ropt.top)
+		       ? CLI_GO_ON
+		       : EXIT_TROUBLE;
+}
+
+static int set_check(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	(void)arg;
+	p->check = true;
+	return CLI_GO_ON;
+}
+
+static int set_summary(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	(void)arg;
+	p->summary = true;
+	return CLI_GO_ON;
+}
+
+/* The filters, --sort and --limit: each marks the arguments filtered. */
+static int set_host(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->q.host = arg;
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_since(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->filtered = true;
+	return parse_when("--since", arg, false, &p->q) ? CLI_GO_ON
+							: EXIT_TROUBLE;
+}
+
+static int set_until(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->filtered = true;
+	return parse_when("--until", arg, true, &p->q) ? CLI_GO_ON
+						       : EXIT_TROUBLE;
+}
+
+static int set_since_uptime(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->filtered = true;
+	return parse_uptime("--since-uptime", arg, false, &p->q) ? CLI_GO_ON
+								 : EXIT_TROUBLE;
+}
+
+static int set_until_uptime(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->filtered = true;
+	return parse_uptime("--until-uptime", arg, true, &p->q) ? CLI_GO_ON
+								: EXIT_TROUBLE;
+}
+
+static int set_kernel(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->q.kernel_prefix = arg;
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_victim(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->q.victim = arg;
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_constraint(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	if (!parse_constraint(arg))
 		return EXIT_TROUBLE;
-	if ((check || summary || id > 0) && filtered) {
+	p->q.constraint = arg;
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_disagrees(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	(void)arg;
+	p->q.model_disagrees = true;
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_limit(void *args, const char *arg)
+{
+	struct report_args *p = args;
+	unsigned limit;
+
+	if (!cli_parse_count("report", "--limit", arg, &limit))
+		return EXIT_TROUBLE;
+	p->q.limit = limit;
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_sort(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->q.descending = arg[0] == '-';
+	if (!db_sort_parse(arg + p->q.descending, &p->q.sort)) {
+		cli_print(
+			stderr,
+			"oomlens report: unknown sort key '%s' (%s; -KEY reverses)",
+			arg, db_sort_names());
+		return EXIT_TROUBLE;
+	}
+	p->filtered = true;
+	return CLI_GO_ON;
+}
+
+static int set_compare(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->ca.a = arg;
+	return CLI_GO_ON;
+}
+
+static int set_baseline(void *args, const char *arg)
+{
+	struct report_args *p = args;
+
+	p->ca.baseline = arg;
+	return CLI_GO_ON;
+}
+
+static int show_help(void *args, const char *arg)
+{
+	(void)args, (void)arg;
+	fputs(report_usage, stdout);
+	return 0;
+}
+
+static const struct cli_option report_option_rows[] = {
+	{"db", required_argument, 'd', set_db},
+	{"format", required_argument, 'f', set_format},
+	{"output", required_argument, 'o', set_output},
+	{"table", required_argument, 't', set_table},
+	{"incident", required_argument, 'i', set_incident},
+	{"top", required_argument, 'n', set_top},
+	{"check", no_argument, 'c', set_check},
+	{"summary", no_argument, 's', set_summary},
+	{"host", required_argument, 0, set_host},
+	{"since", required_argument, 0, set_since},
+	{"until", required_argument, 0, set_until},
+	{"since-uptime", required_argument, 0, set_since_uptime},
+	{"until-uptime", required_argument, 0, set_until_uptime},
+	{"kernel", required_argument, 0, set_kernel},
+	{"victim", required_argument, 0, set_victim},
+	{"constraint", required_argument, 0, set_constraint},
+	{"model-disagrees", no_argument, 0, set_disagrees},
+	{"limit", required_argument, 0, set_limit},
+	{"sort", required_argument, 0, set_sort},
+	{"compare", required_argument, 0, set_compare},
+	{"baseline", required_argument, 0, set_baseline},
+	{"help", no_argument, 'h', show_help},
+};
+
+static const struct cli_options report_options = {
+	.cmd = "report",
+	.usage = report_usage,
+	.rows = report_option_rows,
+	.n = sizeof(report_option_rows) / sizeof(report_option_rows[0]),
+};
+
+/*
+ * What the options need of each other, after all are read: CLI_GO_ON, or
+ * EXIT_TROUBLE after saying why.
+ */
+static int check_options(struct report_args *p, int n, char **operands)
+{
+	if (!compare_usage(&p->ca, n, operands,
+			   p->check || p->summary || p->id > 0 || p->filtered ||
+				   p->table_name,
+			   p->fmt))
+		return EXIT_TROUBLE;
+	if ((p->check || p->summary || p->id > 0) && p->filtered) {
 		cli_print(
 			stderr,
 			"oomlens report: filters and --sort, --limit list incidents: not with %s",
-			check	  ? "--check"
-			: summary ? "--summary"
-				  : "--incident");
+			p->check     ? "--check"
+			: p->summary ? "--summary"
+				     : "--incident");
 		return EXIT_TROUBLE;
 	}
-	if (summary && fmt != REPORT_TEXT && fmt != REPORT_JSON) {
+	if (p->summary && p->fmt != REPORT_TEXT && p->fmt != REPORT_JSON) {
 		cli_print(stderr,
 			  "oomlens report: --summary is text or json, not '%s'",
-			  report_format_name(fmt));
+			  report_format_name(p->fmt));
 		return EXIT_TROUBLE;
 	}
-	if (table_name &&
-	    !cli_parse_table("report", table_name, fmt, &ropt.table))
+	if (p->table_name &&
+	    !cli_parse_table("report", p->table_name, p->fmt, &p->ropt.table))
 		return EXIT_TROUBLE;
-	if (filtered && fmt == REPORT_CSV &&
-	    (ropt.table == CSV_VERDICTS || ropt.table == CSV_EVENTS)) {
+	if (p->filtered && p->fmt == REPORT_CSV &&
+	    (p->ropt.table == CSV_VERDICTS || p->ropt.table == CSV_EVENTS)) {
 		cli_print(
 			stderr,
 			"oomlens report: filters and --sort, --limit list incidents: not with --table %s",
-			table_name);
+			p->table_name);
 		return EXIT_TROUBLE;
 	}
-	db_path = cli_db_path(db_path);
-	if ((err = db_open_with(&c.db, db_path, &ro)))
-		goto fail;
-	if (check)
-		return check_db(c.db, db_path);
-	if ((err = cli_output_check(out_path, db_path)) ||
-	    (err = cli_output_open(&out, out_path)))
-		goto fail;
-	if (summary)
-		return show_summary(c.db, fmt, &out);
-	if (ca.a) {
-		ca.db_path = db_path;
-		ca.fmt = fmt;
-		return show_compare(c.db, &ca);
-	}
-	ropt.colour = fmt == REPORT_TEXT && cli_colour(&out);
-	if ((err = report_begin_with(&c.r, fmt, out.f, &ropt)))
-		goto fail_out;
-	c.full = id > 0;
-	c.only = id;
-	if (fmt == REPORT_CSV && ropt.table == CSV_VERDICTS)
-		err = db_list_verdicts(c.db, on_verdict, &c);
-	else if (fmt == REPORT_CSV && ropt.table == CSV_EVENTS)
-		err = db_list_events(c.db, on_event, &c);
-	else if (id > 0)
-		err = show_one(&c, id, db_path);
+	return CLI_GO_ON;
+}
+
+/* The rows asked for, to c's report: verdicts, events, one or a list. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+write_rows(struct report_args *p, struct report_ctx *c)
+{
+	struct oomlens_error *err;
+
+	if (p->fmt == REPORT_CSV && p->ropt.table == CSV_VERDICTS)
+		err = db_list_verdicts(c->db, on_verdict, c);
+	else if (p->fmt == REPORT_CSV && p->ropt.table == CSV_EVENTS)
+		err = db_list_events(c->db, on_event, c);
+	else if (p->id > 0)
+		err = show_one(c, p->id, p->db_path);
 	else
-		err = db_query_incidents(c.db, &q, on_row, &c);
-	if (!err && (q.has_since_utc || q.has_until_utc)) {
+		err = db_query_incidents(c->db, &p->q, on_row, c);
+	if (!err && (p->q.has_since_utc || p->q.has_until_utc)) {
 		int64_t untimed = 0;
 
-		err = db_count_untimed(c.db, &untimed);
+		err = db_count_untimed(c->db, &untimed);
 		if (!err && untimed)
 			cli_print(
 				stderr,
 				"oomlens report: %lld incidents have no wall-clock time: --since and --until leave them out",
 				(long long)untimed);
 	}
-	if (!err && fmt == REPORT_HTML && id <= 0)
-		err = db_summary(c.db, on_html_summary_row, c.r);
-	if (err) {
-		report_abort(c.r);
-		goto fail_out;
+	if (!err && p->fmt == REPORT_HTML && p->id <= 0)
+		err = db_summary(c->db, on_html_summary_row, c->r);
+	return err;
+}
+
+/* The report of incidents (or CSV's rows), to out: the exit status. */
+static int show_report(struct report_args *p, struct report_ctx *c,
+		       struct cli_output *out)
+{
+	struct oomlens_error *err;
+
+	p->ropt.colour = p->fmt == REPORT_TEXT && cli_colour(out);
+	if ((err = report_begin_with(&c->r, p->fmt, out->f, &p->ropt)))
+		goto fail;
+	c->full = p->id > 0;
+	c->only = p->id;
+	if ((err = write_rows(p, c))) {
+		report_abort(c->r);
+		goto fail;
 	}
-	err = report_end(c.r);
+	err = report_end(c->r);
 	if (!err)
-		err = cli_output_close(&out, true);
+		err = cli_output_close(out, true);
 	if (err)
-		goto fail_out;
-	db_close(c.db);
-	return c.shown ? EXIT_FOUND : EXIT_NONE;
-fail_out:
-	err = cli_output_abort(&out, err);
+		goto fail;
+	db_close(c->db);
+	return c->shown ? EXIT_FOUND : EXIT_NONE;
+fail:
+	err = cli_output_abort(out, err);
+	db_close(c->db);
+	return cli_fail("report", err);
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct db_options ro = {.read_only = true};
+	struct report_args p = {.fmt = REPORT_TEXT, .q.sort = DB_SORT_TIME};
+	struct report_ctx c = {0};
+	struct cli_output out;
+	struct oomlens_error *err;
+	int status;
+
+	p.ca.out = &out;
+	status = cli_parse_options(&report_options, argc, argv, &p);
+	if (status == CLI_GO_ON)
+		status = check_options(&p, argc - optind, argv + optind);
+	if (status != CLI_GO_ON)
+		return status;
+	p.db_path = cli_db_path(p.db_path);
+	if ((err = db_open_with(&c.db, p.db_path, &ro)))
+		goto fail;
+	if (p.check)
+		return check_db(c.db, p.db_path);
+	if ((err = cli_output_check(p.out_path, p.db_path)) ||
+	    (err = cli_output_open(&out, p.out_path)))
+		goto fail;
+	if (p.summary)
+		return show_summary(c.db, p.fmt, &out);
+	if (p.ca.a) {
+		p.ca.db_path = p.db_path;
+		p.ca.fmt = p.fmt;
+		return show_compare(c.db, &p.ca);
+	}
+	return show_report(&p, &c, &out);
 fail:
 	db_close(c.db);
 	return cli_fail("report", err);

@@ -61,75 +61,151 @@ add_log_text(struct strbuf *sb, const char *log, size_t len)
 	return err;
 }
 
+/* What the command line asks for: filled in by the option table below. */
+struct vmcore_args {
+	const char *vmlinux;
+	bool ps, log;
+	enum report_format fmt;
+	struct vmcore_options opt;
+};
+
+static int set_vmlinux(void *args, const char *arg)
+{
+	struct vmcore_args *p = args;
+
+	p->vmlinux = arg;
+	return CLI_GO_ON;
+}
+
+static int set_ps(void *args, const char *arg)
+{
+	struct vmcore_args *p = args;
+
+	(void)arg;
+	p->ps = true;
+	return CLI_GO_ON;
+}
+
+static int set_log(void *args, const char *arg)
+{
+	struct vmcore_args *p = args;
+
+	(void)arg;
+	p->log = true;
+	return CLI_GO_ON;
+}
+
+static int set_format(void *args, const char *arg)
+{
+	struct vmcore_args *p = args;
+
+	return cli_parse_format("vmcore", arg,
+				CLI_FORMAT(REPORT_TEXT) |
+					CLI_FORMAT(REPORT_JSON),
+				&p->fmt)
+		       ? CLI_GO_ON
+		       : EXIT_TROUBLE;
+}
+
+static int set_force(void *args, const char *arg)
+{
+	struct vmcore_args *p = args;
+
+	(void)arg;
+	p->opt.force = true;
+	return CLI_GO_ON;
+}
+
+static int set_dump_timeout(void *args, const char *arg)
+{
+	struct vmcore_args *p = args;
+
+	if (cli_parse_seconds(arg, &p->opt.timeout_secs))
+		return CLI_GO_ON;
+	cli_print(
+		stderr,
+		"oomlens vmcore: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+		arg);
+	return EXIT_TROUBLE;
+}
+
+static int show_help(void *args, const char *arg)
+{
+	(void)args, (void)arg;
+	fputs(vmcore_usage, stdout);
+	return 0;
+}
+
+static const struct cli_option vmcore_option_rows[] = {
+	{"vmlinux", required_argument, 'k', set_vmlinux},
+	{"ps", no_argument, 'p', set_ps},
+	{"log", no_argument, 'l', set_log},
+	{"format", required_argument, 'f', set_format},
+	{"force", no_argument, 0, set_force},
+	{"dump-timeout", required_argument, 0, set_dump_timeout},
+	{"help", no_argument, 'h', show_help},
+};
+
+static const struct cli_options vmcore_options = {
+	.cmd = "vmcore",
+	.usage = vmcore_usage,
+	.rows = vmcore_option_rows,
+	.n = sizeof(vmcore_option_rows) / sizeof(vmcore_option_rows[0]),
+};
+
+/* The dump as JSON: its state, and its log if asked for. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+dump_json(struct strbuf *sb, const struct dump_state *d, const char *path,
+	  bool log)
+{
+	struct jw w;
+
+	jw_init(&w, sb, 2);
+	jw_object(&w, NULL);
+	render_dump_json(&w, d, path);
+	if (log)
+		jw_strn(&w, "log", d->log ? d->log : "", d->log_len);
+	jw_end_object(&w);
+	if (w.err)
+		return w.err;
+	return strbuf_adds(sb, "\n");
+}
+
+/* The dump as text: its head, its processes and its log, as asked. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+dump_text(struct strbuf *sb, const struct dump_state *d, const char *path,
+	  const struct vmcore_args *p)
+{
+	struct oomlens_error *err = render_dump_head_text(sb, d, path);
+
+	if (!err && p->ps)
+		err = render_dump_ps_text(sb, d);
+	if (!err && p->log && d->log)
+		err = add_log_text(sb, d->log, d->log_len);
+	return err;
+}
+
 int cmd_vmcore(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{"vmlinux", required_argument, NULL, 'k'},
-		{"ps", no_argument, NULL, 'p'},
-		{"log", no_argument, NULL, 'l'},
-		{"format", required_argument, NULL, 'f'},
-		{"force", no_argument, NULL, 'F'},
-		{"dump-timeout", required_argument, NULL, 'T'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *vmlinux = NULL;
-	bool ps = false, log = false;
-	enum report_format fmt = REPORT_TEXT;
-	struct vmcore_options opt = {0};
+	struct vmcore_args p = {.fmt = REPORT_TEXT};
 	struct dump_state d;
 	struct oomlens_error *err;
 	struct strbuf sb = STRBUF_INIT(SIZE_MAX / 2);
-	int c, status;
+	int status;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "k:plf:h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			vmlinux = optarg;
-			break;
-		case 'p':
-			ps = true;
-			break;
-		case 'l':
-			log = true;
-			break;
-		case 'f':
-			if (!cli_parse_format("vmcore", optarg,
-					      CLI_FORMAT(REPORT_TEXT) |
-						      CLI_FORMAT(REPORT_JSON),
-					      &fmt))
-				return EXIT_TROUBLE;
-			break;
-		case 'F':
-			opt.force = true;
-			break;
-		case 'T':
-			if (!cli_parse_seconds(optarg, &opt.timeout_secs)) {
-				cli_print(
-					stderr,
-					"oomlens vmcore: bad --dump-timeout '%s': whole seconds, 1 to 604800",
-					optarg);
-				return EXIT_TROUBLE;
-			}
-			break;
-		case 'h':
-			fputs(vmcore_usage, stdout);
-			return 0;
-		default:
-			return cli_usage_error("vmcore", vmcore_usage);
-		}
-	}
+	status = cli_parse_options(&vmcore_options, argc, argv, &p);
+	if (status != CLI_GO_ON)
+		return status;
 	if (optind != argc - 1) {
 		fprintf(stderr, "oomlens vmcore: %s\n\n%s",
 			"give exactly one VMCORE", vmcore_usage);
 		return EXIT_TROUBLE;
 	}
-	if (!ps && !log)
-		ps = true;
-	opt.no_log = !log;
-	opt.no_tasks = !ps;
-	err = vmcore_read_isolated(argv[optind], vmlinux, &opt, &d);
+	if (!p.ps && !p.log)
+		p.ps = true;
+	p.opt.no_log = !p.log;
+	p.opt.no_tasks = !p.ps;
+	err = vmcore_read_isolated(argv[optind], p.vmlinux, &p.opt, &d);
 	if (err) {
 		/* no debuginfo given and the dump cannot stand in for it */
 		cli_print(stderr, "oomlens vmcore: %s%s", err->message,
@@ -139,25 +215,10 @@ int cmd_vmcore(int argc, char **argv)
 		oomlens_error_free(err);
 		return EXIT_TROUBLE;
 	}
-	if (fmt == REPORT_JSON) {
-		struct jw w;
-
-		jw_init(&w, &sb, 2);
-		jw_object(&w, NULL);
-		render_dump_json(&w, &d, argv[optind]);
-		if (log)
-			jw_strn(&w, "log", d.log ? d.log : "", d.log_len);
-		jw_end_object(&w);
-		err = w.err;
-		if (!err)
-			err = strbuf_adds(&sb, "\n");
-	} else {
-		err = render_dump_head_text(&sb, &d, argv[optind]);
-		if (!err && ps)
-			err = render_dump_ps_text(&sb, &d);
-		if (!err && log && d.log)
-			err = add_log_text(&sb, d.log, d.log_len);
-	}
+	if (p.fmt == REPORT_JSON)
+		err = dump_json(&sb, &d, argv[optind], p.log);
+	else
+		err = dump_text(&sb, &d, argv[optind], &p);
 	if (err) {
 		cli_print(stderr, "oomlens vmcore: %s", err->message);
 		oomlens_error_free(err);

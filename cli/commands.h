@@ -2,6 +2,7 @@
 #ifndef OOMLENS_CLI_COMMANDS_H
 #define OOMLENS_CLI_COMMANDS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -41,6 +42,65 @@ void cli_print(FILE *f, const char *fmt, ...)
  * stderr; returns EXIT_TROUBLE. Not the whole help.
  */
 int cli_usage_error(const char *cmd, const char *usage);
+
+/*
+ * A command's options as a table, a row an option: its long name, whether
+ * it takes an argument (no_argument, required_argument), its short letter
+ * (0: a long option only) and what it sets in the command's arguments:
+ * set() is given them, or the part of them `at` bytes in (offsetof(),
+ * for the shared setters below). set() returns CLI_GO_ON, or the exit
+ * status to end with (having said why on stderr). A new option is a row
+ * and a line of the usage.
+ */
+#define CLI_GO_ON (-1)
+
+struct cli_option {
+	const char *name;
+	int has_arg;
+	char letter;
+	int (*set)(void *args, const char *arg);
+	size_t at;
+};
+
+/* A command's table, and what a bad option says (cli_usage_error()). */
+struct cli_options {
+	const char *cmd;
+	const char *usage;
+	const struct cli_option *rows;
+	size_t n;
+	/*
+	 * Long options beyond the rows (none if n_extra is 0), each given to
+	 * other() with getopt_long()'s value: true if it took it, with *bad
+	 * set when the argument was wrong (having said why).
+	 */
+	const struct option *extra;
+	size_t n_extra;
+	bool (*other)(void *args, int c, const char *arg, bool *bad);
+};
+
+/*
+ * getopt_long() over the table t: each option's set() with args, optind
+ * past the options. CLI_GO_ON, or the exit status (--help, a bad option).
+ */
+int cli_parse_options(const struct cli_options *t, int argc, char **argv,
+		      void *args);
+
+/* How vmcores are read, as analyze and ingest take it on their line. */
+struct cli_dump_options {
+	const char *cmd; /* the command, for its messages */
+	const char *vmlinux, *debuginfo;
+	bool force;
+	unsigned dump_timeout; /* --dump-timeout; 0: the default */
+};
+
+/*
+ * The setters of --vmlinux FILE, --debuginfo DIR, --force and
+ * --dump-timeout SECONDS: rows whose `at` is a struct cli_dump_options.
+ */
+int cli_set_vmlinux(void *dump, const char *arg);
+int cli_set_debuginfo(void *dump, const char *arg);
+int cli_set_force(void *dump, const char *arg);
+int cli_set_dump_timeout(void *dump, const char *arg);
 
 /* A whole number of seconds, 1 to a week, into *secs; false if not one. */
 bool cli_parse_seconds(const char *text, unsigned *secs);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -441,6 +442,89 @@ int cli_usage_error(const char *cmd, const char *usage)
 	fwrite(usage, 1, end ? (size_t)(end - usage) + 1 : strlen(usage),
 	       stderr);
 	fprintf(stderr, "'oomlens help %s' for the options\n", cmd);
+	return EXIT_TROUBLE;
+}
+
+int cli_parse_options(const struct cli_options *t, int argc, char **argv,
+		      void *args)
+{
+	struct option longopts[t->n + t->n_extra + 1];
+	char shortopts[2 * t->n + 1];
+	size_t i, n = 0;
+	int c, status;
+	bool bad;
+
+	for (i = 0; i < t->n; i++) {
+		const struct cli_option *o = &t->rows[i];
+
+		/* getopt_long() gives the letter, or 256 + the row's index */
+		longopts[i] =
+			(struct option){o->name, o->has_arg, NULL,
+					o->letter ? o->letter : 256 + (int)i};
+		if (!o->letter)
+			continue;
+		shortopts[n++] = o->letter;
+		if (o->has_arg == required_argument)
+			shortopts[n++] = ':';
+	}
+	for (size_t k = 0; k < t->n_extra; k++)
+		longopts[i + k] = t->extra[k];
+	longopts[i + t->n_extra] = (struct option){NULL, 0, NULL, 0};
+	shortopts[n] = '\0';
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		if (t->other && t->other(args, c, optarg, &bad)) {
+			if (bad)
+				return EXIT_TROUBLE;
+			continue;
+		}
+		for (i = 0; i < t->n; i++)
+			if (longopts[i].val == c)
+				break;
+		if (i == t->n)
+			return cli_usage_error(t->cmd, t->usage);
+		status = t->rows[i].set((char *)args + t->rows[i].at, optarg);
+		if (status != CLI_GO_ON)
+			return status;
+	}
+	return CLI_GO_ON;
+}
+
+int cli_set_vmlinux(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	d->vmlinux = arg;
+	return CLI_GO_ON;
+}
+
+int cli_set_debuginfo(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	d->debuginfo = arg;
+	return CLI_GO_ON;
+}
+
+int cli_set_force(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	(void)arg;
+	d->force = true;
+	return CLI_GO_ON;
+}
+
+int cli_set_dump_timeout(void *dump, const char *arg)
+{
+	struct cli_dump_options *d = dump;
+
+	if (cli_parse_seconds(arg, &d->dump_timeout))
+		return CLI_GO_ON;
+	cli_print(
+		stderr,
+		"oomlens %s: bad --dump-timeout '%s': whole seconds, 1 to 604800",
+		d->cmd, arg);
 	return EXIT_TROUBLE;
 }
 

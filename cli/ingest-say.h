@@ -10,12 +10,14 @@
 #include <pthread.h>
 #include <stdbool.h>
 
+#include "cli/commands.h"
 #include "db/db.h"
 #include "ingest/ingest.h"
 
 /* The command's state: its options, and what its hooks need. */
 struct ingest_cli {
 	struct ingest_options eo; /* what the engine is given */
+	struct cli_dump_options dump; /* --vmlinux...: into eo */
 	struct db_options opt; /* --wait, and the hooks of the lock */
 	const char *db_path;
 	long jobs;

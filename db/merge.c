@@ -282,11 +282,10 @@ static const struct {
 	SCORED("model_scores"),
 };
 
-static OOMLENS_MUST_CHECK struct oomlens_error *
-merge_rows(struct db *db, struct db_merge_totals *t)
+/* The temporary tables, after the check that every table is known. */
+static OOMLENS_MUST_CHECK struct oomlens_error *merge_begin(struct db *db)
 {
 	struct oomlens_error *err = NULL;
-	int64_t n = 0;
 	size_t i;
 
 	for (i = 0; i < sizeof(merge_setup) / sizeof(merge_setup[0]) && !err;
@@ -294,11 +293,17 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 		err = run(db, merge_setup[i], NULL, NULL);
 	if (!err)
 		err = check_tables(db);
+	return err;
+}
 
-	/* sources: new ones added, known ones completed; then the map */
-	if (!err)
-		err = db_query_int(db, "SELECT count(*) FROM shard.sources",
-				   &t->sources);
+/* sources: new ones added, known ones completed; then the map */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+merge_sources(struct db *db, struct db_merge_totals *t)
+{
+	struct oomlens_error *err;
+
+	err = db_query_int(db, "SELECT count(*) FROM shard.sources",
+			   &t->sources);
 	if (!err)
 		err = copy_rows(
 			db, "sources", "",
@@ -325,24 +330,30 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 			  " FROM shard.sources t JOIN main.sources m"
 			  " ON " SAME_SOURCE("m", "t"),
 			  NULL, NULL);
+	return err;
+}
 
-	/*
-	 * incidents known here but first seen earlier in the shard: theirs
-	 * replace ours, whose sightings are kept aside and put back
-	 */
-	if (!err)
-		err = run(
-			db,
-			"CREATE TEMP TABLE merge_sightings AS"
-			" SELECT m.fingerprint AS merge_fp, g.*"
-			" FROM main.incidents m"
-			" JOIN main.sources ms ON ms.id = m.source_id"
-			" JOIN shard.incidents t ON t.fingerprint = m.fingerprint"
-			" JOIN shard.sources ts ON ts.id = t.source_id"
-			" JOIN main.incident_sightings g ON g.incident_id = m.id"
-			" WHERE " SEEN_BEFORE("m", "ms", "t", "ts",
-					      "first_line"),
-			NULL, NULL);
+/*
+ * incidents known here but first seen earlier in the shard: theirs
+ * replace ours, whose sightings are kept aside and put back (ours
+ * deleted, counted in t->replaced)
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+set_aside_replaced(struct db *db, struct db_merge_totals *t)
+{
+	struct oomlens_error *err;
+	size_t i;
+
+	err = run(db,
+		  "CREATE TEMP TABLE merge_sightings AS"
+		  " SELECT m.fingerprint AS merge_fp, g.*"
+		  " FROM main.incidents m"
+		  " JOIN main.sources ms ON ms.id = m.source_id"
+		  " JOIN shard.incidents t ON t.fingerprint = m.fingerprint"
+		  " JOIN shard.sources ts ON ts.id = t.source_id"
+		  " JOIN main.incident_sightings g ON g.incident_id = m.id"
+		  " WHERE " SEEN_BEFORE("m", "ms", "t", "ts", "first_line"),
+		  NULL, NULL);
 	/*
 	 * what a later sighting could upgrade (host, time) of every incident
 	 * on both sides, and the verdicts and scores of ours that the
@@ -364,9 +375,18 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 			  "DELETE FROM main.incidents WHERE fingerprint IN"
 			  " (SELECT merge_fp FROM temp.merge_sightings)",
 			  NULL, &t->replaced);
-	if (!err)
-		err = db_query_int(db, "SELECT count(*) FROM shard.incidents",
-				   &t->incidents);
+	return err;
+}
+
+/* The shard's incidents not here (or replaced), with their child rows. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+merge_incidents(struct db *db, struct db_merge_totals *t)
+{
+	struct oomlens_error *err;
+	int64_t n = 0;
+
+	err = db_query_int(db, "SELECT count(*) FROM shard.incidents",
+			   &t->incidents);
 	if (!err)
 		err = run(
 			db,
@@ -390,11 +410,15 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 			  NULL, NULL);
 	if (!err)
 		err = copy_children(db);
+	return err;
+}
 
-	/* every sighting of both sides */
-	if (!err)
-		err = copy_rows(
-			db, "incident_sightings", "OR IGNORE",
+/* every sighting of both sides */
+static OOMLENS_MUST_CHECK struct oomlens_error *merge_sightings(struct db *db)
+{
+	struct oomlens_error *err;
+
+	err = copy_rows(db, "incident_sightings", "OR IGNORE",
 			"JOIN temp.merge_imap x ON x.old = t.incident_id"
 			"",
 			NULL);
@@ -407,13 +431,20 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 	if (!err)
 		err = copy_from(db, "incident_sightings", "OR IGNORE",
 				"temp.merge_sightings", false, "", NULL);
+	return err;
+}
 
-	/*
-	 * what one ingest does on a later sighting: a host or a time from a
-	 * better source replaces the kept one (db/store.c, better_host_time());
-	 * and what rescore made on either side is kept, the kept side's
-	 * first
-	 */
+/*
+ * what one ingest does on a later sighting: a host or a time from a
+ * better source replaces the kept one (db/store.c, better_host_time());
+ * and what rescore made on either side is kept, the kept side's
+ * first
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *merge_upgrades(struct db *db)
+{
+	struct oomlens_error *err = NULL;
+	size_t i;
+
 	for (i = 0; i < sizeof(upgrade) / sizeof(upgrade[0]) && !err; i++)
 		err = run(db, upgrade[i], NULL, NULL);
 	for (i = 0; i < sizeof(scored) / sizeof(scored[0]) && !err; i++) {
@@ -428,11 +459,17 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 			err = copy_from(db, scored[i].table, "OR IGNORE",
 					scored[i].from, false, "", NULL);
 	}
+	return err;
+}
 
-	/* events: ours unless the shard saw it first */
-	if (!err)
-		err = db_query_int(db, "SELECT count(*) FROM shard.events",
-				   &t->events);
+/* events: ours unless the shard saw it first */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+merge_events(struct db *db, struct db_merge_totals *t)
+{
+	struct oomlens_error *err;
+	int64_t n = 0;
+
+	err = db_query_int(db, "SELECT count(*) FROM shard.events", &t->events);
 	if (!err)
 		err = run(
 			db,
@@ -449,6 +486,28 @@ merge_rows(struct db *db, struct db_merge_totals *t)
 		err = copy_rows(db, "events", "OR IGNORE", "ORDER BY t.id",
 				&t->new_events);
 	t->new_events -= n;
+	return err;
+}
+
+/* The shard's rows into this database, in the order each step needs. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+merge_rows(struct db *db, struct db_merge_totals *t)
+{
+	struct oomlens_error *err;
+
+	err = merge_begin(db);
+	if (!err)
+		err = merge_sources(db, t);
+	if (!err)
+		err = set_aside_replaced(db, t);
+	if (!err)
+		err = merge_incidents(db, t);
+	if (!err)
+		err = merge_sightings(db);
+	if (!err)
+		err = merge_upgrades(db);
+	if (!err)
+		err = merge_events(db, t);
 	return err;
 }
 

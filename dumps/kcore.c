@@ -561,15 +561,120 @@ static OOMLENS_MUST_CHECK struct oomlens_error *setup_linux(struct kcore *kc,
 	return NULL;
 }
 
+/*
+ * kc->fd, which must be a regular file: a flattened dump (makedumpfile
+ * -F) is replayed into a temporary file, which becomes kc->fd; anything
+ * else is left as it is.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+reassemble_flattened(struct kcore *kc, const char *path)
+{
+	unsigned char head[64];
+	struct oomlens_error *err;
+	struct stat st;
+	ssize_t n;
+	int tmp;
+
+	if (fstat(kc->fd, &st) != 0 || !S_ISREG(st.st_mode))
+		return oomlens_error_new(OOMLENS_ERR_IO,
+					 "'%s' is not a regular file", path);
+	n = pread(kc->fd, head, sizeof(head), 0);
+	if (n < 0)
+		return oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					   "cannot read '%s'", path);
+	kc->format = NULL;
+	if (!dump_is_flattened(head, (size_t)n))
+		return NULL;
+	tmp = temp_file();
+	if (tmp < 0)
+		return oomlens_error_errno(
+			OOMLENS_ERR_IO, errno,
+			"'%s' is a flattened dump; cannot make a temporary file to reassemble it",
+			path);
+	err = kcore_unflatten(kc->fd, (uint64_t)st.st_size, tmp, path);
+	close(kc->fd);
+	kc->fd = tmp;
+	if (err)
+		return err;
+	kc->format = "flattened kdump";
+	return NULL;
+}
+
+/*
+ * kc->fd (the file or its reassembly) checked before libkdumpfile reads
+ * it: a kdump file's header and descriptors, an ELF file's headers.
+ * *is_kdump says which it was.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+check_headers(struct kcore *kc, const char *path, bool *is_kdump)
+{
+	unsigned char head[8];
+	struct stat st;
+
+	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 8, 0) == 8 &&
+	    memcmp(head, "KDUMP   ", 8) == 0) {
+		struct kdump_geom g;
+
+		*is_kdump = true;
+
+		if (!kdump_header_sane(kc->fd, (uint64_t)st.st_size, &g))
+			return oomlens_error_new(
+				OOMLENS_ERR_CORRUPT,
+				"'%s': kdump header or notes damaged or cut (sizes beyond the end of the file, a block below 4 KiB, or a VMCOREINFO line libkdumpfile cannot take)",
+				path);
+		return kdump_descs_sane(kc->fd, (uint64_t)st.st_size, &g, path);
+	}
+	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 4, 0) == 4 &&
+	    memcmp(head, "\177ELF", 4) == 0 &&
+	    !elf_header_sane(kc->fd, (uint64_t)st.st_size))
+		return oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s': ELF headers or notes damaged or cut (beyond the end of the file, wrong sizes, or a VMCOREINFO line libkdumpfile cannot take)",
+			path);
+	return NULL;
+}
+
+/* libkdumpfile's context on kc->fd, and the format it found. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_context(struct kcore *kc, const char *path, bool is_kdump)
+{
+	const char *fmt;
+
+	kc->ctx = kdump_new();
+	if (!kc->ctx)
+		return &oomlens_error_nomem;
+	/*
+	 * A kdump file through pread, never mmap: a cut file's page data
+	 * running past its end is then a short read, an error for that
+	 * page, where the mapping died of SIGBUS. perf stat -r 10 on the
+	 * lab's 6.1 and 6.12 kdump and flattened dumps: within the noise
+	 * (+0-6 ms of about 100). An ELF dump keeps the mapping: pread cost
+	 * it 11 ms of 38 there, and its cut files are read safely (the
+	 * truncated_dumps_fail_cleanly test).
+	 */
+	if (is_kdump &&
+	    kdump_set_number_attr(kc->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
+				  KDUMP_MMAP_NEVER) != KDUMP_OK)
+		return kdump_failure(kc, path, "cannot turn off file mappings");
+	if (kdump_open_fd(kc->ctx, kc->fd) != KDUMP_OK)
+		return oomlens_error_new(
+			OOMLENS_ERR_CORRUPT,
+			"'%s' is not a vmcore libkdumpfile can read: %s", path,
+			kdump_get_err(kc->ctx));
+	if (!kc->format) {
+		kc->format = "kdump";
+		if (kdump_get_string_attr(kc->ctx, KDUMP_ATTR_FILE_FORMAT,
+					  &fmt) == KDUMP_OK &&
+		    strcmp(fmt, "elf") == 0)
+			kc->format = "elf";
+	}
+	return NULL;
+}
+
 struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 {
 	struct kcore *kc;
 	struct oomlens_error *err;
-	unsigned char head[64];
-	struct stat st;
-	kdump_status st_k;
-	const char *fmt;
-	ssize_t n;
 	bool is_kdump = false;
 
 	kc = calloc(1, sizeof(*kc));
@@ -582,105 +687,19 @@ struct oomlens_error *kcore_open(const char *path, struct kcore **out)
 		free(kc);
 		return err;
 	}
-	if (fstat(kc->fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-		err = oomlens_error_new(OOMLENS_ERR_IO,
-					"'%s' is not a regular file", path);
-		goto fail;
+	err = reassemble_flattened(kc, path);
+	if (!err)
+		err = check_headers(kc, path, &is_kdump);
+	if (!err)
+		err = open_context(kc, path, is_kdump);
+	if (!err)
+		err = setup_linux(kc, path);
+	if (err) {
+		kcore_close(kc);
+		return err;
 	}
-	n = pread(kc->fd, head, sizeof(head), 0);
-	if (n < 0) {
-		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
-					  "cannot read '%s'", path);
-		goto fail;
-	}
-	kc->format = NULL;
-	if (dump_is_flattened(head, (size_t)n)) {
-		int tmp = temp_file();
-
-		if (tmp < 0) {
-			err = oomlens_error_errno(
-				OOMLENS_ERR_IO, errno,
-				"'%s' is a flattened dump; cannot make a temporary file to reassemble it",
-				path);
-			goto fail;
-		}
-		err = kcore_unflatten(kc->fd, (uint64_t)st.st_size, tmp, path);
-		close(kc->fd);
-		kc->fd = tmp;
-		if (err)
-			goto fail;
-		kc->format = "flattened kdump";
-	}
-	/* kc->fd is the file or its reassembly */
-	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 8, 0) == 8 &&
-	    memcmp(head, "KDUMP   ", 8) == 0) {
-		struct kdump_geom g;
-
-		is_kdump = true;
-
-		if (!kdump_header_sane(kc->fd, (uint64_t)st.st_size, &g)) {
-			err = oomlens_error_new(
-				OOMLENS_ERR_CORRUPT,
-				"'%s': kdump header or notes damaged or cut (sizes beyond the end of the file, a block below 4 KiB, or a VMCOREINFO line libkdumpfile cannot take)",
-				path);
-			goto fail;
-		}
-		err = kdump_descs_sane(kc->fd, (uint64_t)st.st_size, &g, path);
-		if (err)
-			goto fail;
-	}
-	if (fstat(kc->fd, &st) == 0 && pread(kc->fd, head, 4, 0) == 4 &&
-	    memcmp(head, "\177ELF", 4) == 0 &&
-	    !elf_header_sane(kc->fd, (uint64_t)st.st_size)) {
-		err = oomlens_error_new(
-			OOMLENS_ERR_CORRUPT,
-			"'%s': ELF headers or notes damaged or cut (beyond the end of the file, wrong sizes, or a VMCOREINFO line libkdumpfile cannot take)",
-			path);
-		goto fail;
-	}
-	kc->ctx = kdump_new();
-	if (!kc->ctx) {
-		err = &oomlens_error_nomem;
-		goto fail;
-	}
-	/*
-	 * A kdump file through pread, never mmap: a cut file's page data
-	 * running past its end is then a short read, an error for that
-	 * page, where the mapping died of SIGBUS. perf stat -r 10 on the
-	 * lab's 6.1 and 6.12 kdump and flattened dumps: within the noise
-	 * (+0-6 ms of about 100). An ELF dump keeps the mapping: pread cost
-	 * it 11 ms of 38 there, and its cut files are read safely (the
-	 * truncated_dumps_fail_cleanly test).
-	 */
-	if (is_kdump &&
-	    kdump_set_number_attr(kc->ctx, KDUMP_ATTR_FILE_MMAP_POLICY,
-				  KDUMP_MMAP_NEVER) != KDUMP_OK) {
-		err = kdump_failure(kc, path, "cannot turn off file mappings");
-		goto fail;
-	}
-	st_k = kdump_open_fd(kc->ctx, kc->fd);
-	if (st_k != KDUMP_OK) {
-		err = oomlens_error_new(
-			OOMLENS_ERR_CORRUPT,
-			"'%s' is not a vmcore libkdumpfile can read: %s", path,
-			kdump_get_err(kc->ctx));
-		goto fail;
-	}
-	if (!kc->format) {
-		kc->format = "kdump";
-		if (kdump_get_string_attr(kc->ctx, KDUMP_ATTR_FILE_FORMAT,
-					  &fmt) == KDUMP_OK &&
-		    strcmp(fmt, "elf") == 0)
-			kc->format = "elf";
-	}
-	err = setup_linux(kc, path);
-	if (err)
-		goto fail;
 	*out = kc;
 	return NULL;
-fail:
-	kcore_close(kc);
-	return err;
 }
 
 struct oomlens_error *kcore_set_arch(struct kcore *kc, const char *arch,

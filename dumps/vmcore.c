@@ -109,15 +109,9 @@ static uint32_t struct_size(struct vmc *v, const char *name)
 	return n > MAX_STRUCT_SIZE ? 0 : n;
 }
 
-static void resolve_layout(struct vmc *v, struct layout *L)
+/* task_struct's members, and those of its start times' timespecs. */
+static void task_layout(struct vmc *v, struct layout *L)
 {
-	static const char *const mm_enum[4] = {"MM_FILEPAGES", "MM_ANONPAGES",
-					       "MM_SWAPENTS", "MM_SHMEMPAGES"};
-
-	L->task_size = struct_size(v, "task_struct");
-	L->mm_size = struct_size(v, "mm_struct");
-	L->signal_size = struct_size(v, "signal_struct");
-	L->cred_size = struct_size(v, "cred");
 	member(v, "task_struct", "tasks", &L->t_tasks);
 	member(v, "task_struct", "pid", &L->t_pid);
 	member(v, "task_struct", "tgid", &L->t_tgid);
@@ -151,13 +145,11 @@ static void resolve_layout(struct vmc *v, struct layout *L)
 		member(v, L->t_real_start.type_name, "tv_sec", &L->rs_sec);
 		member(v, L->t_real_start.type_name, "tv_nsec", &L->rs_nsec);
 	}
-	member(v, "signal_struct", "oom_adj", &L->s_oom_adj);
-	member(v, "signal_struct", "oom_score_adj", &L->s_oom_score_adj);
-	member(v, "signal_struct", "utime", &L->s_utime);
-	member(v, "signal_struct", "stime", &L->s_stime);
-	member(v, "signal_struct", "thread_head", &L->s_thread_head);
-	member(v, "cred", "uid", &L->c_uid);
-	member(v, "cred", "cap_effective", &L->c_cap);
+}
+
+/* mm_struct's members, and where its RSS counters are (6.2+: per CPU). */
+static void mm_layout(struct vmc *v, struct layout *L)
+{
 	member(v, "mm_struct", "total_vm", &L->m_total_vm);
 	member(v, "mm_struct", "shared_vm", &L->m_shared_vm);
 	member(v, "mm_struct", "hiwater_vm", &L->m_hiwater_vm);
@@ -185,6 +177,26 @@ static void resolve_layout(struct vmc *v, struct layout *L)
 		    vmc_global(v, "nr_cpu_ids", &n) && n > 0)
 			L->nr_cpus = n > MAX_CPUS ? MAX_CPUS : (unsigned)n;
 	}
+}
+
+static void resolve_layout(struct vmc *v, struct layout *L)
+{
+	static const char *const mm_enum[4] = {"MM_FILEPAGES", "MM_ANONPAGES",
+					       "MM_SWAPENTS", "MM_SHMEMPAGES"};
+
+	L->task_size = struct_size(v, "task_struct");
+	L->mm_size = struct_size(v, "mm_struct");
+	L->signal_size = struct_size(v, "signal_struct");
+	L->cred_size = struct_size(v, "cred");
+	task_layout(v, L);
+	member(v, "signal_struct", "oom_adj", &L->s_oom_adj);
+	member(v, "signal_struct", "oom_score_adj", &L->s_oom_score_adj);
+	member(v, "signal_struct", "utime", &L->s_utime);
+	member(v, "signal_struct", "stime", &L->s_stime);
+	member(v, "signal_struct", "thread_head", &L->s_thread_head);
+	member(v, "cred", "uid", &L->c_uid);
+	member(v, "cred", "cap_effective", &L->c_cap);
+	mm_layout(v, L);
 	member(v, "list_head", "next", &L->list_next);
 	for (int i = 0; i < 4; i++)
 		if (!ktypes_enumerator(v->kt, mm_enum[i], &L->mm_idx[i]))
@@ -566,23 +578,12 @@ static bool count_child(struct walker *w, uint64_t node, void *arg)
 	return true;
 }
 
-/*
- * The task at addr, its task_struct in w->task: a thread-group leader
- * (then its other threads' addresses are collected in w->thr and their
- * cpu time and RSS deltas summed) or one of those threads.
- */
-static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
-		      bool leader)
+/* The task's own fields in w->task: ids, comm, state, times, mems. */
+static void task_fields(struct walker *w, struct dump_task *t)
 {
-	struct vmc *v = w->v;
 	const struct layout *L = &w->L;
 	uint32_t ts = L->task_size;
-	int64_t p, val;
-	struct thread_acc acc = {t, addr, 0};
-	bool whole = true;
 
-	memset(t, 0, sizeof(*t));
-	t->task_addr = addr;
 	take(&t->f[DT_PID], &L->t_pid, w->task, ts);
 	take(&t->f[DT_TGID], &L->t_tgid, w->task, ts);
 	if (L->t_comm.offset <= ts && ts - L->t_comm.offset >= 16)
@@ -600,13 +601,21 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 		struct kfield word = L->t_mems;
 
 		word.kind = KF_UINT;
-		word.size = v->psz;
+		word.size = w->v->psz;
 		word.is_signed = false;
 		take(&t->f[DT_MEMS_ALLOWED], &word, w->task, ts);
 	}
 	start_times(w, t);
+}
 
-	if (vmc_field(&L->t_real_parent, w->task, ts, &p) && p &&
+/* The real parent's tgid and pid, and the number of children. */
+static void task_family(struct walker *w, uint64_t addr, struct dump_task *t)
+{
+	struct vmc *v = w->v;
+	const struct layout *L = &w->L;
+	int64_t p, val;
+
+	if (vmc_field(&L->t_real_parent, w->task, L->task_size, &p) && p &&
 	    vmc_read_field(v, (uint64_t)p, &L->t_tgid, &val)) {
 		set(&t->f[DT_PPID], val, DUMP_READ);
 		if (vmc_read_field(v, (uint64_t)p, &L->t_pid, &val))
@@ -614,7 +623,6 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 	} else if (L->t_real_parent.kind) {
 		set(&t->f[DT_PPID], 0, DUMP_UNREADABLE);
 	}
-
 	if (L->t_children.kind) {
 		int64_t n = 0;
 
@@ -624,12 +632,13 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 		else
 			set(&t->f[DT_NR_CHILDREN], n, DUMP_UNREADABLE);
 	}
+}
 
-	read_cred(w, t);
-	if (vmc_field(&L->t_signal, w->task, ts, &p) && p)
-		read_signal(w, t, (uint64_t)p);
+/* This thread's own split-RSS deltas (2.6.34-6.1). */
+static void task_rss_deltas(struct walker *w, struct dump_task *t)
+{
+	const struct layout *L = &w->L;
 
-	/* This thread's own split-RSS deltas (2.6.34-6.1). */
 	if (L->t_rss_count.kind == KF_ARRAY) {
 		set(&t->f[DT_RSS_CACHED], 0, DUMP_READ);
 		set(&t->f[DT_SWAP_CACHED], 0, DUMP_READ);
@@ -638,14 +647,20 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 		set(&t->f[DT_RSS_CACHED], 0, DUMP_READ);
 		set(&t->f[DT_SWAP_CACHED], 0, DUMP_READ);
 	}
+}
 
-	/* The other threads: their cpu time and RSS deltas. */
-	w->n_thr = 0;
-	if (!leader)
-		goto mm;
+/* A leader's other threads: their count, cpu time and RSS deltas. */
+static void leader_threads(struct walker *w, uint64_t addr, struct dump_task *t)
+{
+	struct vmc *v = w->v;
+	const struct layout *L = &w->L;
+	struct thread_acc acc = {t, addr, 0};
+	bool whole = true;
+	int64_t p;
+
 	set(&t->f[DT_THREADS], 1, DUMP_READ);
 	if (L->s_thread_head.kind && L->t_thread_node.kind &&
-	    vmc_field(&L->t_signal, w->task, ts, &p) && p) {
+	    vmc_field(&L->t_signal, w->task, L->task_size, &p) && p) {
 		acc.node_off = L->t_thread_node.offset;
 		whole = each_node(w, (uint64_t)p + L->s_thread_head.offset,
 				  MAX_THREADS, add_thread, &acc);
@@ -663,7 +678,31 @@ static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
 		t->f[DT_THREADS].prov = DUMP_UNREADABLE;
 		v->d->partial = true;
 	}
-mm:
+}
+
+/*
+ * The task at addr, its task_struct in w->task: a thread-group leader
+ * (then its other threads' addresses are collected in w->thr and their
+ * cpu time and RSS deltas summed) or one of those threads.
+ */
+static void read_task(struct walker *w, uint64_t addr, struct dump_task *t,
+		      bool leader)
+{
+	const struct layout *L = &w->L;
+	uint32_t ts = L->task_size;
+	int64_t p;
+
+	memset(t, 0, sizeof(*t));
+	t->task_addr = addr;
+	task_fields(w, t);
+	task_family(w, addr, t);
+	read_cred(w, t);
+	if (vmc_field(&L->t_signal, w->task, ts, &p) && p)
+		read_signal(w, t, (uint64_t)p);
+	task_rss_deltas(w, t);
+	w->n_thr = 0;
+	if (leader)
+		leader_threads(w, addr, t);
 	if (vmc_field(&L->t_mm, w->task, ts, &p))
 		read_mm(w, t, (uint64_t)p);
 }
@@ -1097,15 +1136,78 @@ open_dump_types(struct vmc *v, const char *vmcore, struct oomlens_error *nodbg)
 	return err;
 }
 
+/*
+ * The kernel's types for v: from vmlinux (given, or found by opt's
+ * locate hook), else from the dump's own BTF and kallsyms.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+open_types(struct vmc *v, const char *vmcore, const char *vmlinux,
+	   const struct vmcore_options *opt)
+{
+	struct oomlens_error *err = NULL;
+	char found[4096];
+
+	if (!vmlinux) {
+		err = locate(v, vmcore, opt, found, sizeof(found));
+		if (!err)
+			vmlinux = found;
+	}
+	if (vmlinux)
+		return open_vmlinux(v, vmcore, vmlinux, opt);
+	return open_dump_types(
+		v, vmcore,
+		err ? err
+		    : oomlens_error_new(OOMLENS_ERR_MISSING,
+					"no debuginfo asked for '%s'", vmcore));
+}
+
+/* Every process of the dump into v->d, and nr_processes from them. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+read_tasks(struct vmc *v, const struct vmcore_options *opt)
+{
+	struct dump_state *out = v->d;
+	struct walker w = {0};
+	struct oomlens_error *err;
+
+	w.v = v;
+	w.max_tasks = opt->max_tasks ? opt->max_tasks : VMCORE_MAX_TASKS;
+	resolve_layout(v, &w.L);
+	w.task = calloc(1, w.L.task_size + 8);
+	w.thread = calloc(1, w.L.task_size + 8);
+	w.mm = calloc(1, w.L.mm_size + 8);
+	w.sig = calloc(1, w.L.signal_size + 8);
+	w.cred = calloc(1, w.L.cred_size + 8);
+	if (!w.task || !w.thread || !w.mm || !w.sig || !w.cred)
+		err = &oomlens_error_nomem;
+	else
+		err = walk_tasks(&w);
+	if (!err) {
+		/* nr_processes(): the leaders fork() made */
+		int64_t n = 0;
+
+		for (size_t i = 0; i < out->n_tasks; i++)
+			n += out->tasks[i].f[DT_PID].v ==
+				     out->tasks[i].f[DT_TGID].v &&
+			     out->tasks[i].f[DT_PID].v != 0;
+		set(&out->g[DG_NR_PROCESSES], n, DUMP_DERIVED);
+	}
+	free(w.task);
+	free(w.thread);
+	free(w.mm);
+	free(w.sig);
+	free(w.cred);
+	free(w.seen);
+	free(w.thr);
+	return err;
+}
+
 struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 				  const struct vmcore_options *opt,
 				  struct dump_state *out)
 {
 	struct vmc v = {0};
-	struct walker w = {0};
 	struct oomlens_error *err = NULL;
 	const char *s;
-	char found[4096];
 
 	dump_state_init(out);
 	v.d = out;
@@ -1113,20 +1215,7 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 	err = kcore_open(vmcore, &v.kc);
 	if (err)
 		return err;
-	if (!vmlinux) {
-		err = locate(&v, vmcore, opt, found, sizeof(found));
-		if (!err)
-			vmlinux = found;
-	}
-	if (vmlinux)
-		err = open_vmlinux(&v, vmcore, vmlinux, opt);
-	else
-		err = open_dump_types(
-			&v, vmcore,
-			err ? err
-			    : oomlens_error_new(OOMLENS_ERR_MISSING,
-						"no debuginfo asked for '%s'",
-						vmcore));
+	err = open_types(&v, vmcore, vmlinux, opt);
 	if (err)
 		goto done;
 	snprintf(out->machine, sizeof(out->machine), "%s", kcore_arch(v.kc));
@@ -1138,40 +1227,8 @@ struct oomlens_error *vmcore_read(const char *vmcore, const char *vmlinux,
 		goto log;
 	find_offset(&v);
 	read_globals(&v);
-	if (!opt->no_tasks) {
-		w.v = &v;
-		w.max_tasks =
-			opt->max_tasks ? opt->max_tasks : VMCORE_MAX_TASKS;
-		resolve_layout(&v, &w.L);
-		w.task = calloc(1, w.L.task_size + 8);
-		w.thread = calloc(1, w.L.task_size + 8);
-		w.mm = calloc(1, w.L.mm_size + 8);
-		w.sig = calloc(1, w.L.signal_size + 8);
-		w.cred = calloc(1, w.L.cred_size + 8);
-		if (!w.task || !w.thread || !w.mm || !w.sig || !w.cred)
-			err = &oomlens_error_nomem;
-		else
-			err = walk_tasks(&w);
-		if (!err) {
-			/* nr_processes(): the leaders fork() made */
-			int64_t n = 0;
-
-			for (size_t i = 0; i < out->n_tasks; i++)
-				n += out->tasks[i].f[DT_PID].v ==
-					     out->tasks[i].f[DT_TGID].v &&
-				     out->tasks[i].f[DT_PID].v != 0;
-			set(&out->g[DG_NR_PROCESSES], n, DUMP_DERIVED);
-		}
-		free(w.task);
-		free(w.thread);
-		free(w.mm);
-		free(w.sig);
-		free(w.cred);
-		free(w.seen);
-		free(w.thr);
-		if (err)
-			goto done;
-	}
+	if (!opt->no_tasks && (err = read_tasks(&v, opt)))
+		goto done;
 log:
 	if (!opt->no_log)
 		vmc_read_log(&v);

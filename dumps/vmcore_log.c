@@ -402,24 +402,27 @@ static bool prb_layout_vmcoreinfo(struct vmc *v, struct prb *p, uint32_t *hsize)
 	return true;
 }
 
-static bool log_ringbuffer(struct vmc *v, struct out *o)
+/* The printk_ringbuffer as log_ringbuffer() reads it. */
+struct prb_read {
+	struct prb p; /* the layout */
+	int64_t cb, sb; /* count_bits, size_bits */
+	int64_t descs, infos, data, hid, tid; /* addresses, head and tail */
+	uint64_t count, ring_size, id_mask;
+	unsigned char *d, *in, *ring; /* the arrays and the text ring */
+};
+
+/* The ring's layout and its header at prb_addr into r: false if unread. */
+static bool prb_header(struct vmc *v, uint64_t prb_addr, struct prb_read *r)
 {
-	struct prb p;
-	uint64_t prb_addr, ring_size, count, id_mask, id, head, tail;
-	int64_t cb, sb, descs, infos, data, hid, tid;
-	unsigned char *ring = NULL, *d = NULL, *in = NULL;
-	unsigned bits = v->psz * 8;
+	struct prb *p = &r->p;
 	unsigned char hdr[4096];
 	uint32_t hsize = 0;
-	bool ok = false;
 
-	if (!global_ptr(v, "prb", &prb_addr))
-		return false;
 	if (v->kt) {
 		hsize = ktypes_struct_size(v->kt, "printk_ringbuffer");
-		if (!prb_layout(v, &p))
+		if (!prb_layout(v, p))
 			hsize = 0;
-	} else if (!prb_layout_vmcoreinfo(v, &p, &hsize)) {
+	} else if (!prb_layout_vmcoreinfo(v, p, &hsize)) {
 		dump_warn(
 			v->d,
 			"no types, and VMCOREINFO lacks the printk_ringbuffer layout");
@@ -431,92 +434,105 @@ static bool log_ringbuffer(struct vmc *v, struct out *o)
 		return false;
 	}
 	if (!kcore_read(v->kc, prb_addr, hdr, hsize) ||
-	    !vmc_field(&p.count_bits, hdr, hsize, &cb) ||
-	    !vmc_field(&p.descs, hdr, hsize, &descs) ||
-	    !vmc_field(&p.infos, hdr, hsize, &infos) ||
-	    !vmc_field(&p.head_id, hdr, hsize, &hid) ||
-	    !vmc_field(&p.tail_id, hdr, hsize, &tid) ||
-	    !vmc_field(&p.size_bits, hdr, hsize, &sb) ||
-	    !vmc_field(&p.data, hdr, hsize, &data)) {
+	    !vmc_field(&p->count_bits, hdr, hsize, &r->cb) ||
+	    !vmc_field(&p->descs, hdr, hsize, &r->descs) ||
+	    !vmc_field(&p->infos, hdr, hsize, &r->infos) ||
+	    !vmc_field(&p->head_id, hdr, hsize, &r->hid) ||
+	    !vmc_field(&p->tail_id, hdr, hsize, &r->tid) ||
+	    !vmc_field(&p->size_bits, hdr, hsize, &r->sb) ||
+	    !vmc_field(&p->data, hdr, hsize, &r->data)) {
 		dump_warn(v->d, "printk_ringbuffer at 0x%llx unreadable",
 			  (unsigned long long)prb_addr);
 		return false;
 	}
-	if (cb < 0 || cb > 22 || sb < 0 || sb > 26) {
+	if (r->cb < 0 || r->cb > 22 || r->sb < 0 || r->sb > 26) {
 		dump_warn(
 			v->d,
 			"printk_ringbuffer sizes out of range (count_bits %lld, size_bits %lld)",
-			(long long)cb, (long long)sb);
+			(long long)r->cb, (long long)r->sb);
 		return false;
 	}
-	count = (uint64_t)1 << cb;
-	ring_size = (uint64_t)1 << sb;
-	d = read_blob(v, (uint64_t)descs, count * p.desc_size);
-	in = read_blob(v, (uint64_t)infos, count * p.info_size);
-	ring = read_blob(v, (uint64_t)data, ring_size);
-	if (!d || !in || !ring) {
+	return true;
+}
+
+/* The record of descriptor id, if committed or finalized, to o. */
+static void prb_record(struct vmc *v, struct out *o, const struct prb_read *r,
+		       uint64_t id)
+{
+	const struct prb *p = &r->p;
+	unsigned bits = v->psz * 8;
+	uint64_t idx = id & (r->count - 1);
+	unsigned char *desc = r->d + idx * p->desc_size;
+	unsigned char *info = r->in + idx * p->info_size;
+	int64_t sv, b, e, tsv, tlen, lv = 0, fac = 0;
+	uint64_t state, bi, ei, len, off;
+
+	if (!vmc_field(&p->state_var, desc, p->desc_size, &sv) ||
+	    !vmc_field(&p->begin, desc, p->desc_size, &b) ||
+	    !vmc_field(&p->next, desc, p->desc_size, &e) ||
+	    !vmc_field(&p->seq_ts, info, p->info_size, &tsv) ||
+	    !vmc_field(&p->text_len, info, p->info_size, &tlen))
+		return;
+	state = ((uint64_t)sv >> (bits - 2)) & 3;
+	/* committed (1) or finalized (2), and still this id */
+	if ((state != 1 && state != 2) || ((uint64_t)sv & r->id_mask) != id ||
+	    (b & 1))
+		return;
+	bi = (uint64_t)b & (r->ring_size - 1);
+	ei = (uint64_t)e & (r->ring_size - 1);
+	if ((uint64_t)b >> r->sb == (uint64_t)e >> r->sb) {
+		off = bi;
+		len = ei > bi ? ei - bi : 0;
+	} else { /* wrapped: the block is at 0 */
+		off = 0;
+		len = ei;
+	}
+	if (len <= v->psz || off + len > r->ring_size)
+		return;
+	len -= v->psz; /* the block's id */
+	if ((uint64_t)tlen < len)
+		len = (uint64_t)tlen;
+	vmc_field(&p->level, info, p->info_size, &lv);
+	vmc_field(&p->facility, info, p->info_size, &fac);
+	emit_record(o, (unsigned)((fac & 0xff) * 8 + (lv & 7)), (uint64_t)tsv,
+		    (const char *)r->ring + off + v->psz, len);
+}
+
+static bool log_ringbuffer(struct vmc *v, struct out *o)
+{
+	struct prb_read r = {0};
+	uint64_t prb_addr, id, head;
+	bool ok = false;
+
+	if (!global_ptr(v, "prb", &prb_addr))
+		return false;
+	if (!prb_header(v, prb_addr, &r))
+		return false;
+	r.count = (uint64_t)1 << r.cb;
+	r.ring_size = (uint64_t)1 << r.sb;
+	r.d = read_blob(v, (uint64_t)r.descs, r.count * r.p.desc_size);
+	r.in = read_blob(v, (uint64_t)r.infos, r.count * r.p.info_size);
+	r.ring = read_blob(v, (uint64_t)r.data, r.ring_size);
+	if (!r.d || !r.in || !r.ring) {
 		dump_warn(v->d, "printk_ringbuffer arrays unreadable");
 		goto out;
 	}
 	/* state_var: 2 state bits on top, the id below (DESC_FLAGS_SHIFT) */
-	id_mask = bits == 64 ? ~(3ull << 62) : 0x3fffffffull;
-	head = (uint64_t)hid & id_mask;
-	tail = (uint64_t)tid & id_mask;
-	id = tail;
-	for (uint64_t n = 0; n <= count; n++) {
-		uint64_t idx = id & (count - 1);
-		unsigned char *desc = d + idx * p.desc_size;
-		unsigned char *info = in + idx * p.info_size;
-		int64_t sv, b, e, tsv, tlen, lv = 0, fac = 0;
-		uint64_t state, bi, ei, len, off;
-
-		if (vmc_field(&p.state_var, desc, p.desc_size, &sv) &&
-		    vmc_field(&p.begin, desc, p.desc_size, &b) &&
-		    vmc_field(&p.next, desc, p.desc_size, &e) &&
-		    vmc_field(&p.seq_ts, info, p.info_size, &tsv) &&
-		    vmc_field(&p.text_len, info, p.info_size, &tlen)) {
-			state = ((uint64_t)sv >> (bits - 2)) & 3;
-			/* committed (1) or finalized (2), and still this id */
-			if ((state == 1 || state == 2) &&
-			    ((uint64_t)sv & id_mask) == id && !(b & 1)) {
-				bi = (uint64_t)b & (ring_size - 1);
-				ei = (uint64_t)e & (ring_size - 1);
-				if ((uint64_t)b >> sb == (uint64_t)e >> sb) {
-					off = bi;
-					len = ei > bi ? ei - bi : 0;
-				} else { /* wrapped: the block is at 0 */
-					off = 0;
-					len = ei;
-				}
-				if (len > v->psz && off + len <= ring_size) {
-					len -= v->psz; /* the block's id */
-					if ((uint64_t)tlen < len)
-						len = (uint64_t)tlen;
-					vmc_field(&p.level, info, p.info_size,
-						  &lv);
-					vmc_field(&p.facility, info,
-						  p.info_size, &fac);
-					emit_record(
-						o,
-						(unsigned)((fac & 0xff) * 8 +
-							   (lv & 7)),
-						(uint64_t)tsv,
-						(const char *)ring + off +
-							v->psz,
-						len);
-				}
-			}
-		}
+	r.id_mask = v->psz * 8 == 64 ? ~(3ull << 62) : 0x3fffffffull;
+	head = (uint64_t)r.hid & r.id_mask;
+	id = (uint64_t)r.tid & r.id_mask;
+	for (uint64_t n = 0; n <= r.count; n++) {
+		prb_record(v, o, &r, id);
 		if (id == head)
 			break;
-		id = (id + 1) & id_mask;
+		id = (id + 1) & r.id_mask;
 	}
 	ok = true;
 	v->d->log_layout = DUMP_LOG_RINGBUFFER;
 out:
-	free(d);
-	free(in);
-	free(ring);
+	free(r.d);
+	free(r.in);
+	free(r.ring);
 	return ok;
 }
 

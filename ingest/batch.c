@@ -20,26 +20,26 @@
 
 bool ingest_stopping(struct ingest *g)
 {
-	return g->hooks.stop(g->hooks.ctx);
+	return g->opt.hooks.stop(g->opt.hooks.ctx);
 }
 
 void ingest_stored(struct ingest *g)
 {
-	g->c->in_store = 0;
-	g->hooks.stored(g->hooks.ctx);
+	g->opt.counts->in_store = 0;
+	g->opt.hooks.stored(g->opt.hooks.ctx);
 }
 
 void ingest_progress(struct ingest *g)
 {
-	g->hooks.progress(g->hooks.ctx);
+	g->opt.hooks.progress(g->opt.hooks.ctx);
 }
 
 /* A warning, said now (the writer says them in order). */
 void say_warning(struct ingest *g, const char *source, uint64_t line,
 		 const char *text)
 {
-	if (!g->quiet)
-		g->hooks.warning(g->hooks.ctx, source, line, text);
+	if (!g->opt.quiet)
+		g->opt.hooks.warning(g->opt.hooks.ctx, source, line, text);
 }
 
 /* source_walk()'s skip callback, and the engine's: count, then say. */
@@ -47,10 +47,10 @@ void on_skip(void *ctx, const char *name, const char *why, bool failed)
 {
 	struct ingest *g = ctx;
 
-	g->c->skipped++;
+	g->opt.counts->skipped++;
 	if (failed)
-		g->c->trouble = true;
-	g->hooks.skipped(g->hooks.ctx, name, why, failed);
+		g->opt.counts->trouble = true;
+	g->opt.hooks.skipped(g->opt.hooks.ctx, name, why, failed);
 }
 
 static void pending_clear(struct pending *p)

@@ -282,7 +282,7 @@ static enum oomlog_range_next chunk_at_end(void *ctx, unsigned kv,
 		pthread_cond_wait(&g->cond, &g->lock);
 	}
 	if (merge) {
-		g->c->split_read_on++;
+		g->opt.counts->split_read_on++;
 		split_merge_locked(g, sp, c, next);
 		next = sp->covered_to[c] + 1;
 		cc->rr->end = next < sp->n ? sp->cut_end[next] : UINT64_MAX;
@@ -480,13 +480,13 @@ static bool dense(int fd, char *buf)
 /* The chunk size a file of size bytes is split by; 0: not split. */
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 {
-	uint64_t chunk = g->split_bytes;
+	uint64_t chunk = g->opt.split_bytes;
 
-	if (!g->nworkers || size <= 0)
+	if (!g->opt.nworkers || size <= 0)
 		return 0;
 	if (chunk)
 		return (uint64_t)size > chunk ? chunk : 0;
-	chunk = (uint64_t)size / (4 * g->nworkers);
+	chunk = (uint64_t)size / (4 * g->opt.nworkers);
 	if (chunk < SPLIT_MIN_BYTES)
 		chunk = SPLIT_MIN_BYTES;
 	return (uint64_t)size >= 2 * chunk ? chunk : 0;
@@ -522,7 +522,7 @@ struct split *split_plan(struct ingest *g, const char *path, int64_t size)
 	buf = malloc(SCAN_BLOCK);
 	sp = calloc(1, sizeof(*sp));
 	if (got <= 0 || journal_sniff(head, (size_t)got) != JOURNAL_NOT ||
-	    !buf || !sp || (!g->split_bytes && dense(fd, buf)))
+	    !buf || !sp || (!g->opt.split_bytes && dense(fd, buf)))
 		goto fail;
 	for (pos = 0, at = 0, after = 0;;) {
 		if (sp->n == cap) {

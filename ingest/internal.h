@@ -138,12 +138,9 @@ struct job {
 };
 
 struct ingest {
-	struct db *db, *rdb; /* the writer's; the main thread's, read-only */
-	const char *db_path;
-	bool quiet;
+	/* the caller's options, whole: db, hooks, counts, nworkers... */
+	struct ingest_options opt;
 	struct oomlog_sink sink;
-	struct ingest_hooks hooks; /* what is said, and when to stop */
-	struct ingest_counts *c; /* the totals, the caller's */
 	/* the pipeline, under lock */
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
@@ -160,7 +157,7 @@ struct ingest {
 	bool quit, failed;
 	bool finishing; /* the writer ends a job it took off the list */
 	pthread_t writer, *workers;
-	size_t nworkers, n_started;
+	size_t n_started;
 	bool writer_running;
 	struct source_info *writer_si; /* the source the writer stores */
 	/* the job whose next batch the writer waits for, idle; or NULL */
@@ -168,12 +165,8 @@ struct ingest {
 	int64_t source_id; /* the writer's: of writer_si, 0 until stored */
 	uint64_t *seen; /* hashes of the plain files' paths made into jobs */
 	size_t n_seen, cap_seen;
-	uint64_t split_bytes; /* chunk size; 0: do not split */
 	struct oomlens_error *failure; /* the database failed: this */
 	struct oomlens_error *fatal; /* a job failed otherwise: this */
-	const char *vmlinux, *debuginfo; /* for vmcores */
-	bool force;
-	unsigned dump_timeout; /* --dump-timeout; 0: the default */
 };
 
 #define COUNT_BLOCK ((size_t)1 << 20)

@@ -47,7 +47,7 @@ static void writer_fail(struct ingest *g, struct oomlens_error *err, bool db)
 		oomlens_error_free(err);
 	else if (db)
 		g->failure = oomlens_error_wrap(err, "cannot write to '%s'",
-						g->db_path);
+						g->opt.db_path);
 	else
 		g->fatal = err;
 	pthread_cond_broadcast(&g->cond);
@@ -115,12 +115,12 @@ store_batch(struct ingest *g, struct source_info *si, struct pending *p,
 	size_t i;
 
 	if (!g->source_id)
-		err = db_source_upsert(g->db, &si->src, &g->source_id);
+		err = db_source_upsert(g->opt.db, &si->src, &g->source_id);
 	if (!err && p->batch) {
 		/* prepared by the parser: rows of many incidents a statement */
 		size_t n_new = 0;
 
-		err = db_store_batch(g->db, g->source_id, p->batch, NULL,
+		err = db_store_batch(g->opt.db, g->source_id, p->batch, NULL,
 				     &n_new);
 		t->incidents += p->n;
 		t->fresh += n_new;
@@ -129,23 +129,24 @@ store_batch(struct ingest *g, struct source_info *si, struct pending *p,
 		bool was_new = false;
 		int64_t id = 0;
 
-		err = db_store_incident(g->db, g->source_id, p->inc[i], &id,
+		err = db_store_incident(g->opt.db, g->source_id, p->inc[i], &id,
 					&was_new);
 		if (!err)
-			err = db_store_dump(g->db, id, g->source_id, si->dump,
-					    si->dump_path);
+			err = db_store_dump(g->opt.db, id, g->source_id,
+					    si->dump, si->dump_path);
 		t->incidents++;
 		t->fresh += was_new;
 	}
 	for (i = 0; i < p->n_ev && !err; i++) {
 		bool was_new = false;
 
-		err = db_store_event(g->db, g->source_id, &p->ev[i], &was_new);
+		err = db_store_event(g->opt.db, g->source_id, &p->ev[i],
+				     &was_new);
 		t->events++;
 		t->new_events += was_new;
 	}
 	if (!err && p->done)
-		err = db_source_mark_done(g->db, g->source_id);
+		err = db_source_mark_done(g->opt.db, g->source_id);
 	return err;
 }
 
@@ -174,35 +175,37 @@ static void flush(struct ingest *g, struct pending *p)
 	if (si != g->writer_si) {
 		g->writer_si = si;
 		g->source_id = 0;
-		snprintf(g->c->current_name, sizeof(g->c->current_name), "%s",
+		snprintf(g->opt.counts->current_name,
+			 sizeof(g->opt.counts->current_name), "%s",
 			 si->name ? si->name : "");
-		g->c->current_stored = 0;
-		g->c->current_source = 1;
+		g->opt.counts->current_stored = 0;
+		g->opt.counts->current_source = 1;
 	}
-	g->c->in_store = 1;
-	err = db_begin_whole(g->db); /* rolled back whole on error, below */
+	g->opt.counts->in_store = 1;
+	err = db_begin_whole(g->opt.db); /* rolled back whole on error, below */
 	if (!err)
 		err = store_batch(g, si, p, &t);
 	if (!err)
-		err = db_commit(g->db);
+		err = db_commit(g->opt.db);
 	if (err) {
-		oomlens_error_free(db_rollback(g->db));
+		oomlens_error_free(db_rollback(g->opt.db));
 		writer_fail(g, err, true);
-		if (!g->c->current_stored)
+		if (!g->opt.counts->current_stored)
 			g->source_id = 0;
 		if (!ingest_stopping(g))
-			g->c->current_source = 0; /* the error says where */
+			g->opt.counts->current_source =
+				0; /* the error says where */
 		ingest_stored(g);
 		return;
 	}
-	g->c->incidents += t.incidents;
-	g->c->new_incidents += t.fresh;
-	g->c->events += t.events;
-	g->c->new_events += t.new_events;
-	g->c->current_stored = 1;
+	g->opt.counts->incidents += t.incidents;
+	g->opt.counts->new_incidents += t.fresh;
+	g->opt.counts->events += t.events;
+	g->opt.counts->new_events += t.new_events;
+	g->opt.counts->current_stored = 1;
 	if (p->done) {
-		g->c->sources++;
-		g->c->current_source = 0;
+		g->opt.counts->sources++;
+		g->opt.counts->current_source = 0;
 	}
 	ingest_stored(g);
 	ingest_progress(g);
@@ -233,7 +236,7 @@ static void job_finish(struct ingest *g, struct job *j)
 	}
 	if (!j->cancel) {
 		si->warnings += j->more_warnings;
-		g->c->bytes += j->bytes;
+		g->opt.counts->bytes += j->bytes;
 	}
 	if (j->source_end) {
 		if (si->capped_here && si->warnings > OOMLOG_MAX_WARNINGS &&
@@ -372,13 +375,13 @@ OOMLENS_MUST_CHECK struct oomlens_error *pipeline_start(struct ingest *g)
 	int rc;
 
 	/* two a worker, and the reserve; at most MAX_BATCHES in memory */
-	g->nbatch = 2 * g->nworkers + 4;
+	g->nbatch = 2 * g->opt.nworkers + 4;
 	if (g->nbatch > MAX_BATCHES)
 		g->nbatch = MAX_BATCHES;
 	g->batches = calloc(g->nbatch, sizeof(*g->batches));
-	if (g->nworkers)
-		g->workers = calloc(g->nworkers, sizeof(*g->workers));
-	if (!g->batches || (g->nworkers && !g->workers))
+	if (g->opt.nworkers)
+		g->workers = calloc(g->opt.nworkers, sizeof(*g->workers));
+	if (!g->batches || (g->opt.nworkers && !g->workers))
 		return &oomlens_error_nomem;
 	for (i = 0; i < g->nbatch; i++) {
 		g->batches[i].pool =
@@ -393,7 +396,7 @@ OOMLENS_MUST_CHECK struct oomlens_error *pipeline_start(struct ingest *g)
 					 "cannot start the writer thread: %s",
 					 strerror(rc));
 	g->writer_running = true;
-	for (i = 0; i < g->nworkers; i++) {
+	for (i = 0; i < g->opt.nworkers; i++) {
 		rc = start_thread(&g->workers[i], worker_main, g);
 		if (rc)
 			return oomlens_error_new(
@@ -460,7 +463,7 @@ bool run_failed(struct ingest *g)
 /* Under lock: wait until fewer jobs than the most made ahead wait. */
 void job_room_locked(struct ingest *g)
 {
-	while (g->n_jobs >= 4 * g->nworkers + 8)
+	while (g->n_jobs >= 4 * g->opt.nworkers + 8)
 		pthread_cond_wait(&g->cond, &g->lock);
 }
 
@@ -642,7 +645,7 @@ void on_warning(void *ctx, const char *source, uint64_t line, const char *text)
 	struct warning_rec *w;
 
 	(void)source;
-	if (j->g->quiet)
+	if (j->g->opt.quiet)
 		return;
 	if (j->si->capped_here && j->n_warn >= OOMLOG_MAX_WARNINGS) {
 		j->more_warnings++;

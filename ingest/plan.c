@@ -125,12 +125,12 @@ source_unchanged(struct ingest *g, struct db_source *src, bool *done,
 	struct stat st;
 
 	*done = false;
-	*db = g->rdb;
+	*db = g->opt.rdb;
 	if (stat(src->path, &st) != 0)
 		return NULL; /* the reader says why */
 	if (!*db || path_seen(g, src->path)) {
 		writer_drain(g);
-		*db = g->rdb ? g->rdb : g->db;
+		*db = g->opt.rdb ? g->opt.rdb : g->opt.db;
 	}
 	if (run_failed(g))
 		return stopped();
@@ -155,14 +155,14 @@ source_new_mtime(struct ingest *g, struct db_source *src)
 	if (src->mtime_ns <= 0)
 		return NULL;
 	writer_drain(g);
-	g->c->in_store = 1;
-	err = db_begin(g->db);
+	g->opt.counts->in_store = 1;
+	err = db_begin(g->opt.db);
 	if (!err)
-		err = db_source_upsert(g->db, src, &id);
+		err = db_source_upsert(g->opt.db, src, &id);
 	if (!err)
-		err = db_commit(g->db);
+		err = db_commit(g->opt.db);
 	if (err)
-		oomlens_error_free(db_rollback(g->db));
+		oomlens_error_free(db_rollback(g->opt.db));
 	ingest_stored(g);
 	return err;
 }
@@ -209,7 +209,7 @@ source_done(struct ingest *g, struct db_source *src,
 		err = source_hashed(g, db, src, hex, done);
 	}
 	if (!err && *done)
-		g->c->already_done++;
+		g->opt.counts->already_done++;
 	return err;
 }
 
@@ -342,8 +342,8 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	ps.si->capped_here = true;
 	ps.si->confirmed = false;
 	ps.sp->refs = (unsigned)ps.sp->n;
-	g->c->split_files++;
-	g->c->split_chunks += ps.sp->n;
+	g->opt.counts->split_files++;
+	g->opt.counts->split_chunks += ps.sp->n;
 	err = content_digest_file_each(src->path, hex, pass_block, &ps);
 	while (!ps.nomem && ps.next < ps.sp->n) /* past the end it read */
 		pass_chunk(&ps, ps.next++, true);
@@ -377,7 +377,7 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 		/* its jobs dropped first: the writer waits for them */
 		split_cancel(g, ps.si, ps.sp);
 		if (!err) {
-			g->c->already_done++;
+			g->opt.counts->already_done++;
 			err = source_new_mtime(g, src);
 		}
 		return err;
@@ -440,7 +440,7 @@ parse_while_hashed(struct ingest *g, struct source_stream *s, struct db *db,
 		on_skip(g, src->path, unread->message, true);
 		oomlens_error_free(unread);
 	} else if (!err && done) {
-		g->c->already_done++;
+		g->opt.counts->already_done++;
 		err = source_new_mtime(g, src);
 	}
 	return err;
@@ -466,7 +466,7 @@ run_inline(struct ingest *g, struct source_info *si, const char *host,
 	job_submit(g, j);
 	sink.ctx = j;
 	if (d)
-		err = g->hooks.parse_dump_log(d, si->name, &sink);
+		err = g->opt.hooks.parse_dump_log(d, si->name, &sink);
 	else
 		err = oomlog_parse_lines(lines, si->name, host, &sink, NULL);
 	job_end(g, j, err, true);
@@ -484,7 +484,7 @@ on_stream(void *ctx, struct source_stream *s)
 	/* a file on disk, not a pipe (size -1), that may be opened again */
 	bool plain_file = !strcmp(s->name, s->path) && strcmp(s->path, "-") &&
 			  s->size >= 0;
-	bool to_workers = plain_file && g->nworkers && s->format &&
+	bool to_workers = plain_file && g->opt.nworkers && s->format &&
 			  !strcmp(s->format, "plain");
 	bool done = false, handled = false;
 	struct db *db;
@@ -493,15 +493,15 @@ on_stream(void *ctx, struct source_stream *s)
 	src.size = s->size >= 0 ? s->size : OOM_VAL_NONE;
 	src.format = s->format;
 	src.host = s->host;
-	if (to_workers && g->rdb) {
+	if (to_workers && g->opt.rdb) {
 		/* the hash while the workers parse it already */
 		err = source_unchanged(g, &src, &done, &db);
 		if (!err && done)
-			g->c->already_done++;
-		if (!err && !done && db == g->rdb &&
+			g->opt.counts->already_done++;
+		if (!err && !done && db == g->opt.rdb &&
 		    split_chunk_bytes(g, s->size))
 			err = split_source(g, s, db, &src, &handled);
-		if (!err && !done && db == g->rdb && !handled) {
+		if (!err && !done && db == g->opt.rdb && !handled) {
 			err = parse_while_hashed(g, s, db, &src);
 			handled = true;
 		}
@@ -514,7 +514,7 @@ on_stream(void *ctx, struct source_stream *s)
 			return NULL;
 		}
 		if ((err = source_hashed(g, db, &src, hex, &done)) || done) {
-			g->c->already_done += done;
+			g->opt.counts->already_done += done;
 			return err;
 		}
 	} else if (plain_file &&
@@ -545,8 +545,8 @@ out:
 static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 							      const char *path)
 {
-	struct vmcore_options opt = {.force = g->force,
-				     .timeout_secs = g->dump_timeout};
+	struct vmcore_options opt = {.force = g->opt.force,
+				     .timeout_secs = g->opt.dump_timeout};
 	struct db_source src = {0};
 	struct source_info *si;
 	struct dump_state d;
@@ -554,9 +554,9 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	char hex[CONTENT_DIGEST_HEX];
 	bool done = false;
 
-	if (!g->vmlinux && g->debuginfo) {
-		opt.locate = g->hooks.locate;
-		opt.locate_ctx = (void *)g->debuginfo;
+	if (!g->opt.vmlinux && g->opt.debuginfo) {
+		opt.locate = g->opt.hooks.locate;
+		opt.locate_ctx = (void *)g->opt.debuginfo;
 	}
 	src.path = path;
 	src.size = OOM_VAL_NONE;
@@ -569,7 +569,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	 * the fork would leave the child a lock no one releases.
 	 */
 	writer_drain(g);
-	err = vmcore_read_isolated(path, g->vmlinux, &opt, &d);
+	err = vmcore_read_isolated(path, g->opt.vmlinux, &opt, &d);
 	if (err) {
 		char why[1024];
 
@@ -577,7 +577,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 		snprintf(why, sizeof(why), "%s%s%s", err->message,
 			 err->code == OOMLENS_ERR_MISSING ? ": " : "",
 			 err->code == OOMLENS_ERR_MISSING
-				 ? g->hooks.debuginfo_hint
+				 ? g->opt.hooks.debuginfo_hint
 				 : "");
 		on_skip(g, path, why, err->code != OOMLENS_ERR_MISSING);
 		oomlens_error_free(err);
@@ -585,8 +585,8 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	}
 	if (d.partial) {
 		/* read and stored, so counted as a source, not as a skip */
-		g->c->trouble = true;
-		g->hooks.damaged(g->hooks.ctx, path);
+		g->opt.counts->trouble = true;
+		g->opt.hooks.damaged(g->opt.hooks.ctx, path);
 	}
 	src.format = "vmcore";
 	si = source_info_new(&src, path, NULL);
@@ -601,7 +601,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *ingest_vmcore(struct ingest *g,
 	if (!err && run_failed(g))
 		err = stopped();
 	if (!err)
-		g->c->vmcores++;
+		g->opt.counts->vmcores++;
 	dump_state_release(&d);
 	return err;
 }
@@ -619,10 +619,10 @@ static bool store_file(const struct ingest *g, const char *path)
 	struct stat st, own;
 	char name[4096];
 
-	if (!strcmp(g->db_path, ":memory:") || stat(path, &st))
+	if (!strcmp(g->opt.db_path, ":memory:") || stat(path, &st))
 		return false;
 	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		int n = snprintf(name, sizeof(name), "%s%s", g->db_path,
+		int n = snprintf(name, sizeof(name), "%s%s", g->opt.db_path,
 				 suffixes[i]);
 
 		if (n > 0 && (size_t)n < sizeof(name) && !stat(name, &own) &&
@@ -650,18 +650,7 @@ on_file(void *ctx, const char *path, bool *claimed)
 /* The run's state from the caller's options. */
 static void ingest_init(struct ingest *g, const struct ingest_options *opt)
 {
-	g->db = opt->db;
-	g->rdb = opt->rdb;
-	g->db_path = opt->db_path;
-	g->quiet = opt->quiet;
-	g->hooks = opt->hooks;
-	g->c = opt->counts;
-	g->nworkers = opt->nworkers;
-	g->split_bytes = opt->split_bytes;
-	g->vmlinux = opt->vmlinux;
-	g->debuginfo = opt->debuginfo;
-	g->force = opt->force;
-	g->dump_timeout = opt->dump_timeout;
+	g->opt = *opt;
 	g->sink.incident = on_incident;
 	g->sink.event = on_event;
 	g->sink.warning = on_warning;

@@ -1822,74 +1822,90 @@ static void on_context(struct oom_incident *inc, const char *s, size_t n)
 		inc->trigger.workqueue = oom_incident_str(inc, s + 11, n - 11);
 }
 
+/*
+ * The lines of the report's head, in the order they are likeliest:
+ * trace context, Killed, the selection, Mem-Info, the banner, cpuset
+ * and memcg. True if s was one, with *err what handling it gave.
+ */
+static bool head_line(struct oomlog *log, const char *s, size_t n,
+		      struct pat_match *m, struct oomlens_error **err)
+{
+	struct oom_incident *inc = log->cur;
+
+	*err = NULL;
+	if (match(log, FAM_CONTEXT, s, n, m)) {
+		touch(log);
+		on_context(inc, s, n);
+	} else if (match(log, FAM_KILLED, s, n, m)) {
+		touch(log);
+		*err = on_killed(log, m, OOM_KILL_VICTIM);
+	} else if (match(log, FAM_SELECT, s, n, m)) {
+		if (inc->selected.present) {
+			*err = close_incident(log) ?: handle(log, s, n);
+			return true;
+		}
+		touch(log);
+		on_select(log, m);
+	} else if (log->blk != BLK_MEMINFO &&
+		   match(log, FAM_MEMINFO, s, n, m)) {
+		/* inside the Mem-Info block both were tried first */
+		touch(log);
+		*err = on_meminfo(log, m);
+	} else if (match(log, FAM_BANNER, s, n, m)) {
+		touch(log);
+		on_banner(log, m);
+	} else if (match(log, FAM_CPUSET, s, n, m)) {
+		touch(log);
+		inc->cpuset = dup_group(log, m, "cpuset");
+		inc->mems_allowed = dup_group(log, m, "mems");
+	} else if (match(log, FAM_MEMCG, s, n, m)) {
+		touch(log);
+		*err = on_memcg(log, m);
+	} else {
+		return false;
+	}
+	return true;
+}
+
+/*
+ * The lines of the report's body: the task table's header, the summary,
+ * a panic and the fork-bomb kill. True if s was one, with *err what
+ * handling it gave.
+ */
+static bool body_line(struct oomlog *log, const char *s, size_t n,
+		      struct pat_match *m, struct oomlens_error **err)
+{
+	*err = NULL;
+	if (match(log, FAM_TABLE, s, n, m)) {
+		touch(log);
+		log->table_header = true;
+		if (row_is(m, ROW_TABLE_HEADER))
+			*err = on_table_header(log, m);
+	} else if (match(log, FAM_SUMMARY, s, n, m)) {
+		touch(log);
+		on_summary(log, m);
+	} else if (match(log, FAM_PANIC, s, n, m)) {
+		touch(log);
+		on_panic(log, m, s, n);
+	} else if (match_id(s, n, ROW_FORKBOMB_KILL, m)) {
+		touch(log);
+		log->cur->forkbomb_kill = log->mode_forkbomb = true;
+	} else {
+		return false;
+	}
+	return true;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 handle_report(struct oomlog *log, const char *s, size_t n)
 {
-	struct oom_incident *inc = log->cur;
 	struct oomlens_error *err = NULL;
 	struct pat_match m;
 
 	/* the likely kinds of line first: those of the open block, traces */
-	if (block_line(log, s, n, &m, &err))
+	if (block_line(log, s, n, &m, &err) || head_line(log, s, n, &m, &err) ||
+	    body_line(log, s, n, &m, &err))
 		return err;
-	if (match(log, FAM_CONTEXT, s, n, &m)) {
-		touch(log);
-		on_context(inc, s, n);
-		return NULL;
-	}
-	if (match(log, FAM_KILLED, s, n, &m)) {
-		touch(log);
-		return on_killed(log, &m, OOM_KILL_VICTIM);
-	}
-	if (match(log, FAM_SELECT, s, n, &m)) {
-		if (inc->selected.present)
-			return close_incident(log) ?: handle(log, s, n);
-		touch(log);
-		on_select(log, &m);
-		return NULL;
-	}
-	/* inside the Mem-Info block both were tried first, above */
-	if (log->blk != BLK_MEMINFO && match(log, FAM_MEMINFO, s, n, &m)) {
-		touch(log);
-		return on_meminfo(log, &m);
-	}
-	if (match(log, FAM_BANNER, s, n, &m)) {
-		touch(log);
-		on_banner(log, &m);
-		return NULL;
-	}
-	if (match(log, FAM_CPUSET, s, n, &m)) {
-		touch(log);
-		inc->cpuset = dup_group(log, &m, "cpuset");
-		inc->mems_allowed = dup_group(log, &m, "mems");
-		return NULL;
-	}
-	if (match(log, FAM_MEMCG, s, n, &m)) {
-		touch(log);
-		return on_memcg(log, &m);
-	}
-	if (match(log, FAM_TABLE, s, n, &m)) {
-		touch(log);
-		log->table_header = true;
-		if (row_is(&m, ROW_TABLE_HEADER))
-			return on_table_header(log, &m);
-		return NULL;
-	}
-	if (match(log, FAM_SUMMARY, s, n, &m)) {
-		touch(log);
-		on_summary(log, &m);
-		return NULL;
-	}
-	if (match(log, FAM_PANIC, s, n, &m)) {
-		touch(log);
-		on_panic(log, &m, s, n);
-		return NULL;
-	}
-	if (match_id(s, n, ROW_FORKBOMB_KILL, &m)) {
-		touch(log);
-		inc->forkbomb_kill = log->mode_forkbomb = true;
-		return NULL;
-	}
 	if (match(log, FAM_AFTER, s, n, &m)) {
 		/* e.g. oom.group or reaper without a Killed line before */
 		log->st = ST_AFTER;

@@ -665,15 +665,11 @@ static void add_first_bytes(enum pat_family f, size_t k, size_t i)
 		fam_first[f][256] |= bit;
 }
 
-struct oomlens_error *patterns_init(void)
+/* Every row's pattern compiled into codes[], and JIT-compiled. */
+static OOMLENS_MUST_CHECK struct oomlens_error *compile_rows(void)
 {
 	size_t i;
 
-	if (codes)
-		return NULL;
-	codes = calloc(pat_nrows, sizeof(*codes));
-	if (!codes)
-		return &oomlens_error_nomem;
 	for (i = 0; i < pat_nrows; i++) {
 		int errcode;
 		PCRE2_SIZE erroff;
@@ -681,15 +677,12 @@ struct oomlens_error *patterns_init(void)
 		codes[i] = pcre2_compile((PCRE2_SPTR)pat_rows[i].pattern,
 					 PCRE2_ZERO_TERMINATED, 0, &errcode,
 					 &erroff, NULL);
-		if (!codes[i] && errcode == PCRE2_ERROR_HEAP_FAILED) {
-			patterns_release();
+		if (!codes[i] && errcode == PCRE2_ERROR_HEAP_FAILED)
 			return &oomlens_error_nomem;
-		}
 		if (!codes[i]) {
 			PCRE2_UCHAR msg[256];
 
 			pcre2_get_error_message(errcode, msg, sizeof(msg));
-			patterns_release();
 			return oomlens_error_new(
 				OOMLENS_ERR_CORRUPT, "pattern '%s' at %zu: %s",
 				pat_rows[i].id, (size_t)erroff, (char *)msg);
@@ -702,28 +695,33 @@ struct oomlens_error *patterns_init(void)
 		if (!getenv("OOMLENS_NO_JIT"))
 			pcre2_jit_compile(codes[i], PCRE2_JIT_COMPLETE);
 	}
-	first = calloc(pat_nrows, sizeof(*first));
-	has_first = calloc(pat_nrows, sizeof(*has_first));
-	jitted = calloc(pat_nrows, sizeof(*jitted));
-	needle_of = calloc(pat_nrows, sizeof(*needle_of));
-	needle_len = calloc(pat_nrows, sizeof(*needle_len));
-	if (!first || !has_first || !jitted || !needle_of || !needle_len) {
-		patterns_release();
-		return &oomlens_error_nomem;
-	}
+	return NULL;
+}
+
+/* Each row's needle (row_needles), checked against its example. */
+static OOMLENS_MUST_CHECK struct oomlens_error *set_needles(void)
+{
+	size_t i;
+
 	for (i = 0; i < sizeof(row_needles) / sizeof(row_needles[0]); i++) {
 		long r = patterns_row_index(row_needles[i].id);
 		const char *lit = row_needles[i].needle;
 
-		if (r < 0 || !lit[0] || !strstr(pat_rows[r].example, lit)) {
-			patterns_release();
+		if (r < 0 || !lit[0] || !strstr(pat_rows[r].example, lit))
 			return oomlens_error_new(OOMLENS_ERR_CORRUPT,
 						 "needle of row '%s'",
 						 row_needles[i].id);
-		}
 		needle_of[r] = lit;
 		needle_len[r] = strlen(lit);
 	}
+	return NULL;
+}
+
+/* What each compiled row says of itself: first bytes, JIT, names. */
+static OOMLENS_MUST_CHECK struct oomlens_error *row_facts(void)
+{
+	size_t i;
+
 	for (i = 0; i < pat_nrows; i++) {
 		size_t jit_size = 0;
 
@@ -733,10 +731,8 @@ struct oomlens_error *patterns_init(void)
 			    jit_size;
 	}
 	names = calloc(pat_nrows, sizeof(*names));
-	if (!names) {
-		patterns_release();
+	if (!names)
 		return &oomlens_error_nomem;
-	}
 	for (i = 0; i < pat_nrows; i++) {
 		PCRE2_SPTR table = NULL;
 
@@ -748,26 +744,36 @@ struct oomlens_error *patterns_init(void)
 			names[i].count = 0;
 		names[i].entries = table;
 	}
+	return NULL;
+}
+
+/* The rows of each family, in table order, and their first bytes. */
+static OOMLENS_MUST_CHECK struct oomlens_error *build_families(void)
+{
+	size_t i;
+
 	for (i = 0; i < FAM_COUNT; i++) {
 		fam_rows[i] = malloc(pat_nrows * sizeof(*fam_rows[i]));
-		if (!fam_rows[i]) {
-			patterns_release();
+		if (!fam_rows[i])
 			return &oomlens_error_nomem;
-		}
 	}
 	for (i = 0; i < pat_nrows; i++) {
 		enum pat_family f = pat_rows[i].family;
 
-		if (fam_nrows[f] == MAX_FAMILY_ROWS) {
-			patterns_release();
+		if (fam_nrows[f] == MAX_FAMILY_ROWS)
 			return oomlens_error_new(
 				OOMLENS_ERR_CORRUPT,
 				"pattern family '%s' has more than %d rows",
 				pat_family_name(f), MAX_FAMILY_ROWS);
-		}
 		add_first_bytes(f, fam_nrows[f], i);
 		fam_rows[f][fam_nrows[f]++] = i;
 	}
+	return NULL;
+}
+
+/* The match context (with its limits) and this thread's match data. */
+static OOMLENS_MUST_CHECK struct oomlens_error *match_setup(void)
+{
 	match_ctx = pcre2_match_context_create(NULL);
 	if (match_ctx) {
 		pcre2_set_match_limit(match_ctx, MATCH_LIMIT);
@@ -775,11 +781,42 @@ struct oomlens_error *patterns_init(void)
 	}
 	if (!match_data)
 		match_data = pcre2_match_data_create(32, NULL);
-	if (!match_data || !match_ctx) {
-		patterns_release();
+	if (!match_data || !match_ctx)
 		return &oomlens_error_nomem;
-	}
 	return NULL;
+}
+
+struct oomlens_error *patterns_init(void)
+{
+	struct oomlens_error *err;
+
+	if (codes)
+		return NULL;
+	codes = calloc(pat_nrows, sizeof(*codes));
+	if (!codes)
+		return &oomlens_error_nomem;
+	err = compile_rows();
+	if (!err) {
+		first = calloc(pat_nrows, sizeof(*first));
+		has_first = calloc(pat_nrows, sizeof(*has_first));
+		jitted = calloc(pat_nrows, sizeof(*jitted));
+		needle_of = calloc(pat_nrows, sizeof(*needle_of));
+		needle_len = calloc(pat_nrows, sizeof(*needle_len));
+		if (!first || !has_first || !jitted || !needle_of ||
+		    !needle_len)
+			err = &oomlens_error_nomem;
+	}
+	if (!err)
+		err = set_needles();
+	if (!err)
+		err = row_facts();
+	if (!err)
+		err = build_families();
+	if (!err)
+		err = match_setup();
+	if (err)
+		patterns_release();
+	return err;
 }
 
 struct oomlens_error *patterns_thread_init(void)

@@ -563,206 +563,287 @@ static bool scan_rfc5424(struct scan *s, struct log_line *out)
 	return true;
 }
 
-void prefix_parse(const char *p, size_t len, struct log_line *out)
+/*
+ * Lines that are no message of their own, seen on their first byte: a
+ * /dev/kmsg dictionary line, or syslogd's "Message from syslogd@" banner.
+ */
+static bool parse_not_a_message(const char *p, size_t len, struct log_line *out)
 {
-	struct scan s = scan_of(p, len);
-	const char *date;
-	double up;
-
-	memset(out, 0, sizeof(*out));
-	out->level = -1;
-	out->from_kernel = true;
-
 	if (len && p[0] == ' ' && is_kmsg_dict(p, len)) {
 		out->style = PREFIX_KMSG_DICT;
 		out->from_kernel = false;
-		goto done;
+		return true;
 	}
 	if (len && p[0] == 'M' &&
 	    scan_starts(p, len, "Message from syslogd@")) {
 		wall_banner(p, len, out);
-		goto done;
+		return true;
 	}
+	return false;
+}
 
-	/* Mail quoting ("> > ") and indentation in front of everything. */
+/* Mail quoting ("> > ") and indentation in front of everything; a CR. */
+static void skip_quoting(struct scan *s, const char *p, size_t len,
+			 struct log_line *out)
+{
 	for (;;) {
-		const char *before = s.p;
+		const char *before = s->p;
 
-		scan_spaces(&s);
-		if (s.p != before)
+		scan_spaces(s);
+		if (s->p != before)
 			out->indented = true;
-		if (!scan_char(&s, '>'))
+		if (!scan_char(s, '>'))
 			break;
 		out->indented = false;
-		scan_char(&s, ' ');
+		scan_char(s, ' ');
 	}
 	if (len && (p[len - 1] == '\r'))
-		s.end--;
+		s->end--;
+}
 
-	if (scan_starts(s.p, scan_left(&s), "-- ") &&
-	    (scan_find(s.p, scan_left(&s), "Logs begin at") ||
-	     scan_find(s.p, scan_left(&s), "Journal begins at") ||
-	     scan_starts(s.p, scan_left(&s), "-- Boot ") ||
-	     scan_starts(s.p, scan_left(&s), "-- Reboot --") ||
-	     scan_starts(s.p, scan_left(&s), "-- No entries --"))) {
+/* journalctl's own lines: "-- Logs begin at ...", "-- Boot ...", ... */
+static bool parse_journal_meta(const struct scan *s, struct log_line *out)
+{
+	if (scan_starts(s->p, scan_left(s), "-- ") &&
+	    (scan_find(s->p, scan_left(s), "Logs begin at") ||
+	     scan_find(s->p, scan_left(s), "Journal begins at") ||
+	     scan_starts(s->p, scan_left(s), "-- Boot ") ||
+	     scan_starts(s->p, scan_left(s), "-- Reboot --") ||
+	     scan_starts(s->p, scan_left(s), "-- No entries --"))) {
 		out->style = PREFIX_JOURNAL_META;
 		out->from_kernel = false;
-		goto done;
+		return true;
 	}
+	return false;
+}
 
-	/* syslogd's broadcast: " kernel:[ 12.3] msg" under its banner */
-	if (out->indented && scan_starts(s.p, scan_left(&s), "kernel:")) {
-		struct scan t = s;
+/* syslogd's broadcast: " kernel:[ 12.3] msg" under its banner */
+static bool parse_wall_kernel(struct scan *s, struct log_line *out)
+{
+	struct scan t = *s;
 
-		t.p += 7;
-		out->tag = s.p;
-		out->tag_len = 6;
-		scan_level(&t, out);
-		scan_kernel_stamps(&t, out);
-		out->style = PREFIX_SYSLOG_WALL;
-		s = t;
-		goto done;
+	if (!out->indented || !scan_starts(s->p, scan_left(s), "kernel:"))
+		return false;
+	t.p += 7;
+	out->tag = s->p;
+	out->tag_len = 6;
+	scan_level(&t, out);
+	scan_kernel_stamps(&t, out);
+	out->style = PREFIX_SYSLOG_WALL;
+	*s = t;
+	return true;
+}
+
+/*
+ * dmesg -x ("kern  :warn  : "): true when what follows is dmesg's own,
+ * then *out is the whole line's; false to read on after the -x fields.
+ */
+static bool parse_dmesg_decoded(struct scan *s, const char *p,
+				struct log_line *out)
+{
+	struct log_line rest;
+
+	if (scan_eof(s) || *s->p < 'a' || *s->p > 'z' || !scan_decoded(s))
+		return false;
+	prefix_parse(s->p, scan_left(s), &rest);
+	if (rest.style == PREFIX_DMESG || rest.style == PREFIX_NONE ||
+	    rest.style == PREFIX_DMESG_T || rest.style == PREFIX_DMESG_ISO ||
+	    rest.style == PREFIX_DMESG_REL) {
+		rest.indented = out->indented;
+		*out = rest;
+		if (out->style == PREFIX_NONE)
+			out->style = PREFIX_DMESG_REL;
+		return true;
 	}
+	s->p = p + (s->p - p); /* not dmesg's: read the line as it is */
+	return false;
+}
+
+/* RFC 5424 syslog: "<6>1 2026-12-03T08:26:51Z host kernel - - - msg" */
+static bool parse_rfc5424_line(struct scan *s, struct log_line *out)
+{
+	struct scan t = *s;
+	struct log_line l5;
+
+	if (scan_eof(s) || *s->p != '<')
+		return false;
+	l5 = *out;
+	scan_level(&t, &l5);
+	if (l5.level < 0 || !scan_rfc5424(&t, &l5))
+		return false;
+	*out = l5;
+	out->style = PREFIX_RFC3339;
+	out->from_kernel = tag_is_kernel(out);
+	*s = t;
+	return true;
+}
+
+/* dmesg's "[ 12.345678] ", or journalctl -o short-monotonic's. */
+static bool parse_dmesg_uptime(struct scan *s, struct log_line *out)
+{
+	struct scan t;
+	double up;
+
+	if (!scan_uptime(s, &up))
+		return false;
+	out->has_uptime = true;
+	out->uptime = up;
+	out->style = PREFIX_DMESG;
+	scan_caller(s);
+	/*
+	 * journalctl -o short-monotonic: "[ 12.345678] host kernel: ",
+	 * or "host prog[pid]: " for other programs. Anything else is a
+	 * kernel message that happens to hold a colon ("usb 1-1: ...").
+	 */
+	t = *s;
+	if (scan_host_tag(&t, out) && out->host &&
+	    (tag_is_kernel(out) || tag_has_pid(out))) {
+		out->style = PREFIX_JOURNAL_MONO;
+		out->from_kernel = tag_is_kernel(out);
+		*s = t;
+	} else {
+		out->tag = out->host = NULL;
+		out->tag_len = out->host_len = 0;
+		scan_char(s, ' ');
+	}
+	return true;
+}
+
+/* dmesg -T's "[Thu Dec  3 08:26:51 2026] " */
+static bool parse_dmesg_human(struct scan *s, struct log_line *out)
+{
+	if (!scan_human_date(s, &out->when, &out->when_len))
+		return false;
+	out->style = PREFIX_DMESG_T;
+	scan_caller(s);
+	scan_char(s, ' ');
+	return true;
+}
+
+/* dmesg's other "[...]": reltime, delta, or a caller id alone. */
+static bool parse_dmesg_bracket(struct scan *s, struct log_line *out)
+{
+	if (scan_eof(s) || *s->p != '[')
+		return false;
+	if (scan_relative(s) || scan_uptime_delta(s, out)) {
+		if (out->style == PREFIX_NONE)
+			out->style = PREFIX_DMESG_REL;
+		scan_caller(s);
+		scan_char(s, ' ');
+		return true;
+	}
+	if (scan_caller(s)) {
+		/* printk.time=0 with CONFIG_PRINTK_CALLER */
+		out->style = PREFIX_DMESG_REL;
+		scan_char(s, ' ');
+		return true;
+	}
+	return false;
+}
+
+/* journalctl -o short-full: "Thu 2026-12-03 08:26:51 UTC host tag: " */
+static bool parse_journal_full(struct scan *s, const char *date,
+			       struct log_line *out)
+{
+	struct scan t;
+
+	if (scan_eof(s) || scan_is_digit(*s->p) || !scan_full_date(s))
+		return false;
+	t = *s;
+	out->when = date;
+	out->when_len = (size_t)(s->p - date);
+	if (scan_host_tag(&t, out)) {
+		out->style = PREFIX_JOURNAL_FULL;
+		*s = t;
+		out->from_kernel = tag_is_kernel(out);
+		if (out->from_kernel) {
+			scan_level(s, out);
+			scan_kernel_stamps(s, out);
+		}
+		return true;
+	}
+	out->when = NULL;
+	out->when_len = 0;
+	out->host = out->tag = NULL;
+	out->host_len = out->tag_len = 0;
+	s->p = date;
+	return false;
+}
+
+/*
+ * A date, then "host tag: ": RFC 3339 (or dmesg --time-format iso, with
+ * no tag), journalctl's Unix time, or BSD syslog's "Dec  3 08:26:51".
+ * A date without a tag is no prefix: s is left at the date.
+ */
+static void parse_dated(struct scan *s, const char *date, struct log_line *out)
+{
+	struct scan t;
+
+	if (scan_iso_date(s))
+		out->style = PREFIX_RFC3339;
+	else if (scan_unix_time(s))
+		out->style = PREFIX_JOURNAL_UNIX;
+	else if (scan_syslog_date(s))
+		out->style = PREFIX_SYSLOG;
+	if (out->style == PREFIX_NONE)
+		return;
+	t = *s;
+	out->when = date;
+	out->when_len = (size_t)(s->p - date);
+	if (out->style == PREFIX_RFC3339 && out->level < 0 &&
+	    memchr(date, ',', out->when_len)) {
+		/*
+		 * dmesg --time-format iso: "%FT%T,%06ld%z", the
+		 * comma its own; the date, then the text (whose
+		 * "Mem-Info:" is no syslog tag).
+		 */
+		out->style = PREFIX_DMESG_ISO;
+		scan_char(s, ' ');
+		return;
+	}
+	if (!scan_host_tag(&t, out)) {
+		/* a date without a tag: not a log prefix after all */
+		out->style = PREFIX_NONE;
+		out->when = NULL;
+		out->when_len = 0;
+		s->p = date;
+		return;
+	}
+	*s = t;
+	out->from_kernel = tag_is_kernel(out);
+	if (out->from_kernel) {
+		scan_level(s, out);
+		scan_kernel_stamps(s, out);
+	}
+}
+
+void prefix_parse(const char *p, size_t len, struct log_line *out)
+{
+	struct scan s = scan_of(p, len);
+	const char *date;
+
+	memset(out, 0, sizeof(*out));
+	out->level = -1;
+	out->from_kernel = true;
+	if (parse_not_a_message(p, len, out))
+		goto done;
+	skip_quoting(&s, p, len, out);
+	if (parse_journal_meta(&s, out) || parse_wall_kernel(&s, out))
+		goto done;
 	if (!scan_eof(&s) && scan_is_digit(*s.p) && scan_kmsg(&s, out)) {
 		out->style = PREFIX_KMSG;
 		goto done;
 	}
-	if (!scan_eof(&s) && *s.p >= 'a' && *s.p <= 'z' && scan_decoded(&s)) {
-		/* dmesg -x: what follows is dmesg's own */
-		struct log_line rest;
-
-		prefix_parse(s.p, scan_left(&s), &rest);
-		if (rest.style == PREFIX_DMESG || rest.style == PREFIX_NONE ||
-		    rest.style == PREFIX_DMESG_T ||
-		    rest.style == PREFIX_DMESG_ISO ||
-		    rest.style == PREFIX_DMESG_REL) {
-			rest.indented = out->indented;
-			*out = rest;
-			if (out->style == PREFIX_NONE)
-				out->style = PREFIX_DMESG_REL;
-			return;
-		}
-		s.p = p + (s.p - p); /* not dmesg's: read the line as it is */
-	}
-	if (!scan_eof(&s) && *s.p == '<') {
-		struct scan t = s;
-		struct log_line l5 = *out;
-
-		scan_level(&t, &l5);
-		if (l5.level >= 0 && scan_rfc5424(&t, &l5)) {
-			*out = l5;
-			out->style = PREFIX_RFC3339;
-			out->from_kernel = tag_is_kernel(out);
-			s = t;
-			goto done;
-		}
-	}
+	if (parse_dmesg_decoded(&s, p, out))
+		return;
+	if (parse_rfc5424_line(&s, out))
+		goto done;
 	scan_level(&s, out);
 	date = s.p;
-	if (scan_uptime(&s, &up)) {
-		struct scan t = s;
-
-		out->has_uptime = true;
-		out->uptime = up;
-		out->style = PREFIX_DMESG;
-		scan_caller(&s);
-		/*
-		 * journalctl -o short-monotonic: "[ 12.345678] host kernel: ",
-		 * or "host prog[pid]: " for other programs. Anything else is a
-		 * kernel message that happens to hold a colon ("usb 1-1: ...").
-		 */
-		t = s;
-		if (scan_host_tag(&t, out) && out->host &&
-		    (tag_is_kernel(out) || tag_has_pid(out))) {
-			out->style = PREFIX_JOURNAL_MONO;
-			out->from_kernel = tag_is_kernel(out);
-			s = t;
-		} else {
-			out->tag = out->host = NULL;
-			out->tag_len = out->host_len = 0;
-			scan_char(&s, ' ');
-		}
+	if (parse_dmesg_uptime(&s, out) || parse_dmesg_human(&s, out) ||
+	    parse_dmesg_bracket(&s, out) || parse_journal_full(&s, date, out))
 		goto done;
-	}
-	if (scan_human_date(&s, &out->when, &out->when_len)) {
-		out->style = PREFIX_DMESG_T;
-		scan_caller(&s);
-		scan_char(&s, ' ');
-		goto done;
-	}
-	if (!scan_eof(&s) && *s.p == '[') {
-		if (scan_relative(&s) || scan_uptime_delta(&s, out)) {
-			if (out->style == PREFIX_NONE)
-				out->style = PREFIX_DMESG_REL;
-			scan_caller(&s);
-			scan_char(&s, ' ');
-			goto done;
-		}
-		if (scan_caller(&s)) {
-			/* printk.time=0 with CONFIG_PRINTK_CALLER */
-			out->style = PREFIX_DMESG_REL;
-			scan_char(&s, ' ');
-			goto done;
-		}
-	}
-	if (!scan_eof(&s) && !scan_is_digit(*s.p) && scan_full_date(&s)) {
-		struct scan t = s;
-
-		out->when = date;
-		out->when_len = (size_t)(s.p - date);
-		if (scan_host_tag(&t, out)) {
-			out->style = PREFIX_JOURNAL_FULL;
-			s = t;
-			out->from_kernel = tag_is_kernel(out);
-			if (out->from_kernel) {
-				scan_level(&s, out);
-				scan_kernel_stamps(&s, out);
-			}
-			goto done;
-		}
-		out->when = NULL;
-		out->when_len = 0;
-		out->host = out->tag = NULL;
-		out->host_len = out->tag_len = 0;
-		s.p = date;
-	}
-	if (scan_iso_date(&s))
-		out->style = PREFIX_RFC3339;
-	else if (scan_unix_time(&s))
-		out->style = PREFIX_JOURNAL_UNIX;
-	else if (scan_syslog_date(&s))
-		out->style = PREFIX_SYSLOG;
-	if (out->style != PREFIX_NONE) {
-		struct scan t = s;
-
-		out->when = date;
-		out->when_len = (size_t)(s.p - date);
-		if (out->style == PREFIX_RFC3339 && out->level < 0 &&
-		    memchr(date, ',', out->when_len)) {
-			/*
-			 * dmesg --time-format iso: "%FT%T,%06ld%z", the
-			 * comma its own; the date, then the text (whose
-			 * "Mem-Info:" is no syslog tag).
-			 */
-			out->style = PREFIX_DMESG_ISO;
-			scan_char(&s, ' ');
-			goto done;
-		}
-		if (!scan_host_tag(&t, out)) {
-			/* a date without a tag: not a log prefix after all */
-			out->style = PREFIX_NONE;
-			out->when = NULL;
-			out->when_len = 0;
-			s.p = date;
-			goto done;
-		}
-		s = t;
-		out->from_kernel = tag_is_kernel(out);
-		if (out->from_kernel) {
-			scan_level(&s, out);
-			scan_kernel_stamps(&s, out);
-		}
-	}
+	parse_dated(&s, date, out);
 done:
 	out->msg = s.p;
 	out->msg_len = scan_left(&s);

@@ -290,12 +290,122 @@ static void explanation_obj(struct jw *w, const struct oom_incident *inc,
 	free(x);
 }
 
+/* key: an object of inc's fields of group g when present, else null. */
+static void group_obj(struct jw *w, const char *key, bool present,
+		      enum field_group g, const struct oom_incident *inc)
+{
+	if (!present) {
+		jw_null(w, key);
+		return;
+	}
+	jw_object(w, key);
+	group_json(w, &field_incident, g, inc);
+	jw_end_object(w);
+}
+
+/* "memcg": its fields and its four counters, or null. */
+static void memcg_obj(struct jw *w, const struct oom_incident *inc)
+{
+	if (!inc->memcg.present) {
+		jw_null(w, "memcg");
+		return;
+	}
+	jw_object(w, "memcg");
+	group_json(w, &field_incident, FG_MEMCG, inc);
+	counter(w, "memory", FG_MEMCG_MEMORY, inc, &inc->memcg.memory);
+	counter(w, "memory_swap", FG_MEMCG_MEMSW, inc, &inc->memcg.memsw);
+	counter(w, "kmem", FG_MEMCG_KMEM, inc, &inc->memcg.kmem);
+	counter(w, "swap", FG_MEMCG_SWAP, inc, &inc->memcg.swap);
+	jw_end_object(w);
+}
+
+/* "stats": the report's counters, each with its scope and unit. */
+static void stats_array(struct jw *w, const struct oom_incident *inc)
+{
+	size_t i;
+
+	jw_array(w, "stats");
+	for (i = 0; i < inc->n_stats; i++) {
+		jw_object(w, NULL);
+		jw_str(w, "scope", inc->stats[i].scope);
+		jw_str(w, "key", inc->stats[i].key);
+		jw_int(w, "value", inc->stats[i].value);
+		jw_str(w, "unit", oom_unit_name(inc->stats[i].unit));
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* "selected", "victim", "kills" and "oom_reaper". */
+static void kills_json(struct jw *w, const struct oom_incident *inc)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	size_t i;
+
+	group_obj(w, "selected", inc->selected.present, FG_SELECTED, inc);
+	if (v)
+		kill_obj(w, "victim", v);
+	else
+		jw_null(w, "victim");
+	jw_array(w, "kills");
+	for (i = 0; i < inc->n_kills; i++)
+		kill_obj(w, NULL, &inc->kills[i]);
+	jw_end_array(w);
+	group_obj(w, "oom_reaper", inc->reaper.present, FG_REAPER, inc);
+}
+
+/* The task table: its fields, "columns" as printed, and "tasks". */
+static void tasks_json(struct jw *w, const struct oom_incident *inc)
+{
+	unsigned page_kb = oom_incident_page_kb(inc);
+	size_t i;
+
+	group_json(w, &field_incident, FG_TABLE, inc);
+	jw_array(w, "columns");
+	for (i = 0; i < inc->n_columns; i++)
+		jw_str(w, NULL, inc->columns[i]);
+	jw_end_array(w);
+	jw_array(w, "tasks");
+	for (i = 0; i < inc->n_tasks; i++)
+		task_obj(w, &inc->tasks[i], page_kb);
+	jw_end_array(w);
+}
+
+/* "forkbomb_warnings": the kernel's fork-bomb lines. */
+static void forkbombs_array(struct jw *w, const struct oom_incident *inc)
+{
+	size_t i;
+
+	jw_array(w, "forkbomb_warnings");
+	for (i = 0; i < inc->n_forkbombs; i++) {
+		jw_object(w, NULL);
+		jw_int(w, "pid", inc->forkbombs[i].pid);
+		jw_str(w, "comm", inc->forkbombs[i].comm);
+		pos_fields(w, "line", &inc->forkbombs[i].pos);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
+/* "warnings": what the parser found odd, with its line. */
+static void warnings_array(struct jw *w, const struct oom_incident *inc)
+{
+	size_t i;
+
+	jw_array(w, "warnings");
+	for (i = 0; i < inc->n_warnings; i++) {
+		jw_object(w, NULL);
+		pos_fields(w, "line", &inc->warnings[i].pos);
+		jw_str(w, "text", inc->warnings[i].text);
+		jw_end_object(w);
+	}
+	jw_end_array(w);
+}
+
 void render_incident_json(struct jw *w, const struct oom_incident *inc,
 			  int64_t id, const struct verdict_list *models)
 {
-	const struct oom_kill *v = oom_incident_victim(inc);
 	const struct oom_trigger *t = &inc->trigger;
-	unsigned page_kb = oom_incident_page_kb(inc);
 	size_t i;
 	char fp[24];
 
@@ -307,98 +417,17 @@ void render_incident_json(struct jw *w, const struct oom_incident *inc,
 	jw_str(w, "source", inc->source);
 	jw_str(w, "fingerprint", fp);
 	group_json(w, &field_incident, FG_HEAD, inc);
-
-	if (t->format_id || t->pid != OOM_VAL_NONE) {
-		jw_object(w, "trigger");
-		group_json(w, &field_incident, FG_TRIGGER, inc);
-		jw_end_object(w);
-	} else {
-		jw_null(w, "trigger");
-	}
+	group_obj(w, "trigger", t->format_id || t->pid != OOM_VAL_NONE,
+		  FG_TRIGGER, inc);
 	group_json(w, &field_incident, FG_CONSTRAINT, inc);
-
-	if (inc->memcg.present) {
-		jw_object(w, "memcg");
-		group_json(w, &field_incident, FG_MEMCG, inc);
-		counter(w, "memory", FG_MEMCG_MEMORY, inc, &inc->memcg.memory);
-		counter(w, "memory_swap", FG_MEMCG_MEMSW, inc,
-			&inc->memcg.memsw);
-		counter(w, "kmem", FG_MEMCG_KMEM, inc, &inc->memcg.kmem);
-		counter(w, "swap", FG_MEMCG_SWAP, inc, &inc->memcg.swap);
-		jw_end_object(w);
-	} else {
-		jw_null(w, "memcg");
-	}
-
-	if (inc->mem.present) {
-		jw_object(w, "meminfo");
-		group_json(w, &field_incident, FG_MEMINFO, inc);
-		jw_end_object(w);
-	} else {
-		jw_null(w, "meminfo");
-	}
-	jw_array(w, "stats");
-	for (i = 0; i < inc->n_stats; i++) {
-		jw_object(w, NULL);
-		jw_str(w, "scope", inc->stats[i].scope);
-		jw_str(w, "key", inc->stats[i].key);
-		jw_int(w, "value", inc->stats[i].value);
-		jw_str(w, "unit", oom_unit_name(inc->stats[i].unit));
-		jw_end_object(w);
-	}
-	jw_end_array(w);
-
-	if (inc->selected.present) {
-		jw_object(w, "selected");
-		group_json(w, &field_incident, FG_SELECTED, inc);
-		jw_end_object(w);
-	} else {
-		jw_null(w, "selected");
-	}
-	if (v)
-		kill_obj(w, "victim", v);
-	else
-		jw_null(w, "victim");
-	jw_array(w, "kills");
-	for (i = 0; i < inc->n_kills; i++)
-		kill_obj(w, NULL, &inc->kills[i]);
-	jw_end_array(w);
-	if (inc->reaper.present) {
-		jw_object(w, "oom_reaper");
-		group_json(w, &field_incident, FG_REAPER, inc);
-		jw_end_object(w);
-	} else {
-		jw_null(w, "oom_reaper");
-	}
-
-	group_json(w, &field_incident, FG_TABLE, inc);
-	jw_array(w, "columns");
-	for (i = 0; i < inc->n_columns; i++)
-		jw_str(w, NULL, inc->columns[i]);
-	jw_end_array(w);
-	jw_array(w, "tasks");
-	for (i = 0; i < inc->n_tasks; i++)
-		task_obj(w, &inc->tasks[i], page_kb);
-	jw_end_array(w);
-
-	jw_array(w, "forkbomb_warnings");
-	for (i = 0; i < inc->n_forkbombs; i++) {
-		jw_object(w, NULL);
-		jw_int(w, "pid", inc->forkbombs[i].pid);
-		jw_str(w, "comm", inc->forkbombs[i].comm);
-		pos_fields(w, "line", &inc->forkbombs[i].pos);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
+	memcg_obj(w, inc);
+	group_obj(w, "meminfo", inc->mem.present, FG_MEMINFO, inc);
+	stats_array(w, inc);
+	kills_json(w, inc);
+	tasks_json(w, inc);
+	forkbombs_array(w, inc);
 	group_json(w, &field_incident, FG_FLAGS, inc);
-	jw_array(w, "warnings");
-	for (i = 0; i < inc->n_warnings; i++) {
-		jw_object(w, NULL);
-		pos_fields(w, "line", &inc->warnings[i].pos);
-		jw_str(w, "text", inc->warnings[i].text);
-		jw_end_object(w);
-	}
-	jw_end_array(w);
+	warnings_array(w, inc);
 	group_json(w, &field_incident, FG_TAIL, inc);
 	if (models) {
 		jw_array(w, "models");

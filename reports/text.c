@@ -302,85 +302,96 @@ static void fragment_text(struct strbuf *sb, const struct oom_incident *inc)
 			    : "none, but a line or Mem-Info is cut short\n");
 }
 
-struct oomlens_error *render_incident_text(struct strbuf *sb,
-					   const struct oom_incident *inc,
-					   size_t index, int64_t id,
-					   const struct verdict_list *models,
-					   const struct report_options *ro)
+/* "Incident N: SOURCE lines A-B [flags]", then its fragments' line. */
+static void title_text(struct strbuf *sb, struct strpool *tmp,
+		       const struct oom_incident *inc, size_t index, int64_t id,
+		       const struct report_options *ro)
 {
-	const struct oom_kill *v = oom_incident_victim(inc);
-	const struct oom_trigger *t = &inc->trigger;
-	const struct oom_meminfo *m = &inc->mem;
-	unsigned page_kb = oom_incident_page_kb(inc);
-	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
-	struct oomlens_error *err, *top_err;
-	char a[32], b[32], c[32], d[32];
-	size_t i;
-
 	strbuf_addf(sb, "%sIncident %lld: %s lines %llu-%llu%s%s%s%s\n",
 		    ro->colour ? SGR_BOLD : "",
 		    id != OOM_VAL_NONE ? (long long)id : (long long)index,
-		    tx(&tmp, inc->source), (unsigned long long)inc->first.line,
+		    tx(tmp, inc->source), (unsigned long long)inc->first.line,
 		    (unsigned long long)inc->last.line,
 		    inc->partial ? " [partial: header missing]" : "",
 		    inc->truncated ? " [truncated: report cut short]" : "",
 		    inc->panic ? " [panic]" : "", ro->colour ? SGR_OFF : "");
 	fragment_text(sb, inc);
-	if (inc->wallclock || inc->has_uptime) {
-		char iso[32];
+}
 
-		strbuf_adds(sb, "  When:       ");
-		if (oom_incident_time_iso(inc, iso, sizeof(iso)))
-			strbuf_addf(sb, "%s%s (%s%s%s)%s", iso,
-				    oom_incident_year_assumed(inc)
-					    ? ", year assumed"
-					    : "",
-				    inc->time_source ? inc->time_source : "?",
-				    inc->wallclock ? ": " : "",
-				    inc->wallclock ? tx(&tmp, inc->wallclock)
-						   : "",
-				    inc->has_uptime ? ", " : "");
-		else if (inc->wallclock)
-			strbuf_addf(sb, "%s%s", tx(&tmp, inc->wallclock),
-				    inc->has_uptime ? ", " : "");
-		if (inc->has_uptime)
-			strbuf_addf(sb, "uptime %.3f s", inc->uptime);
-		if (inc->host)
-			strbuf_addf(sb, " on %s", tx(&tmp, inc->host));
-		strbuf_adds(sb, "\n");
-	}
-	strbuf_addf(sb, "  Kernel:     %s\n",
-		    inc->kernel_release ? tx(&tmp, inc->kernel_release)
-					: "unknown");
-	if (t->format_id) {
-		strbuf_addf(sb, "  Trigger:    %s",
-			    t->comm ? tx(&tmp, t->comm) : "(no comm)");
-		if (t->pid != OOM_VAL_NONE)
-			strbuf_addf(sb, " (pid %lld)", (long long)t->pid);
-		strbuf_addf(sb, " gfp_mask=%s", opt(tx(&tmp, t->gfp_mask)));
-		if (t->gfp_flags)
-			strbuf_addf(sb, "(%s)", tx(&tmp, t->gfp_flags));
-		if (t->order != OOM_VAL_NONE)
-			strbuf_addf(sb, " order=%lld%s", (long long)t->order,
-				    t->order == -1 ? " (sysrq)" : "");
-		if (t->oom_score_adj != OOM_VAL_NONE)
-			strbuf_addf(sb, " oom_score_adj=%lld",
-				    (long long)t->oom_score_adj);
-		else if (t->oom_adj != OOM_VAL_NONE)
-			strbuf_addf(sb, " oom_adj=%lld", (long long)t->oom_adj);
-		strbuf_adds(sb, "\n");
-	}
+/* "When:": the time, where it came from, the uptime and the host. */
+static void when_text(struct strbuf *sb, struct strpool *tmp,
+		      const struct oom_incident *inc)
+{
+	char iso[32];
+
+	if (!inc->wallclock && !inc->has_uptime)
+		return;
+	strbuf_adds(sb, "  When:       ");
+	if (oom_incident_time_iso(inc, iso, sizeof(iso)))
+		strbuf_addf(sb, "%s%s (%s%s%s)%s", iso,
+			    oom_incident_year_assumed(inc) ? ", year assumed"
+							   : "",
+			    inc->time_source ? inc->time_source : "?",
+			    inc->wallclock ? ": " : "",
+			    inc->wallclock ? tx(tmp, inc->wallclock) : "",
+			    inc->has_uptime ? ", " : "");
+	else if (inc->wallclock)
+		strbuf_addf(sb, "%s%s", tx(tmp, inc->wallclock),
+			    inc->has_uptime ? ", " : "");
+	if (inc->has_uptime)
+		strbuf_addf(sb, "uptime %.3f s", inc->uptime);
+	if (inc->host)
+		strbuf_addf(sb, " on %s", tx(tmp, inc->host));
+	strbuf_adds(sb, "\n");
+}
+
+/* "Trigger:": who asked for memory, and how. */
+static void trigger_text(struct strbuf *sb, struct strpool *tmp,
+			 const struct oom_trigger *t)
+{
+	if (!t->format_id)
+		return;
+	strbuf_addf(sb, "  Trigger:    %s",
+		    t->comm ? tx(tmp, t->comm) : "(no comm)");
+	if (t->pid != OOM_VAL_NONE)
+		strbuf_addf(sb, " (pid %lld)", (long long)t->pid);
+	strbuf_addf(sb, " gfp_mask=%s", opt(tx(tmp, t->gfp_mask)));
+	if (t->gfp_flags)
+		strbuf_addf(sb, "(%s)", tx(tmp, t->gfp_flags));
+	if (t->order != OOM_VAL_NONE)
+		strbuf_addf(sb, " order=%lld%s", (long long)t->order,
+			    t->order == -1 ? " (sysrq)" : "");
+	if (t->oom_score_adj != OOM_VAL_NONE)
+		strbuf_addf(sb, " oom_score_adj=%lld",
+			    (long long)t->oom_score_adj);
+	else if (t->oom_adj != OOM_VAL_NONE)
+		strbuf_addf(sb, " oom_adj=%lld", (long long)t->oom_adj);
+	strbuf_adds(sb, "\n");
+}
+
+/* "Constraint:", with the memcg, cpuset and nodes it names. */
+static void constraint_text(struct strbuf *sb, struct strpool *tmp,
+			    const struct oom_incident *inc)
+{
 	strbuf_addf(sb, "  Constraint: %s",
 		    oom_constraint_name(inc->constraint));
 	if (inc->memcg.limit_path)
 		strbuf_addf(sb, " (limit of %s)",
-			    tx(&tmp, inc->memcg.limit_path));
+			    tx(tmp, inc->memcg.limit_path));
 	if (inc->cpuset)
-		strbuf_addf(sb, " cpuset=%s", tx(&tmp, inc->cpuset));
+		strbuf_addf(sb, " cpuset=%s", tx(tmp, inc->cpuset));
 	if (inc->mems_allowed)
-		strbuf_addf(sb, " mems_allowed=%s",
-			    tx(&tmp, inc->mems_allowed));
+		strbuf_addf(sb, " mems_allowed=%s", tx(tmp, inc->mems_allowed));
 	strbuf_adds(sb, "\n");
+}
+
+/* "Memory:" (RAM and swap) and "Memcg:" (usage of its limit). */
+static void memory_text(struct strbuf *sb, const struct oom_incident *inc)
+{
+	const struct oom_meminfo *m = &inc->mem;
+	unsigned page_kb = oom_incident_page_kb(inc);
+	char a[32], b[32], c[32], d[32];
+
 	if (m->present) {
 		int64_t ram = m->pages_ram;
 
@@ -406,49 +417,111 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 			report_human_kb(b, sizeof(b),
 					inc->memcg.memory.limit_kb),
 			(long long)inc->memcg.memory.failcnt);
+}
+
+/* "Fork bomb:" lines, and "Selected:" (the task the kernel chose). */
+static void chosen_text(struct strbuf *sb, struct strpool *tmp,
+			const struct oom_incident *inc)
+{
+	size_t i;
+
 	for (i = 0; i < inc->n_forkbombs; i++)
 		strbuf_addf(
 			sb,
 			"  Fork bomb:  possible fork-bomb detected at %lld (%s)\n",
 			(long long)inc->forkbombs[i].pid,
-			opt(tx(&tmp, inc->forkbombs[i].comm)));
+			opt(tx(tmp, inc->forkbombs[i].comm)));
 	if (inc->selected.present)
 		strbuf_addf(sb, "  Selected:   %lld (%s) score %lld\n",
 			    (long long)inc->selected.pid,
-			    opt(tx(&tmp, inc->selected.comm)),
+			    opt(tx(tmp, inc->selected.comm)),
 			    (long long)inc->selected.score);
-	if (v) {
-		strbuf_addf(sb, "  Killed:     %s%lld (%s)%s",
-			    ro->colour ? SGR_RED : "", (long long)v->pid,
-			    opt(tx(&tmp, v->comm)), ro->colour ? SGR_OFF : "");
-		if (v->uid != OOM_VAL_NONE)
-			strbuf_addf(sb, " uid %lld", (long long)v->uid);
-		if (inc->missing & OOM_PART_KILL)
-			strbuf_addf(sb, " (no Killed line: named by %s)\n",
-				    opt(v->format_id));
-		else
-			strbuf_addf(
+}
+
+/* "Killed:" the victim (v, or why none) and "Also:" the other kills. */
+static void killed_text(struct strbuf *sb, struct strpool *tmp,
+			const struct oom_incident *inc,
+			const struct oom_kill *v,
+			const struct report_options *ro)
+{
+	char a[32], b[32], c[32], d[32];
+	size_t i;
+
+	if (!v) {
+		if (inc->no_killable)
+			strbuf_adds(
 				sb,
-				": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
-				report_human_kb(a, sizeof(a), v->total_vm_kb),
-				report_human_kb(b, sizeof(b), v->anon_rss_kb),
-				report_human_kb(c, sizeof(c), v->file_rss_kb),
-				report_human_kb(d, sizeof(d), v->shmem_rss_kb));
-		for (i = 1; i < inc->n_kills; i++)
-			strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
-				    (long long)inc->kills[i].pid,
-				    opt(tx(&tmp, inc->kills[i].comm)),
-				    oom_kill_kind_name(inc->kills[i].kind));
-	} else if (inc->no_killable) {
-		strbuf_adds(sb,
-			    "  Killed:     nothing: no killable processes\n");
-	} else if (inc->panic) {
-		strbuf_adds(sb, "  Killed:     nothing: the kernel panicked\n");
-	} else {
-		strbuf_adds(
-			sb,
-			"  Killed:     unknown (the report stops before its kill)\n");
+				"  Killed:     nothing: no killable processes\n");
+		else if (inc->panic)
+			strbuf_adds(
+				sb,
+				"  Killed:     nothing: the kernel panicked\n");
+		else
+			strbuf_adds(
+				sb,
+				"  Killed:     unknown (the report stops before its kill)\n");
+		return;
 	}
+	strbuf_addf(sb, "  Killed:     %s%lld (%s)%s",
+		    ro->colour ? SGR_RED : "", (long long)v->pid,
+		    opt(tx(tmp, v->comm)), ro->colour ? SGR_OFF : "");
+	if (v->uid != OOM_VAL_NONE)
+		strbuf_addf(sb, " uid %lld", (long long)v->uid);
+	if (inc->missing & OOM_PART_KILL)
+		strbuf_addf(sb, " (no Killed line: named by %s)\n",
+			    opt(v->format_id));
+	else
+		strbuf_addf(
+			sb,
+			": total-vm %s, anon-rss %s, file-rss %s, shmem-rss %s\n",
+			report_human_kb(a, sizeof(a), v->total_vm_kb),
+			report_human_kb(b, sizeof(b), v->anon_rss_kb),
+			report_human_kb(c, sizeof(c), v->file_rss_kb),
+			report_human_kb(d, sizeof(d), v->shmem_rss_kb));
+	for (i = 1; i < inc->n_kills; i++)
+		strbuf_addf(sb, "  Also:       %lld (%s) [%s]\n",
+			    (long long)inc->kills[i].pid,
+			    opt(tx(tmp, inc->kills[i].comm)),
+			    oom_kill_kind_name(inc->kills[i].kind));
+}
+
+/* "Warnings:": how many, and the first five. */
+static void warnings_text(struct strbuf *sb, struct strpool *tmp,
+			  const struct oom_incident *inc)
+{
+	size_t i;
+
+	if (!inc->n_warnings && !inc->warnings_dropped)
+		return;
+	strbuf_addf(sb, "  Warnings:   %zu\n",
+		    inc->n_warnings + inc->warnings_dropped);
+	for (i = 0; i < inc->n_warnings && i < 5; i++)
+		strbuf_addf(sb, "    line %llu: %s\n",
+			    (unsigned long long)inc->warnings[i].pos.line,
+			    tx(tmp, inc->warnings[i].text));
+}
+
+struct oomlens_error *render_incident_text(struct strbuf *sb,
+					   const struct oom_incident *inc,
+					   size_t index, int64_t id,
+					   const struct verdict_list *models,
+					   const struct report_options *ro)
+{
+	const struct oom_kill *v = oom_incident_victim(inc);
+	struct strpool tmp = STRPOOL_INIT(ESCAPED_CAP);
+	struct oomlens_error *err, *top_err;
+	size_t i;
+
+	title_text(sb, &tmp, inc, index, id, ro);
+	when_text(sb, &tmp, inc);
+	strbuf_addf(sb, "  Kernel:     %s\n",
+		    inc->kernel_release ? tx(&tmp, inc->kernel_release)
+					: "unknown");
+	trigger_text(sb, &tmp, &inc->trigger);
+	constraint_text(sb, &tmp, inc);
+	memory_text(sb, inc);
+	chosen_text(sb, &tmp, inc);
+	killed_text(sb, &tmp, inc, v, ro);
 	if (inc->panic)
 		strbuf_addf(sb, "  Panic:      %s\n", tx(&tmp, inc->panic));
 	for (i = 0; models && i < models->n; i++)
@@ -457,15 +530,7 @@ struct oomlens_error *render_incident_text(struct strbuf *sb,
 		explain_lines(sb, &tmp, &models->v[i]);
 	explanation_text(sb, &tmp, inc, models);
 	top_err = top_tasks(sb, &tmp, inc, v ? v->pid : OOM_VAL_NONE, ro->top);
-	if (inc->n_warnings || inc->warnings_dropped) {
-		strbuf_addf(sb, "  Warnings:   %zu\n",
-			    inc->n_warnings + inc->warnings_dropped);
-		for (i = 0; i < inc->n_warnings && i < 5; i++)
-			strbuf_addf(
-				sb, "    line %llu: %s\n",
-				(unsigned long long)inc->warnings[i].pos.line,
-				tx(&tmp, inc->warnings[i].text));
-	}
+	warnings_text(sb, &tmp, inc);
 	strbuf_adds(sb, "\n");
 	err = text_done(sb, &tmp);
 	return top_err ? top_err : err;

@@ -6,20 +6,8 @@
 set -u
 bin=$1
 shift
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-# as tests/e2e.sh's expect()
-expect() {
-	want=$1; what=$2; shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	sed -E ':a;N;$!ba;s/\n {14}([^ ])/ \1/g' "$tmp/out" >"$tmp/flat"
-	if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err"; fi
-}
+# pass, fail, $tmp, ok, bad and expect: tests/e2e.sh's
+. "$(dirname "$0")/harness.sh"
 for part in "$@"; do
 	. "$part"
 done

@@ -4,23 +4,8 @@
 # usage: tests/e2e.sh ./oomlens
 set -u
 bin=${1:-./oomlens}
-pass=0
-fail=0
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# expect STATUS DESCRIPTION -- command...
-expect() {
-	want=$1; what=$2; shift 3
-	"$@" >"$tmp/out" 2>"$tmp/err"
-	got=$?
-	# the text with its wrapped lines joined again (80 columns)
-	sed -E ':a;N;$!ba;s/\n {14}([^ ])/ \1/g' "$tmp/out" >"$tmp/flat"
-	if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err"; fi
-}
+# pass, fail, $tmp, ok, bad and expect
+. "$(dirname "$0")/harness.sh"
 
 expect 0 "help" -- "$bin" --help
 expect 0 "analyze help" -- "$bin" analyze --help

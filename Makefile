@@ -26,7 +26,7 @@ CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null || echo -lcheck)
 # Dependencies point one way:
 # core <- model <- {parsers, dumps, analyzer, db, reports} <- ingest <- cli.
 CORE := core/error.c core/strbuf.c core/scan.c core/array.c core/strpool.c \
-	core/escape.c core/fdio.c core/csrc.c core/nametab.c core/fmap.c
+	core/escape.c core/fdio.c core/csrc.c core/nametab.c
 MODEL := $(wildcard model/*.c)
 PARSERS := $(wildcard parsers/*.c)
 DUMPS := $(wildcard dumps/*.c)

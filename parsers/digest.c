@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include <xxhash.h>
 
-#include "core/fmap.h"
 #include "core/banned.h"
 
 #define BLOCK ((size_t)1 << 20)
@@ -76,54 +75,6 @@ void content_digest_drop(struct content_digest *d)
 		return;
 	XXH3_freeState(d->state);
 	free(d);
-}
-
-/* A block of a mapped file, hashed (and shown) under the guard. */
-struct map_block {
-	struct content_digest *d;
-	void (*each)(void *ctx, const char *block, size_t n);
-	void *ctx;
-	const char *p;
-	size_t n;
-};
-
-static void map_block_run(void *ctx)
-{
-	struct map_block *b = ctx;
-
-	content_digest_add(b->d, b->p, b->n);
-	if (b->each)
-		b->each(b->ctx, b->p, b->n);
-}
-
-struct oomlens_error *
-content_digest_map(const struct fmap *m, const char *name,
-		   char hex[CONTENT_DIGEST_HEX],
-		   void (*each)(void *ctx, const char *block, size_t n),
-		   void (*after)(void *ctx), void *ctx)
-{
-	struct map_block b = {content_digest_start(), each, ctx, NULL, 0};
-	uint64_t off;
-
-	if (!b.d)
-		return &oomlens_error_nomem;
-	for (off = 0; off < m->size; off += b.n) {
-		b.p = m->data + off;
-		b.n = m->size - off < BLOCK ? (size_t)(m->size - off) : BLOCK;
-		if (!fmap_run(m, map_block_run, &b)) {
-			content_digest_drop(b.d);
-			return oomlens_error_new(
-				OOMLENS_ERR_IO,
-				"cannot read '%s' at byte %llu: the file shrank while it was read",
-				name, (unsigned long long)off);
-		}
-		if (after)
-			after(ctx);
-	}
-	if (!content_digest_end(b.d, hex))
-		return oomlens_error_new(OOMLENS_ERR_IO, "cannot hash '%s'",
-					 name);
-	return NULL;
 }
 
 struct oomlens_error *content_digest_file(const char *path,

@@ -37,8 +37,7 @@ content_digest_file_each(const char *path, char hex[CONTENT_DIGEST_HEX],
 /*
  * The same hash made piece by piece, in file order (XXH3's streaming
  * state): the hex of every byte added is that of content_digest_file() on
- * those bytes, however they were cut. content_digest_add() touches only
- * the bytes and the state (it may run under fmap_run()).
+ * those bytes, however they were cut.
  */
 struct content_digest;
 struct content_digest *content_digest_start(void); /* NULL: out of memory */
@@ -46,22 +45,6 @@ void content_digest_add(struct content_digest *d, const void *p, size_t n);
 /* The hex of what was added; false if the library failed. Frees d. */
 bool content_digest_end(struct content_digest *d, char hex[CONTENT_DIGEST_HEX]);
 void content_digest_drop(struct content_digest *d);
-
-/*
- * Hash the bytes of the mapped file m (core/fmap.h), m->size of them,
- * block by block in file order, into hex: the hex content_digest_file()
- * gives of the same bytes. each(ctx, block, n), if any, sees each block
- * of at most 1 MiB under the map's guard (it may only look at the block
- * and plain memory), then after(ctx), if any, runs outside it. Errors:
- * IO, naming the file, when it shrank under the mapping (the byte where),
- * NOMEM.
- */
-struct fmap;
-OOMLENS_MUST_CHECK struct oomlens_error *
-content_digest_map(const struct fmap *m, const char *name,
-		   char hex[CONTENT_DIGEST_HEX],
-		   void (*each)(void *ctx, const char *block, size_t n),
-		   void (*after)(void *ctx), void *ctx);
 
 /* Hash n bytes held in memory into hex. */
 void content_digest_bytes(const void *data, size_t n,

@@ -3,17 +3,13 @@
  * Unit tests of core/: string buffers, pools and arrays at their caps,
  * cursor scanning, literal search, errors with context, escaping.
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "core/array.h"
 #include "core/csrc.h"
 #include "core/error.h"
 #include "core/escape.h"
-#include "core/fmap.h"
 #include "core/nametab.h"
 #include "core/scan.h"
 #include "core/strbuf.h"
@@ -663,77 +659,6 @@ START_TEST(nametab_refuses_more_than_its_max)
 }
 END_TEST
 
-/*
- * A file mapped once: its bytes read back as written; what is not a
- * regular file of at least one byte is not mapped (read it instead); and
- * a file that shrinks while mapped makes the reads past its new end fail,
- * not kill the process (SIGBUS caught), while the bytes it kept still
- * read, the guard good for the next run.
- */
-struct sum_run {
-	const struct fmap *m;
-	uint64_t sum;
-};
-
-static void sum_all(void *ctx)
-{
-	struct sum_run *r = ctx;
-
-	for (uint64_t i = 0; i < r->m->size; i++)
-		r->sum += (unsigned char)r->m->data[i];
-}
-
-START_TEST(fmap_reads_once_and_survives_a_shrink)
-{
-	const char *tmp = getenv("TMPDIR");
-	long page = sysconf(_SC_PAGESIZE);
-	size_t n = (size_t)page * 4 + 100, i;
-	char path[300], *bytes = malloc(n), *back = malloc(n);
-	struct fmap m;
-	struct sum_run r = {&m, 0};
-	int fd;
-
-	ck_assert_ptr_nonnull(bytes);
-	ck_assert_ptr_nonnull(back);
-	for (i = 0; i < n; i++)
-		bytes[i] = (char)(i * 7 + i / 251);
-	snprintf(path, sizeof(path), "%s/oomlens-fmap-XXXXXX",
-		 tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(path);
-	ck_assert_int_ge(fd, 0);
-	ck_assert_int_eq(write(fd, bytes, n), (ssize_t)n);
-
-	ck_assert(fmap_open(&m, path));
-	ck_assert_uint_eq(m.size, n);
-	ck_assert(fmap_copy(&m, back, 0, n));
-	ck_assert_mem_eq(back, bytes, n);
-	ck_assert(fmap_copy(&m, back, n - 3, 3));
-	ck_assert(!fmap_copy(&m, back, n - 3, 4)); /* past the size mapped */
-	ck_assert(fmap_run(&m, sum_all, &r));
-
-	/* shrunk to one page: past it, the mapping faults */
-	ck_assert_int_eq(ftruncate(fd, page), 0);
-	ck_assert(!fmap_copy(&m, back, (uint64_t)page * 2, 10));
-	ck_assert(!fmap_run(&m, sum_all, &r));
-	ck_assert(fmap_copy(&m, back, 0, (size_t)page)); /* kept: it reads */
-	ck_assert_mem_eq(back, bytes, (size_t)page);
-	ck_assert(!fmap_copy(&m, back, (uint64_t)page, 1));
-	fmap_close(&m);
-	ck_assert_ptr_null(m.data);
-
-	/* emptied: nothing to map; nor a folder, nor a missing file */
-	ck_assert_int_eq(ftruncate(fd, 0), 0);
-	ck_assert(!fmap_open(&m, path));
-	ck_assert(!fmap_open(&m, tmp && *tmp ? tmp : "/tmp"));
-	close(fd);
-	unlink(path);
-	ck_assert(!fmap_open(&m, path));
-	ck_assert_ptr_null(m.data);
-	free(bytes);
-	free(back);
-}
-END_TEST
-
 Suite *core_suite(void)
 {
 	Suite *s = suite_create("core");
@@ -757,7 +682,6 @@ Suite *core_suite(void)
 	tcase_add_test(tc, csrc_cut_text_finds_nothing_past_the_cut);
 	tcase_add_test(tc, nametab_is_the_plain_lookup);
 	tcase_add_test(tc, nametab_refuses_more_than_its_max);
-	tcase_add_test(tc, fmap_reads_once_and_survives_a_shrink);
 	suite_add_tcase(s, tc);
 	return s;
 }

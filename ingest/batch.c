@@ -84,6 +84,7 @@ void source_info_free(struct source_info *si)
 {
 	if (!si)
 		return;
+	oomlens_error_free(si->unread);
 	free((char *)si->src.path);
 	free((char *)si->src.content_xxh128);
 	free((char *)si->src.format);
@@ -176,8 +177,20 @@ static struct pending *batch_get(struct ingest *g, struct job *j)
 
 	pthread_mutex_lock(&g->lock);
 	while (!g->failed && !j->cancel &&
-	       !(g->n_free && (j == g->head || g->n_free > RESERVE)))
+	       !(g->n_free && (j == g->head || g->n_free > RESERVE))) {
+		if (j->hash && !j->si->confirmed) {
+			/*
+			 * The writer stores none of its batches until the
+			 * hash is made: make it now, the rest of the file
+			 * read for it alone (job_hash_finish()).
+			 */
+			pthread_mutex_unlock(&g->lock);
+			job_hash_finish(j);
+			pthread_mutex_lock(&g->lock);
+			continue;
+		}
 		pthread_cond_wait(&g->cond, &g->lock);
+	}
 	if (!g->failed && !j->cancel) {
 		p = g->free_batches;
 		g->free_batches = p->next;

@@ -19,6 +19,7 @@
 #include "db/db.h"
 #include "ingest/ingest.h"
 #include "model/incident.h"
+#include "parsers/digest.h"
 #include "parsers/linesrc.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
@@ -83,6 +84,18 @@ struct source_info {
 	 * jobs are cancelled). Under lock.
 	 */
 	bool confirmed;
+	/*
+	 * A plain file read once (run_file()): its one job hashes the bytes
+	 * its parser reads as it reads them, so the hash is made on the
+	 * worker and the writer, not the main thread, asks whether the
+	 * content was read before, once hash says it is made (hex) or failed
+	 * (unread: why, NULL when the job was stopped), and confirms the
+	 * source or cancels its job. Under lock.
+	 */
+	bool hash_by_job;
+	enum { HASH_PENDING, HASH_MADE, HASH_FAILED } hash;
+	char hex[CONTENT_DIGEST_HEX];
+	struct oomlens_error *unread;
 	/* the writer's */
 	bool failed; /* a job of it could not be read: store no more */
 	uint64_t warnings;
@@ -135,6 +148,8 @@ struct job {
 	size_t batch_limit; /* incidents of the batch being filled, at most */
 	/* the job's stamping (source_stamp()): its boot time learnt */
 	struct source_stream stamp;
+	/* hashing what it reads (si->hash_by_job): the job's thread's */
+	struct job_hash *hash;
 };
 
 struct ingest {
@@ -219,6 +234,7 @@ bool newlines_before(const struct line_index *x, int fd, char *buf,
 		     uint64_t off, uint64_t *count);
 OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done);
 OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j);
+void job_hash_finish(struct job *j);
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size);
 void line_index_release(struct line_index *x);
 struct split *split_plan(struct ingest *g, const char *path, int64_t size);

@@ -6,9 +6,8 @@
  * the next chunk can start afresh (chunk_at_end(), a probe of its head)
  * or reads on over it, which cancels the next chunk's job. Also a whole
  * plain file on a worker (run_file()), hashed as its parser reads it when
- * read once (struct job_hash: each byte read by one system call, hashed in
- * the buffer it was read into), and the line index made while a split
- * file is hashed (index_block(), newlines_before()).
+ * read once (struct job_hash, batch.c), and the line index made while a
+ * split file is hashed (index_block(), newlines_before()).
  *
  * Threads: run_chunk() and run_file() run on a worker; struct split is
  * shared under g->lock (the hashing pass on the main thread fills in
@@ -21,12 +20,10 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/scan.h"
 #include "ingest/internal.h"
-#include "parsers/digest.h"
 #include "parsers/journal.h"
 #include "core/banned.h"
 
@@ -347,140 +344,6 @@ OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done)
 }
 
 /*
- * A plain file hashed as its parser reads it (si->hash_by_job): each byte
- * read once, hashed in the buffer it was read into. d is NULL once the
- * hash is made (or failed): what is read after it is not hashed.
- */
-struct job_hash {
-	int fd;
-	struct content_digest *d;
-	uint64_t pos; /* the bytes read, all hashed while d is not NULL */
-};
-
-static ssize_t hash_read(void *ctx, void *buf, size_t n)
-{
-	struct job_hash *h = ctx;
-	ssize_t got;
-
-	do
-		got = read(h->fd, buf, n);
-	while (got < 0 && errno == EINTR);
-	if (got > 0) {
-		if (h->d)
-			content_digest_add(h->d, buf, (size_t)got);
-		h->pos += (uint64_t)got;
-	}
-	return got;
-}
-
-/* Say j's hash made (err NULL) or not (err, or NULL: stopped). */
-static void hash_publish(struct job *j, struct oomlens_error *err,
-			 const char *hex, bool made)
-{
-	struct ingest *g = j->g;
-
-	pthread_mutex_lock(&g->lock);
-	if (made)
-		memcpy(j->si->hex, hex, CONTENT_DIGEST_HEX);
-	else
-		j->si->unread = err;
-	j->si->hash = made ? HASH_MADE : HASH_FAILED;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-}
-
-/*
- * On j's thread, no lock held: make j's hash now, with what its parser
- * has not read yet read for the hash alone, and say it (the writer waits
- * for it). Nothing if it is made. A job stopped or cancelled says it
- * failed, with no reason (nothing of it is stored).
- */
-void job_hash_finish(struct job *j)
-{
-	struct job_hash *h = j->hash;
-	struct oomlens_error *err = NULL;
-	char hex[CONTENT_DIGEST_HEX], *buf;
-	uint64_t at;
-	bool stop;
-
-	if (!h || !h->d)
-		return;
-	pthread_mutex_lock(&j->g->lock);
-	stop = j->g->failed || j->cancel;
-	pthread_mutex_unlock(&j->g->lock);
-	buf = stop ? NULL : malloc(COUNT_BLOCK);
-	if (!stop && !buf)
-		err = &oomlens_error_nomem;
-	for (at = h->pos; buf && !err;) {
-		ssize_t got = pread(h->fd, buf, COUNT_BLOCK, (off_t)at);
-
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0)
-			err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
-						  "cannot read '%s'",
-						  j->si->name);
-		if (got <= 0)
-			break;
-		content_digest_add(h->d, buf, (size_t)got);
-		at += (uint64_t)got;
-	}
-	free(buf);
-	if (stop || err) {
-		content_digest_drop(h->d);
-		h->d = NULL;
-		hash_publish(j, err, NULL, false);
-		return;
-	}
-	if (!content_digest_end(h->d, hex)) {
-		h->d = NULL;
-		hash_publish(j,
-			     oomlens_error_new(OOMLENS_ERR_IO,
-					       "cannot hash '%s'", j->si->name),
-			     NULL, false);
-		return;
-	}
-	h->d = NULL;
-	hash_publish(j, NULL, hex, true);
-}
-
-/*
- * Open a plain file to be hashed as it is read, into src: on failure the
- * hash is said failed, and so is the job.
- */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-hash_open(struct job *j, struct job_hash *h, struct linesrc *src)
-{
-	struct oomlens_error *err = NULL;
-	struct stat st = {0};
-
-	h->fd = open(j->si->src.path, O_RDONLY | O_CLOEXEC);
-	if (h->fd < 0)
-		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
-					  "cannot open '%s'", j->si->name);
-	else if (fstat(h->fd, &st) || S_ISDIR(st.st_mode))
-		err = oomlens_error_new(OOMLENS_ERR_IO,
-					"cannot read '%s': is a directory",
-					j->si->name);
-	else if (!(h->d = content_digest_start()))
-		err = &oomlens_error_nomem;
-	else
-		err = linesrc_init_reader(src, j->si->name, hash_read, h);
-	if (!err) {
-		src->finite = S_ISREG(st.st_mode);
-		return NULL;
-	}
-	content_digest_drop(h->d);
-	h->d = NULL;
-	if (h->fd >= 0)
-		close(h->fd);
-	/* the writer says why, once: the job's error is dropped */
-	hash_publish(j, err, NULL, false);
-	return oomlens_error_new(OOMLENS_ERR_IO, "cannot read '%s'",
-				 j->si->name);
-}
-
-/*
  * A whole plain file, on a worker; hashed as it is read when its source
  * waits for it (si->hash_by_job), the hash made before the job ends.
  */
@@ -493,7 +356,7 @@ OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j)
 
 	sink.ctx = j;
 	if (j->si->hash_by_job) {
-		err = hash_open(j, &h, &src);
+		err = job_hash_open(j, &h, &src);
 		if (!err)
 			j->hash = &h;
 	} else {

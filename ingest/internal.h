@@ -207,6 +207,17 @@ struct line_index {
 	bool failed;
 };
 
+/*
+ * A plain file hashed as its parser reads it (si->hash_by_job): each byte
+ * read once, hashed in the buffer it was read into. d is NULL once the
+ * hash is made (or failed): what is read after it is not hashed.
+ */
+struct job_hash {
+	int fd;
+	struct content_digest *d;
+	uint64_t pos; /* the bytes read, all hashed while d is not NULL */
+};
+
 /* batch.c */
 bool ingest_stopping(struct ingest *g);
 void ingest_stored(struct ingest *g);
@@ -227,6 +238,9 @@ void batch_hand_over(struct ingest *g, struct job *j);
 struct pending *job_batch(struct job *j);
 OOMLENS_MUST_CHECK struct oomlens_error *stopped(void);
 struct job *job_new(struct source_info *si, bool is_file, bool source_end);
+OOMLENS_MUST_CHECK struct oomlens_error *
+job_hash_open(struct job *j, struct job_hash *h, struct linesrc *src);
+void job_hash_finish(struct job *j);
 
 /* chunk.c */
 void index_block(void *ctx, const char *block, size_t n);
@@ -234,7 +248,6 @@ bool newlines_before(const struct line_index *x, int fd, char *buf,
 		     uint64_t off, uint64_t *count);
 OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done);
 OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j);
-void job_hash_finish(struct job *j);
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size);
 void line_index_release(struct line_index *x);
 struct split *split_plan(struct ingest *g, const char *path, int64_t size);

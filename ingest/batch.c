@@ -239,10 +239,15 @@ void batch_end(struct job *j)
 		db_batch_end(j->cur->batch);
 }
 
-/* Hand j's batch being filled (prepared) to the writer. */
+/*
+ * Hand j's batch being filled (prepared) to the writer. A job read once
+ * whose source waits for its hash with HASH_HELD batches held makes the
+ * hash now (job_hash_finish()), so that no more wait in memory.
+ */
 void batch_hand_over(struct ingest *g, struct job *j)
 {
 	struct pending *p = j->cur;
+	bool make_hash;
 
 	j->cur = NULL;
 	pthread_mutex_lock(&g->lock);
@@ -256,7 +261,10 @@ void batch_hand_over(struct ingest *g, struct job *j)
 		j->out_tail = p;
 		pthread_cond_broadcast(&g->cond);
 	}
+	make_hash = j->hash && !j->si->confirmed && ++j->held >= HASH_HELD;
 	pthread_mutex_unlock(&g->lock);
+	if (make_hash)
+		job_hash_finish(j);
 }
 
 /* The batch job j fills, taken if it has none; NULL: stop parsing. */

@@ -34,6 +34,12 @@
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
 #define RESERVE 2
 #define MAX_BATCHES 20 /* each up to BATCH_ROWS rows, prepared */
+/*
+ * A job read once holds at most this many batches waiting for its own
+ * hash: then it makes the hash, reading the rest of the file for it (a
+ * log dense with reports would otherwise fill every batch first)
+ */
+#define HASH_HELD 2
 
 struct job;
 
@@ -150,6 +156,7 @@ struct job {
 	struct source_stream stamp;
 	/* hashing what it reads (si->hash_by_job): the job's thread's */
 	struct job_hash *hash;
+	size_t held; /* batches handed over before its source was confirmed */
 };
 
 struct ingest {

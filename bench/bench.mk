@@ -2,6 +2,8 @@
 #
 #   make bench                   P1 on a 256 MB sparse log, P2 on 5000 reports
 #   BENCH_P1_MB=1024 make bench  P1 on 1 GB (P4 then runs on 256, 512, 1024)
+#   make bench BASELINE=path/to/oomlens  also times that binary on P1 and P2,
+#                                in the same run: ratios to it show a regression
 #   make bench-clean             removes bench/corpus/ and bench/results.txt
 #
 # The corpora are written by the fixture generator (oomgen --corpus) into
@@ -24,8 +26,9 @@ BENCH_LOGS := $(BENCH_P1) $(BENCH_P1_HALF) $(BENCH_P1_QUARTER) $(BENCH_P2)
 .PHONY: bench bench-clean
 
 bench: oomlens $(BENCH_RUN) $(BENCH_FLOOR) $(BENCH_LOGS) $(BENCH_LOGS:.log=.meta)
-	sh bench/bench.sh ./oomlens $(BENCH_RUN) $(BENCH_FLOOR) $(BENCH_P1) \
-		$(BENCH_P1_HALF) $(BENCH_P1_QUARTER) $(BENCH_P2) bench/results.txt
+	BASELINE="$(BASELINE)" sh bench/bench.sh ./oomlens $(BENCH_RUN) \
+		$(BENCH_FLOOR) $(BENCH_P1) $(BENCH_P1_HALF) $(BENCH_P1_QUARTER) \
+		$(BENCH_P2) bench/results.txt
 
 $(BENCH_RUN): bench/run.c
 	@mkdir -p $(dir $@)

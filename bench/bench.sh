@@ -14,6 +14,11 @@
 # Prints a table (one row per benchmark) and notes, and writes the same to
 # RESULTS. Exit status 0 whether targets are met or MISSED; 1 when a command
 # fails or a corpus does not match its .meta.
+#
+# BASELINE (environment, may be empty): another oomlens binary (the
+# previous release's) timed the same way on P1 and P2 in the same run,
+# each of its runs right after one of oomlens's, so that both see the same
+# load: two more rows give oomlens's time over its (above 1.0x: slower).
 set -eu
 
 if [ $# -ne 8 ]; then
@@ -21,6 +26,7 @@ if [ $# -ne 8 ]; then
 	exit 2
 fi
 oomlens=$1 run=$2 floor=$3 p1=$4 p1h=$5 p1q=$6 p2=$7 results=$8
+baseline=${BASELINE:-}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oomlens-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -62,12 +68,14 @@ once() {
 # run1 KIND OUT FILE: one run of oomlens (ingest or analyze), grep or wc
 run1() {
 	case $1 in
-	oomlens)
+	oomlens | baseline)
+		bin=$oomlens
+		[ "$1" = baseline ] && bin=$baseline
 		if [ "$mode" = ingest ]; then
 			rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
-			once "$2" -- "$oomlens" ingest --db "$db" --quiet "$3"
+			once "$2" -- "$bin" ingest --db "$db" --quiet "$3"
 		else
-			once "$2" -- "$oomlens" analyze "$3"
+			once "$2" -- "$bin" analyze "$3"
 		fi
 		;;
 	grep) once "$2" -e LC_ALL=C -- grep -c 'invoked oom-killer' "$3" ;;
@@ -93,6 +101,29 @@ timed() {
 	med=$(printf '%s\n' $runs | sort -n | sed -n 2p)
 }
 
+# paired WARM_OUT OUT FILE: timed oomlens, and the baseline's runs each
+# right after one of oomlens's (same warm-up, same outputs); sets med,
+# runs, peak (oomlens's) and bmed, bruns (the baseline's)
+paired() {
+	run1 oomlens "$1" "$3"
+	peak=$rss
+	runs=''
+	bruns=''
+	for _ in 1 2 3; do
+		run1 oomlens "$2" "$3"
+		runs="$runs $wall"
+		if [ "$rss" -gt "$peak" ]; then
+			peak=$rss
+		fi
+		run1 baseline /dev/null "$3"
+		bruns="$bruns $wall"
+	done
+	# shellcheck disable=SC2086 # one time per line
+	med=$(printf '%s\n' $runs | sort -n | sed -n 2p)
+	# shellcheck disable=SC2086
+	bmed=$(printf '%s\n' $bruns | sort -n | sed -n 2p)
+}
+
 # floor1: one run of STOREFLOOR on the database of the last ingest; sets
 # store (seconds) and stored_rows
 floor1() {
@@ -116,6 +147,7 @@ stored() {
 [ -x "$oomlens" ] || die "no '$oomlens': make oomlens"
 [ -x "$run" ] || die "no '$run'"
 [ -x "$floor" ] || die "no '$floor'"
+[ -z "$baseline" ] || [ -x "$baseline" ] || die "no '$baseline' (BASELINE)"
 if "$oomlens" ingest --help >/dev/null 2>&1; then
 	mode=ingest
 	how="oomlens ingest --db TMP.db --quiet FILE (fresh database each run)"
@@ -137,7 +169,14 @@ p2_reports=$(meta "$p2" reports)
 p2_rows=$(meta "$p2" task_rows)
 
 echo "bench: P1 sparse ($p1)" >&2
-timed oomlens "$tmp/p1.txt" /dev/null "$p1"
+b1_med=- b1_runs='' b2_med=- b2_runs=''
+if [ -n "$baseline" ]; then
+	run1 baseline /dev/null "$p1" # its own warm-up
+	paired "$tmp/p1.txt" /dev/null "$p1"
+	b1_med=$bmed b1_runs=$bruns
+else
+	timed oomlens "$tmp/p1.txt" /dev/null "$p1"
+fi
 p1_med=$med p1_runs=$runs p1_rss=$peak
 [ "$mode" = ingest ] && p1_found=$(stored)
 timed grep "$tmp/p1.grep" "$tmp/p1.grep" "$p1"
@@ -147,7 +186,15 @@ g1_count=$(cat "$tmp/p1.grep")
 	die "grep counts $g1_count reports in '$p1', its .meta says $p1_reports"
 
 echo "bench: P2 dense ($p2)" >&2
-timed oomlens "$tmp/p2.txt" /dev/null "$p2"
+if [ -n "$baseline" ]; then
+	run1 baseline /dev/null "$p2"
+	paired "$tmp/p2.txt" /dev/null "$p2"
+	b2_med=$bmed b2_runs=$bruns
+	# the floor below stores the rows of the last ingest: oomlens's
+	run1 oomlens /dev/null "$p2"
+else
+	timed oomlens "$tmp/p2.txt" /dev/null "$p2"
+fi
 p2_med=$med p2_runs=$runs p2_rss=$peak
 [ "$mode" = ingest ] && p2_found=$(stored)
 timed wc "$tmp/p2.wc" "$tmp/p2.wc" "$p2"
@@ -188,7 +235,9 @@ awk -v mode="$mode" -v how="$how" -v cpus="$(getconf _NPROCESSORS_ONLN)" \
 	-v p2_found="$p2_found" -v p2_med="$p2_med" -v p2_runs="$p2_runs" \
 	-v p2_rss="$p2_rss" -v w2_med="$w2_med" -v w2_runs="$w2_runs" \
 	-v f2_med="$f2_med" -v f2_runs="$f2_runs" \
-	-v q_rss="$q_rss" -v h_rss="$h_rss" '
+	-v q_rss="$q_rss" -v h_rss="$h_rss" \
+	-v b1_med="$b1_med" -v b1_runs="$b1_runs" -v b2_med="$b2_med" \
+	-v b2_runs="$b2_runs" -v baseline="$baseline" '
 function mb(b) { return b / 1048576 }
 function verdict(ok) { return ok ? "PASS" : "MISSED" }
 function row(name, ours, base, ratio, target, result) {
@@ -245,9 +294,31 @@ BEGIN {
 		g1_rss / 1024), sprintf("%.2fx", p1_rss / q_rss), \
 		"<= 64 MB", verdict(ok4))
 
+	# the previous binary (BASELINE), timed in the same run
+	if (b1_med != "-") {
+		row("P1 vs prev", sprintf("%.3f s %.2fx grep", p1_med, r1), \
+			sprintf("prev %.3f s %.2fx grep", b1_med, \
+			b1_med / g1_med), sprintf("%.2fx", p1_med / b1_med), \
+			"<= 1.0x prev", verdict(p1_med <= b1_med))
+		if (f2_med != "-")
+			row("P2 vs prev", sprintf("%.3f s %.2fx floor", p2_med, \
+				p2_med / f2_med), sprintf("prev %.3f s %.2fx floor", \
+				b2_med, b2_med / f2_med), \
+				sprintf("%.2fx", p2_med / b2_med), "<= 1.0x prev", \
+				verdict(p2_med <= b2_med))
+		else
+			row("P2 vs prev", sprintf("%.3f s", p2_med), \
+				sprintf("prev %.3f s", b2_med), \
+				sprintf("%.2fx", p2_med / b2_med), "<= 1.0x prev", \
+				verdict(p2_med <= b2_med))
+	}
+
 	printf "\nnotes:\n"
 	printf "  P1 runs (s): oomlens%s; grep%s\n", p1_runs, g1_runs
 	printf "  P2 runs (s): oomlens%s; wc -l%s\n", p2_runs, w2_runs
+	if (b1_med != "-")
+		printf "  prev (%s), each run right after one of oomlens: P1%s; P2%s\n", \
+			baseline, b1_runs, b2_runs
 	if (f2_med != "-") {
 		printf "  P2 floor runs (s):%s; the floor is bench/storefloor storing\n", \
 			f2_runs

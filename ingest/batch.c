@@ -2,7 +2,8 @@
 /*
  * ingest/batch.c: the engine's shared state and its small steps: batches
  * (struct pending) taken from and given back to the free list, jobs made
- * and cancelled, a source's shared part, a split's last reference, and
+ * and cancelled, a source's shared part, a split's last reference, the
+ * hash a job read once makes of what it reads (struct job_hash), and
  * what the engine says through its hooks.
  *
  * Threads: every function named *_locked runs under g->lock; batch_get()
@@ -11,9 +12,13 @@
  * and whoever takes it from the free list clears it, outside the lock.
  * Ordering: a job's batches are handed over in the order they were filled.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ingest/internal.h"
 #include "core/banned.h"
@@ -84,6 +89,7 @@ void source_info_free(struct source_info *si)
 {
 	if (!si)
 		return;
+	oomlens_error_free(si->unread);
 	free((char *)si->src.path);
 	free((char *)si->src.content_xxh128);
 	free((char *)si->src.format);
@@ -176,8 +182,20 @@ static struct pending *batch_get(struct ingest *g, struct job *j)
 
 	pthread_mutex_lock(&g->lock);
 	while (!g->failed && !j->cancel &&
-	       !(g->n_free && (j == g->head || g->n_free > RESERVE)))
+	       !(g->n_free && (j == g->head || g->n_free > RESERVE))) {
+		if (j->hash && !j->si->confirmed) {
+			/*
+			 * The writer stores none of its batches until the
+			 * hash is made: make it now, the rest of the file
+			 * read for it alone (job_hash_finish()).
+			 */
+			pthread_mutex_unlock(&g->lock);
+			job_hash_finish(j);
+			pthread_mutex_lock(&g->lock);
+			continue;
+		}
 		pthread_cond_wait(&g->cond, &g->lock);
+	}
 	if (!g->failed && !j->cancel) {
 		p = g->free_batches;
 		g->free_batches = p->next;
@@ -221,10 +239,15 @@ void batch_end(struct job *j)
 		db_batch_end(j->cur->batch);
 }
 
-/* Hand j's batch being filled (prepared) to the writer. */
+/*
+ * Hand j's batch being filled (prepared) to the writer. A job read once
+ * whose source waits for its hash with HASH_HELD batches held makes the
+ * hash now (job_hash_finish()), so that no more wait in memory.
+ */
 void batch_hand_over(struct ingest *g, struct job *j)
 {
 	struct pending *p = j->cur;
+	bool make_hash;
 
 	j->cur = NULL;
 	pthread_mutex_lock(&g->lock);
@@ -238,7 +261,10 @@ void batch_hand_over(struct ingest *g, struct job *j)
 		j->out_tail = p;
 		pthread_cond_broadcast(&g->cond);
 	}
+	make_hash = j->hash && !j->si->confirmed && ++j->held >= HASH_HELD;
 	pthread_mutex_unlock(&g->lock);
+	if (make_hash)
+		job_hash_finish(j);
 }
 
 /* The batch job j fills, taken if it has none; NULL: stop parsing. */
@@ -247,6 +273,129 @@ struct pending *job_batch(struct job *j)
 	if (!j->cur)
 		j->cur = batch_get(j->g, j);
 	return j->cur;
+}
+
+static ssize_t hash_read(void *ctx, void *buf, size_t n)
+{
+	struct job_hash *h = ctx;
+	ssize_t got;
+
+	do
+		got = read(h->fd, buf, n);
+	while (got < 0 && errno == EINTR);
+	if (got > 0) {
+		if (h->d)
+			content_digest_add(h->d, buf, (size_t)got);
+		h->pos += (uint64_t)got;
+	}
+	return got;
+}
+
+/* Say j's hash made (err NULL) or not (err, or NULL: stopped). */
+static void hash_publish(struct job *j, struct oomlens_error *err,
+			 const char *hex, bool made)
+{
+	struct ingest *g = j->g;
+
+	pthread_mutex_lock(&g->lock);
+	if (made)
+		memcpy(j->si->hex, hex, CONTENT_DIGEST_HEX);
+	else
+		j->si->unread = err;
+	j->si->hash = made ? HASH_MADE : HASH_FAILED;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+}
+
+/*
+ * On j's thread, no lock held: make j's hash now, with what its parser
+ * has not read yet read for the hash alone, and say it (the writer waits
+ * for it). Nothing if it is made. A job stopped or cancelled says it
+ * failed, with no reason (nothing of it is stored).
+ */
+void job_hash_finish(struct job *j)
+{
+	struct job_hash *h = j->hash;
+	struct oomlens_error *err = NULL;
+	char hex[CONTENT_DIGEST_HEX], *buf;
+	uint64_t at;
+	bool stop;
+
+	if (!h || !h->d)
+		return;
+	pthread_mutex_lock(&j->g->lock);
+	stop = j->g->failed || j->cancel;
+	pthread_mutex_unlock(&j->g->lock);
+	buf = stop ? NULL : malloc(COUNT_BLOCK);
+	if (!stop && !buf)
+		err = &oomlens_error_nomem;
+	for (at = h->pos; buf && !err;) {
+		ssize_t got = pread(h->fd, buf, COUNT_BLOCK, (off_t)at);
+
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0)
+			err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+						  "cannot read '%s'",
+						  j->si->name);
+		if (got <= 0)
+			break;
+		content_digest_add(h->d, buf, (size_t)got);
+		at += (uint64_t)got;
+	}
+	free(buf);
+	if (stop || err) {
+		content_digest_drop(h->d);
+		h->d = NULL;
+		hash_publish(j, err, NULL, false);
+		return;
+	}
+	if (!content_digest_end(h->d, hex)) {
+		h->d = NULL;
+		hash_publish(j,
+			     oomlens_error_new(OOMLENS_ERR_IO,
+					       "cannot hash '%s'", j->si->name),
+			     NULL, false);
+		return;
+	}
+	h->d = NULL;
+	hash_publish(j, NULL, hex, true);
+}
+
+/*
+ * Open a plain file to be hashed as it is read, into src: on failure the
+ * hash is said failed, and so is the job.
+ */
+OOMLENS_MUST_CHECK struct oomlens_error *
+job_hash_open(struct job *j, struct job_hash *h, struct linesrc *src)
+{
+	struct oomlens_error *err = NULL;
+	struct stat st = {0};
+
+	h->fd = open(j->si->src.path, O_RDONLY | O_CLOEXEC);
+	if (h->fd < 0)
+		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
+					  "cannot open '%s'", j->si->name);
+	else if (fstat(h->fd, &st) || S_ISDIR(st.st_mode))
+		err = oomlens_error_new(OOMLENS_ERR_IO,
+					"cannot read '%s': is a directory",
+					j->si->name);
+	else if (!(h->d = content_digest_start()))
+		err = &oomlens_error_nomem;
+	else
+		err = linesrc_init_reader(src, j->si->name, hash_read, h);
+	if (!err) {
+		src->finite = S_ISREG(st.st_mode);
+		return NULL;
+	}
+	content_digest_drop(h->d);
+	h->d = NULL;
+	if (h->fd >= 0)
+		close(h->fd);
+	/* the writer says why, once: the job's error is dropped */
+	hash_publish(j, err, NULL, false);
+	return oomlens_error_new(OOMLENS_ERR_IO, "cannot read '%s'",
+				 j->si->name);
 }
 
 OOMLENS_MUST_CHECK struct oomlens_error *stopped(void)

@@ -5,8 +5,9 @@
  * cut to the next (run_chunk()); at its end a chunk's parser asks whether
  * the next chunk can start afresh (chunk_at_end(), a probe of its head)
  * or reads on over it, which cancels the next chunk's job. Also a whole
- * plain file on a worker (run_file()) and the line index made while a
- * file is hashed (index_block(), newlines_before()).
+ * plain file on a worker (run_file()), hashed as its parser reads it when
+ * read once (struct job_hash, batch.c), and the line index made while a
+ * split file is hashed (index_block(), newlines_before()).
  *
  * Threads: run_chunk() and run_file() run on a worker; struct split is
  * shared under g->lock (the hashing pass on the main thread fills in
@@ -342,15 +343,25 @@ OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done)
 	return err;
 }
 
-/* A whole plain file, on a worker. */
+/*
+ * A whole plain file, on a worker; hashed as it is read when its source
+ * waits for it (si->hash_by_job), the hash made before the job ends.
+ */
 OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j)
 {
 	struct oomlog_sink sink = j->g->sink;
+	struct job_hash h = {-1, NULL, 0};
 	struct oomlens_error *err;
 	struct linesrc src;
 
 	sink.ctx = j;
-	err = linesrc_open(&src, j->si->src.path);
+	if (j->si->hash_by_job) {
+		err = job_hash_open(j, &h, &src);
+		if (!err)
+			j->hash = &h;
+	} else {
+		err = linesrc_open(&src, j->si->src.path);
+	}
 	if (err)
 		return err;
 	/* the binary data the walk passed over, passed over again */
@@ -369,6 +380,11 @@ OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j)
 		err = oomlog_parse_lines(&src, j->si->name, j->si->src.host,
 					 &sink, NULL);
 	linesrc_close(&src);
+	if (j->hash) {
+		job_hash_finish(j); /* the rest, if the parse stopped early */
+		j->hash = NULL;
+		close(h.fd);
+	}
 	return err;
 }
 

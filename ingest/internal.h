@@ -19,6 +19,7 @@
 #include "db/db.h"
 #include "ingest/ingest.h"
 #include "model/incident.h"
+#include "parsers/digest.h"
 #include "parsers/linesrc.h"
 #include "parsers/oomlog.h"
 #include "parsers/source.h"
@@ -33,6 +34,12 @@
 #define BATCH_EVENT_BYTES ((size_t)16 << 20)
 #define RESERVE 2
 #define MAX_BATCHES 20 /* each up to BATCH_ROWS rows, prepared */
+/*
+ * A job read once holds at most this many batches waiting for its own
+ * hash: then it makes the hash, reading the rest of the file for it (a
+ * log dense with reports would otherwise fill every batch first)
+ */
+#define HASH_HELD 2
 
 struct job;
 
@@ -83,6 +90,18 @@ struct source_info {
 	 * jobs are cancelled). Under lock.
 	 */
 	bool confirmed;
+	/*
+	 * A plain file read once (run_file()): its one job hashes the bytes
+	 * its parser reads as it reads them, so the hash is made on the
+	 * worker and the writer, not the main thread, asks whether the
+	 * content was read before, once hash says it is made (hex) or failed
+	 * (unread: why, NULL when the job was stopped), and confirms the
+	 * source or cancels its job. Under lock.
+	 */
+	bool hash_by_job;
+	enum { HASH_PENDING, HASH_MADE, HASH_FAILED } hash;
+	char hex[CONTENT_DIGEST_HEX];
+	struct oomlens_error *unread;
 	/* the writer's */
 	bool failed; /* a job of it could not be read: store no more */
 	uint64_t warnings;
@@ -135,6 +154,9 @@ struct job {
 	size_t batch_limit; /* incidents of the batch being filled, at most */
 	/* the job's stamping (source_stamp()): its boot time learnt */
 	struct source_stream stamp;
+	/* hashing what it reads (si->hash_by_job): the job's thread's */
+	struct job_hash *hash;
+	size_t held; /* batches handed over before its source was confirmed */
 };
 
 struct ingest {
@@ -185,6 +207,17 @@ struct line_index {
 	bool failed;
 };
 
+/*
+ * A plain file hashed as its parser reads it (si->hash_by_job): each byte
+ * read once, hashed in the buffer it was read into. d is NULL once the
+ * hash is made (or failed): what is read after it is not hashed.
+ */
+struct job_hash {
+	int fd;
+	struct content_digest *d;
+	uint64_t pos; /* the bytes read, all hashed while d is not NULL */
+};
+
 /* batch.c */
 bool ingest_stopping(struct ingest *g);
 void ingest_stored(struct ingest *g);
@@ -205,6 +238,9 @@ void batch_hand_over(struct ingest *g, struct job *j);
 struct pending *job_batch(struct job *j);
 OOMLENS_MUST_CHECK struct oomlens_error *stopped(void);
 struct job *job_new(struct source_info *si, bool is_file, bool source_end);
+OOMLENS_MUST_CHECK struct oomlens_error *
+job_hash_open(struct job *j, struct job_hash *h, struct linesrc *src);
+void job_hash_finish(struct job *j);
 
 /* chunk.c */
 void index_block(void *ctx, const char *block, size_t n);

@@ -257,6 +257,79 @@ static void job_finish(struct ingest *g, struct job *j)
 	free(j);
 }
 
+/*
+ * The writer, at a source read once (si->hash_by_job) whose job has made
+ * its hash, or failed to: was the same path and content read to its end
+ * before? Then its job is cancelled, the source counted as already done
+ * and its new mtime recorded, so that the shortcut finds it next time;
+ * else the source is confirmed and stored. A hash that failed cancels the
+ * job, and is said as a skip (IO) or stops the run.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+writer_new_mtime(struct ingest *g, struct source_info *si)
+{
+	struct db_source src = si->src;
+	struct oomlens_error *err;
+	int64_t id;
+
+	if (src.mtime_ns <= 0)
+		return NULL;
+	src.content_xxh128 = si->hex;
+	g->opt.counts->in_store = 1;
+	err = db_begin(g->opt.db);
+	if (!err)
+		err = db_source_upsert(g->opt.db, &src, &id);
+	if (!err)
+		err = db_commit(g->opt.db);
+	if (err)
+		oomlens_error_free(db_rollback(g->opt.db));
+	ingest_stored(g);
+	return err;
+}
+
+static void writer_confirm(struct ingest *g, struct job *j)
+{
+	struct source_info *si = j->si;
+	struct oomlens_error *err = NULL, *unread;
+	char *hash = NULL;
+	bool made, done = false;
+
+	pthread_mutex_lock(&g->lock);
+	made = si->hash == HASH_MADE;
+	unread = si->unread;
+	si->unread = NULL;
+	pthread_mutex_unlock(&g->lock);
+	if (made) {
+		hash = strdup(si->hex);
+		err = hash ? db_source_is_done(g->opt.db, si->src.path, si->hex,
+					       &done)
+			   : &oomlens_error_nomem;
+		if (!err && done)
+			err = writer_new_mtime(g, si);
+	}
+	pthread_mutex_lock(&g->lock);
+	if (!made || err || done) {
+		job_cancel_locked(g, j);
+	} else {
+		si->src.content_xxh128 = hash;
+		hash = NULL;
+	}
+	si->confirmed = true;
+	pthread_cond_broadcast(&g->cond);
+	pthread_mutex_unlock(&g->lock);
+	free(hash);
+	if (unread && unread->code == OOMLENS_ERR_IO) {
+		on_skip(g, si->name, unread->message, true);
+		oomlens_error_free(unread);
+	} else if (unread) {
+		writer_fail(g, unread, false);
+	}
+	if (err)
+		writer_fail(g, err, true);
+	else if (done)
+		g->opt.counts->already_done++;
+}
+
 static void *writer_main(void *arg)
 {
 	struct ingest *g = arg;
@@ -275,6 +348,12 @@ static void *writer_main(void *arg)
 			continue;
 		}
 		if (!j->si->confirmed) {
+			if (j->si->hash_by_job && j->si->hash != HASH_PENDING) {
+				pthread_mutex_unlock(&g->lock);
+				writer_confirm(g, j);
+				pthread_mutex_lock(&g->lock);
+				continue;
+			}
 			pthread_cond_wait(&g->cond, &g->lock);
 			continue;
 		}

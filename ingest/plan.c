@@ -4,16 +4,19 @@
  * paths (source_walk_claim()), decides for each source whether it is new
  * (the same path, size and trusted mtime as a source done before; else
  * the same content, by its XXH3-128 hash), and makes its jobs: a plain
- * file for the workers, parsed while it is hashed, split into chunks when
- * big; anything else (archive members, compressed files, standard input,
- * a vmcore's log) parsed here, inline.
+ * file for the workers, read once (its worker hashes the bytes its parser
+ * reads, and the writer asks whether that content is new), or, when big,
+ * split into chunks while this thread hashes it; anything else (archive
+ * members, compressed files, standard input, a vmcore's log) parsed here,
+ * inline.
  *
  * Threads: only the main thread runs this file; it asks the database
  * through its own read-only connection while the writer goes on, or
  * waits for the writer to be idle (writer_drain()) before it uses the
  * writer's. Ownership: a source_info and its jobs are the writer's once
  * submitted; a job made before its source's hash is held back (not
- * confirmed) until the hash says the source is new, else cancelled.
+ * confirmed) until the hash says the source is new, else cancelled: by
+ * this thread for a split file, by the writer for one read once.
  * Ordering: jobs are made in the order of the walk, which is the order
  * the writer stores them in.
  */
@@ -391,20 +394,18 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 }
 
 /*
- * s, a plain file that is not done by the shortcut, read as one job: its
- * job is made before its hash, so that a worker parses it while the hash
- * is made; the writer stores none of it until the hash says the file is
- * new, else the job is cancelled (as a split file's, above).
+ * s, a plain file that is not done by the shortcut, read as one job and
+ * read once: its worker hashes the bytes its parser reads, as it reads
+ * them (run_file()); the writer stores none of it until the hash says the
+ * file is new, which the writer asks itself, in the order of the jobs,
+ * else the job is cancelled (writer_confirm()). The main thread goes on
+ * at once.
  */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-parse_while_hashed(struct ingest *g, struct source_stream *s, struct db *db,
-		   struct db_source *src)
+parse_hashing(struct ingest *g, struct source_stream *s, struct db_source *src)
 {
-	struct oomlens_error *err = NULL, *unread;
 	struct source_info *si;
 	struct job *j;
-	char hex[CONTENT_DIGEST_HEX], *hash;
-	bool done = false;
 
 	pthread_mutex_lock(&g->lock);
 	job_room_locked(g); /* job_submit() does not wait for it */
@@ -416,34 +417,10 @@ parse_while_hashed(struct ingest *g, struct source_stream *s, struct db *db,
 		return &oomlens_error_nomem;
 	}
 	si->confirmed = false;
+	si->hash_by_job = true;
 	j->bytes = (uint64_t)(s->size > 0 ? s->size : 0);
 	job_submit(g, j);
-	/* from here j and si are the writer's once confirmed or cancelled */
-	unread = content_digest_file(src->path, hex);
-	hash = unread ? NULL : strdup(hex);
-	if (!unread) {
-		src->content_xxh128 = hex;
-		err = hash ? db_source_is_done(db, src->path, hex, &done)
-			   : &oomlens_error_nomem;
-	}
-	pthread_mutex_lock(&g->lock);
-	if (unread || err || done)
-		job_cancel_locked(g, j);
-	else
-		si->src.content_xxh128 = hash;
-	si->confirmed = true;
-	pthread_cond_broadcast(&g->cond);
-	pthread_mutex_unlock(&g->lock);
-	if (unread || err || done)
-		free(hash);
-	if (unread) {
-		on_skip(g, src->path, unread->message, true);
-		oomlens_error_free(unread);
-	} else if (!err && done) {
-		g->opt.counts->already_done++;
-		err = source_new_mtime(g, src);
-	}
-	return err;
+	return NULL;
 }
 
 /*
@@ -502,7 +479,7 @@ on_stream(void *ctx, struct source_stream *s)
 		    split_chunk_bytes(g, s->size))
 			err = split_source(g, s, db, &src, &handled);
 		if (!err && !done && db == g->opt.rdb && !handled) {
-			err = parse_while_hashed(g, s, db, &src);
+			err = parse_hashing(g, s, &src);
 			handled = true;
 		}
 		if (err || done || handled)

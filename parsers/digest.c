@@ -33,6 +33,50 @@ void content_digest_bytes(const void *data, size_t n,
 	to_hex(XXH3_128bits(data, n), hex);
 }
 
+struct content_digest {
+	XXH3_state_t *state;
+	bool failed;
+};
+
+struct content_digest *content_digest_start(void)
+{
+	struct content_digest *d = malloc(sizeof(*d));
+
+	if (!d)
+		return NULL;
+	d->state = XXH3_createState();
+	if (!d->state) {
+		free(d);
+		return NULL;
+	}
+	d->failed = XXH3_128bits_reset(d->state) != XXH_OK;
+	return d;
+}
+
+void content_digest_add(struct content_digest *d, const void *p, size_t n)
+{
+	if (XXH3_128bits_update(d->state, p, n) != XXH_OK)
+		d->failed = true;
+}
+
+bool content_digest_end(struct content_digest *d, char hex[CONTENT_DIGEST_HEX])
+{
+	bool ok = !d->failed;
+
+	if (ok)
+		to_hex(XXH3_128bits_digest(d->state), hex);
+	content_digest_drop(d);
+	return ok;
+}
+
+void content_digest_drop(struct content_digest *d)
+{
+	if (!d)
+		return;
+	XXH3_freeState(d->state);
+	free(d);
+}
+
 struct oomlens_error *content_digest_file(const char *path,
 					  char hex[CONTENT_DIGEST_HEX])
 {

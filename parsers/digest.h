@@ -10,6 +10,7 @@
  * forger. parsers/digest.c is the only file that sees libxxhash.
  */
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "core/error.h"
@@ -32,6 +33,18 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 content_digest_file_each(const char *path, char hex[CONTENT_DIGEST_HEX],
 			 void (*each)(void *ctx, const char *block, size_t n),
 			 void *ctx);
+
+/*
+ * The same hash made piece by piece, in file order (XXH3's streaming
+ * state): the hex of every byte added is that of content_digest_file() on
+ * those bytes, however they were cut.
+ */
+struct content_digest;
+struct content_digest *content_digest_start(void); /* NULL: out of memory */
+void content_digest_add(struct content_digest *d, const void *p, size_t n);
+/* The hex of what was added; false if the library failed. Frees d. */
+bool content_digest_end(struct content_digest *d, char hex[CONTENT_DIGEST_HEX]);
+void content_digest_drop(struct content_digest *d);
 
 /* Hash n bytes held in memory into hex. */
 void content_digest_bytes(const void *data, size_t n,

@@ -172,3 +172,37 @@ grep -q "0 sources read .* 1 already ingested, 0 skipped; 0 incidents" "$tmp/who
 	tests/db-canon.sh --ids "$tmp/whole.db" | grep -v '^sources|' | cmp -s - "$tmp/whole1.rows" &&
 	[ "$(sqlite3 "$tmp/whole.db" 'SELECT count(*) FROM sources WHERE mtime_ns > 0')" = 1 ] && ok ||
 	{ bad "ingest --jobs 2: known content, new mtime: already ingested"; cat "$tmp/whole2.err"; }
+# read once (issue 25.2): a plain file read as one job is hashed by its
+# worker as its parser reads it, each byte read once; a split one by the
+# pass that hands its chunks over. Either way its identity is the hash
+# of all of its bytes, the one --jobs 1 makes before it parses the file.
+cat fixtures/generated/*.syslog.log fixtures/generated/*.raw.log >"$tmp/once.log"
+touch -d "1 hour ago" "$tmp/once.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/once1.db" "$tmp/once.log" 2>"$tmp/once1.err"
+"$bin" ingest -q --jobs 2 --db "$tmp/once2.db" "$tmp/once.log" 2>"$tmp/once2.err"
+OOMLENS_SPLIT_BYTES=4096 "$bin" ingest -q --jobs 2 --db "$tmp/once3.db" "$tmp/once.log" 2>"$tmp/once3.err"
+h1=$(sqlite3 "$tmp/once1.db" 'SELECT content_xxh128 FROM sources')
+h2=$(sqlite3 "$tmp/once2.db" 'SELECT content_xxh128 FROM sources')
+h3=$(sqlite3 "$tmp/once3.db" 'SELECT content_xxh128 FROM sources')
+expr "$h1" : '[0-9a-f]\{32\}$' >/dev/null && [ "$h2" = "$h1" ] && ok ||
+	bad "read once: a file's identity is the hash of its bytes ($h1, $h2)"
+grep -q "^oomlens ingest: split 1 files" "$tmp/once3.err" && [ "$h3" = "$h1" ] && ok ||
+	{ bad "read once: a split file's identity is the hash of its bytes ($h3)"; cat "$tmp/once3.err"; }
+same_ingest "read once: one job and one parser" once1 once2
+# changed after it was read (one byte, the size kept): its worker's hash
+# tells it from the one stored, and it is read again
+sed '1s/^./X/' "$tmp/once.log" >"$tmp/once.new" && mv "$tmp/once.new" "$tmp/once.log"
+touch -d "1 hour ago" "$tmp/once.log"
+"$bin" ingest --jobs 2 --db "$tmp/once2.db" "$tmp/once.log" 2>"$tmp/once4.err"
+grep -q "1 sources read .* 0 already ingested" "$tmp/once4.err" &&
+	[ "$(sqlite3 "$tmp/once2.db" 'SELECT count(DISTINCT content_xxh128) FROM sources')" = 2 ] && ok ||
+	{ bad "read once: a changed file is read again"; cat "$tmp/once4.err"; }
+# a log of more reports than the batches hold: its batches wait for the
+# hash, which its worker then makes ahead of its parser (the rest of the
+# file read for it), else the writer and the worker wait for each other
+fixtures/gen/oomgen --corpus dense --reports 1500 >"$tmp/once-dense.log" 2>/dev/null
+touch -d "1 hour ago" "$tmp/once-dense.log"
+"$bin" ingest -q --jobs 1 --db "$tmp/dense1.db" "$tmp/once-dense.log" 2>"$tmp/dense1.err"
+timeout 120 "$bin" ingest -q --jobs 2 --db "$tmp/dense2.db" "$tmp/once-dense.log" 2>"$tmp/dense2.err"
+[ $? = 0 ] && ok || bad "read once: a dense log, its batches held for the hash"
+same_ingest "read once: a dense log" dense1 dense2

@@ -1118,6 +1118,45 @@ START_TEST(content_identity_is_every_byte)
 }
 END_TEST
 
+/*
+ * The same identity read once: the hash made piece by piece as a reader
+ * reads (XXH3's streaming state, pieces cut anywhere) is
+ * content_digest_file()'s of the same bytes.
+ */
+START_TEST(content_identity_read_once_is_the_same)
+{
+	size_t n = (size_t)3 << 20 | 12345, i, cut;
+	char *big = malloc(n);
+	char a[CONTENT_DIGEST_HEX], b[CONTENT_DIGEST_HEX];
+	struct content_digest *d;
+	struct scratch s;
+
+	ck_assert_ptr_nonnull(big);
+	for (i = 0; i < n; i++)
+		big[i] = (char)((i * 2654435761u) >> 13);
+	scratch_init(&s);
+	write_file(s.db, big, n);
+	OK(content_digest_file(s.db, a));
+	for (cut = 1; cut < n; cut = cut * 3 + 7) {
+		d = content_digest_start();
+		ck_assert_ptr_nonnull(d);
+		for (i = 0; i < n; i += cut)
+			content_digest_add(d, big + i,
+					   n - i < cut ? n - i : cut);
+		ck_assert(content_digest_end(d, b));
+		ck_assert_str_eq(a, b);
+	}
+	big[n / 2] ^= 1; /* one bit anywhere: another identity */
+	d = content_digest_start();
+	ck_assert_ptr_nonnull(d);
+	content_digest_add(d, big, n);
+	ck_assert(content_digest_end(d, b));
+	ck_assert_str_ne(a, b);
+	free(big);
+	scratch_release(&s);
+}
+END_TEST
+
 /* The shortcut: path, size and mtime of a source read to its end. */
 START_TEST(unchanged_source_by_size_and_mtime)
 {
@@ -2901,6 +2940,7 @@ Suite *db_suite(void)
 
 	tcase_add_test(store, sources_are_path_and_content);
 	tcase_add_test(store, content_identity_is_every_byte);
+	tcase_add_test(store, content_identity_read_once_is_the_same);
 	tcase_add_test(store, unchanged_source_by_size_and_mtime);
 	tcase_add_test(store, incident_is_stored_once_and_sighted_twice);
 	tcase_add_test(store, a_batch_stores_what_one_by_one_stores);

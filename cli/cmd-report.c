@@ -94,7 +94,7 @@ static const char report_usage[] =
 	"\n"
 	"Exit status: 0 incidents shown, 1 none stored (or none matched), 2\n"
 	"usage, I/O or database error (a model of --compare with no stored\n"
-	"verdicts included). --compare: 0 no certain disagreement (new or\n"
+	"verdicts, or no incident scored by both, included). --compare: 0 no certain disagreement (new or\n"
 	"changed, with --baseline), 1 one or more.\n";
 
 struct report_ctx {
@@ -325,6 +325,19 @@ static int show_compare(struct db *db, const struct compare_args *ca)
 		err = db_compare(db, ca->a, ca->b, &run.compared,
 				 on_compare_row, &run);
 	db_close(db);
+	if (!err && !run.compared) {
+		/* "0 of 0" would read as agreement to a CI gate */
+		cli_print(stderr,
+			  "oomlens report: no incident in '%s' holds verdicts "
+			  "of both %s and %s: score both on the same "
+			  "incidents ('oomlens rescore --db %s --model %s,%s "
+			  "--force')",
+			  ca->db_path, ca->a, ca->b, ca->db_path, ca->a, ca->b);
+		oomlens_error_free(cli_output_close(ca->out, false));
+		compare_set_release(&run);
+		compare_set_release(&base);
+		return EXIT_TROUBLE;
+	}
 	if (!err)
 		err = write_compare(ca, &run, &base, &fails);
 	err = err ? cli_output_abort(ca->out, err)

@@ -16,6 +16,15 @@ expect 2 "compare: before rescore" -- "$bin" report --db "$cdb" --compare $pair
 grep -qx "oomlens report: '$cdb' holds no verdicts of model 'mmotm-2009-11': run 'oomlens rescore --db $cdb --model mmotm-2009-11' first" "$tmp/err" && [ ! -s "$tmp/out" ] && ok ||
 	{ bad "compare: no verdicts, said with the rescore to run"; cat "$tmp/err"; }
 expect 0 "compare: rescore" -- "$bin" rescore --quiet --db "$cdb" --model mainline,mmotm-2009-11,rfc-2009-as-posted
+# two models that never scored the same incident compare nothing: not a
+# silent "0 of 0" that a CI gate would read as agreement, but status 2
+if command -v sqlite3 >/dev/null 2>&1; then
+	cp "$cdb" "$cm/disjoint.db"
+	sqlite3 "$cm/disjoint.db" "DELETE FROM model_verdicts WHERE (model = 'mmotm-2009-11' AND incident_id % 2 = 0) OR (model = 'rfc-2009-as-posted' AND incident_id % 2 = 1)"
+	expect 2 "compare: no incident scored by both" -- "$bin" report --db "$cm/disjoint.db" --compare $pair
+	grep -qx "oomlens report: no incident in '$cm/disjoint.db' holds verdicts of both mmotm-2009-11 and rfc-2009-as-posted: score both on the same incidents ('oomlens rescore --db $cm/disjoint.db --model mmotm-2009-11,rfc-2009-as-posted --force')" "$tmp/err" && [ ! -s "$tmp/out" ] && ok ||
+		{ bad "compare: no incident scored by both, said"; cat "$tmp/err" "$tmp/out"; }
+fi
 expect 0 "compare: text" -- "$bin" report --db "$cdb" --compare $pair
 cp "$tmp/flat" "$cm/text"
 expect 0 "compare: json" -- "$bin" report --db "$cdb" --compare $pair --format json
@@ -145,3 +154,4 @@ if command -v script >/dev/null 2>&1; then
 	expect 0 "rescore: no progress line off a terminal" -- "$bin" rescore --force --db "$cdb"
 	! grep -q "incidents: [0-9]* rescored" "$tmp/err" && ok || bad "rescore: a progress line into a file"
 fi
+

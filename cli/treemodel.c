@@ -433,7 +433,7 @@ static const char wrapper_tail[] =
 	"\t.abi_version = OOMLENS_MODEL_ABI_VERSION,\n"
 	"\t.size = sizeof(struct oomlens_model),\n"
 	"\t.name = OOMLENS_TREE_NAME,\n"
-	"\t.version = 1,\n"
+	"\t.version = OOMLENS_TREE_VERSION,\n"
 	"\t.tie = OOMLENS_TREE_TIE,\n"
 	"\t.inputs = OOMLENS_TREE_INPUTS,\n"
 	"\t.description = OOMLENS_TREE_DESCRIPTION,\n"
@@ -481,6 +481,30 @@ static void add_call(struct strbuf *sb, const struct tree_unit *u)
 }
 
 /*
+ * The model's version: a number from the text of the pieces (the entry,
+ * its helpers and structs), so that a tree edited under the same name is
+ * a new version, whose verdicts rescore stores without --force, while an
+ * edit elsewhere in the file changes nothing. 1..2^28.
+ */
+static int source_version(const struct tree_unit *u)
+{
+	struct content_digest *d = content_digest_start();
+	char hex[CONTENT_DIGEST_HEX];
+	unsigned long v;
+
+	if (!d)
+		return 1; /* out of memory: the file's own hash still keys it */
+	for (size_t i = 0; i < u->n_pieces; i++)
+		content_digest_add(d, u->src + u->piece[i].start,
+				   u->piece[i].end - u->piece[i].start);
+	if (!content_digest_end(d, hex))
+		return 1;
+	hex[7] = '\0';
+	v = strtoul(hex, NULL, 16);
+	return (int)v + 1;
+}
+
+/*
  * The unit: the shim, the pieces each under the #line of its place in
  * the file (so that cc's messages name the tree's lines), the wrapper.
  * key: the content hash the object will carry, filled in after (the
@@ -498,7 +522,9 @@ static struct oomlens_error *write_unit(struct strbuf *sb,
 	add_c_string(sb, name);
 	strbuf_adds(sb, "\n#define OOMLENS_TREE_DESCRIPTION ");
 	add_c_string(sb, description);
-	strbuf_addf(sb, "\n#define OOMLENS_TREE_TIE %d\n", (int)u->tie);
+	strbuf_addf(sb, "\n#define OOMLENS_TREE_VERSION %d\n",
+		    source_version(u));
+	strbuf_addf(sb, "#define OOMLENS_TREE_TIE %d\n", (int)u->tie);
 	strbuf_addf(sb,
 		    "#define OOMLENS_TREE_INPUTS ((oomlens_inputs_t)%#llx)\n",
 		    (unsigned long long)u->inputs);

@@ -93,6 +93,14 @@ expect 0 "tree: ingest" -- "$bin" ingest --quiet --db "$tmp/tree.db" fixtures/de
 expect 0 "tree: rescore --badness-from" -- tree_env "$bin" rescore --quiet --db "$tmp/tree.db" --badness-from fixtures/trees/linux-6.1
 expect 0 "tree: report" -- "$bin" report --db "$tmp/tree.db" --format json
 grep -q '"tree:6.1.192"' "$tmp/out" && ok || bad "tree: rescore stored the tree's verdicts"
+# the same tree again: nothing to do; the tree edited under the same name
+# (swap no longer counts): its verdicts are stale, rescored without --force
+expect 0 "tree: rescore, the same tree" -- tree_env "$bin" rescore --db "$tmp/tree.db" --badness-from fixtures/trees/linux-6.1
+grep -q ": [0-9]* incidents rescored, 0 verdicts stored; [1-9][0-9]* already scored" "$tmp/err" && ok || { bad "tree: the same tree is not scored again"; cat "$tmp/err"; }
+cp -r fixtures/trees/linux-6.1 "$tmp/tree-noswap"
+sed -i 's/ + get_mm_counter(p->mm, MM_SWAPENTS)//' "$tmp/tree-noswap/mm/oom_kill.c"
+expect 0 "tree: rescore, the tree edited" -- tree_env "$bin" rescore --db "$tmp/tree.db" --badness-from "$tmp/tree-noswap"
+grep -q ": [0-9]* incidents rescored, [1-9][0-9]* verdicts stored; 0 already scored" "$tmp/err" && ok || { bad "tree: an edited tree of the same name is scored again"; cat "$tmp/err"; }
 
 # README's "Test your own heuristic": its lines, run as they are written
 rd=$tmp/readme

@@ -16,11 +16,12 @@
 #include "cli/commands.h"
 #include "db/db.h"
 #include "cli/plugin.h"
+#include "ingest/ingest.h"
 #include "core/banned.h"
 
 static const char rescore_usage[] =
-	"usage: oomlens rescore [--db FILE] [--model LIST] [--force] [--quiet]\n"
-	"                       [--model-plugin FILE.so]... [--isolate]\n"
+	"usage: oomlens rescore [--db FILE] [--model LIST] [--force] [--jobs N]\n"
+	"                       [--quiet] [--model-plugin FILE.so]... [--isolate]\n"
 	"\n"
 	"Run the heuristic models on every stored incident and store each\n"
 	"model's verdict (victim, score, runner-up, certainty), replacing the\n"
@@ -37,6 +38,9 @@ static const char rescore_usage[] =
 	"                 (default: the same as analyze)\n"
 	"  -F, --force    rescore every incident, even one already scored by\n"
 	"                 the same model versions\n"
+	"  -j, --jobs N   score on N threads (default: one per online CPU; one\n"
+	"                 with --isolate); verdicts are stored in the order of\n"
+	"                 the incidents all the same\n"
 	"  -q, --quiet    no progress line and no summary line (on a\n"
 	"                 terminal, a line shows how far the run is)\n" CLI_PLUGIN_HELP
 	"  -h, --help     this text\n"
@@ -47,6 +51,11 @@ static const char rescore_usage[] =
 
 struct rescore {
 	struct db *db;
+	/* the workers' read-only connections (rescore_workers()) */
+	struct db *rdb[INGEST_MAX_JOBS];
+	size_t jobs; /* --jobs; 0: one per online CPU */
+	int64_t *ids; /* every incident, in the order of their ids */
+	size_t n_ids, cap_ids;
 	struct analyzer_options opts;
 	struct cli_plugins plugins;
 	size_t incidents, verdicts, in_batch, skipped, hinted;
@@ -92,8 +101,8 @@ static void progress_break(struct rescore *r)
 
 /* Whether inc's stored verdicts are those this run would store. */
 static OOMLENS_MUST_CHECK struct oomlens_error *
-scored_already(struct rescore *r, int64_t id, const struct oom_incident *inc,
-	       bool *same)
+scored_already(const struct rescore *r, struct db *db, int64_t id,
+	       const struct oom_incident *inc, bool *same)
 {
 	const struct analyzer_model *rows[VERDICT_MAX_MODELS];
 	const char *names[VERDICT_MAX_MODELS];
@@ -109,52 +118,80 @@ scored_already(struct rescore *r, int64_t id, const struct oom_incident *inc,
 		names[i] = rows[i]->name;
 		versions[i] = rows[i]->version;
 	}
-	return db_verdicts_are(r->db, id, names, versions, n, same);
+	return db_verdicts_are(db, id, names, versions, n, same);
 }
 
-static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
-						      int64_t id, bool force)
-{
-	struct oom_incident *inc = NULL;
+/* One incident scored on a worker: what the taker stores. */
+struct scored {
+	struct oom_incident *inc;
 	struct verdict_list vl;
+	bool same; /* its stored verdicts are already these */
+};
+
+static void scored_free(void *ctx, void *out)
+{
+	struct scored *sc = out;
+
+	(void)ctx;
+	if (sc)
+		oom_incident_free(sc->inc);
+	free(sc);
+}
+
+/*
+ * Score incident id with opts (a copy of the run's, one per call) over
+ * db: load it, skip it when its stored verdicts are already these (not
+ * when force), else run the models, with the dump's process state as
+ * known inputs when it came from a vmcore.
+ */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+score_one(const struct rescore *r, struct db *db, struct analyzer_options opts,
+	  int64_t id, bool force, struct scored **out)
+{
+	struct scored *sc = calloc(1, sizeof(*sc));
 	struct oomlens_error *err;
-
 	struct dump_state dump;
-	bool has_dump = false, same = false;
+	bool has_dump = false;
 
-	memset(&vl, 0, sizeof(vl));
-	err = db_load_incident(r->db, id, &inc);
+	*out = sc;
+	if (!sc)
+		return &oomlens_error_nomem;
+	err = db_load_incident(db, id, &sc->inc);
 	if (!err && !force)
-		err = scored_already(r, id, inc, &same);
-	if (!err && same) {
-		oom_incident_free(inc);
+		err = scored_already(r, db, id, sc->inc, &sc->same);
+	if (err || sc->same)
+		return err;
+	err = db_load_dump(db, id, &dump, &has_dump);
+	opts.dump = has_dump ? &dump : NULL;
+	if (!err)
+		err = analyzer_run(sc->inc, &opts, &sc->vl);
+	if (has_dump)
+		dump_state_release(&dump);
+	return err;
+}
+
+/* Store what score_one() made, and count it; commit every BATCH. */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+store_one(struct rescore *r, int64_t id, struct scored *sc)
+{
+	struct oomlens_error *err = NULL;
+
+	if (sc->same) {
 		r->skipped++;
 		progress(r, false);
 		return NULL;
 	}
-	/* an incident read from a vmcore: the dump's values are known inputs */
-	if (!err)
-		err = db_load_dump(r->db, id, &dump, &has_dump);
-	r->opts.dump = has_dump ? &dump : NULL;
-	if (!err)
-		err = analyzer_run(inc, &r->opts, &vl);
-	if (!err && vl.n_failed)
+	if (sc->vl.n_failed)
 		progress_break(r);
-	if (!err)
-		cli_plugins_report("rescore", inc, &vl);
-	r->opts.dump = NULL;
-	if (has_dump)
-		dump_state_release(&dump);
-	if (!err)
-		err = db_store_verdicts(r->db, id, &vl);
-	oom_incident_free(inc);
+	cli_plugins_report("rescore", sc->inc, &sc->vl);
+	err = db_store_verdicts(r->db, id, &sc->vl);
 	if (err)
 		return err;
 	if (r->opts.formula_hint) {
 		r->hinted++; /* rescored once already, in the first pass */
 	} else {
 		r->incidents++;
-		r->verdicts += vl.n;
+		r->verdicts += sc->vl.n;
 	}
 	progress(r, false);
 	if (++r->in_batch >= BATCH) {
@@ -165,12 +202,91 @@ static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
 	return NULL;
 }
 
-static OOMLENS_MUST_CHECK struct oomlens_error *rescore_one(void *ctx,
-							    int64_t id)
+/* Score and store one incident on the calling thread (the second pass). */
+static OOMLENS_MUST_CHECK struct oomlens_error *score(struct rescore *r,
+						      int64_t id, bool force)
+{
+	struct scored *sc = NULL;
+	struct oomlens_error *err =
+		score_one(r, r->db, r->opts, id, force, &sc);
+
+	if (!err)
+		err = store_one(r, id, sc);
+	scored_free(r, sc);
+	return err;
+}
+
+static OOMLENS_MUST_CHECK struct oomlens_error *collect_id(void *ctx,
+							   int64_t id)
 {
 	struct rescore *r = ctx;
 
-	return score(r, id, r->force);
+	if (r->n_ids == r->cap_ids) {
+		size_t cap = r->cap_ids ? 2 * r->cap_ids : 1024;
+		int64_t *ids = realloc(r->ids, cap * sizeof(*ids));
+
+		if (!ids)
+			return &oomlens_error_nomem;
+		r->ids = ids;
+		r->cap_ids = cap;
+	}
+	r->ids[r->n_ids++] = id;
+	return NULL;
+}
+
+/* ingest_map: item i, the incident ids[i], scored on worker w */
+static struct oomlens_error *map_work(void *ctx, size_t w, size_t i, void **out)
+{
+	struct rescore *r = ctx;
+	struct scored *sc = NULL;
+	struct oomlens_error *err =
+		score_one(r, r->rdb[w] ? r->rdb[w] : r->db, r->opts, r->ids[i],
+			  r->force, &sc);
+
+	*out = sc;
+	return err;
+}
+
+static struct oomlens_error *map_take(void *ctx, size_t i, void *out)
+{
+	struct rescore *r = ctx;
+	struct oomlens_error *err = store_one(r, r->ids[i], out);
+
+	scored_free(r, out);
+	return err;
+}
+
+/*
+ * The workers: one per online CPU (or --jobs), each with a read-only
+ * connection of its own; one alone where the models are run in a worker
+ * process (--isolate, which is not shared between threads) or the
+ * database is in memory.
+ */
+static size_t rescore_workers(struct rescore *r, const char *db_path,
+			      const struct db_options *opt)
+{
+	struct db_options ro = *opt;
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = r->jobs ? r->jobs : (cpus > 0 ? (size_t)cpus : 1);
+
+	if (n > INGEST_MAX_JOBS)
+		n = INGEST_MAX_JOBS;
+	if (n > r->n_ids)
+		n = r->n_ids;
+	if (n <= 1 || r->plugins.isolate || !strcmp(db_path, ":memory:"))
+		return 1;
+	ro.read_only = true;
+	for (size_t w = 0; w < n; w++) {
+		struct oomlens_error *err =
+			db_open_with(&r->rdb[w], db_path, &ro);
+
+		if (err) { /* as many as opened; the first uses r->db */
+			oomlens_error_free(err);
+			r->rdb[w] = NULL;
+			return w ? w : 1;
+		}
+	}
+	return n;
 }
 
 /*
@@ -207,7 +323,17 @@ run(struct rescore *r, const char *db_path, const struct db_options *opt,
 	if (r->progress && !(err = db_totals(r->db, &t)))
 		r->total = t.incidents;
 	if (!err)
-		err = db_each_incident_id(r->db, rescore_one, r);
+		err = db_each_incident_id(r->db, collect_id, r);
+	if (!err) {
+		struct ingest_map m = {.n = r->n_ids,
+				       .work = map_work,
+				       .take = map_take,
+				       .drop = scored_free,
+				       .ctx = r};
+
+		m.nworkers = rescore_workers(r, db_path, opt);
+		err = ingest_map_run(&m);
+	}
 	if (!err)
 		err = db_each_formula_hint(r->db, rescore_hinted, r);
 	progress(r, true);
@@ -217,6 +343,36 @@ run(struct rescore *r, const char *db_path, const struct db_options *opt,
 	return err;
 }
 
+/* The summary line(s) of a run. */
+static void say_done(const struct rescore *r, const char *db_path)
+{
+	cli_print(
+		stderr,
+		"%s: %zu incidents rescored, %zu verdicts stored; %zu already scored by the same model versions, left as they were",
+		db_path, r->incidents, r->verdicts, r->skipped);
+	if (r->hinted)
+		cli_print(stderr,
+			  "%s: %zu incidents took the formula another incident "
+			  "of the same host and kernel release showed",
+			  db_path, r->hinted);
+}
+
+/* --jobs N: 1..INGEST_MAX_JOBS, else said. */
+static bool parse_jobs(const char *arg, size_t *jobs)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (end == arg || *end || n < 1 || n > INGEST_MAX_JOBS) {
+		cli_print(stderr,
+			  "oomlens rescore: --jobs takes 1 to %d, not '%s'",
+			  INGEST_MAX_JOBS, arg);
+		return false;
+	}
+	*jobs = (size_t)n;
+	return true;
+}
+
 int cmd_rescore(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -224,6 +380,7 @@ int cmd_rescore(int argc, char **argv)
 		{"model", required_argument, NULL, 'm'},
 		{"quiet", no_argument, NULL, 'q'},
 		{"force", no_argument, NULL, 'F'},
+		{"jobs", required_argument, NULL, 'j'},
 		{"help", no_argument, NULL, 'h'},
 		CLI_PLUGIN_OPTIONS,
 		{NULL, 0, NULL, 0},
@@ -239,7 +396,8 @@ int cmd_rescore(int argc, char **argv)
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:m:qFh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:m:qFj:h", longopts, NULL)) !=
+	       -1) {
 		if (cli_plugins_option(&r.plugins, "rescore", c, optarg,
 				       &bad)) {
 			if (bad)
@@ -259,6 +417,10 @@ int cmd_rescore(int argc, char **argv)
 		case 'F':
 			r.force = true;
 			break;
+		case 'j':
+			if (!parse_jobs(optarg, &r.jobs))
+				return EXIT_TROUBLE;
+			break;
 		case 'h':
 			fputs(rescore_usage, stdout);
 			return 0;
@@ -272,28 +434,21 @@ int cmd_rescore(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	analyzer_options_init(&r.opts);
-	if (models && (err = analyzer_options_parse(&r.opts, models))) {
+	if (models && (err = analyzer_options_parse(&r.opts, models)))
 		return cli_fail("rescore", err);
-	}
 	db_path = cli_db_path(db_path);
 	if (!cli_db_exists("rescore", db_path) ||
 	    !cli_plugins_select(&r.plugins, "rescore", &r.opts))
 		return EXIT_TROUBLE;
 	err = run(&r, db_path, &opt, quiet);
+	for (size_t w = 0; w < INGEST_MAX_JOBS; w++)
+		db_close(r.rdb[w]);
 	db_close(r.db);
+	free(r.ids);
 	cli_plugins_close(&r.plugins);
-	if (err) {
+	if (err)
 		return cli_fail("rescore", err);
-	}
 	if (!quiet)
-		cli_print(
-			stderr,
-			"%s: %zu incidents rescored, %zu verdicts stored; %zu already scored by the same model versions, left as they were",
-			db_path, r.incidents, r.verdicts, r.skipped);
-	if (!quiet && r.hinted)
-		cli_print(stderr,
-			  "%s: %zu incidents took the formula another incident "
-			  "of the same host and kernel release showed",
-			  db_path, r.hinted);
+		say_done(&r, db_path);
 	return 0;
 }

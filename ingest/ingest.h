@@ -94,4 +94,29 @@ OOMLENS_MUST_CHECK struct oomlens_error *
 ingest_run(const struct ingest_options *opt, char *const *paths, size_t n,
 	   bool *db_failed);
 
+/*
+ * An ordered parallel map (ingest/map.c), for work over stored incidents
+ * that must be kept in order, such as rescore: items 0..n-1, each made
+ * by work() on one of nworkers threads, handed to take() on the calling
+ * thread in item order. At most window items are made ahead of the one
+ * taken, so memory stays bounded. The first error (of work() or take())
+ * stops the run: no item after it is taken, each made one is given to
+ * drop(), and it is returned. nworkers 0 or 1: all on the calling thread.
+ */
+struct ingest_map {
+	size_t n;
+	size_t nworkers; /* at most INGEST_MAX_JOBS */
+	size_t window; /* >= 1; 0: 4 per worker */
+	/* on worker w (0..nworkers-1): item i into *out (NULL allowed) */
+	struct oomlens_error *(*work)(void *ctx, size_t w, size_t i,
+				      void **out);
+	/* on the calling thread, in item order: out is take()'s to free */
+	struct oomlens_error *(*take)(void *ctx, size_t i, void *out);
+	void (*drop)(void *ctx, void *out); /* a made item not taken */
+	void *ctx;
+};
+
+OOMLENS_MUST_CHECK struct oomlens_error *
+ingest_map_run(const struct ingest_map *m);
+
 #endif

@@ -206,3 +206,23 @@ touch -d "1 hour ago" "$tmp/once-dense.log"
 timeout 120 "$bin" ingest -q --jobs 2 --db "$tmp/dense2.db" "$tmp/once-dense.log" 2>"$tmp/dense2.err"
 [ $? = 0 ] && ok || bad "read once: a dense log, its batches held for the hash"
 same_ingest "read once: a dense log" dense1 dense2
+
+# rescore on every core: the verdicts stored with --jobs 4 are those of
+# --jobs 1, row for row, and a run over them again leaves them be
+rj=$tmp/rescore-jobs
+mkdir -p "$rj"
+expect 0 "rescore --jobs: ingest" -- "$bin" ingest --quiet --db "$rj/a.db" fixtures/demo fixtures/kernel-output fixtures/formats
+cp "$rj/a.db" "$rj/b.db"
+expect 0 "rescore --jobs 1" -- "$bin" rescore --force --jobs 1 --db "$rj/a.db" --model all
+expect 0 "rescore --jobs 4" -- "$bin" rescore --force --jobs 4 --db "$rj/b.db" --model all
+grep -q ": [1-9][0-9]* incidents rescored, [1-9][0-9]* verdicts stored; 0 already scored" "$tmp/err" && ok || { bad "rescore --jobs 4: every incident"; cat "$tmp/err"; }
+if command -v sqlite3 >/dev/null 2>&1; then
+	q="SELECT incident_id, model, model_version, victim_pid, score, runner_up_pid, certainty, formula_evidence FROM model_verdicts ORDER BY incident_id, model"
+	sqlite3 "$rj/a.db" "$q" >"$rj/a.txt"
+	sqlite3 "$rj/b.db" "$q" >"$rj/b.txt"
+	[ -s "$rj/a.txt" ] && cmp -s "$rj/a.txt" "$rj/b.txt" && ok || { bad "rescore --jobs 4 stores what --jobs 1 does"; diff "$rj/a.txt" "$rj/b.txt" | head; }
+fi
+expect 0 "rescore --jobs 4, again" -- "$bin" rescore --jobs 4 --db "$rj/b.db" --model all
+grep -q ": [0-9]* incidents rescored, 0 verdicts stored; [1-9][0-9]* already scored" "$tmp/err" && ok || { bad "rescore --jobs 4: nothing again"; cat "$tmp/err"; }
+expect 2 "rescore --jobs 0" -- "$bin" rescore --jobs 0 --db "$rj/b.db"
+grep -q "^oomlens rescore: --jobs takes 1 to [0-9]*, not '0'" "$tmp/err" && ok || { bad "rescore --jobs 0 said"; cat "$tmp/err"; }

@@ -212,6 +212,7 @@ int main(void)
 	srunner_add_suite(sr, kernel_output_suite());
 	srunner_add_suite(sr, db_suite());
 	srunner_add_suite(sr, analyzer_suite());
+	srunner_add_suite(sr, ingest_suite());
 	srunner_add_suite(sr, plugin_suite());
 	srunner_add_suite(sr, kdwarf_suite());
 	srunner_add_suite(sr, vmcore_suite());

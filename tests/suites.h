@@ -25,6 +25,7 @@ Suite *generated_suite(void);
 Suite *kernel_output_suite(void);
 Suite *db_suite(void);
 Suite *analyzer_suite(void);
+Suite *ingest_suite(void);
 Suite *plugin_suite(void);
 Suite *kdwarf_suite(void);
 Suite *vmcore_suite(void);

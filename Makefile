@@ -48,7 +48,7 @@ GEN := fixtures/gen/oomgen
 
 .DELETE_ON_ERROR:
 
-.PHONY: all check check-tree check-html check-slurm check-asan check-tsan check-valgrind asan-run demo deps style check-layers check-cycles check-mutants-list clean fixtures mutants golden check-oom rfc-lab \
+.PHONY: all check check-tree check-html check-slurm check-asan check-tsan check-valgrind asan-run demo deps style check-layers check-cycles check-mutants-list clean fixtures mutants golden check-oom rfc-lab rfc-lab-i386 \
 	install uninstall check-install check-fresh deb check-deb
 
 all: oomlens
@@ -274,6 +274,12 @@ check-deb:
 # RFC's kill and prints the agreement table. Long; not part of check.
 rfc-lab: oomlens
 	fixtures/rfc-lab/lab.sh $(RFCLAB_SCENARIOS)
+
+# The same on the 32-bit kernel the RFC was written for (i386 HIGHMEM,
+# fixtures/rfc-lab/README.md "The i386 lab"): a lowmem OOM and the idle
+# scenario's 32-bit quiet-time arithmetic. Long; not part of check.
+rfc-lab-i386: oomlens
+	fixtures/rfc-lab/lab.sh -a i386 $(RFCLAB_I386_SCENARIOS)
 
 # --badness-from on the whole linux-source-6.1 tree, plain and with
 # kernel/patches 0001-0006 (scripts/check-tree.sh); make check runs the

@@ -43,7 +43,7 @@ struct kcore {
 	char *value; /* the last kcore_vmcoreinfo() answer */
 	char err[160];
 	uint64_t reads, bytes;
-	bool lowmem_fallback; /* ia32 kdump: see kcore_read() */
+	bool lowmem_fallback; /* ia32: see kcore_read() */
 	uint64_t fallback_reads;
 };
 
@@ -550,8 +550,12 @@ static OOMLENS_MUST_CHECK struct oomlens_error *setup_linux(struct kcore *kc,
 	if (kdump_get_number_attr(kc->ctx, KDUMP_ATTR_PAGE_SIZE, &n) ==
 	    KDUMP_OK)
 		kc->page_size = (unsigned)n;
-	kc->lowmem_fallback =
-		strcmp(kc->arch, "ia32") == 0 && strcmp(kc->format, "elf") != 0;
+	/*
+	 * Every ia32 format: qemu's ELF of an i386 guest (p_vaddr =
+	 * p_paddr) fails as the kdump files do; an ELF whose p_vaddr are
+	 * kernel addresses translates and never falls back.
+	 */
+	kc->lowmem_fallback = strcmp(kc->arch, "ia32") == 0;
 	if (kc->arch[0] && kc->ptr_size != 4 && kc->ptr_size != 8)
 		return oomlens_error_new(
 			OOMLENS_ERR_CORRUPT,
@@ -783,7 +787,7 @@ bool kcore_read(struct kcore *kc, uint64_t addr, void *buf, size_t len)
 	}
 	/*
 	 * libkdumpfile 0.5.1 cannot translate an ia32 kdump-compressed
-	 * file's kernel addresses (it would need swapper_pg_dir, a virtual
+	 * file's kernel addresses, nor those of qemu's ELF of an i386 guest (it would need swapper_pg_dir, a virtual
 	 * address, to read swapper_pg_dir). What the walker reads lives in
 	 * lowmem, which i386 maps linearly at PAGE_OFFSET (0xc0000000 with
 	 * the default 3G/1G split): read it there by physical address.

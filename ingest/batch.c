@@ -34,6 +34,32 @@ void ingest_stored(struct ingest *g)
 	g->opt.hooks.stored(g->opt.hooks.ctx);
 }
 
+/*
+ * A source read to its end before, found again under another mtime:
+ * record this one with the writer's connection, so that the shortcut
+ * finds it next time. The caller is the writer, or waited for it to be
+ * idle. Nothing without a trusted mtime.
+ */
+struct oomlens_error *ingest_store_mtime(struct ingest *g,
+					 const struct db_source *src)
+{
+	struct oomlens_error *err;
+	int64_t id;
+
+	if (src->mtime_ns <= 0)
+		return NULL;
+	g->opt.counts->in_store = 1;
+	err = db_begin(g->opt.db);
+	if (!err)
+		err = db_source_upsert(g->opt.db, src, &id);
+	if (!err)
+		err = db_commit(g->opt.db);
+	if (err)
+		oomlens_error_free(db_rollback(g->opt.db));
+	ingest_stored(g);
+	return err;
+}
+
 void ingest_progress(struct ingest *g)
 {
 	g->opt.hooks.progress(g->opt.hooks.ctx);

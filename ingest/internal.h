@@ -221,6 +221,8 @@ struct job_hash {
 /* batch.c */
 bool ingest_stopping(struct ingest *g);
 void ingest_stored(struct ingest *g);
+OOMLENS_MUST_CHECK struct oomlens_error *
+ingest_store_mtime(struct ingest *g, const struct db_source *src);
 void ingest_progress(struct ingest *g);
 void say_warning(struct ingest *g, const char *source, uint64_t line,
 		 const char *text);

@@ -269,22 +269,9 @@ static OOMLENS_MUST_CHECK struct oomlens_error *
 writer_new_mtime(struct ingest *g, struct source_info *si)
 {
 	struct db_source src = si->src;
-	struct oomlens_error *err;
-	int64_t id;
 
-	if (src.mtime_ns <= 0)
-		return NULL;
 	src.content_xxh128 = si->hex;
-	g->opt.counts->in_store = 1;
-	err = db_begin(g->opt.db);
-	if (!err)
-		err = db_source_upsert(g->opt.db, &src, &id);
-	if (!err)
-		err = db_commit(g->opt.db);
-	if (err)
-		oomlens_error_free(db_rollback(g->opt.db));
-	ingest_stored(g);
-	return err;
+	return ingest_store_mtime(g, &src);
 }
 
 static void writer_confirm(struct ingest *g, struct job *j)

@@ -12,18 +12,7 @@
 if [ -z "${tmp:-}" ]; then
 	set -u
 	bin=${1:-./oomlens}
-	pass=0
-	fail=0
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	ok() { pass=$((pass + 1)); }
-	bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-	expect() {
-		want=$1; what=$2; shift 3
-		"$@" >"$tmp/out" 2>"$tmp/err"
-		got=$?
-		if [ "$got" = "$want" ]; then ok; else bad "$what: exit $got, want $want"; cat "$tmp/err"; fi
-	}
+	. "$(dirname "$0")/harness.sh"
 	whatif_alone=1
 fi
 w=$tmp/whatif

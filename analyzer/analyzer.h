@@ -421,6 +421,12 @@ struct analyzer_model {
 	int param; /* the run function's own: enum mainline_era, enum model2009 */
 	/* a plugin's model (analyzer/plugin_run.c), or NULL for a built-in */
 	const struct oomlens_model *plugin;
+	/*
+	 * The model as the plugin ABI sees it: the plugin's descriptor, or a
+	 * built-in's (analyzer/builtin.c); NULL for the `mainline` family,
+	 * whose verdicts carry their era's row (analyzer_verdict_row()).
+	 */
+	const struct oomlens_model *desc;
 };
 
 extern const struct analyzer_model analyzer_models[];

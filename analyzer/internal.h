@@ -5,6 +5,11 @@
 /* Internal to analyzer/: the runners analyzer_run() dispatches to. */
 
 #include "analyzer/analyzer.h"
+#include "include/oomlens/model.h"
+
+/* The built-in models' descriptors (analyzer/builtin.c), by param. */
+extern const struct oomlens_model analyzer_era_desc[MAINLINE_ERA_COUNT];
+extern const struct oomlens_model analyzer_2009_desc[M2009_COUNT];
 
 /*
  * Run the 2009 model of row (its param: an enum model2009) on inc, which

@@ -62,14 +62,16 @@ run_2009(const struct analyzer_model *m, const struct oom_incident *inc,
 #define ERA(era, name, version, help, source)                                  \
 	{                                                                      \
 		name, version, help, NULL, source, false, NULL,                \
-			run_era_forced, MAINLINE_##era, NULL                   \
+			run_era_forced, MAINLINE_##era, NULL,                  \
+			&analyzer_era_desc[MAINLINE_##era]                     \
 	}
 /* A 2009 model: in all; by default where no mainline era applies. */
 #define Y2009(m, name, version, help, source)                                  \
 	{                                                                      \
 		name, version, help,                                           \
 			"kernels no mainline era covers (before 2.6.36)",      \
-			source, true, fit_2009, run_2009, M2009_##m, NULL      \
+			source, true, fit_2009, run_2009, M2009_##m, NULL,     \
+			&analyzer_2009_desc[M2009_##m]                         \
 	}
 
 const struct analyzer_model analyzer_models[] = {
@@ -77,7 +79,8 @@ const struct analyzer_model analyzer_models[] = {
 	 "the era of the kernel's release (or of the report's "
 	 "layout without one)",
 	 "kernels a mainline era covers (2.6.36 and later, RHEL6)",
-	 "the row of the era", true, fit_mainline, run_mainline, -1, NULL},
+	 "the row of the era", true, fit_mainline, run_mainline, -1, NULL,
+	 NULL},
 	ERA(2_6_36, "mainline-2.6.36", 1, "2.6.36-2.6.38, on any kernel",
 	    "spec 2.5 [V 2.6.36]: (rss + swap) * 1000 / T"),
 	ERA(2_6_39, "mainline-2.6.39", 1, "2.6.39-3.4, on any kernel",

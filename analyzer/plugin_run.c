@@ -975,4 +975,5 @@ void analyzer_plugin_row(struct analyzer_model *row,
 	row->run = analyzer_plugin_run;
 	row->param = -1;
 	row->plugin = m;
+	row->desc = m;
 }

@@ -270,6 +270,135 @@ START_TEST(plugin_descriptor_checked)
 }
 END_TEST
 
+/*
+ * The built-in models through the plugin interface: every row of the
+ * model table with a descriptor (analyzer/builtin.c) is run through the
+ * generic runner, as a plugin is, beside the row's own runner, on every
+ * incident of the generated fixtures and the qemu kernel logs. Where
+ * both are certain they must name the same victim, on the kernels the
+ * row is named after (analyzer/builtin.c lists where a descriptor sees
+ * less than the built-in runner: other kernels' page-table columns and
+ * tie rules, the 2.6.39 int overflow).
+ */
+static int builtin_compared, builtin_certain, builtin_skipped;
+
+/*
+ * The incidents a row is compared on: a mainline era on the releases of
+ * the kernels it is named after, where they ran what the descriptor can
+ * say (analyzer/builtin.c: one tie rule, no int overflow, no second
+ * formula); a 2009 model wherever the report has an uptime stamp (the
+ * 2009 runner assumes 2^32 s without one, the generic runner 0).
+ */
+static bool compared_on(const struct analyzer_model *m,
+			const struct oom_incident *inc)
+{
+	const struct analyzer_model *fam = analyzer_model_by_name("mainline");
+	const struct kernel_row *k;
+	enum tie_rule tie;
+
+	if (strncmp(m->name, "mainline-", 9))
+		return inc->has_uptime;
+	if (analyzer_verdict_row(fam, inc) != m || !inc->kernel_release)
+		return false;
+	k = kernel_row_of_release(inc->kernel_release);
+	tie = m->desc->tie == OOMLENS_TIE_LAST_MAX ? TIE_LAST_MAX
+						   : TIE_FIRST_MAX;
+	if (k && (k->has_alt || k->f.width != BW_LONG || k->f.tie != tie)) {
+		builtin_skipped++;
+		return false;
+	}
+	return k != NULL;
+}
+
+/*
+ * Both runners must name the same victim: the choice under the stated
+ * defaults, or the kernel's own among the candidates where undetermined.
+ */
+static int compare_builtin(const struct analyzer_model *m,
+			   const struct oom_incident *inc, const char *where)
+{
+	struct analyzer_model prow;
+	struct analyzer_options o;
+	struct verdict_list vl;
+	struct verdict vg;
+
+	analyzer_options_init(&o);
+	o.models[0] = m;
+	o.n = 1;
+	o.by_default = false;
+	ck_assert_ptr_null(analyzer_run(inc, &o, &vl));
+	analyzer_plugin_row(&prow, m->desc, "built-in");
+	ck_assert_ptr_null(analyzer_plugin_run(&prow, inc, &o, &vg));
+	ck_assert_uint_eq(vl.n, 1);
+	builtin_compared++;
+	if (vl.v[0].certainty == VERDICT_CERTAIN &&
+	    vg.certainty == VERDICT_CERTAIN)
+		builtin_certain++;
+	if (vl.v[0].has_victim == vg.has_victim &&
+	    (!vg.has_victim || vl.v[0].victim.pid == vg.victim.pid))
+		return 0;
+	fprintf(stderr, "%s: %s chooses %lld, its descriptor %lld\n", where,
+		m->name,
+		vl.v[0].has_victim ? (long long)vl.v[0].victim.pid : -1,
+		vg.has_victim ? (long long)vg.victim.pid : -1);
+	return 1;
+}
+
+static int check_builtins(const char *dir, const char *stem)
+{
+	char path[512], where[600];
+	struct collected c;
+	int bad = 0;
+
+	snprintf(path, sizeof(path), "%s/%s.log", dir, stem);
+	if (collect_file(&c, path))
+		return 0;
+	for (size_t i = 0; i < c.n; i++) {
+		if (!c.inc[i]->n_tasks)
+			continue;
+		snprintf(where, sizeof(where), "%s #%zu", path, i);
+		for (size_t k = 0; k < analyzer_n_models; k++) {
+			const struct analyzer_model *m = &analyzer_models[k];
+
+			if (m->desc && compared_on(m, c.inc[i]))
+				bad += compare_builtin(m, c.inc[i], where);
+		}
+	}
+	collected_release(&c);
+	return bad;
+}
+
+START_TEST(builtin_descriptors_choose_as_their_rows)
+{
+	char why[160];
+
+	for (size_t k = 0; k < analyzer_n_models; k++) {
+		const struct analyzer_model *m = &analyzer_models[k];
+
+		if (!m->desc) {
+			ck_assert_str_eq(m->name, "mainline");
+			continue;
+		}
+		ck_assert_str_eq(m->desc->name, m->name);
+		ck_assert_int_eq(m->desc->version, m->version);
+		/* every check of a plugin but the name's */
+		ck_assert(!analyzer_plugin_check(m->desc, why, sizeof(why)));
+		ck_assert_msg(strstr(why, "is a built-in model's"), "%s", why);
+	}
+	builtin_compared = builtin_certain = builtin_skipped = 0;
+	check_each_file("../fixtures/generated", ".expect", "generated logs",
+			check_builtins);
+	check_each_file("../fixtures/kernel-output", ".log", "qemu kernel logs",
+			check_builtins);
+	fprintf(stderr,
+		"built-in descriptors: %d runs alike (%d certain twice), %d "
+		"runs of kernels a descriptor cannot say skipped\n",
+		builtin_compared, builtin_certain, builtin_skipped);
+	ck_assert_int_ge(builtin_compared, 2000);
+	ck_assert_int_ge(builtin_certain, 400);
+}
+END_TEST
+
 Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin");
@@ -280,6 +409,7 @@ Suite *plugin_suite(void)
 	tcase_add_test(tc, plugin_undeclared_input_is_zero);
 	tcase_add_test(tc, plugin_invalid_score_fails_the_incident);
 	tcase_add_test(tc, plugin_descriptor_checked);
+	tcase_add_test(tc, builtin_descriptors_choose_as_their_rows);
 	suite_add_tcase(s, tc);
 	return s;
 }

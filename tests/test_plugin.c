@@ -399,6 +399,78 @@ START_TEST(builtin_descriptors_choose_as_their_rows)
 }
 END_TEST
 
+/* A descriptor's score of one view: the built-in row named name's. */
+static int64_t desc_score(const char *name,
+			  const struct oomlens_incident_view *iv,
+			  const struct oomlens_task_view *tv)
+{
+	const struct analyzer_model *m = analyzer_model_by_name(name);
+
+	ck_assert_ptr_nonnull(m);
+	ck_assert_ptr_nonnull(m->desc);
+	if (m->desc->eligible && !m->desc->eligible(iv, tv))
+		return OOMLENS_SCORE_INELIGIBLE;
+	return m->desc->score(iv, tv);
+}
+
+/*
+ * The descriptors' terms, worked by hand: page tables count from 2.6.39
+ * (2.6.36 has none), the 2009 models never choose init, and the RFC as
+ * posted reads the quiet time as patch 6/6 computes it, as intended the
+ * plain one.
+ */
+START_TEST(builtin_descriptor_terms)
+{
+	struct oomlens_incident_view iv = {.size = sizeof(iv),
+					   .page_kb = 4,
+					   .totalpages = 1000000,
+					   .hz = 250,
+					   .uptime_s = 100000,
+					   .word_bits = 64};
+	struct oomlens_task_view tv = {.size = sizeof(tv),
+				       .pid = 100,
+				       .rss = 1000,
+				       .rss_anon = 1000,
+				       .total_vm = 4000,
+				       .swapents = 200,
+				       .pgtables = 50,
+				       .uid = 1000,
+				       .run_time_s = 100000,
+				       .mems_intersect = 1};
+	int64_t a, b;
+
+	ck_assert_int_eq(desc_score("mainline-5.9", &iv, &tv), 1250);
+	ck_assert_int_eq(desc_score("mainline-4.15", &iv, &tv), 1250);
+	/* (1000 + 200) * 1000 / 1000000 = 1 */
+	ck_assert_int_eq(desc_score("mainline-2.6.36", &iv, &tv), 1);
+	tv.oom_score_adj = -1000;
+	ck_assert_int_eq(desc_score("mainline-5.9", &iv, &tv),
+			 OOMLENS_SCORE_INELIGIBLE);
+	tv.oom_score_adj = 0;
+	/* classic: total_vm 4000 over int_sqrt(int_sqrt(100000 >> 10)) = 3 */
+	ck_assert_int_eq(desc_score("linux-2.6.32", &iv, &tv), 1333);
+	tv.pid = 1;
+	ck_assert_int_eq(desc_score("linux-2.6.32", &iv, &tv),
+			 OOMLENS_SCORE_INELIGIBLE);
+	ck_assert_int_eq(desc_score("rfc-2009-as-posted", &iv, &tv),
+			 OOMLENS_SCORE_INELIGIBLE);
+	tv.pid = 100;
+	tv.quiet_s = 0;
+	tv.quiet_posted_s = 5000;
+	a = desc_score("rfc-2009-as-posted", &iv, &tv);
+	b = desc_score("rfc-2009-as-intended", &iv, &tv);
+	/* only the plain quiet time changes: the posted score does not */
+	tv.quiet_s = 5000;
+	ck_assert_int_eq(desc_score("rfc-2009-as-posted", &iv, &tv), a);
+	ck_assert_int_ne(desc_score("rfc-2009-as-intended", &iv, &tv), b);
+	/* only the posted one: the intended score does not */
+	tv.quiet_posted_s = 0;
+	ck_assert_int_ne(desc_score("rfc-2009-as-posted", &iv, &tv), a);
+	tv.quiet_s = 0;
+	ck_assert_int_eq(desc_score("rfc-2009-as-intended", &iv, &tv), b);
+}
+END_TEST
+
 Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin");
@@ -410,6 +482,7 @@ Suite *plugin_suite(void)
 	tcase_add_test(tc, plugin_invalid_score_fails_the_incident);
 	tcase_add_test(tc, plugin_descriptor_checked);
 	tcase_add_test(tc, builtin_descriptors_choose_as_their_rows);
+	tcase_add_test(tc, builtin_descriptor_terms);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -569,6 +569,24 @@ void analyzer_plugin_row(struct analyzer_model *row,
 			 const struct oomlens_model *m, const char *source);
 
 /*
+ * What made model m (a row with a descriptor: a built-in's, a plugin's)
+ * prefer task `won` to task `lost` of inc (pids), weighed at the stated
+ * defaults as the generic runner takes them: each per-task input m reads
+ * that, given lost's value in won's place, alone makes won no longer beat
+ * lost, as "oom_score_adj 500 against 0" (won's value first), joined by
+ * "; "; "its terms together (no one input alone)" when none does; "" when
+ * won does not beat lost at the defaults (an undetermined choice, or one
+ * the runner made from what the descriptor does not see). At most n bytes
+ * into buf, NUL-terminated. False, with buf "", when m has no descriptor,
+ * a pid is not a row of the table, the two are one, memory ran out or
+ * the model scored OOMLENS_SCORE_INVALID.
+ */
+bool analyzer_deciding_term(const struct analyzer_model *m,
+			    const struct oom_incident *inc,
+			    const struct analyzer_options *o, int64_t won,
+			    int64_t lost, char *buf, size_t n);
+
+/*
  * The run function of plugin rows. Errors: NOMEM; CORRUPT when the
  * plugin scores a task OOMLENS_SCORE_INVALID (naming its pid).
  */

@@ -582,22 +582,16 @@ static void incident_inputs(struct prun *r)
 /* ---- scoring */
 
 /*
- * Task i's score with the inputs in at_lo at their low end, those in
- * at_hi at their high end, the rest at their defaults, at totalpages T:
- * OOMLENS_SCORE_INELIGIBLE when it cannot be chosen.
+ * Task i's input values with the inputs in at_lo at their low end, those
+ * in at_hi at their high end, the rest at their defaults; an input the
+ * model does not declare is 0.
  */
-static int64_t eval(struct prun *r, size_t i, uint32_t at_lo, uint32_t at_hi,
-		    int64_t T)
+static void values(const struct prun *r, size_t i, uint32_t at_lo,
+		   uint32_t at_hi, int64_t x[P_NIN][3])
 {
 	const struct ptask *t = &r->tasks[i];
-	struct oomlens_task_view v = t->view;
-	struct oomlens_incident_view iv = r->iv;
-	int64_t x[P_NIN][3], s;
-	unsigned k;
 
-	if (!t->usable)
-		return OOMLENS_SCORE_INELIGIBLE;
-	for (k = 0; k < P_NIN; k++) {
+	for (unsigned k = 0; k < P_NIN; k++) {
 		const int64_t *src = at_lo & BIT(k)   ? t->r[k].lo
 				     : at_hi & BIT(k) ? t->r[k].hi
 						      : t->r[k].def;
@@ -605,6 +599,22 @@ static int64_t eval(struct prun *r, size_t i, uint32_t at_lo, uint32_t at_hi,
 		memcpy(x[k], declares(r, k) ? src : (const int64_t[3]){0},
 		       sizeof(x[k]));
 	}
+}
+
+/*
+ * Task i's score with its inputs x at totalpages T:
+ * OOMLENS_SCORE_INELIGIBLE when it cannot be chosen.
+ */
+static int64_t score_values(struct prun *r, size_t i, int64_t x[P_NIN][3],
+			    int64_t T)
+{
+	const struct ptask *t = &r->tasks[i];
+	struct oomlens_task_view v = t->view;
+	struct oomlens_incident_view iv = r->iv;
+	int64_t s;
+
+	if (!t->usable)
+		return OOMLENS_SCORE_INELIGIBLE;
 	v.rss = x[OOMLENS_IN_RSS][0];
 	v.rss_anon = x[OOMLENS_IN_RSS_PARTS][0];
 	v.rss_file = x[OOMLENS_IN_RSS_PARTS][1];
@@ -640,6 +650,16 @@ static int64_t eval(struct prun *r, size_t i, uint32_t at_lo, uint32_t at_hi,
 		return OOMLENS_SCORE_INELIGIBLE;
 	}
 	return s;
+}
+
+/* values() and score_values(): task i's score so, at T. */
+static int64_t eval(struct prun *r, size_t i, uint32_t at_lo, uint32_t at_hi,
+		    int64_t T)
+{
+	int64_t x[P_NIN][3];
+
+	values(r, i, at_lo, at_hi, x);
+	return score_values(r, i, x, T);
 }
 
 static void widen(int64_t s, int64_t *lo, int64_t *hi)
@@ -865,30 +885,51 @@ static void release(struct prun *r)
 	free(r->cand);
 }
 
+/*
+ * r for model m on inc: its declared inputs, tie rule and arrays (only
+ * tasks and def unless all: the scoring's too). False: out of memory, with
+ * nothing left to free.
+ */
+static bool begin(struct prun *r, const struct analyzer_model *m,
+		  const struct oom_incident *inc,
+		  const struct analyzer_options *o, bool all)
+{
+	size_t n = inc->n_tasks ? inc->n_tasks : 1;
+
+	memset(r, 0, sizeof(*r));
+	r->inc = inc;
+	r->m = m->desc;
+	r->o = o;
+	r->declared = (uint32_t)(r->m->inputs & ((1ull << P_NIN) - 1));
+	r->last_wins = r->m->tie == OOMLENS_TIE_LAST_MAX;
+	r->n = inc->n_tasks;
+	r->tasks = calloc(n, sizeof(*r->tasks));
+	r->def = calloc(n, sizeof(*r->def));
+	if (all) {
+		r->lo = calloc(n, sizeof(*r->lo));
+		r->hi = calloc(n, sizeof(*r->hi));
+		r->pre = calloc(n, sizeof(*r->pre));
+		r->cand = calloc(n, sizeof(*r->cand));
+	}
+	if (r->tasks && r->def &&
+	    (!all || (r->lo && r->hi && r->pre && r->cand)))
+		return true;
+	release(r);
+	return false;
+}
+
 struct oomlens_error *analyzer_plugin_run(const struct analyzer_model *m,
 					  const struct oom_incident *inc,
 					  const struct analyzer_options *o,
 					  struct verdict *v)
 {
-	struct prun r = {.inc = inc, .m = m->plugin, .o = o};
-	size_t n = inc->n_tasks ? inc->n_tasks : 1;
+	struct prun r;
 
 	memset(v, 0, sizeof(*v));
 	snprintf(v->model, sizeof(v->model), "%s", m->name);
 	v->model_version = m->version;
-	r.declared = (uint32_t)(r.m->inputs & ((1ull << P_NIN) - 1));
-	r.last_wins = r.m->tie == OOMLENS_TIE_LAST_MAX;
-	r.n = inc->n_tasks;
-	r.tasks = calloc(n, sizeof(*r.tasks));
-	r.lo = calloc(n, sizeof(*r.lo));
-	r.hi = calloc(n, sizeof(*r.hi));
-	r.def = calloc(n, sizeof(*r.def));
-	r.pre = calloc(n, sizeof(*r.pre));
-	r.cand = calloc(n, sizeof(*r.cand));
-	if (!r.tasks || !r.lo || !r.hi || !r.def || !r.pre || !r.cand) {
-		release(&r);
+	if (!begin(&r, m, inc, o, true))
 		return &oomlens_error_nomem;
-	}
 	incident_inputs(&r);
 	prepare(&r);
 	if (!r.invalid)
@@ -976,4 +1017,109 @@ void analyzer_plugin_row(struct analyzer_model *row,
 	row->param = -1;
 	row->plugin = m;
 	row->desc = m;
+}
+
+/* ---- what decided between two tasks (report --compare) */
+
+/* A per-task input's name and unit, for analyzer_deciding_term(). */
+static const struct {
+	const char *name, *unit;
+} input_words[OOMLENS_IN_MEMS + 1] = {
+	[OOMLENS_IN_RSS] = {"rss", " pages"},
+	[OOMLENS_IN_RSS_PARTS] = {"anon rss", " pages"},
+	[OOMLENS_IN_TOTAL_VM] = {"total_vm", " pages"},
+	[OOMLENS_IN_SWAP] = {"swap entries", " pages"},
+	[OOMLENS_IN_PGTABLES] = {"page tables", " pages"},
+	[OOMLENS_IN_OOM_SCORE_ADJ] = {"oom_score_adj", ""},
+	[OOMLENS_IN_OOM_ADJ] = {"oom_adj", ""},
+	[OOMLENS_IN_UID] = {"uid", ""},
+	[OOMLENS_IN_CAPS] = {"capabilities", " (bits)"},
+	[OOMLENS_IN_RUN_TIME] = {"run time", " s"},
+	[OOMLENS_IN_CPU_TIME] = {"CPU time", " jiffies"},
+	[OOMLENS_IN_NICE] = {"nice", ""},
+	[OOMLENS_IN_CHILDREN] = {"children", " points"},
+	[OOMLENS_IN_SHARED_VM] = {"shared_vm", " pages"},
+	[OOMLENS_IN_LOW_RSS] = {"low_rss", " pages"},
+	[OOMLENS_IN_QUIET] = {"quiet time", " s"},
+	[OOMLENS_IN_MEMS] = {"mems_allowed meeting the allocator's", ""},
+};
+
+/* Does score sw of row w beat score sl of row l under r's tie rule? */
+static bool beats(const struct prun *r, size_t w, int64_t sw, size_t l,
+		  int64_t sl)
+{
+	if (sw == OOMLENS_SCORE_INELIGIBLE)
+		return false;
+	if (sl == OOMLENS_SCORE_INELIGIBLE)
+		return true;
+	return sw > sl || (sw == sl && (r->last_wins ? w > l : w < l));
+}
+
+static size_t row_of_pid(const struct prun *r, int64_t pid)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (r->inc->tasks[i].col[TASK_PID] == pid)
+			break;
+	return i;
+}
+
+/*
+ * Into buf: each per-task input that, given row l's value in row w's
+ * place, alone makes w no longer beat l at the defaults.
+ */
+static void weigh(struct prun *r, size_t w, size_t l, char *buf, size_t n)
+{
+	int64_t xw[P_NIN][3], xl[P_NIN][3], sl, T = r->t.lo;
+	size_t len = 0;
+
+	values(r, w, 0, 0, xw);
+	values(r, l, 0, 0, xl);
+	sl = score_values(r, l, xl, T);
+	buf[0] = '\0';
+	if (!beats(r, w, score_values(r, w, xw, T), l, sl))
+		return;
+	for (unsigned k = 0; k <= OOMLENS_IN_MEMS; k++) {
+		int64_t y[P_NIN][3];
+
+		if (!declares(r, k) || !memcmp(xw[k], xl[k], sizeof(xw[k])))
+			continue;
+		memcpy(y, xw, sizeof(y));
+		memcpy(y[k], xl[k], sizeof(y[k]));
+		if (beats(r, w, score_values(r, w, y, T), l, sl) || len >= n)
+			continue;
+		len += (size_t)snprintf(
+			buf + len, n - len, "%s%s %lld against %lld%s",
+			len ? "; " : "", input_words[k].name,
+			(long long)xw[k][0], (long long)xl[k][0],
+			input_words[k].unit);
+	}
+	if (!len)
+		snprintf(buf, n, "its terms together (no one input alone)");
+}
+
+bool analyzer_deciding_term(const struct analyzer_model *m,
+			    const struct oom_incident *inc,
+			    const struct analyzer_options *o, int64_t won,
+			    int64_t lost, char *buf, size_t n)
+{
+	struct prun r;
+	size_t w, l;
+	bool ok;
+
+	if (!n)
+		return false;
+	buf[0] = '\0';
+	if (!m->desc || !inc->n_tasks || !begin(&r, m, inc, o, false))
+		return false;
+	incident_inputs(&r);
+	prepare(&r);
+	w = row_of_pid(&r, won);
+	l = row_of_pid(&r, lost);
+	ok = w < r.n && l < r.n && w != l && !r.invalid;
+	if (ok)
+		weigh(&r, w, l, buf, n);
+	release(&r);
+	return ok && !r.invalid;
 }

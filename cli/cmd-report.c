@@ -14,8 +14,7 @@
 #include "analyzer/analyzer.h"
 #include "cli/commands.h"
 #include "db/db.h"
-#include "parsers/baseline.h"
-#include "reports/compare.h"
+#include "cli/report-compare.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "core/banned.h"
@@ -86,6 +85,10 @@ static const char report_usage[] =
 	"  --baseline FILE   with --compare: its JSON of an earlier run; report\n"
 	"                    only the new, changed and gone disagreements, exit\n"
 	"                    status 1 if a new or changed one is certain\n"
+	"  --model-plugin FILE.so, --badness-from PATH [--model-name NAME]\n"
+	"                    with --compare: load that plugin's or tree's model\n"
+	"                    to weigh what decided its choices (a built-in's\n"
+	"                    are always weighed; docs/plugins.md)\n"
 	"  --check           check the database's integrity and print a count of\n"
 	"                    what it holds (exit status 2 if it is damaged)\n"
 	"  -h, --help        this text\n"
@@ -212,143 +215,6 @@ static int show_summary(struct db *db, enum report_format fmt,
 	return rows ? EXIT_FOUND : EXIT_NONE;
 }
 
-/* --compare A B [--baseline FILE]: where two models choose differently. */
-struct compare_args {
-	const char *a, *b, *baseline, *db_path;
-	enum report_format fmt;
-	struct cli_output *out;
-};
-
-static OOMLENS_MUST_CHECK struct oomlens_error *
-on_compare_row(void *ctx, const struct compare_row *r)
-{
-	return compare_set_add(ctx, r);
-}
-
-/*
- * Whether model has stored verdicts; if not, say so (unknown, or not
- * scored: how to score it) and return false.
- */
-static bool has_verdicts(struct db *db, const char *db_path, const char *model,
-			 struct oomlens_error **err)
-{
-	struct analyzer_options o;
-	struct oomlens_error *e;
-	int64_t n = 0;
-	bool builtin;
-
-	if ((*err = db_model_verdicts(db, model, &n)) || n)
-		return !*err;
-	analyzer_options_init(&o);
-	e = analyzer_options_parse(&o, model);
-	if (e && strncmp(model, "tree:", 5)) {
-		cli_print(
-			stderr,
-			"oomlens report: unknown model '%s': no built-in model has that name and '%s' holds no verdicts of it (a plugin's or a tree's: score it first with 'oomlens rescore --model-plugin FILE.so' or '--badness-from TREE')",
-			model, db_path);
-		oomlens_error_free(e);
-		return false;
-	}
-	builtin = !e;
-	oomlens_error_free(e);
-	if (!builtin)
-		cli_print(
-			stderr,
-			"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --badness-from TREE' first",
-			db_path, model, db_path);
-	else
-		cli_print(
-			stderr,
-			"oomlens report: '%s' holds no verdicts of model '%s': run 'oomlens rescore --db %s --model %s' first",
-			db_path, model, db_path, model);
-	return false;
-}
-
-/* The baseline, for a comparison of the same two models. */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-load_baseline(const struct compare_args *ca, struct compare_set *base)
-{
-	struct oomlens_error *err = baseline_read(ca->baseline, base);
-
-	if (!err &&
-	    (strcmp(base->model_a, ca->a) || strcmp(base->model_b, ca->b)))
-		err = oomlens_error_new(
-			OOMLENS_ERR_USAGE,
-			"baseline '%s' compares %s with %s, not %s with %s",
-			ca->baseline, base->model_a, base->model_b, ca->a,
-			ca->b);
-	return err;
-}
-
-/* Render and write the report; *fails: a certain (new) disagreement. */
-static OOMLENS_MUST_CHECK struct oomlens_error *
-write_compare(const struct compare_args *ca, struct compare_set *run,
-	      struct compare_set *base, bool *fails)
-{
-	struct strbuf sb = STRBUF_INIT((size_t)1 << 30);
-	struct compare_diff diff = {0};
-	struct compare_view v = {.run = run, .diff = &diff};
-	struct oomlens_error *err = NULL;
-
-	if (ca->baseline) {
-		v.base = base;
-		v.base_path = ca->baseline;
-		err = compare_diff(run, base, &diff);
-	}
-	if (!err)
-		err = compare_render(&sb, ca->fmt, &v);
-	if (!err && fwrite(sb.buf, 1, sb.len, ca->out->f) != sb.len)
-		err = oomlens_error_errno(OOMLENS_ERR_IO, errno,
-					  "cannot write the report");
-	strbuf_release(&sb);
-	*fails = compare_fails(run);
-	return err;
-}
-
-static int show_compare(struct db *db, const struct compare_args *ca)
-{
-	struct compare_set run = {0}, base = {0};
-	struct oomlens_error *err = NULL;
-	bool fails = false;
-
-	if (!has_verdicts(db, ca->db_path, ca->a, &err) ||
-	    !has_verdicts(db, ca->db_path, ca->b, &err)) {
-		db_close(db);
-		oomlens_error_free(cli_output_close(ca->out, false));
-		return err ? cli_fail("report", err) : EXIT_TROUBLE;
-	}
-	if (ca->baseline)
-		err = load_baseline(ca, &base);
-	if (!err)
-		err = compare_set_init(&run, ca->a, ca->b);
-	if (!err)
-		err = db_compare(db, ca->a, ca->b, &run.compared,
-				 on_compare_row, &run);
-	db_close(db);
-	if (!err && !run.compared) {
-		/* "0 of 0" would read as agreement to a CI gate */
-		cli_print(stderr,
-			  "oomlens report: no incident in '%s' holds verdicts "
-			  "of both %s and %s: score both on the same "
-			  "incidents ('oomlens rescore --db %s --model %s,%s "
-			  "--force')",
-			  ca->db_path, ca->a, ca->b, ca->db_path, ca->a, ca->b);
-		oomlens_error_free(cli_output_close(ca->out, false));
-		compare_set_release(&run);
-		compare_set_release(&base);
-		return EXIT_TROUBLE;
-	}
-	if (!err)
-		err = write_compare(ca, &run, &base, &fails);
-	err = err ? cli_output_abort(ca->out, err)
-		  : cli_output_close(ca->out, true);
-	compare_set_release(&run);
-	compare_set_release(&base);
-	if (err)
-		return cli_fail("report", err);
-	return fails ? EXIT_NONE : EXIT_FOUND;
-}
-
 /* --check: integrity, foreign keys and a count of the rows. */
 static int check_db(struct db *db, const char *path)
 {
@@ -449,38 +315,6 @@ static bool parse_uptime(const char *opt, const char *arg, bool until,
 	else
 		q->has_since_uptime = true, q->since_uptime = up;
 	return true;
-}
-
-/*
- * --compare A B (B the one operand), --baseline only with it, and nothing
- * that lists incidents (other): false after saying why.
- */
-static bool compare_usage(struct compare_args *ca, int n, char **operands,
-			  bool other, enum report_format fmt)
-{
-	const char *why = NULL;
-
-	if (!ca->a && n > 0)
-		cli_print(stderr, "oomlens report: unexpected argument '%s'",
-			  operands[0]);
-	else if (!ca->a && ca->baseline)
-		why = "--baseline goes with --compare A B";
-	else if (ca->a && n != 1)
-		why = n ? "--compare takes two models: --compare A B"
-			: "--compare takes two models, A and B: the second is missing";
-	else if (ca->a && other)
-		why = "--compare is not with filters, --table, --incident, --summary or --check";
-	else if (ca->a && fmt != REPORT_TEXT && fmt != REPORT_JSON &&
-		 fmt != REPORT_HTML)
-		cli_print(
-			stderr,
-			"oomlens report: --compare is text, json or html, not '%s'",
-			report_format_name(fmt));
-	else
-		return ca->b = ca->a ? operands[0] : NULL, true;
-	if (why)
-		cli_print(stderr, "oomlens report: %s", why);
-	return false;
 }
 
 /* What the command line asks for: filled in by the option table below. */
@@ -723,11 +557,24 @@ static const struct cli_option report_option_rows[] = {
 	{"help", no_argument, 'h', show_help},
 };
 
+/* --model-plugin, --badness-from (cli/plugin.h): with --compare. */
+static bool plugin_option(void *args, int c, const char *arg, bool *bad)
+{
+	struct report_args *p = args;
+
+	return cli_plugins_option(&p->ca.plugins, "report", c, arg, bad);
+}
+
+static const struct option plugin_options[] = {CLI_PLUGIN_OPTIONS};
+
 static const struct cli_options report_options = {
 	.cmd = "report",
 	.usage = report_usage,
 	.rows = report_option_rows,
 	.n = sizeof(report_option_rows) / sizeof(report_option_rows[0]),
+	.extra = plugin_options,
+	.n_extra = sizeof(plugin_options) / sizeof(plugin_options[0]),
+	.other = plugin_option,
 };
 
 /*

@@ -75,6 +75,8 @@ static void copy_side(struct compare_set *s, struct compare_side *d)
 	d->comm = strpool_dups(&s->pool, d->comm ? d->comm : "");
 	d->decided_by =
 		strpool_dups(&s->pool, d->decided_by ? d->decided_by : "");
+	d->deciding_term = strpool_dups(
+		&s->pool, d->deciding_term ? d->deciding_term : "");
 }
 
 struct oomlens_error *compare_set_add(struct compare_set *s,
@@ -109,8 +111,9 @@ struct oomlens_error *compare_set_add(struct compare_set *s,
 	if (s->pool.nomem)
 		return &oomlens_error_nomem;
 	if (!d->fingerprint || !d->kernel || !d->constraint || !d->a.model ||
-	    !d->a.comm || !d->a.decided_by || !d->b.model || !d->b.comm ||
-	    !d->b.decided_by || (r->host && !d->host) ||
+	    !d->a.comm || !d->a.decided_by || !d->a.deciding_term ||
+	    !d->b.model || !d->b.comm || !d->b.decided_by ||
+	    !d->b.deciding_term || (r->host && !d->host) ||
 	    (r->kernel_release && !d->kernel_release))
 		return oomlens_error_new(OOMLENS_ERR_LIMIT,
 					 "more than %zu bytes of text",

@@ -39,6 +39,14 @@ struct compare_side {
 	 * the scores alone decided (a certain verdict names none).
 	 */
 	const char *decided_by;
+	/*
+	 * What decided between the two victims under this model: the
+	 * inputs that alone make the difference, as analyzer_deciding_term()
+	 * weighs them ("swap entries 262144 against 0 pages"), or a sentence
+	 * saying why none was weighed; "" where it was not weighed (a
+	 * baseline of compare_version 1 before this key).
+	 */
+	const char *deciding_term;
 };
 
 /* Against a baseline: what became of a disagreement. */

@@ -125,7 +125,8 @@ read_side(const struct jsonin *row, const char *key, struct at *at,
 	    (err = num(o, "kernel_score_lo", at, &s->kernel_score_lo)) ||
 	    (err = num(o, "kernel_score_hi", at, &s->kernel_score_hi)) ||
 	    (err = certainty(o, at, &s->certainty)) ||
-	    (err = str(o, "decided_by", true, at, &s->decided_by)))
+	    (err = str(o, "decided_by", true, at, &s->decided_by)) ||
+	    (err = str(o, "deciding_term", true, at, &s->deciding_term)))
 		return err;
 	at->side = NULL;
 	return NULL;

@@ -113,10 +113,13 @@ static void text_side(struct strbuf *sb, struct strpool *pool,
 				    : " (printed %lld..%lld)",
 			    (long long)s->kernel_score_lo,
 			    (long long)s->kernel_score_hi);
-	strbuf_addf(sb, ", %s; decided by %s\n",
+	strbuf_addf(sb, ", %s; decided by %s",
 		    verdict_certainty_name(s->certainty),
-		    *s->decided_by ? tx(pool, s->decided_by)
-				   : "the scores alone");
+		    *s->deciding_term ? tx(pool, s->deciding_term)
+				      : "(not weighed)");
+	if (*s->decided_by)
+		strbuf_addf(sb, "; rests on %s", tx(pool, s->decided_by));
+	strbuf_adds(sb, "\n");
 }
 
 static void text_row(struct strbuf *sb, struct strpool *pool,
@@ -236,6 +239,7 @@ static void json_side(struct jw *w, const char *key,
 	       s->has_victim ? s->kernel_score_hi : OOM_VAL_NONE);
 	jw_str(w, "certainty", verdict_certainty_name(s->certainty));
 	jw_str(w, "decided_by", s->decided_by);
+	jw_str(w, "deciding_term", s->deciding_term);
 	jw_end_object(w);
 }
 
@@ -362,7 +366,11 @@ static void html_side(struct strbuf *sb, const struct compare_side *s)
 			    (long long)s->kernel_score_hi);
 	strbuf_addf(sb, "<br><b>%s</b><br><span class=\"why\">decided by ",
 		    verdict_certainty_name(s->certainty));
-	html_text(sb, *s->decided_by ? s->decided_by : "the scores alone");
+	html_text(sb, *s->deciding_term ? s->deciding_term : "(not weighed)");
+	if (*s->decided_by) {
+		strbuf_adds(sb, "; rests on ");
+		html_text(sb, s->decided_by);
+	}
 	strbuf_adds(sb, "</span></td>");
 }
 

@@ -35,8 +35,8 @@ grep -q "^mmotm-2009-11 against rfc-2009-as-posted: $n_text of [0-9]* incidents 
 # the fork bomb of the RFC's demo: the old badness takes firefox, the RFC
 # as posted the bomb, as the kernel did
 grep -A2 "^Incident [0-9]* (.*kernel 2.6.32-rc5-mm1-oomrenewal" "$cm/text" >"$cm/bomb"
-grep -q "^  mmotm-2009-11: 2210 (firefox), score 180000 .*undetermined; decided by children" "$cm/bomb" &&
-	grep -q "^  rfc-2009-as-posted: 5120 (bomb.sh), .*assumed; decided by fork bomb as the kernel detected it" "$cm/bomb" && ok ||
+grep -q "^  mmotm-2009-11: 2210 (firefox), score 180000 .*undetermined; decided by its terms together (no one input alone); rests on children" "$cm/bomb" &&
+	grep -q "^  rfc-2009-as-posted: 5120 (bomb.sh), .*assumed; decided by what the report leaves unknown (at the defaults it prefers the other victim: see what it rests on); rests on fork bomb as the kernel detected it" "$cm/bomb" && ok ||
 	{ bad "compare: the demo's fork bomb"; cat "$cm/bomb"; }
 if command -v python3 >/dev/null 2>&1; then
 	# the RFC lab's bomb run (four OOMs): the RFC as posted kills the bomb

@@ -69,6 +69,20 @@ if command -v cc >/dev/null 2>&1 &&
 	fi
 	expect 0 "plugin: rescore, isolated crash" -- "$bin" rescore --db "$pl/a.db" --isolate --model-plugin "$pl/segv.so"
 	[ "$(grep -c "no verdict of model 'segv'" "$tmp/err")" = $((n_two + 1)) ] && ok || { bad "plugin: rescore reports each incident"; cat "$tmp/err"; }
+
+	# report --compare weighs what decided a plugin's choice when it loads
+	# the plugin, and says so when it does not; a built-in's always
+	expect 0 "plugin: ingest for compare" -- "$bin" ingest --quiet --db "$pl/c.db" fixtures/kernel-output
+	expect 0 "plugin: rescore for compare" -- "$bin" rescore --quiet --db "$pl/c.db" --model mainline --model-plugin "$pl/good.so"
+	expect 1 "plugin: compare, plugin not loaded" -- "$bin" report --db "$pl/c.db" --compare mainline good
+	grep -q "^  good: [0-9]* (bighog), .*, certain; decided by (not weighed: load its model with --model-plugin or --badness-from, without --isolate)$" "$tmp/flat" &&
+		grep -q "^  mainline-5.9: [0-9]* (my hog (1)), .*, certain; decided by oom_score_adj 500 against 0$" "$tmp/flat" && ok ||
+		{ bad "plugin: compare without the plugin: not weighed, the built-in weighed"; head -12 "$tmp/flat"; }
+	expect 1 "plugin: compare, plugin loaded" -- "$bin" report --db "$pl/c.db" --compare mainline good --model-plugin "$pl/good.so"
+	grep -q "^  good: [0-9]* (bighog), .*, certain; decided by rss [0-9]* against [0-9]* pages$" "$tmp/flat" && ! grep -q "not weighed" "$tmp/flat" && ok ||
+		{ bad "plugin: compare with the plugin: rss decided"; head -12 "$tmp/flat"; }
+	expect 2 "plugin: --model-plugin without --compare" -- "$bin" report --db "$pl/c.db" --model-plugin "$pl/good.so"
+	grep -q "model-plugin and --badness-from go with --compare A B" "$tmp/err" && ok || { bad "plugin: report --model-plugin alone refused"; cat "$tmp/err"; }
 else
 	bad "plugin: cannot build the test plugins with cc"
 fi

@@ -113,6 +113,7 @@ expect 0 "tree: README's walk-through" -- env -C "$rd" XDG_CACHE_HOME="$tc" PATH
 grep -q "Model: *my-patch: " "$tmp/out" && ok || { bad "tree: README: analyze shows my-patch"; head -5 "$tmp/out"; }
 grep -q ",my-patch," "$tmp/out" && ok || { bad "tree: README: rescore stored my-patch"; tail -3 "$tmp/out"; }
 grep -q "^mainline against my-patch: 0 of [1-9][0-9]* incidents scored by both choose differently" "$tmp/flat" && ok || { bad "tree: README: --compare, the one-line patch changes no choice"; cat "$tmp/flat"; }
-grep -q "^Against the baseline baseline.json: 1 new, 0 changed, 0 gone, 0 unchanged" "$tmp/flat" && grep -q "^  my-patch: 183 (my hog (1)), .*certain; decided by the scores alone" "$tmp/flat" && ok ||
+grep -q "^Against the baseline baseline.json: 1 new, 0 changed, 0 gone, 0 unchanged" "$tmp/flat" && grep -q "^  mainline-5.9: 191 (bighog), .*assumed; decided by rss 36864 against 96 pages; swap entries 6528 against 4096 pages; rests on exact rss" "$tmp/flat" &&
+	grep -q "^  my-patch: 183 (my hog (1)), .*certain; decided by oom_score_adj 500 against 0\$" "$tmp/flat" && ok ||
 	{ bad "tree: README: --baseline, dropping swap changes one choice"; cat "$tmp/flat"; }
 [ -s "$rd/baseline.json" ] && ok || bad "tree: README: the baseline written"

@@ -37,7 +37,8 @@ static struct compare_row row(const char *fp, int64_t pa, int64_t pb,
 		      .kernel_score_lo = 1,
 		      .kernel_score_hi = 2,
 		      .certainty = ca,
-		      .decided_by = "swap; nice"},
+		      .decided_by = "swap; nice",
+		      .deciding_term = "swap entries 9 against 0 pages"},
 		.b = {.model = "B",
 		      .has_victim = pb != 0,
 		      .pid = pb,
@@ -173,6 +174,9 @@ START_TEST(the_json_reads_back_as_a_baseline)
 		ck_assert(compare_side_same(&back.rows[i].a, &rows[i].a));
 		ck_assert(compare_side_same(&back.rows[i].b, &rows[i].b));
 		ck_assert_str_eq(back.rows[i].a.decided_by, "swap; nice");
+		ck_assert_str_eq(back.rows[i].a.deciding_term,
+				 "swap entries 9 against 0 pages");
+		ck_assert_str_eq(back.rows[i].b.deciding_term, "");
 		ck_assert_str_eq(back.rows[i].constraint, "memcg");
 	}
 	ck_assert(!back.rows[1].b.has_victim);
@@ -266,10 +270,10 @@ START_TEST(text_and_html_show_both_sides)
 		t, "differently, 1 on certain\n              verdicts\n"));
 	ck_assert_ptr_nonnull(strstr(
 		t,
-		"  A: 1 (<a&b>), score 100 (printed 1..2), certain; decided by swap; nice\n"));
+		"  A: 1 (<a&b>), score 100 (printed 1..2), certain; decided by swap entries 9\n"
+		"              against 0 pages; rests on swap; nice\n"));
 	ck_assert_ptr_nonnull(strstr(
-		t,
-		"  B: 2 (b), score 5, certain; decided by the scores alone\n"));
+		t, "  B: 2 (b), score 5, certain; decided by (not weighed)\n"));
 	ck_assert_ptr_nonnull(
 		strstr(t, "  B: no victim (no eligible task), undetermined;"));
 	/* the most first */
@@ -282,6 +286,9 @@ START_TEST(text_and_html_show_both_sides)
 	h = rendered(&v, REPORT_HTML);
 	ck_assert_ptr_nonnull(strstr(h, "<th>A</th><th>B</th>"));
 	ck_assert_ptr_nonnull(strstr(h, "1 (&lt;a&amp;b&gt;)"));
+	ck_assert_ptr_nonnull(
+		strstr(h, "decided by swap entries 9 against 0 pages; rests on "
+			  "swap; nice</span>"));
 	ck_assert_ptr_null(strstr(h, "<a&b>"));
 	ck_assert_ptr_nonnull(strstr(h, "<tr class=\"certain\">"));
 	ck_assert_ptr_null(strstr(h, "src="));

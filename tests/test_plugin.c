@@ -471,6 +471,58 @@ START_TEST(builtin_descriptor_terms)
 }
 END_TEST
 
+/*
+ * What decided between two victims (report --compare): each input that,
+ * given the loser's value, alone costs the winner its lead. Under
+ * mainline-5.9, T = 1000000 RAM + 100000 swap pages, so oom_score_adj
+ * 500 adds 500 * 1100 pages.
+ */
+START_TEST(deciding_term_names_the_input)
+{
+	const struct analyzer_model *m = analyzer_model_by_name("mainline-5.9");
+	struct oom_incident *inc = table();
+	struct analyzer_options o;
+	char buf[256];
+
+	analyzer_options_init(&o);
+	row(inc, 1, 1000, 0, 0); /* 1000 */
+	row(inc, 2, 500, 0, 500); /* 500 + 550000 */
+	row(inc, 3, 600, 600, 0); /* 1200: swap alone makes it win */
+	row(inc, 4, 550, 550, 0); /* 1100: 3 wins by both terms */
+	ck_assert(analyzer_deciding_term(m, inc, &o, 2, 1, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "oom_score_adj 500 against 0");
+	/* 1 does not beat 2 at the defaults */
+	ck_assert(analyzer_deciding_term(m, inc, &o, 1, 2, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");
+	ck_assert(analyzer_deciding_term(m, inc, &o, 3, 1, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "swap entries 600 against 0 pages");
+	ck_assert(analyzer_deciding_term(m, inc, &o, 3, 4, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "its terms together (no one input alone)");
+	/* a cut buffer stays a string */
+	ck_assert(analyzer_deciding_term(m, inc, &o, 2, 1, buf, 8));
+	ck_assert_str_eq(buf, "oom_sco");
+	ck_assert(!analyzer_deciding_term(m, inc, &o, 2, 99, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");
+	ck_assert(!analyzer_deciding_term(m, inc, &o, 2, 2, buf, sizeof(buf)));
+	/* ties: 5.9 keeps the last of equal maxima, 4.19 the first */
+	row(inc, 5, 700, 0, 0);
+	row(inc, 6, 700, 0, 0);
+	ck_assert(analyzer_deciding_term(m, inc, &o, 6, 5, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "its terms together (no one input alone)");
+	ck_assert(analyzer_deciding_term(m, inc, &o, 5, 6, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");
+	m = analyzer_model_by_name("mainline-4.19");
+	ck_assert(analyzer_deciding_term(m, inc, &o, 5, 6, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "its terms together (no one input alone)");
+	ck_assert(analyzer_deciding_term(m, inc, &o, 6, 5, buf, sizeof(buf)));
+	ck_assert_str_eq(buf, "");
+	/* the mainline family has no descriptor of its own */
+	ck_assert(!analyzer_deciding_term(analyzer_model_by_name("mainline"),
+					  inc, &o, 2, 1, buf, sizeof(buf)));
+	oom_incident_free(inc);
+}
+END_TEST
+
 Suite *plugin_suite(void)
 {
 	Suite *s = suite_create("plugin");
@@ -482,6 +534,7 @@ Suite *plugin_suite(void)
 	tcase_add_test(tc, plugin_invalid_score_fails_the_incident);
 	tcase_add_test(tc, plugin_descriptor_checked);
 	tcase_add_test(tc, builtin_descriptors_choose_as_their_rows);
+	tcase_add_test(tc, deciding_term_names_the_input);
 	tcase_add_test(tc, builtin_descriptor_terms);
 	suite_add_tcase(s, tc);
 	return s;

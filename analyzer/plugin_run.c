@@ -928,6 +928,7 @@ struct oomlens_error *analyzer_plugin_run(const struct analyzer_model *m,
 	memset(v, 0, sizeof(*v));
 	snprintf(v->model, sizeof(v->model), "%s", m->name);
 	v->model_version = m->version;
+	v->score_units = VERDICT_UNITS_MODEL; /* its bounds: kernel_score_fn */
 	if (!begin(&r, m, inc, o, true))
 		return &oomlens_error_nomem;
 	incident_inputs(&r);

@@ -255,6 +255,7 @@ static const char *check_verdict(const struct cli_plugin *pl,
 	v->formula_evidence[sizeof(v->formula_evidence) - 1] = '\0';
 	memset(&v->explain, 0, sizeof(v->explain));
 	v->kernel_rule = NULL;
+	v->score_units = VERDICT_UNITS_MODEL; /* whatever the worker wrote */
 	if (strcmp(v->model, pl->row.name) ||
 	    v->model_version != pl->row.version)
 		return "a verdict of another model";

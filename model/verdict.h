@@ -77,6 +77,22 @@ static inline const char *verdict_agreement_name(enum verdict_agreement a)
 	return "unknown";
 }
 
+/*
+ * The units of a verdict's kernel_score_lo/hi: the kernel's printed score
+ * (the built-in models, whose formulas are the kernel's), or the model's
+ * own (a plugin's score, which no kernel printed).
+ */
+enum verdict_score_units {
+	VERDICT_UNITS_KERNEL, /* the default: a zeroed verdict's */
+	VERDICT_UNITS_MODEL,
+};
+
+/* "kernel" or "model", as JSON and model_verdicts.score_units name them */
+static inline const char *verdict_score_units_name(enum verdict_score_units u)
+{
+	return u == VERDICT_UNITS_MODEL ? "model" : "kernel";
+}
+
 struct verdict_task {
 	int64_t pid;
 	const char *comm; /* borrowed from the incident */
@@ -120,9 +136,11 @@ struct verdict {
 	/*
 	 * The victim's score in the units the era's kernel prints in its Kill
 	 * line, so it compares with `score S`: an interval [lo, hi] over the
-	 * unknowns; lo == hi when the report determines it.
+	 * unknowns; lo == hi when the report determines it. A plugin model's
+	 * are its own score's bounds instead, in its units (score_units).
 	 */
 	int64_t kernel_score_lo, kernel_score_hi;
+	enum verdict_score_units score_units; /* of kernel_score_lo/hi */
 	bool has_runner_up;
 	struct verdict_task runner_up;
 	bool same_as_kernel; /* agreement == VERDICT_SAME */

@@ -1401,6 +1401,7 @@ START_TEST(test_demo_storm)
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);
 	ck_assert_int_eq(vl.v[0].kernel_score_lo, 836);
 	ck_assert_int_eq(vl.v[0].kernel_score_hi, 836);
+	ck_assert_int_eq(vl.v[0].score_units, VERDICT_UNITS_KERNEL);
 	collected_release(&c);
 }
 END_TEST

@@ -171,6 +171,8 @@ START_TEST(plugin_unknown_input_bounds)
 			 "per-task swap (no swapents column)");
 	ck_assert_int_eq(vl.v[0].kernel_score_lo, 60000);
 	ck_assert_int_eq(vl.v[0].kernel_score_hi, 160000);
+	/* those bounds are in the plugin's units, not the kernel's */
+	ck_assert_int_eq(vl.v[0].score_units, VERDICT_UNITS_MODEL);
 	inc->tasks[1].col[TASK_RSS] = 200000;
 	run_plugin(inc, &m, &vl);
 	ck_assert_int_eq(vl.v[0].certainty, VERDICT_CERTAIN);

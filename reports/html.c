@@ -478,6 +478,23 @@ static void top_processes(struct strbuf *sb, const struct oom_incident *inc,
 	bars(sb, "top processes", lab, val, note, n, hi, 0);
 }
 
+/*
+ * A verdict's score cell, in units each row names (the header cannot): the
+ * kernel's printed score, or a plugin model's own.
+ */
+static void score_cell(struct strbuf *sb, const struct verdict *v)
+{
+	if (v->kernel_score_lo == v->kernel_score_hi)
+		strbuf_addf(sb, "</td><td>%lld", (long long)v->kernel_score_lo);
+	else
+		strbuf_addf(sb, "</td><td>%lld..%lld",
+			    (long long)v->kernel_score_lo,
+			    (long long)v->kernel_score_hi);
+	if (v->has_victim)
+		strbuf_addf(sb, " (%s's units)",
+			    verdict_score_units_name(v->score_units));
+}
+
 static void models_table(struct strbuf *sb, const struct oom_incident *inc,
 			 const struct verdict_list *models)
 {
@@ -488,7 +505,7 @@ static void models_table(struct strbuf *sb, const struct oom_incident *inc,
 		return;
 	strbuf_adds(
 		sb,
-		"<h3>Models</h3>\n<div class=\"scroll\"><table><tr><th class=\"l\">model</th><th class=\"l\">victim</th><th>kernel score</th><th class=\"l\">against the kernel</th><th class=\"l\">certainty</th><th>candidates</th></tr>\n");
+		"<h3>Models</h3>\n<div class=\"scroll\"><table><tr><th class=\"l\">model</th><th class=\"l\">victim</th><th>score</th><th class=\"l\">against the kernel</th><th class=\"l\">certainty</th><th>candidates</th></tr>\n");
 	for (i = 0; i < models->n; i++) {
 		const struct verdict *v = &models->v[i];
 		const char *cls =
@@ -511,13 +528,7 @@ static void models_table(struct strbuf *sb, const struct oom_incident *inc,
 		} else {
 			strbuf_adds(sb, "none");
 		}
-		if (v->kernel_score_lo == v->kernel_score_hi)
-			strbuf_addf(sb, "</td><td>%lld",
-				    (long long)v->kernel_score_lo);
-		else
-			strbuf_addf(sb, "</td><td>%lld..%lld",
-				    (long long)v->kernel_score_lo,
-				    (long long)v->kernel_score_hi);
+		score_cell(sb, v);
 		/* a stored verdict keeps no count of candidates: "?" */
 		if (v->certainty != VERDICT_UNDETERMINED)
 			snprintf(cand, sizeof(cand), "1");

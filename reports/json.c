@@ -194,6 +194,8 @@ static void verdict_obj(struct jw *w, const struct verdict *v)
 		jw_null(w, "score");
 		jw_null(w, "kernel_score");
 	}
+	/* "model": kernel_score is a plugin's own score, no kernel's */
+	jw_str(w, "score_units", verdict_score_units_name(v->score_units));
 	if (v->has_runner_up)
 		verdict_task(w, "runner_up", &v->runner_up, true);
 	else

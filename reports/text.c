@@ -114,8 +114,9 @@ top_tasks(struct strbuf *sb, struct strpool *pool,
 }
 
 /*
- * One line per model: its victim, the score the kernel would print, and how
- * it compares:
+ * One line per model: its victim, the score the kernel would print (a
+ * plugin's: its own score, "model score N", which no kernel printed), and
+ * how it compares:
  *   Model:      mainline-3.14: 6576 (mysqld) kernel score 651 (printed 651),
  *               same as the kernel, certain; runner-up 6012 (java)
  */
@@ -134,14 +135,17 @@ static void model_line(struct strbuf *sb, struct strpool *pool,
 		strbuf_adds(sb, "\n");
 		return;
 	}
-	strbuf_addf(sb, "%lld (%s) kernel score ", (long long)v->victim.pid,
-		    opt(tx(pool, v->victim.comm)));
+	strbuf_addf(sb, "%lld (%s) %s score ", (long long)v->victim.pid,
+		    opt(tx(pool, v->victim.comm)),
+		    verdict_score_units_name(v->score_units));
 	if (v->kernel_score_lo == v->kernel_score_hi)
 		strbuf_addf(sb, "%lld", (long long)v->kernel_score_lo);
 	else
 		strbuf_addf(sb, "%lld..%lld", (long long)v->kernel_score_lo,
 			    (long long)v->kernel_score_hi);
-	if (inc->selected.present && inc->selected.score != OOM_VAL_NONE)
+	/* the kernel's printed score compares with a score in its units */
+	if (v->score_units == VERDICT_UNITS_KERNEL && inc->selected.present &&
+	    inc->selected.score != OOM_VAL_NONE)
 		strbuf_addf(sb, " (printed %lld)",
 			    (long long)inc->selected.score);
 	if (v->agreement == VERDICT_NO_BADNESS_CHOICE)

@@ -34,9 +34,9 @@ if command -v cc >/dev/null 2>&1 &&
 	expect 2 "plugin: the same twice" -- "$bin" analyze --model-plugin "$pl/good.so" --model-plugin "$pl/good.so" "$demo"
 
 	expect 0 "plugin: good, in-process" -- "$bin" analyze --model mainline --model-plugin "$pl/good.so" "$demo"
-	grep -q "Model: *good: 4711 (java) kernel score 3390122" "$tmp/flat" && ok || { bad "plugin: good's verdict"; cat "$tmp/out"; }
+	grep -q "Model: *good: 4711 (java) model score 3390122" "$tmp/flat" && ok || { bad "plugin: good's verdict"; cat "$tmp/out"; }
 	expect 0 "plugin: good, isolated" -- "$bin" analyze --isolate --model mainline --model-plugin "$pl/good.so" "$demo"
-	grep -q "Model: *good: 4711 (java) kernel score 3390122" "$tmp/flat" && ok || { bad "plugin: good's isolated verdict"; cat "$tmp/out"; }
+	grep -q "Model: *good: 4711 (java) model score 3390122" "$tmp/flat" && ok || { bad "plugin: good's isolated verdict"; cat "$tmp/out"; }
 
 	# an invalid score fails the incident in-process too
 	expect 0 "plugin: invalid score" -- "$bin" analyze --model-plugin "$pl/invalid.so" "$demo"
@@ -83,6 +83,29 @@ if command -v cc >/dev/null 2>&1 &&
 		{ bad "plugin: compare with the plugin: rss decided"; head -12 "$tmp/flat"; }
 	expect 2 "plugin: --model-plugin without --compare" -- "$bin" report --db "$pl/c.db" --model-plugin "$pl/good.so"
 	grep -q "model-plugin and --badness-from go with --compare A B" "$tmp/err" && ok || { bad "plugin: report --model-plugin alone refused"; cat "$tmp/err"; }
+
+	# a plugin's score is in its own units, not the kernel's (largest-rss:
+	# pages of rss): "model score", without the kernel's printed score
+	# beside it, and "score_units": "model", in analyze and in what
+	# rescore stores and report reads back; a built-in's stays "kernel"
+	units() { # the models' "name units lo..hi" of a JSON report on stdin
+		python3 -c 'import json, sys
+d = json.load(sys.stdin)
+for i in d["incidents"] if "incidents" in d else [d]:
+    for m in i.get("models", []):
+        k = m.get("kernel_score") or {}
+        print(m["model"], m.get("score_units"), k.get("lo"), k.get("hi"))'
+	}
+	lr=$pl/largest-rss.so
+	cc -shared -fPIC -O1 -Iinclude -o "$lr" examples/plugins/largest-rss.c && ok || bad "plugin units: build largest-rss"
+	expect 0 "plugin units: analyze" -- "$bin" analyze --model mainline --model-plugin "$lr" "$demo"
+	grep -q "Model: *largest-rss: 4711 (java) model score 3390122, same as the kernel" "$tmp/flat" && ok || { bad "plugin units: text says model score"; cat "$tmp/out"; }
+	grep -q "Model: *mainline-3.14: 4711 (java) kernel score 836 (printed 836)," "$tmp/flat" && ok || { bad "plugin units: a built-in's kernel score"; cat "$tmp/out"; }
+	expect 0 "plugin units: analyze, json" -- "$bin" analyze --format json --model mainline --model-plugin "$lr" "$demo"
+	got=$(units <"$tmp/out" | head -2 | tr '\n' ' ')
+	[ "$got" = "mainline-3.14 kernel 836 836 largest-rss model 3390122 3390122 " ] && ok || bad "plugin units: json score_units ($got)"
+	expect 0 "plugin units: analyze, html" -- "$bin" analyze --format html --model mainline --model-plugin "$lr" "$demo"
+	grep -q "<td>3390122 (model's units)</td>" "$tmp/out" && grep -q "<td>836 (kernel's units)</td>" "$tmp/out" && ok || bad "plugin units: html marks the units"
 else
 	bad "plugin: cannot build the test plugins with cc"
 fi

@@ -264,7 +264,8 @@ END_TEST
 
 /*
  * One JSON type per key: a verdict's kernel_score is {lo, hi} whether the
- * report determines it or not (it was a number, or [lo, hi]), and points
+ * report determines it or not (it was a number, or [lo, hi]), beside its
+ * score_units ("kernel" or "model", a plugin's own), and points
  * of an unsigned long above 2^63-1 are numbers (they were strings). The
  * agreement is one of three states, with the kernel's rule.
  */
@@ -290,6 +291,7 @@ START_TEST(json_verdict_keys_have_one_type)
 	vl.v[1].victim.pid = 8;
 	vl.v[1].kernel_score_lo = 0;
 	vl.v[1].kernel_score_hi = 34044636;
+	vl.v[1].score_units = VERDICT_UNITS_MODEL;
 	vl.v[1].agreement = VERDICT_NO_BADNESS_CHOICE;
 	vl.v[1].kernel_rule = "panic_on_oom";
 	vl.v[1].explain.present = true;
@@ -310,10 +312,13 @@ START_TEST(json_verdict_keys_have_one_type)
 	*q = 0;
 	ck_assert_ptr_null(strstr(buf, "\"kernel_score\":5"));
 	ck_assert_ptr_null(strstr(buf, "\"kernel_score\":["));
+	/* the units beside the score: a plugin's are its own */
+	ck_assert_ptr_nonnull(strstr(buf,
+				     "\"kernel_score\":{\"lo\":5,\"hi\":5},"
+				     "\"score_units\":\"kernel\""));
 	ck_assert_ptr_nonnull(
-		strstr(buf, "\"kernel_score\":{\"lo\":5,\"hi\":5}"));
-	ck_assert_ptr_nonnull(
-		strstr(buf, "\"kernel_score\":{\"lo\":0,\"hi\":34044636}"));
+		strstr(buf, "\"kernel_score\":{\"lo\":0,\"hi\":34044636},"
+			    "\"score_units\":\"model\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"agreement\":\"same\""));
 	ck_assert_ptr_nonnull(strstr(buf, "\"agreement\":\"no_badness_choice\","
 					  "\"kernel_rule\":\"panic_on_oom\""));

@@ -12,12 +12,16 @@
 /* A model named as stored, or a family ("mainline": the era's model). */
 #define MODEL_IS(t, p) "(" t ".model = " p " OR " t ".family = " p ")"
 
-/* One side's columns: model, victim, scores, certainty, deciding inputs. */
+/*
+ * One side's columns: model, victim, scores, certainty, deciding inputs,
+ * the scores' units (SIDE_COLUMNS of them).
+ */
 #define SIDE(t)                                                                \
 	" " t ".model, " t ".victim_pid, " t ".victim_comm, " t ".score, " t   \
 	".kernel_score_lo, " t ".kernel_score_hi, " t ".certainty,"            \
 	" (SELECT group_concat(value, '; ') FROM json_each(" t                 \
-	".deciding_inputs))"
+	".deciding_inputs)), " t ".score_units"
+#define SIDE_COLUMNS 9
 
 static const char compare_sql[] =
 	"SELECT i.id, i.fingerprint, coalesce(i.host, s.host),"
@@ -55,7 +59,7 @@ static const char *text(sqlite3_stmt *st, int col)
 static OOMLENS_MUST_CHECK struct oomlens_error *
 read_side(sqlite3_stmt *st, int col, struct compare_side *s)
 {
-	const char *c = text(st, col + 6);
+	const char *c = text(st, col + 6), *u = text(st, col + 8);
 
 	s->model = text(st, col);
 	s->has_victim = sqlite3_column_type(st, col + 1) != SQLITE_NULL;
@@ -65,6 +69,8 @@ read_side(sqlite3_stmt *st, int col, struct compare_side *s)
 	s->kernel_score_lo = int_or_none(st, col + 4);
 	s->kernel_score_hi = int_or_none(st, col + 5);
 	s->decided_by = text(st, col + 7) ? text(st, col + 7) : "";
+	s->score_units = u && !strcmp(u, "model") ? VERDICT_UNITS_MODEL
+						  : VERDICT_UNITS_KERNEL;
 	if (c && !strcmp(c, "certain"))
 		s->certainty = VERDICT_CERTAIN;
 	else if (c && !strcmp(c, "assumed"))
@@ -92,7 +98,7 @@ static OOMLENS_MUST_CHECK struct oomlens_error *read_row(sqlite3_stmt *st,
 	r->constraint = text(st, 5);
 	err = read_side(st, 6, &r->a);
 	if (!err)
-		err = read_side(st, 14, &r->b);
+		err = read_side(st, 6 + SIDE_COLUMNS, &r->b);
 	return err;
 }
 

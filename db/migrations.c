@@ -606,6 +606,18 @@ static const char migration_12[] =
 	"ALTER TABLE model_verdicts ADD COLUMN formula_from TEXT;\n"
 	"  -- the fingerprint of the incident that showed it, when another\n";
 
+/*
+ * 13: the units of a verdict's kernel_score_lo/hi: 'kernel', the score the
+ * kernel prints (every built-in model), or 'model', a plugin model's own
+ * score, which no kernel printed. Rows stored before take the default:
+ * a plugin's verdict stored before schema 13 says 'kernel' until
+ * `oomlens rescore --force` stores it again.
+ */
+static const char migration_13[] =
+	"ALTER TABLE model_verdicts ADD COLUMN score_units TEXT NOT NULL\n"
+	"  DEFAULT 'kernel' CHECK (score_units IN ('kernel', 'model'));\n"
+	"  -- kernel_score_lo/hi in the kernel's printed units, or the model's\n";
+
 const struct db_migration db_migrations[] = {
 	{1, "incidents, tasks, events, room for vmcore fields and models",
 	 migration_1},
@@ -629,6 +641,8 @@ const struct db_migration db_migrations[] = {
 	{11, "the UTC time of incidents stored before version 8", migration_11},
 	{12, "what showed a verdict's formula, and which incident",
 	 migration_12},
+	{13, "the units of a verdict's score: the kernel's or the model's",
+	 migration_13},
 };
 
 const size_t db_nmigrations = sizeof(db_migrations) / sizeof(db_migrations[0]);

@@ -291,6 +291,9 @@ read_verdict(sqlite3_stmt *st, struct oom_incident *inc, struct verdict *v)
 		       : named(s, "assumed") ? VERDICT_ASSUMED
 					     : VERDICT_UNDETERMINED;
 	read_formula(st, v);
+	s = (const char *)sqlite3_column_text(st, 16); /* schema 13 */
+	v->score_units =
+		named(s, "model") ? VERDICT_UNITS_MODEL : VERDICT_UNITS_KERNEL;
 	err = text_copy(inc, st, 3, &v->victim.comm);
 	if (!err)
 		err = text_copy(inc, st, 8, &v->runner_up.comm);
@@ -317,7 +320,7 @@ struct oomlens_error *db_load_verdicts(struct db *db, int64_t id,
 		" m.score, m.kernel_score_lo, m.kernel_score_hi,"
 		" m.runner_up_pid, m.runner_up_comm, m.agreement,"
 		" m.kernel_rule, m.certainty, j.value, m.formula_evidence,"
-		" m.formula_shown, m.formula_from"
+		" m.formula_shown, m.formula_from, m.score_units"
 		" FROM model_verdicts m"
 		" LEFT JOIN json_each(m.deciding_inputs) j"
 		" WHERE m.incident_id = ?1"

@@ -154,9 +154,9 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 			" kernel_score_hi, runner_up_pid, runner_up_comm,"
 			" agreement, kernel_rule, certainty, deciding_inputs,"
 			" scored_at, formula_evidence, formula_shown,"
-			" formula_from) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7,"
-			" ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17,"
-			" ?18, ?19)",
+			" formula_from, score_units) VALUES (?1, ?2, ?3, ?4,"
+			" ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15,"
+			" ?16, ?17, ?18, ?19, ?20)",
 			&st);
 	for (i = 0; i < vl->n && !err; i++) {
 		const struct verdict *v = &vl->v[i];
@@ -187,6 +187,8 @@ struct oomlens_error *db_store_verdicts(struct db *db, int64_t incident_id,
 		db_bind_str(&b, sb.buf);
 		db_bind_int(&b, now);
 		bind_formula(&b, v, from);
+		/* schema 13: 'model' for a plugin's own units */
+		db_bind_str(&b, verdict_score_units_name(v->score_units));
 		err = db_step_done(db, &b, st);
 	}
 	strbuf_release(&sb);

@@ -30,8 +30,10 @@ struct compare_side {
 	int64_t pid; /* the victim */
 	const char *comm;
 	int64_t score; /* in the model's own units; OOM_VAL_NONE: unknown */
-	/* in the units the kernel prints; OOM_VAL_NONE: unknown */
+	/* in score_units; OOM_VAL_NONE: unknown */
 	int64_t kernel_score_lo, kernel_score_hi;
+	/* the kernel's printed units, or a plugin model's own */
+	enum verdict_score_units score_units;
 	enum verdict_certainty certainty;
 	/*
 	 * What decided the choice: the verdict's deciding inputs (the

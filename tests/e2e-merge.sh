@@ -121,11 +121,13 @@ if command -v sqlite3 >/dev/null 2>&1; then
 	cp "$m/one.db" "$m/old.db"
 	sqlite3 -batch "$m/one.db" "SELECT fingerprint, time_utc, time_source FROM incidents ORDER BY 1" >"$m/times-want"
 	grep -q '|[0-9][0-9]*|syslog$' "$m/times-want" && ok || bad "migration 11: the fixtures have syslog times"
-	# a store of version 9: without the times, and without the columns of 12
+	# a store of version 9: without the times, and without the columns of
+	# 12 and 13
 	sqlite3 -batch "$m/old.db" "UPDATE incidents SET time_utc = NULL, time_source = NULL;
 		ALTER TABLE model_verdicts DROP COLUMN formula_evidence;
 		ALTER TABLE model_verdicts DROP COLUMN formula_shown;
-		ALTER TABLE model_verdicts DROP COLUMN formula_from; PRAGMA user_version = 9"
+		ALTER TABLE model_verdicts DROP COLUMN formula_from;
+		ALTER TABLE model_verdicts DROP COLUMN score_units; PRAGMA user_version = 9"
 	expect 0 "migration 11: a writing command upgrades it" -- "$bin" rescore --quiet --db "$m/old.db"
 	sqlite3 -batch "$m/old.db" "SELECT fingerprint, time_utc, time_source FROM incidents ORDER BY 1" >"$m/times-got"
 	cmp -s "$m/times-want" "$m/times-got" && ok || { bad "migration 11: the times of one ingest"; diff "$m/times-want" "$m/times-got" | head; }

@@ -106,6 +106,23 @@ for i in d["incidents"] if "incidents" in d else [d]:
 	[ "$got" = "mainline-3.14 kernel 836 836 largest-rss model 3390122 3390122 " ] && ok || bad "plugin units: json score_units ($got)"
 	expect 0 "plugin units: analyze, html" -- "$bin" analyze --format html --model mainline --model-plugin "$lr" "$demo"
 	grep -q "<td>3390122 (model's units)</td>" "$tmp/out" && grep -q "<td>836 (kernel's units)</td>" "$tmp/out" && ok || bad "plugin units: html marks the units"
+	expect 0 "plugin units: ingest" -- "$bin" ingest --quiet --db "$pl/u.db" "$demo"
+	expect 0 "plugin units: rescore" -- "$bin" rescore --quiet --db "$pl/u.db" --model mainline --model-plugin "$lr"
+	id=$(sqlite3 "$pl/u.db" "SELECT min(id) FROM incidents")
+	expect 0 "plugin units: report --incident" -- "$bin" report --db "$pl/u.db" --incident "$id"
+	grep -q "Model: *largest-rss: 4711 (java) model score 3390122, same as the kernel" "$tmp/flat" && ok || { bad "plugin units: stored, text says model score"; cat "$tmp/out"; }
+	grep -q "Model: *mainline-3.14: 4711 (java) kernel score 836 (printed 836)," "$tmp/flat" && ok || { bad "plugin units: stored built-in, kernel score"; cat "$tmp/out"; }
+	expect 0 "plugin units: report --incident, json" -- "$bin" report --db "$pl/u.db" --format json --incident "$id"
+	got=$(units <"$tmp/out" | tr '\n' ' ')
+	[ "$got" = "largest-rss model 3390122 3390122 mainline-3.14 kernel 836 836 " ] && ok || bad "plugin units: stored json score_units ($got)"
+	[ "$(sqlite3 "$pl/u.db" "SELECT DISTINCT model || ':' || score_units FROM model_verdicts ORDER BY 1" | tr '\n' ' ')" = "largest-rss:model mainline-3.14:kernel " ] && ok || bad "plugin units: model_verdicts.score_units"
+	# a store of schema 12 (no score_units): upgraded, its plugin verdicts
+	# say "kernel" (migration 13) until rescore --force stores them again
+	sqlite3 "$pl/u.db" "ALTER TABLE model_verdicts DROP COLUMN score_units; PRAGMA user_version = 12"
+	expect 0 "plugin units: rescore upgrades a store of schema 12" -- "$bin" rescore --quiet --db "$pl/u.db" --model mainline --model-plugin "$lr"
+	[ "$(sqlite3 "$pl/u.db" "PRAGMA user_version; SELECT DISTINCT model || ':' || score_units FROM model_verdicts ORDER BY 1" | tr '\n' ' ')" = "13 largest-rss:kernel mainline-3.14:kernel " ] && ok || bad "plugin units: schema 12 upgraded, rows kept as kernel"
+	expect 0 "plugin units: rescore --force" -- "$bin" rescore --quiet --force --db "$pl/u.db" --model mainline --model-plugin "$lr"
+	[ "$(sqlite3 "$pl/u.db" "SELECT DISTINCT model || ':' || score_units FROM model_verdicts ORDER BY 1" | tr '\n' ' ')" = "largest-rss:model mainline-3.14:kernel " ] && ok || bad "plugin units: rescore --force labels them again"
 else
 	bad "plugin: cannot build the test plugins with cc"
 fi

@@ -1801,6 +1801,97 @@ START_TEST(stored_verdicts_read_back)
 }
 END_TEST
 
+/* Two verdicts on incident 1: a built-in's (kernel units), a plugin's. */
+static void store_two_units(struct db *db)
+{
+	struct verdict_list vl = {0};
+
+	vl.n = 2;
+	snprintf(vl.v[0].model, sizeof(vl.v[0].model), "mainline-5.9");
+	vl.v[0].model_version = 1;
+	vl.v[0].has_victim = true;
+	vl.v[0].victim = (struct verdict_task){4242, "Web Content (x)", 600};
+	vl.v[0].kernel_score_lo = vl.v[0].kernel_score_hi = 598;
+	snprintf(vl.v[1].model, sizeof(vl.v[1].model), "largest-rss");
+	vl.v[1].model_version = 2;
+	vl.v[1].has_victim = true;
+	vl.v[1].victim = (struct verdict_task){4243, "(sd-pam)", 75000};
+	vl.v[1].kernel_score_lo = 75000;
+	vl.v[1].kernel_score_hi = 80000;
+	vl.v[1].score_units = VERDICT_UNITS_MODEL;
+	OK(db_store_verdicts(db, 1, &vl));
+}
+
+/* Incident 1's verdicts, by model name: largest-rss, then mainline-5.9. */
+static void load_two_units(struct db *db, struct verdict_list *back,
+			   struct oom_incident **inc)
+{
+	OK(db_load_incident(db, 1, inc));
+	OK(db_load_verdicts(db, 1, *inc, back));
+	ck_assert_uint_eq(back->n, 2);
+	ck_assert_str_eq(back->v[0].model, "largest-rss");
+	ck_assert_int_eq(back->v[0].model_version, 2);
+	ck_assert_int_eq(back->v[0].victim.pid, 4243);
+	ck_assert_int_eq(back->v[0].victim.score, 75000);
+	ck_assert_int_eq(back->v[0].kernel_score_lo, 75000);
+	ck_assert_int_eq(back->v[0].kernel_score_hi, 80000);
+	ck_assert_str_eq(back->v[1].model, "mainline-5.9");
+	ck_assert_int_eq(back->v[1].victim.pid, 4242);
+	ck_assert_int_eq(back->v[1].kernel_score_lo, 598);
+	ck_assert_int_eq(back->v[1].score_units, VERDICT_UNITS_KERNEL);
+}
+
+/*
+ * The units of a verdict's score (schema 13): a plugin's own come back
+ * from model_verdicts and its compare side. A database of schema 12 (the
+ * column dropped again) is upgraded with its verdicts kept, each labelled
+ * 'kernel', as migration 13 says, until a rescore stores them again.
+ */
+START_TEST(score_units_stored_and_migrated)
+{
+	struct scratch s;
+	struct collected c;
+	struct db *db = NULL;
+	struct verdict_list back;
+	struct oom_incident *inc = NULL;
+	struct compared got = {0};
+	int64_t compared = -1;
+
+	scratch_init(&s);
+	OK(db_open(&db, s.db));
+	collect_510(&c, DMESG);
+	OK(db_store_incident(db, add_source(db, "a.log"), c.inc[0], NULL,
+			     NULL));
+	store_two_units(db);
+	load_two_units(db, &back, &inc);
+	ck_assert_int_eq(back.v[0].score_units, VERDICT_UNITS_MODEL);
+	oom_incident_free(inc);
+	OK(db_compare(db, "mainline", "largest-rss", &compared,
+		      keep_compare_row, &got));
+	ck_assert_uint_eq(got.n, 1);
+	ck_assert_int_eq(got.r[0].a.score_units, VERDICT_UNITS_KERNEL);
+	ck_assert_int_eq(got.r[0].b.score_units, VERDICT_UNITS_MODEL);
+	db_close(db);
+	ck_assert_int_eq(file_user_version(s.db), 13);
+
+	sqlite_exec(s.db, "ALTER TABLE model_verdicts DROP COLUMN score_units;"
+			  " PRAGMA user_version = 12;");
+	OK(db_open(&db, s.db));
+	ck_assert_int_eq(file_user_version(s.db), 13);
+	load_two_units(db, &back, &inc);
+	ck_assert_int_eq(back.v[0].score_units, VERDICT_UNITS_KERNEL);
+	oom_incident_free(inc);
+	/* stored again (a rescore): the plugin's units again */
+	store_two_units(db);
+	load_two_units(db, &back, &inc);
+	ck_assert_int_eq(back.v[0].score_units, VERDICT_UNITS_MODEL);
+	oom_incident_free(inc);
+	db_close(db);
+	collected_release(&c);
+	scratch_release(&s);
+}
+END_TEST
+
 /*
  * The fourth agreement (issue 26): stored, read back, not listed by
  * --model-disagrees, and counted apart in the summary, in no rate.
@@ -2948,6 +3039,7 @@ Suite *db_suite(void)
 	tcase_add_test(store, query_wall_clock);
 	tcase_add_test(store, query_kernel_order_and_host_label);
 	tcase_add_test(store, stored_verdicts_read_back);
+	tcase_add_test(store, score_units_stored_and_migrated);
 	tcase_add_test(store, compare_lists_where_victims_differ);
 	tcase_add_test(store, events_are_stored_once);
 	tcase_add_test(store, rollback_leaves_nothing);

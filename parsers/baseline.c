@@ -91,6 +91,24 @@ certainty(const struct jsonin *o, const struct at *at,
 	return bad(at, "certainty", "not certain, assumed or undetermined");
 }
 
+/* score_units: "kernel" or "model"; absent (a baseline before it) kernel */
+static OOMLENS_MUST_CHECK struct oomlens_error *
+units(const struct jsonin *o, const struct at *at,
+      enum verdict_score_units *out)
+{
+	struct oomlens_error *err;
+	const char *s;
+
+	*out = VERDICT_UNITS_KERNEL;
+	if ((err = str(o, "score_units", true, at, &s)) || !s)
+		return err;
+	if (!strcmp(s, verdict_score_units_name(VERDICT_UNITS_MODEL)))
+		*out = VERDICT_UNITS_MODEL;
+	else if (strcmp(s, verdict_score_units_name(VERDICT_UNITS_KERNEL)))
+		return bad(at, "score_units", "not kernel or model");
+	return NULL;
+}
+
 static OOMLENS_MUST_CHECK struct oomlens_error *
 read_victim(const struct jsonin *o, const struct at *at, struct compare_side *s)
 {
@@ -124,6 +142,7 @@ read_side(const struct jsonin *row, const char *key, struct at *at,
 	    (err = num(o, "score", at, &s->score)) ||
 	    (err = num(o, "kernel_score_lo", at, &s->kernel_score_lo)) ||
 	    (err = num(o, "kernel_score_hi", at, &s->kernel_score_hi)) ||
+	    (err = units(o, at, &s->score_units)) ||
 	    (err = certainty(o, at, &s->certainty)) ||
 	    (err = str(o, "decided_by", true, at, &s->decided_by)) ||
 	    (err = str(o, "deciding_term", true, at, &s->deciding_term)))

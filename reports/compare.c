@@ -6,6 +6,7 @@
  */
 #include "reports/compare.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,9 +96,26 @@ static const char *tx(struct strpool *pool, const char *s)
 	return s ? escape_str(pool, s) : "?";
 }
 
+/* A side's kernel_score_lo..hi, or the one number where they meet. */
+static const char *bounds(char *buf, size_t n, const struct compare_side *s)
+{
+	if (s->kernel_score_lo == s->kernel_score_hi)
+		snprintf(buf, n, "%lld", (long long)s->kernel_score_lo);
+	else
+		snprintf(buf, n, "%lld..%lld", (long long)s->kernel_score_lo,
+			 (long long)s->kernel_score_hi);
+	return buf;
+}
+
+/*
+ * One side: its victim and score, the bounds in the kernel's printed units
+ * ("printed N") or, for a plugin model, in its own.
+ */
 static void text_side(struct strbuf *sb, struct strpool *pool,
 		      const struct compare_side *s)
 {
+	char b[48];
+
 	strbuf_addf(sb, "  %s: ", tx(pool, s->model));
 	if (!s->has_victim)
 		strbuf_adds(sb, "no victim (no eligible task)");
@@ -107,12 +125,11 @@ static void text_side(struct strbuf *sb, struct strpool *pool,
 	if (s->has_victim && s->score != OOM_VAL_NONE)
 		strbuf_addf(sb, ", score %lld", (long long)s->score);
 	if (s->has_victim && s->kernel_score_lo != OOM_VAL_NONE)
-		strbuf_addf(sb,
-			    s->kernel_score_lo == s->kernel_score_hi
-				    ? " (printed %lld)"
-				    : " (printed %lld..%lld)",
-			    (long long)s->kernel_score_lo,
-			    (long long)s->kernel_score_hi);
+		strbuf_addf(sb, " (%s %s)",
+			    s->score_units == VERDICT_UNITS_MODEL
+				    ? "model score"
+				    : "printed",
+			    bounds(b, sizeof(b), s));
 	strbuf_addf(sb, ", %s; decided by %s",
 		    verdict_certainty_name(s->certainty),
 		    *s->deciding_term ? tx(pool, s->deciding_term)
@@ -237,6 +254,7 @@ static void json_side(struct jw *w, const char *key,
 	       s->has_victim ? s->kernel_score_lo : OOM_VAL_NONE);
 	jw_int(w, "kernel_score_hi",
 	       s->has_victim ? s->kernel_score_hi : OOM_VAL_NONE);
+	jw_str(w, "score_units", verdict_score_units_name(s->score_units));
 	jw_str(w, "certainty", verdict_certainty_name(s->certainty));
 	jw_str(w, "decided_by", s->decided_by);
 	jw_str(w, "deciding_term", s->deciding_term);
@@ -361,7 +379,10 @@ static void html_side(struct strbuf *sb, const struct compare_side *s)
 	if (s->has_victim && s->score != OOM_VAL_NONE)
 		strbuf_addf(sb, "<br>score %lld", (long long)s->score);
 	if (s->has_victim && s->kernel_score_lo != OOM_VAL_NONE)
-		strbuf_addf(sb, ", printed %lld..%lld",
+		strbuf_addf(sb,
+			    s->score_units == VERDICT_UNITS_MODEL
+				    ? ", model score %lld..%lld"
+				    : ", printed %lld..%lld",
 			    (long long)s->kernel_score_lo,
 			    (long long)s->kernel_score_hi);
 	strbuf_addf(sb, "<br><b>%s</b><br><span class=\"why\">decided by ",

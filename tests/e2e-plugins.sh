@@ -123,6 +123,28 @@ for i in d["incidents"] if "incidents" in d else [d]:
 	[ "$(sqlite3 "$pl/u.db" "PRAGMA user_version; SELECT DISTINCT model || ':' || score_units FROM model_verdicts ORDER BY 1" | tr '\n' ' ')" = "13 largest-rss:kernel mainline-3.14:kernel " ] && ok || bad "plugin units: schema 12 upgraded, rows kept as kernel"
 	expect 0 "plugin units: rescore --force" -- "$bin" rescore --quiet --force --db "$pl/u.db" --model mainline --model-plugin "$lr"
 	[ "$(sqlite3 "$pl/u.db" "SELECT DISTINCT model || ':' || score_units FROM model_verdicts ORDER BY 1" | tr '\n' ' ')" = "largest-rss:model mainline-3.14:kernel " ] && ok || bad "plugin units: rescore --force labels them again"
+	# report --compare: a plugin's side is in its own units in every
+	# format (allneg: mainline spares the largest, largest-rss does not)
+	cmp=fixtures/generated/allneg.4.18-rhel8.journal-unix.log
+	expect 0 "plugin units: compare, ingest" -- "$bin" ingest --quiet --db "$pl/cu.db" "$cmp"
+	expect 0 "plugin units: compare, rescore" -- "$bin" rescore --quiet --db "$pl/cu.db" --model mainline --model-plugin "$lr"
+	expect 1 "plugin units: compare (a certain disagreement)" -- "$bin" report --db "$pl/cu.db" --compare mainline largest-rss
+	grep -q "mainline-4.19: 4403 (cache), score 1 (printed 0), certain" "$tmp/flat" && grep -q "largest-rss: 4401 (db), score 203000 (model score 203000), certain" "$tmp/flat" && ok || { bad "plugin units: compare text"; cat "$tmp/out"; }
+	expect 1 "plugin units: compare, html" -- "$bin" report --db "$pl/cu.db" --compare mainline largest-rss --format html
+	grep -q "<br>score 1, printed 0..0<br>" "$tmp/out" && grep -q "<br>score 203000, model score 203000..203000<br>" "$tmp/out" && ok || bad "plugin units: compare html"
+	expect 1 "plugin units: compare, json" -- "$bin" report --db "$pl/cu.db" --compare mainline largest-rss --format json
+	cp "$tmp/out" "$pl/base.json"
+	got=$(python3 -c 'import json, sys
+for r in json.load(sys.stdin)["disagreements"]:
+    print(r["a"]["model"], r["a"]["score_units"], r["b"]["model"], r["b"]["score_units"])' <"$pl/base.json")
+	[ "$got" = "mainline-4.19 kernel largest-rss model" ] && ok || bad "plugin units: compare json score_units ($got)"
+	# a baseline written before the key: read as kernel, the row unchanged
+	sed 's/"score_units": "[a-z]*",//' "$pl/base.json" >"$pl/old.json"
+	expect 0 "plugin units: a baseline without score_units" -- "$bin" report --db "$pl/cu.db" --compare mainline largest-rss --baseline "$pl/old.json"
+	grep -q "0 new, 0 changed, 0 gone, 1 unchanged" "$tmp/flat" && ok || { bad "plugin units: an old baseline's rows unchanged"; cat "$tmp/out"; }
+	sed 's/"score_units": "model"/"score_units": "pages"/' "$pl/base.json" >"$pl/bad.json"
+	expect 2 "plugin units: a baseline with other units" -- "$bin" report --db "$pl/cu.db" --compare mainline largest-rss --baseline "$pl/bad.json"
+	grep -q "disagreements\[0\].b.score_units: not kernel or model" "$tmp/err" && ok || { bad "plugin units: other units named"; cat "$tmp/err"; }
 else
 	bad "plugin: cannot build the test plugins with cc"
 fi

@@ -327,6 +327,9 @@ static const struct field verdict_rows[] = {
 	    C, FG_TOP, OURS),
 	ROW(FIELD_CERTAINTY, certainty, "certainty", "certainty", "Certainty",
 	    C, FG_TOP, OURS),
+	/* last: a CSV reader by position keeps its columns (schema 13) */
+	ROW(FIELD_SCORE_UNITS, score_units, "score_units", "score_units",
+	    "Score units", C, FG_TOP, OURS),
 };
 #undef TYPE
 
@@ -371,6 +374,8 @@ const char *field_enum_name(enum field_type type, int v)
 		return verdict_agreement_name((enum verdict_agreement)v);
 	case FIELD_CERTAINTY:
 		return verdict_certainty_name((enum verdict_certainty)v);
+	case FIELD_SCORE_UNITS:
+		return verdict_score_units_name((enum verdict_score_units)v);
 	default:
 		return NULL;
 	}
@@ -399,6 +404,10 @@ static bool enum_range(enum field_type type, int *lo, int *hi)
 	case FIELD_CERTAINTY:
 		*lo = VERDICT_CERTAIN;
 		*hi = VERDICT_ASSUMED;
+		return true;
+	case FIELD_SCORE_UNITS:
+		*lo = VERDICT_UNITS_KERNEL;
+		*hi = VERDICT_UNITS_MODEL;
 		return true;
 	default:
 		return false;
@@ -468,6 +477,7 @@ int64_t field_int(const struct field *f, const void *base)
 	case FIELD_EVENT_KIND:
 	case FIELD_AGREEMENT:
 	case FIELD_CERTAINTY:
+	case FIELD_SCORE_UNITS:
 		return enum_get(f->type, p);
 	case FIELD_STR:
 	case FIELD_DOUBLE:
@@ -535,6 +545,7 @@ void field_set_int(const struct field *f, void *base, int64_t v)
 	case FIELD_EVENT_KIND:
 	case FIELD_AGREEMENT:
 	case FIELD_CERTAINTY:
+	case FIELD_SCORE_UNITS:
 		*(int *)p = none ? 0 : (int)v;
 		break;
 	case FIELD_STR:

@@ -52,6 +52,7 @@ enum field_type {
 	FIELD_EVENT_KIND, /* enum oom_event_kind: oom_event_kind_name() */
 	FIELD_AGREEMENT, /* enum verdict_agreement */
 	FIELD_CERTAINTY, /* enum verdict_certainty */
+	FIELD_SCORE_UNITS, /* enum verdict_score_units */
 	/*
 	 * unsigned mask of enum oom_part; 0: none. Text "header,meminfo"
 	 * (oom_parts_text()) in the database and CSV, an array of the names

@@ -106,6 +106,9 @@ for i in d["incidents"] if "incidents" in d else [d]:
 	[ "$got" = "mainline-3.14 kernel 836 836 largest-rss model 3390122 3390122 " ] && ok || bad "plugin units: json score_units ($got)"
 	expect 0 "plugin units: analyze, html" -- "$bin" analyze --format html --model mainline --model-plugin "$lr" "$demo"
 	grep -q "<td>3390122 (model's units)</td>" "$tmp/out" && grep -q "<td>836 (kernel's units)</td>" "$tmp/out" && ok || bad "plugin units: html marks the units"
+	expect 0 "plugin units: analyze, csv" -- "$bin" analyze --format csv --table verdicts --model mainline --model-plugin "$lr" "$demo"
+	head -1 "$tmp/out" | grep -q ',certainty,score_units.$' && grep -q '^1,largest-rss,1,4711,java,3390122,3390122,3390122,.*,certain,model.$' "$tmp/out" &&
+		grep -q '^1,mainline-3.14,.*,certain,kernel.$' "$tmp/out" && ok || { bad "plugin units: csv score_units"; cat "$tmp/out"; }
 	expect 0 "plugin units: ingest" -- "$bin" ingest --quiet --db "$pl/u.db" "$demo"
 	expect 0 "plugin units: rescore" -- "$bin" rescore --quiet --db "$pl/u.db" --model mainline --model-plugin "$lr"
 	id=$(sqlite3 "$pl/u.db" "SELECT min(id) FROM incidents")
@@ -115,6 +118,8 @@ for i in d["incidents"] if "incidents" in d else [d]:
 	expect 0 "plugin units: report --incident, json" -- "$bin" report --db "$pl/u.db" --format json --incident "$id"
 	got=$(units <"$tmp/out" | tr '\n' ' ')
 	[ "$got" = "largest-rss model 3390122 3390122 mainline-3.14 kernel 836 836 " ] && ok || bad "plugin units: stored json score_units ($got)"
+	expect 0 "plugin units: report, csv" -- "$bin" report --db "$pl/u.db" --format csv --table verdicts
+	grep -q "^$id,largest-rss,1,4711,java,3390122,3390122,3390122,.*,certain,model.\$" "$tmp/out" && grep -q "^$id,mainline-3.14,.*,kernel.\$" "$tmp/out" && ok || { bad "plugin units: stored, csv score_units"; cat "$tmp/out"; }
 	[ "$(sqlite3 "$pl/u.db" "SELECT DISTINCT model || ':' || score_units FROM model_verdicts ORDER BY 1" | tr '\n' ' ')" = "largest-rss:model mainline-3.14:kernel " ] && ok || bad "plugin units: model_verdicts.score_units"
 	# a store of schema 12 (no score_units): upgraded, its plugin verdicts
 	# say "kernel" (migration 13) until rescore --force stores them again

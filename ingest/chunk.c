@@ -7,7 +7,7 @@
  * or reads on over it, which cancels the next chunk's job. Also a whole
  * plain file on a worker (run_file()), hashed as its parser reads it when
  * read once (struct job_hash, batch.c), and the line index made while a
- * split file is hashed (index_block(), newlines_before()).
+ * split file is hashed (index_block()).
  *
  * Threads: run_chunk() and run_file() run on a worker; struct split is
  * shared under g->lock (the hashing pass on the main thread fills in
@@ -91,34 +91,6 @@ void index_block(void *ctx, const char *block, size_t n)
 	}
 	x->total += k;
 	x->end += n;
-}
-
-/*
- * The newlines before byte off of the file indexed by x, read with fd into
- * buf (COUNT_BLOCK bytes). False if it cannot be told.
- */
-bool newlines_before(const struct line_index *x, int fd, char *buf,
-		     uint64_t off, uint64_t *count)
-{
-	size_t lo = 0, hi = x->n, i;
-	ssize_t got;
-
-	if (!x->n || off > x->end)
-		return false;
-	while (hi - lo > 1) { /* the last block starting at or before off */
-		i = lo + (hi - lo) / 2;
-		if (x->at[i] <= off)
-			lo = i;
-		else
-			hi = i;
-	}
-	if (off - x->at[lo] > COUNT_BLOCK)
-		return false;
-	got = pread(fd, buf, (size_t)(off - x->at[lo]), (off_t)x->at[lo]);
-	if (got < 0 || (uint64_t)got != off - x->at[lo])
-		return false;
-	*count = x->lines[lo] + scan_count_newlines_wide(buf, (size_t)got);
-	return true;
 }
 
 struct chunk_ctx {

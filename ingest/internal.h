@@ -246,8 +246,6 @@ void job_hash_finish(struct job *j);
 
 /* chunk.c */
 void index_block(void *ctx, const char *block, size_t n);
-bool newlines_before(const struct line_index *x, int fd, char *buf,
-		     uint64_t off, uint64_t *count);
 OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done);
 OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j);
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size);

@@ -56,27 +56,8 @@ void index_block(void *ctx, const char *block, size_t n)
 	struct line_index *x = ctx;
 	size_t k = scan_count_newlines_wide(block, n);
 
-	if (x->failed)
-		return;
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 256;
-		uint64_t *at = realloc(x->at, cap * sizeof(*at));
-
-		if (!at) {
-			x->failed = true; /* then the file is not split */
-			return;
-		}
-		x->at = at;
-		at = realloc(x->lines, cap * sizeof(*at));
-		if (!at) {
-			x->failed = true;
-			return;
-		}
-		x->lines = at;
-		x->cap = cap;
-	}
-	x->at[x->n] = x->end;
-	x->lines[x->n++] = x->total;
+	x->block_lines = x->total;
+	x->blocks++;
 	if (!k) {
 		x->since_nl += n;
 	} else {
@@ -478,12 +459,6 @@ uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 	if (chunk < SPLIT_MIN_BYTES)
 		chunk = SPLIT_MIN_BYTES;
 	return (uint64_t)size >= 2 * chunk ? chunk : 0;
-}
-
-void line_index_release(struct line_index *x)
-{
-	free(x->at);
-	free(x->lines);
 }
 
 /*

@@ -246,9 +246,9 @@ static bool newlines_at(const struct line_index *x, const char *block, size_t n,
 {
 	uint64_t from = x->end - n;
 
-	if (x->failed || !block || !x->n || off < from || off > x->end)
+	if (!block || !x->blocks || off < from || off > x->end)
 		return false;
-	*count = x->lines[x->n - 1] +
+	*count = x->block_lines +
 		 scan_count_newlines_wide(block, (size_t)(off - from));
 	return true;
 }
@@ -350,7 +350,6 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	err = content_digest_file_each(src->path, hex, pass_block, &ps);
 	while (!ps.nomem && ps.next < ps.sp->n) /* past the end it read */
 		pass_chunk(&ps, ps.next++, NULL, 0);
-	line_index_release(&ps.idx);
 	if (ps.nomem) {
 		/* NEEDSWORK: the chunks never made leak the source */
 		pthread_mutex_lock(&g->lock);

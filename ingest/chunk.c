@@ -7,7 +7,7 @@
  * or reads on over it, which cancels the next chunk's job. Also a whole
  * plain file on a worker (run_file()), hashed as its parser reads it when
  * read once (struct job_hash, batch.c), and the line index made while a
- * split file is hashed (index_block(), newlines_before()).
+ * split file is hashed (index_block()).
  *
  * Threads: run_chunk() and run_file() run on a worker; struct split is
  * shared under g->lock (the hashing pass on the main thread fills in
@@ -56,27 +56,8 @@ void index_block(void *ctx, const char *block, size_t n)
 	struct line_index *x = ctx;
 	size_t k = scan_count_newlines_wide(block, n);
 
-	if (x->failed)
-		return;
-	if (x->n == x->cap) {
-		size_t cap = x->cap ? 2 * x->cap : 256;
-		uint64_t *at = realloc(x->at, cap * sizeof(*at));
-
-		if (!at) {
-			x->failed = true; /* then the file is not split */
-			return;
-		}
-		x->at = at;
-		at = realloc(x->lines, cap * sizeof(*at));
-		if (!at) {
-			x->failed = true;
-			return;
-		}
-		x->lines = at;
-		x->cap = cap;
-	}
-	x->at[x->n] = x->end;
-	x->lines[x->n++] = x->total;
+	x->block_lines = x->total;
+	x->blocks++;
 	if (!k) {
 		x->since_nl += n;
 	} else {
@@ -91,34 +72,6 @@ void index_block(void *ctx, const char *block, size_t n)
 	}
 	x->total += k;
 	x->end += n;
-}
-
-/*
- * The newlines before byte off of the file indexed by x, read with fd into
- * buf (COUNT_BLOCK bytes). False if it cannot be told.
- */
-bool newlines_before(const struct line_index *x, int fd, char *buf,
-		     uint64_t off, uint64_t *count)
-{
-	size_t lo = 0, hi = x->n, i;
-	ssize_t got;
-
-	if (!x->n || off > x->end)
-		return false;
-	while (hi - lo > 1) { /* the last block starting at or before off */
-		i = lo + (hi - lo) / 2;
-		if (x->at[i] <= off)
-			lo = i;
-		else
-			hi = i;
-	}
-	if (off - x->at[lo] > COUNT_BLOCK)
-		return false;
-	got = pread(fd, buf, (size_t)(off - x->at[lo]), (off_t)x->at[lo]);
-	if (got < 0 || (uint64_t)got != off - x->at[lo])
-		return false;
-	*count = x->lines[lo] + scan_count_newlines_wide(buf, (size_t)got);
-	return true;
 }
 
 struct chunk_ctx {
@@ -493,6 +446,16 @@ static bool dense(int fd, char *buf)
 	return n > DENSE_REPORTS;
 }
 
+/*
+ * Fewer workers than this split no file (but for OOMLENS_SPLIT_BYTES): a
+ * split file is read twice, by the pass that hashes it and by its chunks'
+ * parsers, and one read once is not. On two workers the second parser
+ * does not win that back: P1 of make bench (2 CPUs) took 0.61 s of CPU
+ * split against 0.30 s as one job, and longer on the clock when the
+ * machine was busy (median 0.49 s against 0.38 s).
+ */
+#define SPLIT_MIN_WORKERS 3
+
 /* The chunk size a file of size bytes is split by; 0: not split. */
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 {
@@ -502,16 +465,12 @@ uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 		return 0;
 	if (chunk)
 		return (uint64_t)size > chunk ? chunk : 0;
+	if (g->opt.nworkers < SPLIT_MIN_WORKERS)
+		return 0;
 	chunk = (uint64_t)size / (4 * g->opt.nworkers);
 	if (chunk < SPLIT_MIN_BYTES)
 		chunk = SPLIT_MIN_BYTES;
 	return (uint64_t)size >= 2 * chunk ? chunk : 0;
-}
-
-void line_index_release(struct line_index *x)
-{
-	free(x->at);
-	free(x->lines);
 }
 
 /*

@@ -194,17 +194,17 @@ struct ingest {
 #define COUNT_BLOCK ((size_t)1 << 20)
 
 /*
- * Where a plain file's lines are, as much as a split needs: the newlines
- * before each block read while hashing it (at[i], lines[i]), and where its
- * first line longer than LINESRC_MAX_LINE starts (long_start; UINT64_MAX:
- * none), as linesrc may cut such a line in two, so that newlines no longer
- * count lines after it. One reading of the file for both.
+ * Where a plain file's lines are, as much as a split needs, while it is
+ * hashed: the bytes indexed (end) and their newlines (total), those before
+ * the block indexed last (block_lines: a cut in it is counted there, not
+ * read again), and where its first line longer than LINESRC_MAX_LINE
+ * starts (long_start; UINT64_MAX: none), as linesrc may cut such a line in
+ * two, so that newlines no longer count lines after it. One reading of the
+ * file for the hash and all of these.
  */
 struct line_index {
-	uint64_t *at, *lines;
-	size_t n, cap;
-	uint64_t end, total, since_nl, long_start;
-	bool failed;
+	uint64_t end, total, since_nl, long_start, block_lines;
+	size_t blocks;
 };
 
 /*
@@ -246,12 +246,9 @@ void job_hash_finish(struct job *j);
 
 /* chunk.c */
 void index_block(void *ctx, const char *block, size_t n);
-bool newlines_before(const struct line_index *x, int fd, char *buf,
-		     uint64_t off, uint64_t *count);
 OOMLENS_MUST_CHECK struct oomlens_error *run_chunk(struct job *j, bool *done);
 OOMLENS_MUST_CHECK struct oomlens_error *run_file(struct job *j);
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size);
-void line_index_release(struct line_index *x);
 struct split *split_plan(struct ingest *g, const char *path, int64_t size);
 
 /* pipeline.c */

@@ -29,6 +29,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/scan.h"
 #include "db/db.h"
 #include "dumps/kcore.h"
 #include "dumps/vmcore.h"
@@ -231,21 +232,38 @@ struct split_pass {
 	struct source_info *si;
 	struct split *sp;
 	struct line_index idx;
-	int fd;
-	char *buf; /* COUNT_BLOCK bytes */
 	size_t next; /* the next chunk to hand over */
 	bool nomem;
 };
 
-/* Hand chunk c over (lost: the pass failed; the chunk before reads on). */
-static void pass_chunk(struct split_pass *ps, size_t c, bool lost)
+/*
+ * The newlines before byte off, which is in the block just indexed (n
+ * bytes at block, its newlines not counted yet by then): counted in the
+ * block, not read again. False if it cannot be told.
+ */
+static bool newlines_at(const struct line_index *x, const char *block, size_t n,
+			uint64_t off, uint64_t *count)
+{
+	uint64_t from = x->end - n;
+
+	if (!block || !x->blocks || off < from || off > x->end)
+		return false;
+	*count = x->block_lines +
+		 scan_count_newlines_wide(block, (size_t)(off - from));
+	return true;
+}
+
+/*
+ * Hand chunk c over, its cut in the n bytes at block, the block just
+ * indexed (block NULL: the pass failed; the chunk before reads on).
+ */
+static void pass_chunk(struct split_pass *ps, size_t c, const char *block,
+		       size_t n)
 {
 	struct split *sp = ps->sp;
 	struct job *j = job_new(ps->si, true, c + 1 == sp->n);
 	uint64_t k = 0;
-	bool known =
-		!lost && !ps->idx.failed &&
-		newlines_before(&ps->idx, ps->fd, ps->buf, sp->start[c], &k);
+	bool known = newlines_at(&ps->idx, block, n, sp->start[c], &k);
 
 	if (!j) {
 		ps->nomem = true;
@@ -274,7 +292,7 @@ static void pass_block(void *ctx, const char *block, size_t n)
 	index_block(&ps->idx, block, n);
 	while (!ps->nomem && ps->next < ps->sp->n &&
 	       ps->sp->start[ps->next] <= ps->idx.end)
-		pass_chunk(ps, ps->next++, false);
+		pass_chunk(ps, ps->next++, block, n);
 }
 
 /* Under no lock: cancel every job of a split source, and let it go. */
@@ -305,8 +323,8 @@ static OOMLENS_MUST_CHECK struct oomlens_error *
 split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	     struct db_source *src, bool *handled)
 {
-	struct split_pass ps = {g,  NULL, NULL, {.long_start = UINT64_MAX},
-				-1, NULL, 0,	false};
+	struct split_pass ps = {g, NULL, NULL, {.long_start = UINT64_MAX},
+				0, false};
 	struct oomlens_error *err;
 	char hex[CONTENT_DIGEST_HEX], *hash = NULL;
 	bool done = false;
@@ -318,13 +336,7 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	if (!ps.sp)
 		return NULL;
 	ps.si = source_info_new(src, s->name, s);
-	ps.fd = open(src->path, O_RDONLY | O_CLOEXEC);
-	ps.buf = malloc(COUNT_BLOCK);
-	if (!ps.si || ps.fd < 0 || !ps.buf) {
-		source_info_free(ps.si);
-		if (ps.fd >= 0)
-			close(ps.fd);
-		free(ps.buf);
+	if (!ps.si) {
 		ps.sp->refs = 1;
 		split_put(ps.sp);
 		return NULL;
@@ -337,10 +349,7 @@ split_source(struct ingest *g, struct source_stream *s, struct db *db,
 	g->opt.counts->split_chunks += ps.sp->n;
 	err = content_digest_file_each(src->path, hex, pass_block, &ps);
 	while (!ps.nomem && ps.next < ps.sp->n) /* past the end it read */
-		pass_chunk(&ps, ps.next++, true);
-	close(ps.fd);
-	free(ps.buf);
-	line_index_release(&ps.idx);
+		pass_chunk(&ps, ps.next++, NULL, 0);
 	if (ps.nomem) {
 		/* NEEDSWORK: the chunks never made leak the source */
 		pthread_mutex_lock(&g->lock);

@@ -197,6 +197,21 @@ touch -d "1 hour ago" "$tmp/once.log"
 grep -q "1 sources read .* 0 already ingested" "$tmp/once4.err" &&
 	[ "$(sqlite3 "$tmp/once2.db" 'SELECT count(DISTINCT content_xxh128) FROM sources')" = 2 ] && ok ||
 	{ bad "read once: a changed file is read again"; cat "$tmp/once4.err"; }
+# read once (issue 25.2): the pass that hashes a split file counts the
+# lines before each cut in the block it has just read, reading nothing
+# again: on the main thread, no pread of the log once the pass has begun
+# (its reads of 1 MiB; strace -y names each descriptor's file)
+if strace -o /dev/null true 2>/dev/null; then
+	OOMLENS_SPLIT_BYTES=4096 strace -f -y -e trace=read,pread64 -o "$tmp/once.strace" \
+		"$bin" ingest -q --jobs 2 --db "$tmp/once5.db" "$tmp/once.log" 2>"$tmp/once5.err"
+	again=$(awk -v f="$tmp/once.log>" 'NR == 1 { main = $1 }
+		$1 != main || index($0, f) == 0 { next }
+		$2 ~ /^read\(/ && /, 1048576\) = / { pass = 1 }
+		pass && $2 ~ /^pread64\(/ { n++ }
+		END { print (pass ? n + 0 : "none") }' "$tmp/once.strace")
+	grep -q "^oomlens ingest: split 1 files" "$tmp/once5.err" && [ "$again" = 0 ] && ok ||
+		{ bad "read once: the split pass reads the log again ($again preads)"; cat "$tmp/once5.err"; }
+fi
 # a log of more reports than the batches hold: its batches wait for the
 # hash, which its worker then makes ahead of its parser (the rest of the
 # file read for it), else the writer and the worker wait for each other

@@ -446,16 +446,6 @@ static bool dense(int fd, char *buf)
 	return n > DENSE_REPORTS;
 }
 
-/*
- * Fewer workers than this split no file (but for OOMLENS_SPLIT_BYTES): a
- * split file is read twice, by the pass that hashes it and by its chunks'
- * parsers, and one read once is not. On two workers the second parser
- * does not win that back: P1 of make bench (2 CPUs) took 0.61 s of CPU
- * split against 0.30 s as one job, and longer on the clock when the
- * machine was busy (median 0.49 s against 0.38 s).
- */
-#define SPLIT_MIN_WORKERS 3
-
 /* The chunk size a file of size bytes is split by; 0: not split. */
 uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 {
@@ -465,8 +455,6 @@ uint64_t split_chunk_bytes(const struct ingest *g, int64_t size)
 		return 0;
 	if (chunk)
 		return (uint64_t)size > chunk ? chunk : 0;
-	if (g->opt.nworkers < SPLIT_MIN_WORKERS)
-		return 0;
 	chunk = (uint64_t)size / (4 * g->opt.nworkers);
 	if (chunk < SPLIT_MIN_BYTES)
 		chunk = SPLIT_MIN_BYTES;

@@ -2,15 +2,13 @@
 /*
  * The ordered parallel map of the ingest engine (ingest/map.c): items
  * made on workers are taken in order, memory stays within the window, and
- * the first error stops the run with every made item dropped. And which
- * logs are split into chunks (ingest/chunk.c, split_chunk_bytes()).
+ * the first error stops the run with every made item dropped.
  */
 #include <check.h>
 #include <pthread.h>
 #include <stdlib.h>
 
 #include "ingest/ingest.h"
-#include "ingest/internal.h"
 #include "tests/suites.h"
 
 struct counts {
@@ -148,31 +146,6 @@ START_TEST(test_map_stops_at_the_first_error)
 }
 END_TEST
 
-/*
- * Which logs are split: a big one with three workers or more, none with
- * two or one (read once as one job), any larger than the chunk size
- * OOMLENS_SPLIT_BYTES sets, whatever the workers.
- */
-START_TEST(test_split_needs_three_workers)
-{
-	struct ingest g = {0};
-	int64_t big = (int64_t)256 << 20;
-
-	g.opt.nworkers = 3;
-	ck_assert_uint_eq(split_chunk_bytes(&g, big), (uint64_t)big / 12);
-	ck_assert_uint_eq(split_chunk_bytes(&g, (int64_t)15 << 20), 0);
-	g.opt.nworkers = 2;
-	ck_assert_uint_eq(split_chunk_bytes(&g, big), 0);
-	g.opt.nworkers = 0;
-	ck_assert_uint_eq(split_chunk_bytes(&g, big), 0);
-	g.opt.split_bytes = 4096;
-	ck_assert_uint_eq(split_chunk_bytes(&g, big), 0);
-	g.opt.nworkers = 2;
-	ck_assert_uint_eq(split_chunk_bytes(&g, big), 4096);
-	ck_assert_uint_eq(split_chunk_bytes(&g, 4096), 0);
-}
-END_TEST
-
 Suite *ingest_suite(void)
 {
 	Suite *s = suite_create("ingest");
@@ -180,7 +153,6 @@ Suite *ingest_suite(void)
 
 	tcase_add_test(tc, test_map_in_order);
 	tcase_add_test(tc, test_map_stops_at_the_first_error);
-	tcase_add_test(tc, test_split_needs_three_workers);
 	suite_add_tcase(s, tc);
 	return s;
 }

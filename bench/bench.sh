@@ -69,11 +69,13 @@ once() {
 run1() {
 	case $1 in
 	oomlens | baseline)
-		bin=$oomlens
-		[ "$1" = baseline ] && bin=$baseline
+		bin=$oomlens into=$db
+		# the baseline's own database: the counts and the floor read
+		# oomlens's, which an older binary's schema may not be
+		[ "$1" = baseline ] && bin=$baseline into=$db-prev.db
 		if [ "$mode" = ingest ]; then
-			rm -f "$db" "$db-wal" "$db-shm" "$db-journal"
-			once "$2" -- "$bin" ingest --db "$db" --quiet "$3"
+			rm -f "$into" "$into-wal" "$into-shm" "$into-journal"
+			once "$2" -- "$bin" ingest --db "$into" --quiet "$3"
 		else
 			once "$2" -- "$bin" analyze "$3"
 		fi
